@@ -1,0 +1,49 @@
+// What every detector is: a consumer of the event stream that collects races.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "events/EventSink.h"
+#include "report/Race.h"
+
+namespace predatar {
+
+struct DetectorOptions {
+  bool compression = true;     // hierarchical vector clock compression (gwcp, hb)
+  bool perLocationDedup = false;
+};
+
+// Metadata sizes a detector reports for --stats.
+struct DetectorStats {
+  uint64_t events = 0;
+  uint64_t peakThreadClockBytes = 0;
+  uint64_t peakLockClockBytes = 0;
+  uint64_t peakQueueBytes = 0;
+  uint64_t peakShadowBytes = 0;
+};
+
+class Detector : public EventSink {
+ public:
+  virtual std::string_view name() const = 0;
+  const RaceLog& races() const { return races_; }
+  virtual DetectorStats stats() const { return {}; }
+
+ protected:
+  explicit Detector(std::string name, const DetectorOptions& options)
+      : races_(std::move(name), options.perLocationDedup) {}
+  RaceLog races_;
+};
+
+// "gwcp", "hb", "lockset" and their aliases "predatar", "barracuda", "scord".
+// Returns the canonical name, or empty when unknown.
+std::string canonicalDetectorName(std::string_view name);
+std::unique_ptr<Detector> makeDetector(std::string_view name, const DetectorOptions& options);
+inline const std::vector<std::string>& allDetectorNames() {
+  static const std::vector<std::string> names{"gwcp", "hb", "lockset"};
+  return names;
+}
+
+}  // namespace predatar

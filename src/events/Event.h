@@ -1,0 +1,147 @@
+// The event stream: the one contract between every front end (litmus reader,
+// PTX emulator, recorded traces) and every detector.
+//
+// Events are warp-coalesced: one event per warp instruction, carrying the
+// active lane mask and per-lane operands, like the records an NVBit tool sends
+// from the device. Lanes of one event are separate threads with no order among
+// them (independent thread scheduling); per-thread semantics live in detectors.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace predatar {
+
+inline constexpr uint32_t kWarpSize = 32;
+using LaneMask = uint32_t;
+
+// Scope of an atomic, strong access, fence or lock operation. `System`
+// behaves as `Device` for a single-GPU kernel.
+enum class Scope : uint8_t { Block, Device, System };
+
+enum class MemorySpace : uint8_t { Global, Shared };
+
+enum class AccessType : uint8_t {
+  Read,       // ld (plain, or strong when MemoryEvent::strong)
+  Write,      // st (plain, or strong when MemoryEvent::strong)
+  AtomicRmw,  // atom / red: a strong read-modify-write (writes)
+};
+
+enum class AtomicOp : uint8_t { None, Add, Sub, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+  bool operator==(const Dim3&) const = default;
+};
+
+// Where an event comes from: the position in the trace, the instruction and,
+// when known, a source position (index into KernelInfo::sources).
+struct Origin {
+  uint64_t seq = 0;            // position in the trace (monotone, shared by the lanes of one event)
+  uint64_t pc = 0;             // instruction address or litmus line
+  uint32_t source = kNoSource; // index into KernelInfo::sources
+  static constexpr uint32_t kNoSource = UINT32_MAX;
+};
+
+// A source position that reports show: "file:line:col".
+struct SourcePosition {
+  std::string file;
+  uint32_t line = 0;
+  uint32_t column = 0;
+  bool operator==(const SourcePosition&) const = default;
+};
+
+// A named memory region, so reports can name locations ("buf[3]") instead of
+// addresses. Shared regions are per block: the same offsets in every block.
+struct MemorySymbol {
+  std::string name;
+  MemorySpace space = MemorySpace::Global;
+  uint64_t base = 0;
+  uint64_t bytes = 0;
+  uint32_t elementBytes = 4;  // index = (address - base) / elementBytes
+};
+
+struct KernelInfo {
+  std::string name;  // kernel (demangled where known) or litmus file
+  Dim3 grid;         // blocks
+  Dim3 block;        // threads per block
+  std::vector<SourcePosition> sources;
+  std::vector<MemorySymbol> symbols;
+  std::vector<std::string> lockNames;  // litmus: lock id -> name (locks have their own namespace)
+
+  uint32_t threadsPerBlock() const { return uint32_t(block.count()); }
+  uint32_t warpsPerBlock() const { return (threadsPerBlock() + kWarpSize - 1) / kWarpSize; }
+  uint32_t numBlocks() const { return uint32_t(grid.count()); }
+  uint64_t numThreads() const { return uint64_t(numBlocks()) * threadsPerBlock(); }
+};
+
+// The lanes of one warp taking part in an event.
+struct WarpLanes {
+  uint32_t block = 0;  // linear block index
+  uint32_t warp = 0;   // warp index in the block
+  LaneMask mask = 0;   // active lanes
+};
+
+struct MemoryEvent {
+  WarpLanes lanes;
+  AccessType type = AccessType::Read;
+  bool strong = false;          // relaxed / volatile / acquire / release ld-st; always true for atomics
+  Scope scope = Scope::Device;  // meaningful when strong
+  AtomicOp op = AtomicOp::None;
+  MemorySpace space = MemorySpace::Global;
+  uint8_t size = 4;             // bytes per lane
+  std::array<uint64_t, kWarpSize> address{};  // per lane; shared: offset in the block's shared memory
+  Origin origin;
+};
+
+// __syncthreads / bar.sync: the participating threads of one block.
+struct BarrierEvent {
+  uint32_t block = 0;
+  std::vector<uint32_t> threads;  // thread indices in the block, ascending
+  Origin origin;
+};
+
+// __syncwarp(mask)
+struct SyncWarpEvent {
+  WarpLanes lanes;
+  Origin origin;
+};
+
+struct FenceEvent {
+  WarpLanes lanes;
+  Scope scope = Scope::Device;
+  Origin origin;
+};
+
+// Lock acquire or release (inferred from CAS+fence / fence+Exch, or written
+// in a litmus file). Lock ids are their own namespace.
+struct LockEvent {
+  WarpLanes lanes;
+  Scope scope = Scope::Device;
+  std::array<uint64_t, kWarpSize> lock{};  // per lane
+  Origin origin;
+};
+
+struct ExitEvent {
+  WarpLanes lanes;
+  Origin origin;
+};
+
+inline constexpr bool coversThread(Scope scope, uint32_t issuerBlock, uint32_t otherBlock) {
+  return scope != Scope::Block || issuerBlock == otherBlock;
+}
+
+// Two operations are morally strong when each one's scope covers the other's thread.
+inline constexpr bool morallyStrong(Scope a, uint32_t blockA, Scope b, uint32_t blockB) {
+  return coversThread(a, blockA, blockB) && coversThread(b, blockB, blockA);
+}
+
+const char* toString(Scope scope);
+const char* toString(MemorySpace space);
+const char* toString(AccessType type);
+const char* toString(AtomicOp op);
+
+}  // namespace predatar

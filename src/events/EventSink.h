@@ -1,0 +1,44 @@
+// The consumer side of the event stream. Every detector, the trace recorder
+// and the fan-out implement it; every front end calls it in trace order.
+#pragma once
+
+#include <vector>
+
+#include "events/Event.h"
+
+namespace predatar {
+
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  virtual void kernelBegin(const KernelInfo& kernel) = 0;
+  virtual void memory(const MemoryEvent& event) = 0;
+  virtual void barrier(const BarrierEvent& event) = 0;
+  virtual void syncWarp(const SyncWarpEvent& event) = 0;
+  virtual void fence(const FenceEvent& event) = 0;
+  virtual void acquire(const LockEvent& event) = 0;
+  virtual void release(const LockEvent& event) = 0;
+  virtual void exit(const ExitEvent& event) = 0;
+  virtual void kernelEnd() = 0;
+};
+
+// Feeds one stream to several sinks, so all detectors see the same execution
+// in one pass.
+class EventFanout final : public EventSink {
+ public:
+  void add(EventSink* sink) { sinks_.push_back(sink); }
+  void kernelBegin(const KernelInfo& k) override { for (auto* s : sinks_) s->kernelBegin(k); }
+  void memory(const MemoryEvent& e) override { for (auto* s : sinks_) s->memory(e); }
+  void barrier(const BarrierEvent& e) override { for (auto* s : sinks_) s->barrier(e); }
+  void syncWarp(const SyncWarpEvent& e) override { for (auto* s : sinks_) s->syncWarp(e); }
+  void fence(const FenceEvent& e) override { for (auto* s : sinks_) s->fence(e); }
+  void acquire(const LockEvent& e) override { for (auto* s : sinks_) s->acquire(e); }
+  void release(const LockEvent& e) override { for (auto* s : sinks_) s->release(e); }
+  void exit(const ExitEvent& e) override { for (auto* s : sinks_) s->exit(e); }
+  void kernelEnd() override { for (auto* s : sinks_) s->kernelEnd(); }
+
+ private:
+  std::vector<EventSink*> sinks_;
+};
+
+}  // namespace predatar

@@ -1,0 +1,43 @@
+#include "report/Race.h"
+
+namespace predatar {
+
+const char* toString(RaceKind kind) {
+  switch (kind) {
+    case RaceKind::WriteWrite: return "write-write";
+    case RaceKind::WriteRead: return "write-read";
+    case RaceKind::ReadWrite: return "read-write";
+    case RaceKind::AtomicScope: return "atomic-scope";
+  }
+  return "?";
+}
+
+RaceKind classify(const Access& first, const Access& second) {
+  if (first.strong && second.strong) return RaceKind::AtomicScope;
+  if (first.writes() && second.writes()) return RaceKind::WriteWrite;
+  return first.writes() ? RaceKind::WriteRead : RaceKind::ReadWrite;
+}
+
+void RaceLog::add(MemorySpace space, uint32_t sharedBlock, uint64_t address, const Access& first,
+                  const Access& second) {
+  ++occurrences_;
+  locations_.insert({space, space == MemorySpace::Shared ? sharedBlock : 0, address});
+  RaceKind kind = classify(first, second);
+  Key key{first.origin.pc, second.origin.pc, uint8_t(kind), perLocation_ ? space : MemorySpace::Global,
+          perLocation_ && space == MemorySpace::Shared ? sharedBlock : 0, perLocation_ ? address : 0};
+  auto [it, inserted] = index_.try_emplace(key, races_.size());
+  if (!inserted) {
+    ++races_[it->second].count;
+    return;
+  }
+  races_.push_back(Race{detector_, kind, space, sharedBlock, address, first, second, 1});
+}
+
+void RaceLog::clear() {
+  races_.clear();
+  index_.clear();
+  locations_.clear();
+  occurrences_ = 0;
+}
+
+}  // namespace predatar

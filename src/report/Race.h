@@ -1,0 +1,87 @@
+// A data race as detectors report it, and the log that deduplicates them
+// into "unique races" (by the two accesses' positions and the kind).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "events/Event.h"
+
+namespace predatar {
+
+enum class RaceKind : uint8_t {
+  WriteWrite,
+  WriteRead,    // earlier write, later read
+  ReadWrite,    // earlier read, later write
+  AtomicScope,  // two strong accesses whose scopes do not cover each other
+};
+const char* toString(RaceKind kind);
+
+// One side of a race: who accessed, how, and where in the program and trace.
+struct Access {
+  uint32_t block = 0;
+  uint32_t thread = 0;  // thread index in the block
+  AccessType type = AccessType::Read;
+  bool strong = false;
+  Scope scope = Scope::Device;
+  Origin origin;
+
+  uint32_t warp() const { return thread / kWarpSize; }
+  uint32_t lane() const { return thread % kWarpSize; }
+  bool writes() const { return type != AccessType::Read; }
+};
+
+RaceKind classify(const Access& first, const Access& second);
+
+struct Race {
+  std::string detector;
+  RaceKind kind = RaceKind::WriteWrite;
+  MemorySpace space = MemorySpace::Global;
+  uint32_t sharedBlock = 0;  // block whose shared memory, when space is Shared
+  uint64_t address = 0;      // word address (shared: offset in the block's shared memory)
+  Access first;              // earlier in the trace
+  Access second;
+  uint64_t count = 1;        // occurrences folded into this unique race
+};
+
+// A racy location, independent of the pair that exposed it.
+struct LocationKey {
+  MemorySpace space;
+  uint32_t sharedBlock;
+  uint64_t address;
+  auto operator<=>(const LocationKey&) const = default;
+};
+
+// Collects races of one detector. Unique races are keyed by the two
+// accesses' instructions and the kind, like the paper's count; with
+// `perLocation` the location is part of the key, so every racy location
+// keeps a report (litmus files, whose expectations name locations).
+class RaceLog {
+ public:
+  explicit RaceLog(std::string detector = {}, bool perLocation = false)
+      : detector_(std::move(detector)), perLocation_(perLocation) {}
+
+  void setPerLocation(bool perLocation) { perLocation_ = perLocation; }
+  void add(MemorySpace space, uint32_t sharedBlock, uint64_t address, const Access& first,
+           const Access& second);
+  const std::vector<Race>& races() const { return races_; }
+  const std::set<LocationKey>& locations() const { return locations_; }
+  uint64_t occurrences() const { return occurrences_; }
+  const std::string& detector() const { return detector_; }
+  void clear();
+
+ private:
+  using Key = std::tuple<uint64_t, uint64_t, uint8_t, MemorySpace, uint32_t, uint64_t>;
+  std::string detector_;
+  bool perLocation_;
+  std::vector<Race> races_;
+  std::map<Key, size_t> index_;
+  std::set<LocationKey> locations_;
+  uint64_t occurrences_ = 0;
+};
+
+}  // namespace predatar

@@ -1,0 +1,91 @@
+// The emulated device as the CUDA runtime replacement (src/cudart) and the
+// `predatar kernel` command see it: device memory, loaded PTX modules and
+// kernel launches that feed an EventSink. This header is the contract between
+// src/sim (which implements it) and its users; extend it, do not break it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "events/EventSink.h"
+
+namespace predatar::sim {
+
+// Device memory is host memory of this process: a device pointer is the
+// address of a host buffer. The table knows every allocation so that an
+// emulated access out of bounds is an error, not a crash.
+class DeviceMemory {
+ public:
+  uint64_t allocate(uint64_t bytes, std::string label = {});  // zero-filled, 256-byte aligned
+  absl::Status free(uint64_t address);                          // must be an allocation's base
+  // The allocation containing [address, address+bytes), if any.
+  struct Allocation { uint64_t base; uint64_t bytes; std::string label; };
+  std::optional<Allocation> find(uint64_t address, uint64_t bytes = 1) const;
+  ~DeviceMemory();
+
+ private:
+  std::map<uint64_t, Allocation> allocations_;
+};
+
+struct KernelParam {
+  std::string name;
+  uint32_t bytes = 0;      // size of the .param
+  uint32_t alignment = 1;
+};
+
+struct KernelSignature {
+  std::string name;        // mangled, as in the PTX .entry
+  std::vector<KernelParam> params;
+};
+
+struct GlobalVariable {
+  std::string name;        // as in the PTX
+  uint64_t address = 0;    // in DeviceMemory, initialized from the PTX initializer
+  uint64_t bytes = 0;
+  bool constant = false;   // .const
+};
+
+class Module {
+ public:
+  virtual ~Module() = default;
+  virtual const std::vector<KernelSignature>& kernels() const = 0;
+  virtual const std::vector<GlobalVariable>& globals() const = 0;
+};
+
+// Parses and decodes PTX text; allocates and initializes its .global/.const
+// variables in `memory`. Errors name `sourceName`, the PTX line and what is
+// unsupported.
+absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptx, std::string sourceName,
+                                                DeviceMemory& memory);
+
+struct ScheduleOptions {
+  enum class Policy { RoundRobin, Random } policy = Policy::RoundRobin;
+  uint64_t seed = 0;
+  uint32_t quantum = 64;               // instructions a warp runs before the next is scheduled
+  uint64_t stepLimit = 1ull << 36;     // warp instructions before the run is stopped
+};
+
+struct LaunchConfig {
+  Dim3 grid;
+  Dim3 block;
+  uint32_t dynamicSharedBytes = 0;
+  // One pointer per kernel parameter, to a value of that parameter's size
+  // (what cudaLaunchKernel receives as `args`).
+  std::vector<const void*> args;
+  ScheduleOptions schedule;
+};
+
+// Runs one kernel to completion, emitting its events to `sink` (kernelBegin
+// ... kernelEnd). A fault, deadlock, trap or step limit returns an error that
+// names the kernel, the PC/PTX line, the source line when known and the thread.
+absl::Status launch(const Module& module, std::string_view kernel, const LaunchConfig& config,
+                    DeviceMemory& memory, EventSink& sink);
+
+}  // namespace predatar::sim
