@@ -23,14 +23,14 @@ void RaceLog::add(MemorySpace space, uint32_t sharedBlock, uint64_t address, con
   ++occurrences_;
   locations_.insert({space, space == MemorySpace::Shared ? sharedBlock : 0, address});
   RaceKind kind = classify(first, second);
-  Key key{first.origin.pc, second.origin.pc, uint8_t(kind), perLocation_ ? space : MemorySpace::Global,
+  Key key{kernel_, first.origin.pc, second.origin.pc, uint8_t(kind), perLocation_ ? space : MemorySpace::Global,
           perLocation_ && space == MemorySpace::Shared ? sharedBlock : 0, perLocation_ ? address : 0};
   auto [it, inserted] = index_.try_emplace(key, races_.size());
   if (!inserted) {
     ++races_[it->second].count;
     return;
   }
-  races_.push_back(Race{detector_, kind, space, sharedBlock, address, first, second, 1});
+  races_.push_back(Race{detector_, kernel_, kind, space, sharedBlock, address, first, second, 1});
 }
 
 void RaceLog::clear() {

@@ -39,6 +39,7 @@ RaceKind classify(const Access& first, const Access& second);
 
 struct Race {
   std::string detector;
+  std::string kernel;        // kernel (or litmus file) the race was found in
   RaceKind kind = RaceKind::WriteWrite;
   MemorySpace space = MemorySpace::Global;
   uint32_t sharedBlock = 0;  // block whose shared memory, when space is Shared
@@ -66,6 +67,8 @@ class RaceLog {
       : detector_(std::move(detector)), perLocation_(perLocation) {}
 
   void setPerLocation(bool perLocation) { perLocation_ = perLocation; }
+  // Races added from now on belong to this kernel launch.
+  void beginKernel(std::string kernel) { kernel_ = std::move(kernel); ++launch_; }
   void add(MemorySpace space, uint32_t sharedBlock, uint64_t address, const Access& first,
            const Access& second);
   const std::vector<Race>& races() const { return races_; }
@@ -75,8 +78,10 @@ class RaceLog {
   void clear();
 
  private:
-  using Key = std::tuple<uint64_t, uint64_t, uint8_t, MemorySpace, uint32_t, uint64_t>;
+  using Key = std::tuple<std::string, uint64_t, uint64_t, uint8_t, MemorySpace, uint32_t, uint64_t>;
   std::string detector_;
+  std::string kernel_;
+  uint64_t launch_ = 0;
   bool perLocation_;
   std::vector<Race> races_;
   std::map<Key, size_t> index_;

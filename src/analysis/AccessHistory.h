@@ -1,0 +1,112 @@
+// Per-location access history shared by the vector-clock detectors (hb and
+// gwcp): the accesses that a later access may still race with.
+//
+// A record is dropped only when a later access that is ordered after it
+// conflicts with everything it conflicts with (a plain write subsumes all, a
+// plain read subsumes reads, a strong access subsumes strong accesses of its
+// block with a wider scope). Races are then reported on a location exactly
+// when the trace has a racy pair on it, through the pair or one that stands
+// for it. In race-free code this is FastTrack's epoch: one record.
+#pragma once
+
+#include <cstdint>
+#include <algorithm>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
+#include "clock/VectorClock.h"
+#include "events/Event.h"
+#include "report/Race.h"
+
+namespace predatar {
+
+struct AccessRecord {
+  uint32_t block = 0;
+  uint32_t thread = 0;
+  Clock clock = 0;  // the thread's epoch at the access
+  AccessType type = AccessType::Read;
+  bool strong = false;
+  Scope scope = Scope::Device;
+  Origin origin;
+
+  bool writes() const { return type != AccessType::Read; }
+  bool sameThread(const AccessRecord& o) const { return block == o.block && thread == o.thread; }
+  Access access() const { return Access{block, thread, type, strong, scope, origin}; }
+};
+
+// e1 and e2 conflict: different threads, at least one writes, and not two
+// strong accesses that are morally strong.
+inline bool conflicts(const AccessRecord& a, const AccessRecord& b) {
+  if (a.sameThread(b) || (!a.writes() && !b.writes())) return false;
+  return !(a.strong && b.strong && morallyStrong(a.scope, a.block, b.scope, b.block));
+}
+
+// Every access that conflicts with `earlier` also conflicts with `later`.
+inline bool subsumes(const AccessRecord& later, const AccessRecord& earlier) {
+  if (!later.strong) return later.writes() || !earlier.writes();
+  if (!earlier.strong || earlier.block != later.block) return false;
+  bool widerScope = later.scope == Scope::Block || earlier.scope != Scope::Block;
+  return widerScope && (later.writes() || !earlier.writes());
+}
+
+// Shadow memory key of a 4-byte word: global addresses, or shared offsets of
+// one block (shared memory is per block).
+inline uint64_t locationKey(MemorySpace space, uint32_t block, uint64_t address) {
+  if (space == MemorySpace::Global) return address >> 2;
+  return (uint64_t(1) << 63) | (uint64_t(block) << 32) | ((address >> 2) & 0xffffffffu);
+}
+inline LocationKey locationOf(uint64_t key) {
+  if (!(key >> 63)) return {MemorySpace::Global, 0, key << 2};
+  return {MemorySpace::Shared, uint32_t((key >> 32) & 0x7fffffffu), (key & 0xffffffffu) << 2};
+}
+
+// Visits the words a lane's access of `size` bytes at `address` touches.
+template <class F>
+void forEachWord(uint64_t address, uint32_t size, F&& f) {
+  uint64_t last = (address + (size ? size : 1) - 1) & ~uint64_t(3);
+  for (uint64_t word = address & ~uint64_t(3); word <= last; word += 4) f(word);
+}
+
+class AccessHistory {
+ public:
+  // Checks `access` against the history of `key` (reporting races to `log`),
+  // then records it. `ordered(r)` tells whether r is ordered before `access`.
+  template <class OrderedFn>
+  void access(uint64_t key, const AccessRecord& access, OrderedFn&& ordered, RaceLog& log) {
+    Records& records = shadow_[key];
+    size_t kept = 0;
+    for (size_t i = 0; i < records.size(); ++i) {
+      const AccessRecord& earlier = records[i];
+      bool isOrdered = earlier.sameThread(access) || ordered(earlier);
+      if (!isOrdered && conflicts(earlier, access)) report(key, earlier, access, log);
+      if (isOrdered && subsumes(access, earlier)) continue;
+      if (kept != i) records[kept] = earlier;
+      ++kept;
+    }
+    liveRecords_ -= records.size() - kept;
+    records.resize(kept);
+    records.push_back(access);
+    peakRecords_ = std::max(peakRecords_, ++liveRecords_);
+  }
+
+  // Peak bytes of shadow memory: the map's slots plus records beyond the inline one.
+  uint64_t peakBytes() const {
+    return shadow_.capacity() * (sizeof(uint64_t) + sizeof(Records) + 1) +
+           (peakRecords_ > shadow_.size() ? peakRecords_ - shadow_.size() : 0) * sizeof(AccessRecord);
+  }
+  size_t locations() const { return shadow_.size(); }
+  void clear() { shadow_.clear(); liveRecords_ = 0; }
+
+ private:
+  using Records = absl::InlinedVector<AccessRecord, 1>;
+  static void report(uint64_t key, const AccessRecord& first, const AccessRecord& second,
+                     RaceLog& log) {
+    LocationKey where = locationOf(key);
+    log.add(where.space, where.sharedBlock, where.address, first.access(), second.access());
+  }
+  absl::flat_hash_map<uint64_t, Records> shadow_;
+  uint64_t liveRecords_ = 0;
+  uint64_t peakRecords_ = 0;
+};
+
+}  // namespace predatar

@@ -1,0 +1,313 @@
+#include "analysis/GwcpDetector.h"
+
+#include <algorithm>
+
+#include "analysis/LaneLoop.h"
+
+namespace predatar {
+namespace gwcp {
+namespace {
+
+uint8_t classOf(const AccessRecord& a) {
+  if (!a.strong) return a.writes() ? kPlainWrite : kPlainRead;
+  uint8_t base = a.writes() ? kStrongWriteBlock : kStrongReadBlock;
+  return base + (a.scope == Scope::Block ? 0 : 1);
+}
+
+bool classWrites(uint8_t c) { return c == kPlainWrite || c >= kStrongWriteBlock; }
+bool classStrong(uint8_t c) { return c >= kStrongReadBlock; }
+Scope classScope(uint8_t c) { return (c - kStrongReadBlock) % 2 ? Scope::Device : Scope::Block; }
+
+// Accesses of classes a (by a thread of blockA) and b (blockB), by different
+// threads, conflict.
+bool classesConflict(uint8_t a, uint32_t blockA, uint8_t b, uint32_t blockB) {
+  if (!classWrites(a) && !classWrites(b)) return false;
+  if (!classStrong(a) || !classStrong(b)) return true;
+  return !morallyStrong(classScope(a), blockA, classScope(b), blockB);
+}
+
+}  // namespace
+
+void ConflictClock::add(uint32_t block, uint32_t thread, const VectorClock& hb, bool exclusive) {
+  if (!exclusive) {
+    for (Extra& e : extra)
+      if (e.block == block && e.thread == thread) return e.hb.join(hb);
+    extra.push_back({block, thread, hb});
+    return;
+  }
+  if (set && lastBlock == block && lastThread == thread) return last.join(hb);
+  if (set) {
+    other = std::move(last);
+    hasOther = true;
+  }
+  last = hb;
+  set = true;
+  lastBlock = block;
+  lastThread = thread;
+}
+
+void ConflictClock::joinInto(VectorClock& wcp, uint32_t block, uint32_t thread) const {
+  if (set) {
+    if (lastBlock != block || lastThread != thread) wcp.join(last);
+    else if (hasOther) wcp.join(other);
+  }
+  for (const Extra& e : extra)
+    if (e.block != block || e.thread != thread) wcp.join(e.hb);
+}
+
+uint64_t ConflictClock::bytes() const {
+  uint64_t total = sizeof(*this) + last.bytes() + other.bytes();
+  for (const Extra& e : extra) total += sizeof(e) + e.hb.bytes();
+  return total;
+}
+
+}  // namespace gwcp
+
+using namespace gwcp;
+
+GwcpDetector::GwcpDetector(const DetectorOptions& options) : Detector("gwcp", options) {
+  geometry_.compression = options.compression;
+}
+
+void GwcpDetector::kernelBegin(const KernelInfo& kernel) {
+  geometry_ = ClockGeometry::make(kernel.threadsPerBlock(), geometry_.compression);
+  threads_.reset(kernel, &geometry_);
+  held_.clear();
+  locks_.clear();
+  conflicts_.clear();
+  history_.clear();
+  logBytes_ = 0;
+  races_.beginKernel(kernel.name);
+}
+
+void GwcpDetector::memory(const MemoryEvent& event) {
+  ++stats_.events;
+  forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
+    access(threads_.at(event.lanes.block, thread), event, lane);
+  });
+}
+
+void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t lane) {
+  AccessRecord record{t.block, t.thread, 0, event.type, event.strong || event.type == AccessType::AtomicRmw,
+                      event.scope, event.origin};
+  uint8_t accessClass = classOf(record);
+  auto heldIt = held_.find(uint64_t(t.block) * threads_.threadsPerBlock() + t.thread);
+  auto ordered = [&t](const AccessRecord& r) { return r.clock <= t.wcpTime(r.block, r.thread); };
+  forEachWord(event.address[lane], event.size, [&](uint64_t word) {
+    uint64_t key = locationKey(event.space, t.block, word);
+    if (heldIt != held_.end()) {
+      applyRuleOne(t, heldIt->second, key, accessClass);
+      for (HeldLock& h : heldIt->second) h.accessed[key] |= uint8_t(1u << accessClass);
+    }
+    record.clock = t.now;
+    history_.access(key, record, ordered, races_);
+  });
+}
+
+// Rule (i): a release r whose critical section has an access conflicting with
+// this one, overlapping the acquire of this critical section, precedes it
+// (with everything that happens before r, by rule iv).
+void GwcpDetector::applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, uint64_t key,
+                                uint8_t accessClass) {
+  for (const HeldLock& h : held) {
+    auto it = conflicts_.find({h.lock, key});
+    if (it == conflicts_.end()) continue;
+    const LocationConflicts& lc = it->second;
+    bool deviceAcquire = h.scope != Scope::Block;
+    if (deviceAcquire) {
+      for (uint8_t c : {kPlainRead, kPlainWrite})  // plain classes conflict whatever the blocks
+        if (classesConflict(c, 0, accessClass, 0)) lc.deviceChain[c].joinInto(t.wcp, t.block, t.thread);
+      for (const auto& e : lc.crossBlock)
+        if (e.block != t.block && classesConflict(e.accessClass, e.block, accessClass, t.block))
+          e.clock.joinInto(t.wcp, t.block, t.thread);
+    }
+    if (auto b = lc.byBlock.find(t.block); b != lc.byBlock.end()) {
+      for (const auto& e : b->second) {
+        if (deviceAcquire && e.chainCopy) continue;  // read through deviceChain
+        if (classesConflict(e.accessClass, t.block, accessClass, t.block))
+          e.clock.joinInto(t.wcp, t.block, t.thread);
+      }
+    }
+  }
+}
+
+void GwcpDetector::barrier(const BarrierEvent& event) {
+  ++stats_.events;
+  synchronize(threads_, geometry_, event.block, event.threads, /*withWcp=*/true);
+}
+
+void GwcpDetector::syncWarp(const SyncWarpEvent& event) {
+  ++stats_.events;
+  synchronize(threads_, geometry_, event.lanes.block, liveLanes(threads_, event.lanes), true);
+}
+
+void GwcpDetector::acquire(const LockEvent& event) {
+  ++stats_.events;
+  forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
+    ThreadClocks& t = threads_.at(event.lanes.block, thread);
+    uint64_t lockId = event.lock[lane];
+    LockState& lock = locks_[lockId];
+    for (const Holder& h : lock.holders)
+      if ((h.block != t.block || h.thread != t.thread) && morallyStrong(h.scope, h.block, event.scope, t.block))
+        lock.exclusive = false;
+    lock.holders.push_back({t.block, t.thread, event.scope});
+    LockClocks& c = lock.clocks;
+    if (auto it = c.hbByBlock.find(t.block); it != c.hbByBlock.end()) t.hb.join(it->second);
+    if (auto it = c.wcpByBlock.find(t.block); it != c.wcpByBlock.end()) t.wcp.join(it->second);
+    if (event.scope != Scope::Block) {
+      t.hb.join(c.hbDevice);
+      t.wcp.join(c.wcpDevice);
+    }
+    held_[uint64_t(t.block) * threads_.threadsPerBlock() + thread].push_back(
+        HeldLock{lockId, event.scope, t.wcpSnapshot(), {}});
+  });
+}
+
+// Rule (ii): a critical section CS1 of another thread whose acquire is already
+// GWCP-before this release (C_acq1 <= C_t) has a release r1 <GWCP this release,
+// so H at r1 joins P_t. Logs are in release order; where critical sections
+// are mutually exclusive, acquires in one log are ordered by happens-before,
+// so a scan stops at the first one not yet ordered.
+void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseScope) {
+  Cursors& cursors = lock.cursors[uint64_t(t.block) * threads_.threadsPerBlock() + t.thread];
+  bool joined = true;
+  auto scan = [&](const std::vector<CriticalSection>& log, size_t& cursor, auto relevant) {
+    for (size_t i = cursor; i < log.size(); ++i) {
+      const CriticalSection& cs = log[i];
+      bool own = cs.block == t.block && cs.thread == t.thread;
+      if (own || !relevant(cs)) {
+        if (cursor == i) ++cursor;
+        continue;
+      }
+      if (cs.acquireClock.leq(t.wcpSnapshot())) {
+        t.wcp.join(cs.releaseHb);
+        joined = true;
+        if (cursor == i) ++cursor;
+      } else if (lock.exclusive) {
+        return;
+      }
+    }
+  };
+  bool device = releaseScope != Scope::Block;
+  while (joined) {
+    joined = false;
+    if (auto it = lock.blockLog.find(t.block); it != lock.blockLog.end())
+      scan(it->second, cursors.ownBlock, [](const CriticalSection&) { return true; });
+    if (device) {
+      scan(lock.deviceLog, cursors.deviceAll, [](const CriticalSection&) { return true; });
+      for (uint32_t b : lock.mixedBlocks)
+        if (b != t.block)
+          scan(lock.blockLog[b], cursors.mixed[b],
+               [](const CriticalSection& cs) { return cs.releaseScope != Scope::Block; });
+    } else {
+      scan(lock.deviceLog, cursors.deviceOwnBlock,
+           [&t](const CriticalSection& cs) { return cs.block == t.block; });
+    }
+  }
+}
+
+// Rule (i) bookkeeping: the locations this critical section accessed remember
+// H at its release, keyed so that later accesses find the overlapping ones.
+void GwcpDetector::recordConflicts(const ThreadClocks& t, const HeldLock& held, Scope releaseScope,
+                                   bool exclusive) {
+  bool deviceRelease = releaseScope != Scope::Block;
+  bool chain = deviceRelease && held.scope != Scope::Block;
+  for (const auto& [key, classes] : held.accessed) {
+    LocationConflicts& lc = conflicts_[{held.lock, key}];
+    auto& entries = lc.byBlock[t.block];
+    for (uint8_t c = 0; c < kAccessClasses; ++c) {
+      if (!(classes & (1u << c))) continue;
+      bool chainCopy = chain && !classStrong(c);
+      if (chainCopy) lc.deviceChain[c].add(t.block, t.thread, t.hb, exclusive);
+      auto e = std::find_if(entries.begin(), entries.end(), [&](const LocationConflicts::Entry& x) {
+        return x.accessClass == c && x.deviceRelease == deviceRelease && x.chainCopy == chainCopy;
+      });
+      if (e == entries.end()) e = entries.insert(entries.end(), {c, deviceRelease, chainCopy, {}});
+      e->clock.add(t.block, t.thread, t.hb, exclusive);
+      if (!deviceRelease || chainCopy) continue;
+      auto x = std::find_if(lc.crossBlock.begin(), lc.crossBlock.end(), [&](const auto& x) {
+        return x.block == t.block && x.accessClass == c;
+      });
+      if (x == lc.crossBlock.end()) x = lc.crossBlock.insert(lc.crossBlock.end(), {t.block, c, {}});
+      x->clock.add(t.block, t.thread, t.hb, exclusive);
+    }
+  }
+}
+
+void GwcpDetector::release(const LockEvent& event) {
+  ++stats_.events;
+  forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
+    ThreadClocks& t = threads_.at(event.lanes.block, thread);
+    uint64_t tid = uint64_t(t.block) * threads_.threadsPerBlock() + thread;
+    uint64_t lockId = event.lock[lane];
+    auto heldIt = held_.find(tid);
+    if (heldIt == held_.end()) return;  // front ends reject releases of locks not held
+    auto& stack = heldIt->second;
+    auto h = std::find_if(stack.rbegin(), stack.rend(), [&](const HeldLock& x) { return x.lock == lockId; });
+    if (h == stack.rend()) return;
+    HeldLock held = std::move(*h);
+    stack.erase(std::next(h).base());
+    if (stack.empty()) held_.erase(heldIt);
+
+    LockState& lock = locks_[lockId];
+    applyRuleTwo(t, lock, event.scope);
+    recordConflicts(t, held, event.scope, lock.exclusive);
+    LockClocks& c = lock.clocks;
+    c.hbByBlock.try_emplace(t.block, &geometry_).first->second.join(t.hb);
+    c.wcpByBlock.try_emplace(t.block, &geometry_).first->second.join(t.wcp);
+    bool device = event.scope != Scope::Block;
+    if (device) {
+      c.hbDevice.setGeometry(&geometry_);
+      c.wcpDevice.setGeometry(&geometry_);
+      c.hbDevice.join(t.hb);
+      c.wcpDevice.join(t.wcp);
+    }
+    CriticalSection cs{t.block, t.thread, held.scope, event.scope, std::move(held.acquireClock), t.hb};
+    logBytes_ += sizeof(cs) + cs.acquireClock.bytes() + cs.releaseHb.bytes();
+    if (device && held.scope != Scope::Block) {
+      lock.deviceLog.push_back(std::move(cs));
+    } else {
+      lock.blockLog[t.block].push_back(std::move(cs));
+      if (device && std::find(lock.mixedBlocks.begin(), lock.mixedBlocks.end(), t.block) == lock.mixedBlocks.end())
+        lock.mixedBlocks.push_back(t.block);
+    }
+    auto holder = std::find_if(lock.holders.begin(), lock.holders.end(), [&](const Holder& x) {
+      return x.block == t.block && x.thread == t.thread;
+    });
+    if (holder != lock.holders.end()) lock.holders.erase(holder);
+    t.tick();
+  });
+  if ((stats_.events & 0xfff) == 0) sampleMemory();
+}
+
+void GwcpDetector::exit(const ExitEvent& event) {
+  ++stats_.events;
+  forEachLane(event.lanes, [&](uint32_t thread, uint32_t) {
+    uint64_t tid = uint64_t(event.lanes.block) * threads_.threadsPerBlock() + thread;
+    held_.erase(tid);
+    for (auto& [_, lock] : locks_) lock.cursors.erase(tid);
+    threads_.exit(event.lanes.block, thread);
+  });
+}
+
+void GwcpDetector::sampleMemory() {
+  stats_.peakThreadClockBytes = std::max(stats_.peakThreadClockBytes, threads_.clockBytes());
+  uint64_t lockBytes = 0, queueBytes = logBytes_;
+  for (const auto& [_, lock] : locks_) {
+    lockBytes += lock.clocks.bytes();
+    queueBytes += lock.cursors.size() * (sizeof(Cursors) + 16);
+  }
+  for (const auto& [_, lc] : conflicts_) {
+    for (const auto& c : lc.deviceChain) lockBytes += c.bytes();
+    for (const auto& [b, entries] : lc.byBlock)
+      for (const auto& e : entries) lockBytes += e.clock.bytes();
+    for (const auto& e : lc.crossBlock) lockBytes += e.clock.bytes();
+  }
+  stats_.peakLockClockBytes = std::max(stats_.peakLockClockBytes, lockBytes);
+  stats_.peakQueueBytes = std::max(stats_.peakQueueBytes, queueBytes);
+  stats_.peakShadowBytes = std::max(stats_.peakShadowBytes, history_.peakBytes());
+}
+
+void GwcpDetector::kernelEnd() { sampleMemory(); }
+
+}  // namespace predatar

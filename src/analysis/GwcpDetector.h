@@ -1,0 +1,132 @@
+// PreDataR's detector: the GWCP relation (WCP extended with barriers, scoped
+// atomics and scoped locks, composed with scoped happens-before), tracked
+// online with vector clocks as in the paper's algorithms 1-2 and WCP's:
+//
+//  * per thread: N_t (ThreadClocks::now), P_t (wcp) and H_t (hb);
+//  * per lock: joins of P and H at releases, per releasing block and for
+//    device-scoped releases (acquires join the releases they overlap);
+//  * rule (i): per lock and location, the H clocks of releases whose critical
+//    section accessed the location, by access class, so an access inside a
+//    critical section joins exactly the conflicting, overlapping ones;
+//  * rule (ii): a log of completed critical sections per lock (the paper's
+//    acquire/release queues, one shared copy read through per-thread cursors),
+//    consulted at each release;
+//  * per location: the access history, checked against C_t = P_t[t := N_t].
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "analysis/AccessHistory.h"
+#include "analysis/Detector.h"
+#include "analysis/ThreadClocks.h"
+
+namespace predatar {
+namespace gwcp {
+
+// Access classes a critical section's access falls in, for rule (i).
+enum AccessClass : uint8_t {
+  kPlainRead, kPlainWrite, kStrongReadBlock, kStrongReadDevice, kStrongWriteBlock, kStrongWriteDevice,
+  kAccessClasses
+};
+
+// The join of the H clocks of releases that contributed, excluding on demand
+// the querying thread's own (rule (i) needs a conflicting access by another
+// thread). Contributions of one key are ordered by happens-before when the
+// lock is used exclusively, so the latest one and the latest one by another
+// thread suffice; other contributions are kept per thread.
+struct ConflictClock {
+  bool set = false;
+  bool hasOther = false;
+  uint32_t lastBlock = 0, lastThread = 0;
+  VectorClock last, other;
+  struct Extra { uint32_t block, thread; VectorClock hb; };
+  std::vector<Extra> extra;  // contributions made while the lock was not exclusive
+
+  void add(uint32_t block, uint32_t thread, const VectorClock& hb, bool exclusive);
+  void joinInto(VectorClock& wcp, uint32_t block, uint32_t thread) const;
+  uint64_t bytes() const;
+};
+
+struct LocationConflicts {
+  // Critical sections acquired and released at device scope, plain accesses:
+  // one chain across blocks, read by device-scoped acquirers.
+  std::array<ConflictClock, 2> deviceChain;
+  struct Entry {
+    uint8_t accessClass;
+    bool deviceRelease;
+    bool chainCopy;  // also in deviceChain (block-scoped acquirers of the block read it here)
+    ConflictClock clock;
+  };
+  absl::flat_hash_map<uint32_t, std::vector<Entry>> byBlock;  // by releasing block
+  struct CrossEntry { uint32_t block; uint8_t accessClass; ConflictClock clock; };
+  std::vector<CrossEntry> crossBlock;  // other device-scoped releases, for other blocks' device acquirers
+};
+
+struct CriticalSection {
+  uint32_t block, thread;
+  Scope acquireScope, releaseScope;
+  VectorClock acquireClock;  // C_t at the acquire
+  VectorClock releaseHb;     // H_t at the release
+};
+
+struct Cursors {
+  size_t ownBlock = 0, deviceAll = 0, deviceOwnBlock = 0;
+  absl::flat_hash_map<uint32_t, size_t> mixed;
+};
+
+struct Holder { uint32_t block, thread; Scope scope; };
+
+}  // namespace gwcp
+
+class GwcpDetector final : public Detector {
+ public:
+  explicit GwcpDetector(const DetectorOptions& options);
+  std::string_view name() const override { return "gwcp"; }
+  DetectorStats stats() const override { return stats_; }
+
+  void kernelBegin(const KernelInfo& kernel) override;
+  void memory(const MemoryEvent& event) override;
+  void barrier(const BarrierEvent& event) override;
+  void syncWarp(const SyncWarpEvent& event) override;
+  void fence(const FenceEvent&) override { ++stats_.events; }
+  void acquire(const LockEvent& event) override;
+  void release(const LockEvent& event) override;
+  void exit(const ExitEvent& event) override;
+  void kernelEnd() override;
+
+  struct HeldLock {
+    uint64_t lock;
+    Scope scope;
+    VectorClock acquireClock;
+    absl::flat_hash_map<uint64_t, uint8_t> accessed;  // location -> access class bits
+  };
+  struct LockState {
+    LockClocks clocks;
+    std::vector<gwcp::CriticalSection> deviceLog;  // acquired and released at device scope
+    absl::flat_hash_map<uint32_t, std::vector<gwcp::CriticalSection>> blockLog;  // the others, by block
+    std::vector<uint32_t> mixedBlocks;  // blocks whose blockLog has a device-scoped release
+    absl::flat_hash_map<uint64_t, gwcp::Cursors> cursors;  // by global thread id
+    std::vector<gwcp::Holder> holders;
+    bool exclusive = true;  // overlapping critical sections never interleaved
+  };
+
+ private:
+  void access(ThreadClocks& t, const MemoryEvent& event, uint32_t lane);
+  void applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, uint64_t key, uint8_t accessClass);
+  void applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseScope);
+  void recordConflicts(const ThreadClocks& t, const HeldLock& held, Scope releaseScope, bool exclusive);
+  void sampleMemory();
+
+  ClockGeometry geometry_;
+  ThreadTable threads_;
+  absl::flat_hash_map<uint64_t, std::vector<HeldLock>> held_;  // by global thread id
+  absl::flat_hash_map<uint64_t, LockState> locks_;
+  absl::flat_hash_map<std::pair<uint64_t, uint64_t>, gwcp::LocationConflicts> conflicts_;  // (lock, location)
+  AccessHistory history_;
+  DetectorStats stats_;
+  uint64_t logBytes_ = 0;
+};
+
+}  // namespace predatar

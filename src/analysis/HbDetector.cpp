@@ -1,0 +1,83 @@
+#include "analysis/HbDetector.h"
+
+#include "analysis/LaneLoop.h"
+
+namespace predatar {
+
+HbDetector::HbDetector(const DetectorOptions& options) : Detector("hb", options) {
+  geometry_.compression = options.compression;
+}
+
+void HbDetector::kernelBegin(const KernelInfo& kernel) {
+  geometry_ = ClockGeometry::make(kernel.threadsPerBlock(), geometry_.compression);
+  threads_.reset(kernel, &geometry_);
+  locks_.clear();
+  history_.clear();
+  races_.beginKernel(kernel.name);
+}
+
+void HbDetector::memory(const MemoryEvent& event) {
+  ++stats_.events;
+  forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
+    ThreadClocks& t = threads_.at(event.lanes.block, thread);
+    AccessRecord record{event.lanes.block, thread, t.now, event.type, event.strong || event.type == AccessType::AtomicRmw,
+                        event.scope, event.origin};
+    auto ordered = [&t](const AccessRecord& r) { return r.clock <= t.hbTime(r.block, r.thread); };
+    forEachWord(event.address[lane], event.size, [&](uint64_t word) {
+      history_.access(locationKey(event.space, event.lanes.block, word), record, ordered, races_);
+    });
+  });
+}
+
+void HbDetector::barrier(const BarrierEvent& event) {
+  ++stats_.events;
+  synchronize(threads_, geometry_, event.block, event.threads, /*withWcp=*/false);
+}
+
+void HbDetector::syncWarp(const SyncWarpEvent& event) {
+  ++stats_.events;
+  synchronize(threads_, geometry_, event.lanes.block, liveLanes(threads_, event.lanes), false);
+}
+
+void HbDetector::acquire(const LockEvent& event) {
+  ++stats_.events;
+  forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
+    ThreadClocks& t = threads_.at(event.lanes.block, thread);
+    LockClocks& lock = locks_[event.lock[lane]];
+    if (auto it = lock.hbByBlock.find(event.lanes.block); it != lock.hbByBlock.end()) t.hb.join(it->second);
+    if (event.scope != Scope::Block) t.hb.join(lock.hbDevice);
+  });
+}
+
+void HbDetector::release(const LockEvent& event) {
+  ++stats_.events;
+  forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
+    ThreadClocks& t = threads_.at(event.lanes.block, thread);
+    LockClocks& lock = locks_[event.lock[lane]];
+    auto [it, _] = lock.hbByBlock.try_emplace(event.lanes.block, &geometry_);
+    it->second.join(t.hb);
+    if (event.scope != Scope::Block) {
+      lock.hbDevice.setGeometry(&geometry_);
+      lock.hbDevice.join(t.hb);
+    }
+    t.tick();
+  });
+  if ((stats_.events & 0xfff) == 0) sampleMemory();
+}
+
+void HbDetector::exit(const ExitEvent& event) {
+  ++stats_.events;
+  forEachLane(event.lanes, [&](uint32_t thread, uint32_t) { threads_.exit(event.lanes.block, thread); });
+}
+
+void HbDetector::sampleMemory() {
+  stats_.peakThreadClockBytes = std::max(stats_.peakThreadClockBytes, threads_.clockBytes());
+  uint64_t lockBytes = 0;
+  for (const auto& [_, lock] : locks_) lockBytes += lock.bytes();
+  stats_.peakLockClockBytes = std::max(stats_.peakLockClockBytes, lockBytes);
+  stats_.peakShadowBytes = std::max(stats_.peakShadowBytes, history_.peakBytes());
+}
+
+void HbDetector::kernelEnd() { sampleMemory(); }
+
+}  // namespace predatar

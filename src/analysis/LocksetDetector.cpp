@@ -1,0 +1,149 @@
+#include "analysis/LocksetDetector.h"
+
+#include <algorithm>
+
+#include "analysis/AccessHistory.h"
+#include "analysis/LaneLoop.h"
+
+namespace predatar {
+
+void LocksetDetector::kernelBegin(const KernelInfo& kernel) {
+  threadsPerBlock_ = kernel.threadsPerBlock();
+  warpsPerBlock_ = kernel.warpsPerBlock();
+  threads_.clear();
+  shadow_.clear();
+  barriers_ = 0;
+  races_.beginKernel(kernel.name);
+}
+
+LocksetDetector::ThreadState& LocksetDetector::state(uint32_t block, uint32_t thread) {
+  return threads_[uint64_t(block) * threadsPerBlock_ + thread];
+}
+
+uint32_t LocksetDetector::intern(std::vector<HeldLock> locks) {
+  std::sort(locks.begin(), locks.end());
+  auto [it, inserted] = locksetIds_.try_emplace(locks, uint32_t(locksets_.size()));
+  if (inserted) locksets_.push_back(std::move(locks));
+  return it->second;
+}
+
+bool LocksetDetector::conflicting(const Record& a, const Record& b) const {
+  if ((a.block == b.block && a.thread == b.thread) || (!a.writes() && !b.writes())) return false;
+  return !(a.strong && b.strong && morallyStrong(a.scope, a.block, b.scope, b.block));
+}
+
+// The three checks, for conflicting accesses of different warps.
+bool LocksetDetector::races(const Record& earlier, const Record& later) {
+  const ThreadState& t1 = state(earlier.block, earlier.thread);
+  const ThreadState& t2 = state(later.block, later.thread);
+  if (earlier.block == later.block && t1.lastBarrier > earlier.barrier && t2.lastBarrier > earlier.barrier)
+    return false;
+  const auto& l1 = locksets_[earlier.lockset];
+  const auto& l2 = locksets_[later.lockset];
+  if (!l1.empty() || !l2.empty()) {
+    for (const HeldLock& a : l1)
+      for (const HeldLock& b : l2)
+        if (a.lock == b.lock && morallyStrong(a.scope, earlier.block, b.scope, later.block)) return false;
+    return true;
+  }
+  bool fenced = t1.lastFenceDevice > earlier.origin.seq ||
+                (earlier.block == later.block && t1.lastFenceBlock > earlier.origin.seq);
+  return !fenced;
+}
+
+void LocksetDetector::compare(uint64_t key, const Record& earlier, const Record& later) {
+  if (!conflicting(earlier, later)) return;
+  bool sameWarp = earlier.block == later.block && earlier.thread / kWarpSize == later.thread / kWarpSize;
+  bool sameInstruction = sameWarp && earlier.origin.seq == later.origin.seq;
+  if (sameWarp && !sameInstruction) return;  // per-warp metadata: not compared
+  if (sameInstruction ? (earlier.writes() && later.writes()) : races(earlier, later)) {
+    LocationKey where = locationOf(key);
+    races_.add(where.space, where.sharedBlock, where.address,
+               Access{earlier.block, earlier.thread, earlier.type, earlier.strong, earlier.scope, earlier.origin},
+               Access{later.block, later.thread, later.type, later.strong, later.scope, later.origin});
+  }
+}
+
+void LocksetDetector::memory(const MemoryEvent& event) {
+  ++stats_.events;
+  // Every lane is compared with the history before this instruction, then the
+  // lanes with each other, then the history is updated.
+  std::vector<std::pair<uint64_t, Record>> accesses;
+  forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
+    const ThreadState& t = state(event.lanes.block, thread);
+    Record r{event.lanes.block, thread, event.type, event.strong || event.type == AccessType::AtomicRmw,
+             event.scope, t.lockset, t.lastBarrier, event.origin};
+    forEachWord(event.address[lane], event.size, [&](uint64_t word) {
+      accesses.emplace_back(locationKey(event.space, event.lanes.block, word), r);
+    });
+  });
+  for (const auto& [key, r] : accesses) {
+    auto it = shadow_.find(key);
+    if (it == shadow_.end()) continue;
+    if (it->second.lastWrite) compare(key, *it->second.lastWrite, r);
+    if (r.writes())
+      for (const Record& read : it->second.reads) compare(key, read, r);
+  }
+  for (size_t i = 0; i < accesses.size(); ++i)
+    for (size_t j = i + 1; j < accesses.size(); ++j)
+      if (accesses[i].first == accesses[j].first) compare(accesses[i].first, accesses[i].second, accesses[j].second);
+  for (const auto& [key, r] : accesses) {
+    History& h = shadow_[key];
+    if (r.writes()) {
+      h.lastWrite = r;
+      h.reads.clear();
+      continue;
+    }
+    // An older read of the thread with the same lockset and kind is subsumed.
+    auto same = std::find_if(h.reads.begin(), h.reads.end(), [&](const Record& x) {
+      return x.block == r.block && x.thread == r.thread && x.lockset == r.lockset && x.strong == r.strong &&
+             x.scope == r.scope;
+    });
+    if (same != h.reads.end()) *same = r;
+    else h.reads.push_back(r);
+  }
+}
+
+void LocksetDetector::barrier(const BarrierEvent& event) {
+  ++stats_.events;
+  ++barriers_;
+  for (uint32_t thread : event.threads) state(event.block, thread).lastBarrier = barriers_;
+}
+
+void LocksetDetector::fence(const FenceEvent& event) {
+  ++stats_.events;
+  forEachLane(event.lanes, [&](uint32_t thread, uint32_t) {
+    ThreadState& t = state(event.lanes.block, thread);
+    t.lastFenceBlock = event.origin.seq + 1;
+    if (event.scope != Scope::Block) t.lastFenceDevice = event.origin.seq + 1;
+  });
+}
+
+void LocksetDetector::acquire(const LockEvent& event) {
+  ++stats_.events;
+  forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
+    ThreadState& t = state(event.lanes.block, thread);
+    t.locks.push_back({event.lock[lane], event.scope});
+    t.lockset = intern(t.locks);
+  });
+}
+
+void LocksetDetector::release(const LockEvent& event) {
+  ++stats_.events;
+  forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
+    ThreadState& t = state(event.lanes.block, thread);
+    auto it = std::find_if(t.locks.rbegin(), t.locks.rend(),
+                           [&](const HeldLock& h) { return h.lock == event.lock[lane]; });
+    if (it == t.locks.rend()) return;
+    t.locks.erase(std::next(it).base());
+    t.lockset = intern(t.locks);
+  });
+}
+
+void LocksetDetector::kernelEnd() {
+  uint64_t bytes = shadow_.capacity() * (sizeof(uint64_t) + sizeof(History));
+  for (const auto& [_, h] : shadow_) bytes += h.reads.capacity() * sizeof(Record);
+  stats_.peakShadowBytes = std::max(stats_.peakShadowBytes, bytes);
+}
+
+}  // namespace predatar

@@ -1,0 +1,82 @@
+// ScoRD: lockset analysis with barrier and fence checks, at warp granularity
+// (accesses by different lanes of one warp in different instructions are not
+// compared), plus same-instruction intra-warp races.
+//
+// Per location it keeps the last write and the reads since. An access e by t
+// is compared with each kept access e' by t' that conflicts with it:
+//  1. a barrier after e' that both t and t' took part in: no race;
+//  2. else if either held a lock: a race unless both held a common lock at
+//     overlapping scopes;
+//  3. else a race unless t' executed, after e', a fence whose scope covers t.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "analysis/Detector.h"
+
+namespace predatar {
+
+class LocksetDetector final : public Detector {
+ public:
+  explicit LocksetDetector(const DetectorOptions& options) : Detector("lockset", options) {}
+  std::string_view name() const override { return "lockset"; }
+  DetectorStats stats() const override { return stats_; }
+
+  void kernelBegin(const KernelInfo& kernel) override;
+  void memory(const MemoryEvent& event) override;
+  void barrier(const BarrierEvent& event) override;
+  void syncWarp(const SyncWarpEvent&) override { ++stats_.events; }  // same-warp accesses are never compared
+  void fence(const FenceEvent& event) override;
+  void acquire(const LockEvent& event) override;
+  void release(const LockEvent& event) override;
+  void exit(const ExitEvent&) override { ++stats_.events; }
+  void kernelEnd() override;
+
+  struct HeldLock {
+    uint64_t lock;
+    Scope scope;
+    auto operator<=>(const HeldLock&) const = default;
+  };
+  struct ThreadState {
+    std::vector<HeldLock> locks;
+    uint32_t lockset = 0;          // interned id of `locks` (sorted)
+    uint64_t lastBarrier = 0;      // id of the last barrier taken part in
+    uint64_t lastFenceDevice = 0;  // trace position + 1 of the last device/system fence
+    uint64_t lastFenceBlock = 0;   // ... of the last fence of any scope
+  };
+  struct Record {
+    uint32_t block, thread;
+    AccessType type;
+    bool strong;
+    Scope scope;
+    uint32_t lockset;
+    uint64_t barrier;  // the thread's lastBarrier at the access
+    Origin origin;
+    bool writes() const { return type != AccessType::Read; }
+  };
+  struct History {
+    std::optional<Record> lastWrite;
+    std::vector<Record> reads;
+  };
+
+ private:
+  ThreadState& state(uint32_t block, uint32_t thread);
+  uint32_t intern(std::vector<HeldLock> locks);
+  bool conflicting(const Record& a, const Record& b) const;
+  bool races(const Record& earlier, const Record& later);
+  void compare(uint64_t key, const Record& earlier, const Record& later);
+
+  uint32_t threadsPerBlock_ = 1;
+  uint32_t warpsPerBlock_ = 1;
+  absl::flat_hash_map<uint64_t, ThreadState> threads_;
+  std::vector<std::vector<HeldLock>> locksets_{{}};
+  std::map<std::vector<HeldLock>, uint32_t> locksetIds_{{{}, 0}};
+  absl::flat_hash_map<uint64_t, History> shadow_;
+  uint64_t barriers_ = 0;
+  DetectorStats stats_;
+};
+
+}  // namespace predatar

@@ -1,0 +1,79 @@
+// Per-thread and per-lock clock state shared by the vector-clock detectors.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "clock/VectorClock.h"
+#include "events/Event.h"
+
+namespace predatar {
+
+// One thread's clocks. `now` is the thread's local time N_t (its epoch); `hb`
+// is its happens-before clock H_t (own entry == now); `wcp` is gwcp's P_t
+// (events strictly GWCP-before the thread's current point; own entry unused).
+struct ThreadClocks {
+  uint32_t block = 0;
+  uint32_t thread = 0;
+  Clock now = 1;
+  VectorClock hb;
+  VectorClock wcp;
+  bool exited = false;
+
+  // C_t: the gwcp clock including the thread's own time.
+  Clock wcpTime(uint32_t otherBlock, uint32_t otherThread) const {
+    return otherBlock == block && otherThread == thread ? now : wcp.get(otherBlock, otherThread);
+  }
+  Clock hbTime(uint32_t otherBlock, uint32_t otherThread) const {
+    return otherBlock == block && otherThread == thread ? now : hb.get(otherBlock, otherThread);
+  }
+  VectorClock wcpSnapshot() const {
+    VectorClock c = wcp;
+    c.set(block, thread, now);
+    return c;
+  }
+  // Ends the current epoch after the thread's clocks were published.
+  void tick() {
+    ++now;
+    hb.set(block, thread, now);
+  }
+};
+
+// Threads of the running kernel, created when they first act.
+class ThreadTable {
+ public:
+  void reset(const KernelInfo& kernel, const ClockGeometry* geometry);
+  ThreadClocks& at(uint32_t block, uint32_t thread);
+  ThreadClocks* find(uint32_t block, uint32_t thread) {
+    return threads_[uint64_t(block) * threadsPerBlock_ + thread].get();
+  }
+  // Frees an exited thread's clocks (the paper's thread-exit cleanup).
+  void exit(uint32_t block, uint32_t thread);
+  uint64_t clockBytes() const;
+  uint32_t threadsPerBlock() const { return threadsPerBlock_; }
+
+ private:
+  const ClockGeometry* geometry_ = nullptr;
+  uint32_t threadsPerBlock_ = 1;
+  std::vector<std::unique_ptr<ThreadClocks>> threads_;
+};
+
+// Barrier synchronization (__syncthreads over `threads` of `block`, or
+// __syncwarp over a warp's lanes): every participant's view becomes the join
+// of all participants. With compression the participants' own entries are
+// renumbered to one time M (their next epochs start at M+1), so the view of a
+// fully participating warp or block is a single compressed entry.
+void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t block,
+                 const std::vector<uint32_t>& threads, bool withWcp);
+
+// Lock clocks: joins of the clocks at every release of a lock, kept per
+// releasing block and for device-scoped releases, so an acquire joins exactly
+// the releases it overlaps with (same block, or both device/system scoped).
+struct LockClocks {
+  absl::flat_hash_map<uint32_t, VectorClock> hbByBlock, wcpByBlock;
+  VectorClock hbDevice, wcpDevice;
+  uint64_t bytes() const;
+};
+
+}  // namespace predatar

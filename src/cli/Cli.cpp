@@ -1,0 +1,96 @@
+#include "cli/Cli.h"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/Commands.h"
+
+namespace predatar::cli {
+
+std::vector<std::string> ReportOptions::detectorList() const {
+  std::vector<std::string> names;
+  std::stringstream in(detectors);
+  for (std::string item; std::getline(in, item, ',');) {
+    if (item == "all") {
+      for (const auto& n : allDetectorNames())
+        if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+      continue;
+    }
+    std::string canonical = canonicalDetectorName(item);
+    if (canonical.empty())
+      throw CLI::ValidationError("--detectors",
+                                 fmt::format("unknown detector '{}' (expected gwcp, hb, lockset or all)", item));
+    if (std::find(names.begin(), names.end(), canonical) == names.end()) names.push_back(canonical);
+  }
+  if (names.empty()) throw CLI::ValidationError("--detectors", "no detector named");
+  return names;
+}
+
+void addReportOptions(CLI::App& command, ReportOptions& options) {
+  command.add_option("--detectors,-d", options.detectors,
+                     "Comma-separated detectors: gwcp (PreDataR), hb (Barracuda+), lockset (ScoRD), or all")
+      ->capture_default_str();
+  command.add_option("--format,-f", options.format, "Report format")
+      ->check(CLI::IsMember({"text", "json", "sarif"}))
+      ->capture_default_str();
+  command.add_option("--output,-o", options.output, "Write the report to this file instead of standard output");
+  command.add_option("--error-exitcode", options.errorExitCode, "Exit code when races are found")
+      ->capture_default_str();
+  command.add_option("--compression", options.compression, "Hierarchical vector clock compression")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  command.add_flag("--stats", options.stats, "Print events processed, peak metadata bytes and time to stderr");
+  command.add_option("--print-limit", options.printLimit, "Show at most this many unique races (text format)");
+}
+
+int emitReport(const ReportOptions& options, const Report& report) {
+  std::ofstream file;
+  if (!options.output.empty()) {
+    file.open(options.output);
+    if (!file) {
+      std::cerr << fmt::format("predatar: cannot write {}\n", options.output);
+      return kExitInputError;
+    }
+  }
+  std::ostream& out = options.output.empty() ? std::cout : file;
+  if (options.format == "json") writeJson(out, report);
+  else if (options.format == "sarif") writeSarif(out, report);
+  else writeText(out, report, TextOptions{options.printLimit});
+  return report.races().empty() ? kExitClean : options.errorExitCode;
+}
+
+void printStats(const std::vector<const Detector*>& detectors, double seconds) {
+  auto mib = [](uint64_t b) { return double(b) / (1024.0 * 1024.0); };
+  for (const Detector* d : detectors) {
+    DetectorStats s = d->stats();
+    uint64_t total = s.peakThreadClockBytes + s.peakLockClockBytes + s.peakQueueBytes + s.peakShadowBytes;
+    std::cerr << fmt::format(
+        "predatar stats [{}]: {} events; peak metadata {:.2f} MiB (thread clocks {:.2f}, lock clocks {:.2f}, "
+        "queues {:.2f}, shadow {:.2f})\n",
+        d->name(), s.events, mib(total), mib(s.peakThreadClockBytes), mib(s.peakLockClockBytes),
+        mib(s.peakQueueBytes), mib(s.peakShadowBytes));
+  }
+  std::cerr << fmt::format("predatar stats: {:.3f} s\n", seconds);
+}
+
+int main(int argc, char** argv) {
+  CLI::App app{"PreDataR: predictive data race detection for CUDA programs, without a GPU"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "predatar 0.1");
+  int exitCode = kExitClean;
+  addCheckCommand(app, exitCode);
+  addLitmusCommand(app, exitCode);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : kExitInputError;
+  }
+  return exitCode;
+}
+
+}  // namespace predatar::cli

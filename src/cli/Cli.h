@@ -1,0 +1,43 @@
+// The `predatar` command line.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/Detector.h"
+#include "report/Report.h"
+
+namespace CLI { class App; }
+
+namespace predatar::cli {
+
+// Exit codes shared by every command.
+inline constexpr int kExitClean = 0;
+inline constexpr int kExitRaces = 1;
+inline constexpr int kExitInputError = 2;
+
+// Options of the commands that report races (check, kernel, run).
+struct ReportOptions {
+  std::string detectors = "gwcp";
+  std::string format = "text";
+  std::string output;
+  int errorExitCode = kExitRaces;
+  std::string compression = "on";
+  bool stats = false;
+  size_t printLimit = SIZE_MAX;
+
+  std::vector<std::string> detectorList() const;  // canonical names; "all" expands
+  DetectorOptions detectorOptions() const { return {compression == "on", false}; }
+};
+
+void addReportOptions(CLI::App& command, ReportOptions& options);
+
+// Writes the report where --output says, in --format; returns the exit code.
+int emitReport(const ReportOptions& options, const Report& report);
+
+// Prints --stats figures of the detectors to stderr.
+void printStats(const std::vector<const Detector*>& detectors, double seconds);
+
+int main(int argc, char** argv);
+
+}  // namespace predatar::cli

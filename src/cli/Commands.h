@@ -1,0 +1,12 @@
+// Subcommands of `predatar`; each registers itself on the app and stores its
+// exit code in `exitCode` when it runs.
+#pragma once
+
+namespace CLI { class App; }
+
+namespace predatar::cli {
+
+void addCheckCommand(CLI::App& app, int& exitCode);   // predatar check FILE...
+void addLitmusCommand(CLI::App& app, int& exitCode);  // predatar litmus PATH...
+
+}  // namespace predatar::cli

@@ -1,0 +1,88 @@
+// Vector clocks over the threads of a kernel, stored hierarchically as the
+// paper's "vector clock compression" describes: a sparse list of block
+// entries, each either compressed (one time for every thread of the block) or
+// expanded into warp entries, each either compressed (one time for the warp)
+// or expanded into 32 lane times. Threads of an absent block have time 0.
+//
+// With compression off, every touched block is kept fully expanded (the
+// classic one-entry-per-thread clock, sparse by block), which is the baseline
+// the compression is measured against.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace predatar {
+
+using Clock = uint32_t;
+
+// The shape every clock of one kernel shares.
+struct ClockGeometry {
+  uint32_t threadsPerBlock = 1;
+  uint32_t warpsPerBlock = 1;
+  bool compression = true;
+
+  static ClockGeometry make(uint32_t threadsPerBlock, bool compression) {
+    return {threadsPerBlock, (threadsPerBlock + 31) / 32, compression};
+  }
+  uint32_t lanesInWarp(uint32_t warp) const {
+    uint32_t first = warp * 32;
+    return threadsPerBlock - first < 32 ? threadsPerBlock - first : 32;
+  }
+};
+
+class VectorClock {
+ public:
+  explicit VectorClock(const ClockGeometry* geometry = nullptr) : geometry_(geometry) {}
+  VectorClock(const VectorClock& other) { *this = other; }
+  VectorClock& operator=(const VectorClock& other);
+  VectorClock(VectorClock&&) noexcept = default;
+  VectorClock& operator=(VectorClock&&) noexcept = default;
+
+  void setGeometry(const ClockGeometry* geometry) { geometry_ = geometry; }
+  Clock get(uint32_t block, uint32_t thread) const;
+  void set(uint32_t block, uint32_t thread, Clock time);
+  // Every thread of `block` gets `time` (forced compression at barriers).
+  void setBlock(uint32_t block, Clock time);
+  // Every lane of the warp gets `time` (forced compression at __syncwarp).
+  void setWarp(uint32_t block, uint32_t warp, Clock time);
+
+  void join(const VectorClock& other);
+  bool leq(const VectorClock& other) const;  // pointwise <=
+  bool empty() const { return blocks_.empty(); }
+  void clear() { blocks_.clear(); }
+
+  // Heap bytes held (for --stats and the memory benchmark).
+  uint64_t bytes() const;
+
+ private:
+  struct Warp {
+    Clock base = 0;                 // the warp's time when `lanes` is null
+    std::unique_ptr<Clock[]> lanes; // 32 lane times when expanded
+  };
+  struct Block {
+    uint32_t id = 0;
+    Clock base = 0;                 // the block's time when `warps` is null
+    std::unique_ptr<Warp[]> warps;  // warpsPerBlock entries when expanded
+  };
+
+  Block* find(uint32_t block);
+  const Block* find(uint32_t block) const;
+  Block& findOrInsert(uint32_t block);
+  void expand(Block& block) const;
+  void expand(Warp& warp) const;
+  void compress(Block& block) const;
+  bool compress(Warp& warp, uint32_t lanes) const;
+  void joinInto(Block& mine, const Block& other) const;
+  void joinInto(Warp& mine, const Warp& other) const;
+  static Clock warpTime(const Warp& warp, uint32_t lane) {
+    return warp.lanes ? warp.lanes[lane] : warp.base;
+  }
+  Block copy(const Block& block) const;
+
+  const ClockGeometry* geometry_ = nullptr;
+  std::vector<Block> blocks_;  // sorted by id
+};
+
+}  // namespace predatar

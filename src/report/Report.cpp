@@ -1,0 +1,172 @@
+#include "report/Report.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace predatar {
+namespace {
+
+Dim3 coordinates(uint32_t linear, const Dim3& shape) {
+  return {linear % shape.x, (linear / shape.x) % shape.y, linear / (shape.x * shape.y)};
+}
+
+ResolvedAccess resolve(const KernelInfo& kernel, const Access& access) {
+  ResolvedAccess r{access, coordinates(access.block, kernel.grid), coordinates(access.thread, kernel.block), {}, 0, 0};
+  if (access.origin.source < kernel.sources.size()) {
+    const SourcePosition& pos = kernel.sources[access.origin.source];
+    r.file = pos.file;
+    r.line = pos.line;
+    r.column = pos.column;
+  }
+  return r;
+}
+
+std::string dim(const Dim3& d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
+
+std::string operation(const Access& a) {
+  std::string op = a.type == AccessType::AtomicRmw ? "atomic" : a.type == AccessType::Write ? "write" : "read";
+  if (a.strong) op += fmt::format(" ({}-scoped{})", toString(a.scope), a.type == AccessType::AtomicRmw ? "" : " strong");
+  return op;
+}
+
+std::string where(const ResolvedAccess& a) {
+  if (a.file.empty()) return fmt::format("pc {:#x}", a.access.origin.pc);
+  return a.column ? fmt::format("{}:{}:{}", a.file, a.line, a.column) : fmt::format("{}:{}", a.file, a.line);
+}
+
+}  // namespace
+
+std::string nameLocation(const KernelInfo& kernel, MemorySpace space, uint64_t address) {
+  for (const MemorySymbol& s : kernel.symbols) {
+    if (s.space != space || address < s.base || address >= s.base + std::max<uint64_t>(s.bytes, 1)) continue;
+    uint64_t index = (address - s.base) / std::max<uint32_t>(s.elementBytes, 1);
+    return index == 0 ? s.name : fmt::format("{}[{}]", s.name, index);
+  }
+  return fmt::format("{:#x}", address);
+}
+
+void Report::add(const KernelInfo& kernel, const RaceLog& log) {
+  for (const Race& race : log.races()) {
+    races_.push_back(ReportedRace{race, nameLocation(kernel, race.space, race.address),
+                                  resolve(kernel, race.first), resolve(kernel, race.second)});
+  }
+}
+
+uint64_t Report::occurrences() const {
+  uint64_t total = 0;
+  for (const auto& r : races_) total += r.race.count;
+  return total;
+}
+
+void writeText(std::ostream& out, const Report& report, const TextOptions& options) {
+  size_t shown = 0;
+  for (const ReportedRace& r : report.races()) {
+    if (shown++ == options.printLimit) break;
+    const Race& race = r.race;
+    std::string space = race.space == MemorySpace::Shared ? fmt::format("shared memory of block {}", race.sharedBlock)
+                                                          : std::string("global memory");
+    fmt::print(out, "========= [{}] {} data race on {} ({}) in {}\n", race.detector, toString(race.kind), r.location,
+               space, race.kernel);
+    for (const auto* a : {&r.first, &r.second}) {
+      fmt::print(out, "=========   {} by block {} thread {} (warp {}, lane {}) at {}\n",
+                 operation(a->access), dim(a->blockIndex), dim(a->threadIndex), a->access.warp(),
+                 a->access.lane(), where(*a));
+      if (a == &r.first) fmt::print(out, "=========   races with\n");
+    }
+    if (race.count > 1) fmt::print(out, "=========   ({} occurrences of this pair)\n", race.count);
+    fmt::print(out, "=========\n");
+  }
+  if (shown > options.printLimit)
+    fmt::print(out, "========= ... {} more unique races not shown (--print-limit)\n",
+               report.races().size() - options.printLimit);
+  std::map<std::string, size_t> perDetector;
+  for (const auto& r : report.races()) ++perDetector[r.race.detector];
+  std::string detail;
+  for (const auto& [d, n] : perDetector) detail += fmt::format("{}{}: {}", detail.empty() ? "" : ", ", d, n);
+  fmt::print(out, "========= RACE SUMMARY: {} unique race{} ({} occurrences){}\n", report.uniqueRaces(),
+             report.uniqueRaces() == 1 ? "" : "s", report.occurrences(), detail.empty() ? "" : " — " + detail);
+}
+
+namespace {
+nlohmann::json accessJson(const ResolvedAccess& a) {
+  const Access& x = a.access;
+  nlohmann::json j{{"block", x.block},
+                   {"thread", x.thread},
+                   {"warp", x.warp()},
+                   {"lane", x.lane()},
+                   {"block_index", {a.blockIndex.x, a.blockIndex.y, a.blockIndex.z}},
+                   {"thread_index", {a.threadIndex.x, a.threadIndex.y, a.threadIndex.z}},
+                   {"operation", toString(x.type)},
+                   {"strong", x.strong},
+                   {"pc", x.origin.pc},
+                   {"position", x.origin.seq}};
+  if (x.strong) j["scope"] = toString(x.scope);
+  if (!a.file.empty()) {
+    j["file"] = a.file;
+    j["line"] = a.line;
+    if (a.column) j["column"] = a.column;
+  }
+  return j;
+}
+}  // namespace
+
+void writeJson(std::ostream& out, const Report& report) {
+  nlohmann::json races = nlohmann::json::array();
+  for (const ReportedRace& r : report.races()) {
+    nlohmann::json j{{"detector", r.race.detector},
+                     {"kernel", r.race.kernel},
+                     {"kind", toString(r.race.kind)},
+                     {"location", r.location},
+                     {"space", toString(r.race.space)},
+                     {"address", r.race.address},
+                     {"first", accessJson(r.first)},
+                     {"second", accessJson(r.second)},
+                     {"count", r.race.count}};
+    if (r.race.space == MemorySpace::Shared) j["shared_block"] = r.race.sharedBlock;
+    races.push_back(std::move(j));
+  }
+  out << nlohmann::json{{"races", races}, {"unique_races", report.uniqueRaces()}, {"occurrences", report.occurrences()}}
+             .dump(2)
+      << "\n";
+}
+
+void writeSarif(std::ostream& out, const Report& report) {
+  auto location = [](const ResolvedAccess& a, const std::string& message) {
+    nlohmann::json loc{{"message", {{"text", message}}}};
+    if (!a.file.empty())
+      loc["physicalLocation"] = {{"artifactLocation", {{"uri", a.file}}},
+                                 {"region", {{"startLine", std::max<uint32_t>(a.line, 1)}}}};
+    if (a.column && !a.file.empty()) loc["physicalLocation"]["region"]["startColumn"] = a.column;
+    return loc;
+  };
+  nlohmann::json results = nlohmann::json::array();
+  for (const ReportedRace& r : report.races()) {
+    std::string text = fmt::format("{} data race on {} ({}) between {} by block {} thread {} and {} by block {} thread {} [{}]",
+                                   toString(r.race.kind), r.location, toString(r.race.space),
+                                   operation(r.first.access), dim(r.first.blockIndex), dim(r.first.threadIndex),
+                                   operation(r.second.access), dim(r.second.blockIndex),
+                                   dim(r.second.threadIndex), r.race.detector);
+    nlohmann::json result{{"ruleId", "data-race/" + std::string(toString(r.race.kind))},
+                          {"level", "error"},
+                          {"message", {{"text", text}}},
+                          {"locations", nlohmann::json::array({location(r.second, "second access")})},
+                          {"relatedLocations", nlohmann::json::array({location(r.first, "first access")})},
+                          {"properties", {{"detector", r.race.detector}, {"count", r.race.count}, {"kernel", r.race.kernel}}}};
+    results.push_back(std::move(result));
+  }
+  nlohmann::json rules = nlohmann::json::array();
+  for (RaceKind k : {RaceKind::WriteWrite, RaceKind::WriteRead, RaceKind::ReadWrite, RaceKind::AtomicScope})
+    rules.push_back({{"id", "data-race/" + std::string(toString(k))},
+                     {"shortDescription", {{"text", std::string(toString(k)) + " data race"}}}});
+  nlohmann::json sarif{
+      {"$schema", "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs", nlohmann::json::array({{{"tool", {{"driver", {{"name", "predatar"}, {"rules", rules}}}}},
+                                       {"results", results}}})}};
+  out << sarif.dump(2) << "\n";
+}
+
+}  // namespace predatar

@@ -1,0 +1,53 @@
+// Races ready to show: locations named through the kernel's symbols, accesses
+// with their source positions and coordinates; written as text, JSON or SARIF.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "events/Event.h"
+#include "report/Race.h"
+
+namespace predatar {
+
+struct ResolvedAccess {
+  Access access;
+  Dim3 blockIndex;   // blockIdx
+  Dim3 threadIndex;  // threadIdx
+  std::string file;  // source file (or the litmus file)
+  uint32_t line = 0;
+  uint32_t column = 0;
+};
+
+struct ReportedRace {
+  Race race;
+  std::string location;  // "name", "name[3]", or an address
+  ResolvedAccess first, second;
+};
+
+// "x" for index 0 and "x[i]" otherwise, as litmus expect lines write them;
+// an address in hex when no symbol covers it.
+std::string nameLocation(const KernelInfo& kernel, MemorySpace space, uint64_t address);
+
+class Report {
+ public:
+  void add(const KernelInfo& kernel, const RaceLog& log);
+  void add(ReportedRace race) { races_.push_back(std::move(race)); }
+  const std::vector<ReportedRace>& races() const { return races_; }
+  uint64_t uniqueRaces() const { return races_.size(); }
+  uint64_t occurrences() const;
+
+ private:
+  std::vector<ReportedRace> races_;
+};
+
+struct TextOptions {
+  size_t printLimit = SIZE_MAX;  // unique races shown; a summary line follows
+};
+
+void writeText(std::ostream& out, const Report& report, const TextOptions& options = {});
+void writeJson(std::ostream& out, const Report& report);
+void writeSarif(std::ostream& out, const Report& report);
+
+}  // namespace predatar

@@ -1,0 +1,3 @@
+#include "cli/Cli.h"
+
+int main(int argc, char** argv) { return predatar::cli::main(argc, argv); }
