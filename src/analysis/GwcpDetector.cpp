@@ -93,14 +93,17 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
   uint8_t accessClass = classOf(record);
   auto heldIt = held_.find(uint64_t(t.block) * threads_.threadsPerBlock() + t.thread);
   auto ordered = [&t](const AccessRecord& r) { return r.clock <= t.wcpTime(r.block, r.thread); };
-  forEachWord(event.address[lane], event.size, [&](uint64_t word) {
-    uint64_t key = locationKey(event.space, t.block, word);
-    if (heldIt != held_.end()) {
+  // Rule (i) for every word first: a conflict on any word orders the whole access.
+  if (heldIt != held_.end()) {
+    forEachWord(event.address[lane], event.size, [&](uint64_t word) {
+      uint64_t key = locationKey(event.space, t.block, word);
       applyRuleOne(t, heldIt->second, key, accessClass);
       for (HeldLock& h : heldIt->second) h.accessed[key] |= uint8_t(1u << accessClass);
-    }
-    record.clock = t.now;
-    history_.access(key, record, ordered, races_);
+    });
+  }
+  record.clock = t.now;
+  forEachWord(event.address[lane], event.size, [&](uint64_t word) {
+    history_.access(locationKey(event.space, t.block, word), record, ordered, races_);
   });
 }
 
@@ -189,8 +192,20 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseS
     }
   };
   bool device = releaseScope != Scope::Block;
+  uint64_t tid = uint64_t(t.block) * threads_.threadsPerBlock() + t.thread;
+  // The thread's own earlier critical sections count once their acquire is
+  // strictly GWCP-before this point (P_t's own entry reaches its time).
+  auto own = lock.ownPending.find(tid);
   while (joined) {
     joined = false;
+    while (own != lock.ownPending.end() && !own->second.empty()) {
+      auto [inDeviceLog, index] = own->second.front();
+      const CriticalSection& cs = inDeviceLog ? lock.deviceLog[index] : lock.blockLog[t.block][index];
+      if (cs.acquireClock.get(t.block, t.thread) > t.wcp.get(t.block, t.thread)) break;
+      t.wcp.join(cs.releaseHb);
+      own->second.pop_front();
+      joined = true;
+    }
     if (auto it = lock.blockLog.find(t.block); it != lock.blockLog.end())
       scan(it->second, cursors.ownBlock, [](const CriticalSection&) { return true; });
     if (device) {
@@ -266,8 +281,11 @@ void GwcpDetector::release(const LockEvent& event) {
     logBytes_ += sizeof(cs) + cs.acquireClock.bytes() + cs.releaseHb.bytes();
     if (device && held.scope != Scope::Block) {
       lock.deviceLog.push_back(std::move(cs));
+      lock.ownPending[tid].emplace_back(true, lock.deviceLog.size() - 1);
     } else {
-      lock.blockLog[t.block].push_back(std::move(cs));
+      auto& log = lock.blockLog[t.block];
+      log.push_back(std::move(cs));
+      lock.ownPending[tid].emplace_back(false, log.size() - 1);
       if (device && std::find(lock.mixedBlocks.begin(), lock.mixedBlocks.end(), t.block) == lock.mixedBlocks.end())
         lock.mixedBlocks.push_back(t.block);
     }
@@ -285,7 +303,10 @@ void GwcpDetector::exit(const ExitEvent& event) {
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t) {
     uint64_t tid = uint64_t(event.lanes.block) * threads_.threadsPerBlock() + thread;
     held_.erase(tid);
-    for (auto& [_, lock] : locks_) lock.cursors.erase(tid);
+    for (auto& [_, lock] : locks_) {
+      lock.cursors.erase(tid);
+      lock.ownPending.erase(tid);
+    }
     threads_.exit(event.lanes.block, thread);
   });
 }

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <array>
+#include <deque>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -108,6 +109,9 @@ class GwcpDetector final : public Detector {
     absl::flat_hash_map<uint32_t, std::vector<gwcp::CriticalSection>> blockLog;  // the others, by block
     std::vector<uint32_t> mixedBlocks;  // blocks whose blockLog has a device-scoped release
     absl::flat_hash_map<uint64_t, gwcp::Cursors> cursors;  // by global thread id
+    // A thread's own critical sections not yet GWCP-before its current point,
+    // oldest first, as (in deviceLog, index in the log).
+    absl::flat_hash_map<uint64_t, std::deque<std::pair<bool, size_t>>> ownPending;
     std::vector<gwcp::Holder> holders;
     bool exclusive = true;  // overlapping critical sections never interleaved
   };

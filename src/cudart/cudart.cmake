@@ -1,0 +1,52 @@
+# The replacement CUDA runtime (src/cudart): include() this file from the
+# top-level CMakeLists.txt after the predatar_module() libraries are defined.
+#
+#   predatar_cudart          static: fat binary reader, program check (CLI, tests)
+#   predatar_cudart_runtime  shared: lib/libcudart.so.13 (SONAME libcudart.so.13,
+#                            symbols versioned libcudart.so.13 like NVIDIA's)
+find_package(zstd REQUIRED)
+
+predatar_module(cudart absl::status absl::statusor absl::strings zstd::libzstd_shared)
+
+file(GLOB predatar_cudart_runtime_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/runtime/*.cpp)
+add_library(predatar_cudart_runtime SHARED ${predatar_cudart_runtime_sources}
+            ${CMAKE_CURRENT_LIST_DIR}/generated/Stubs.cpp)
+target_include_directories(predatar_cudart_runtime PUBLIC ${CMAKE_CURRENT_LIST_DIR}/..)
+target_link_libraries(predatar_cudart_runtime PRIVATE predatar_cudart predatar_sim predatar_analysis
+                      predatar_report nlohmann_json::nlohmann_json)
+set_target_properties(predatar_cudart_runtime PROPERTIES
+  OUTPUT_NAME cudart
+  VERSION 13.0.0
+  SOVERSION 13
+  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib
+  CXX_VISIBILITY_PRESET hidden
+  VISIBILITY_INLINES_HIDDEN ON
+  LINK_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/runtime/libcudart.map)
+target_link_options(predatar_cudart_runtime PRIVATE
+  -Wl,--version-script=${CMAKE_CURRENT_LIST_DIR}/runtime/libcudart.map -Wl,--no-undefined)
+
+# The static libraries linked into the shared one must be position independent.
+function(predatar_cudart_make_pic target)
+  if(NOT TARGET ${target})
+    return()
+  endif()
+  get_target_property(type ${target} TYPE)
+  get_target_property(imported ${target} IMPORTED)
+  if(imported OR NOT type STREQUAL "STATIC_LIBRARY")
+    return()
+  endif()
+  get_target_property(done ${target} POSITION_INDEPENDENT_CODE)
+  if(done)
+    return()
+  endif()
+  set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  get_target_property(deps ${target} LINK_LIBRARIES)
+  if(deps)
+    foreach(dep IN LISTS deps)
+      predatar_cudart_make_pic(${dep})
+    endforeach()
+  endif()
+endfunction()
+foreach(dep predatar_cudart predatar_sim predatar_analysis predatar_report)
+  predatar_cudart_make_pic(${dep})
+endforeach()

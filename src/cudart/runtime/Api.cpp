@@ -1,0 +1,707 @@
+// The exported CUDA runtime functions: thin wrappers over Runtime that keep
+// CUDA's error conventions (last error, sticky launch failures).
+#include "cudart/runtime/Api.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "cudart/runtime/Runtime.h"
+
+using namespace predatar::cudart;
+
+namespace {
+
+Runtime& rt() { return Runtime::get(); }
+
+// Most calls return a pending sticky launch error before doing anything, as a
+// GPU context does after a fault.
+#define PREDATAR_LOCK_AND_CHECK_STICKY()                  \
+  std::lock_guard lock(rt().mutex());                     \
+  if (rt().sticky() != cudaSuccess) return fail(rt().sticky())
+
+struct CallConfiguration {
+  dim3 grid, block;
+  size_t sharedMem;
+  cudaStream_t stream;
+};
+std::vector<CallConfiguration>& callStack() {
+  thread_local std::vector<CallConfiguration> stack;
+  return stack;
+}
+
+constexpr int kMajor = 8, kMinor = 0;
+constexpr int kMultiprocessors = 16;
+constexpr size_t kGlobalMemory = size_t(16) << 30;
+constexpr int kSharedPerBlock = 48 * 1024;
+constexpr int kSharedPerBlockOptin = 163 * 1024;
+constexpr int kSharedPerSm = 164 * 1024;
+
+int deviceCount() { return 1; }
+
+thread_local int currentDevice = 0;
+
+cudaError_t symbolCopy(void* dst, const void* src, const void* symbol, size_t count, size_t offset,
+                       bool toSymbol, int kind) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  uint64_t address = 0, bytes = 0;
+  if (cudaError_t e = rt().symbol(symbol, address, bytes); e != cudaSuccess) return fail(e);
+  if (offset > bytes || count > bytes - offset) return fail(cudaErrorInvalidValue);
+  void* device = reinterpret_cast<void*>(address + offset);
+  if (toSymbol) {
+    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+      return fail(cudaErrorInvalidMemcpyDirection);
+    if (kind == cudaMemcpyDeviceToDevice && !rt().isDeviceRange(src, count)) return fail(cudaErrorInvalidValue);
+    if (count) std::memmove(device, src, count);
+  } else {
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+      return fail(cudaErrorInvalidMemcpyDirection);
+    if (kind == cudaMemcpyDeviceToDevice && !rt().isDeviceRange(dst, count)) return fail(cudaErrorInvalidValue);
+    if (count) std::memmove(dst, device, count);
+  }
+  return cudaSuccess;
+}
+
+cudaError_t launchKernel(KernelRecord* kernel, dim3 grid, dim3 block, void** args, size_t sharedMem,
+                         cudaStream_t stream) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  if (kernel == nullptr) return fail(cudaErrorInvalidDeviceFunction);
+  return fail(rt().launch(*kernel, grid, block, args, sharedMem, stream));
+}
+
+}  // namespace
+
+extern "C" {
+
+// ---------------------------------------------------------------- registration
+
+void** __cudaRegisterFatBinary(void* fatCubin) { return rt().registerFatBinary(fatCubin); }
+
+void __cudaRegisterFatBinaryEnd(void** fatCubinHandle) { rt().registerFatBinaryEnd(fatCubinHandle); }
+
+void __cudaUnregisterFatBinary(void** fatCubinHandle) { rt().unregisterFatBinary(fatCubinHandle); }
+
+void __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* deviceFun, const char* deviceName,
+                            int, void*, void*, dim3*, dim3*, int*) {
+  rt().registerFunction(fatCubinHandle, hostFun, deviceName ? deviceName : deviceFun);
+}
+
+void __cudaRegisterVar(void** fatCubinHandle, char* hostVar, char* deviceAddress, const char* deviceName, int,
+                       size_t size, int constant, int) {
+  rt().registerVariable(fatCubinHandle, hostVar, nullptr, deviceName ? deviceName : deviceAddress, size,
+                        constant != 0);
+}
+
+void __cudaRegisterManagedVar(void** fatCubinHandle, void** hostVarPtrAddress, char* deviceAddress,
+                              const char* deviceName, int, size_t size, int constant, int) {
+  rt().registerVariable(fatCubinHandle, hostVarPtrAddress, hostVarPtrAddress,
+                        deviceName ? deviceName : deviceAddress, size, constant != 0);
+}
+
+char __cudaInitModule(void** fatCubinHandle) { return rt().initModule(fatCubinHandle) ? 1 : 0; }
+
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, cudaStream_t stream) {
+  callStack().push_back({gridDim, blockDim, sharedMem, stream});
+  return 0;
+}
+
+cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sharedMem, void* stream) {
+  auto& stack = callStack();
+  if (stack.empty()) return fail(cudaErrorInvalidConfiguration);
+  CallConfiguration c = stack.back();
+  stack.pop_back();
+  if (gridDim) *gridDim = c.grid;
+  if (blockDim) *blockDim = c.block;
+  if (sharedMem) *sharedMem = c.sharedMem;
+  if (stream) *static_cast<cudaStream_t*>(stream) = c.stream;
+  return cudaSuccess;
+}
+
+cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* hostFun) {
+  std::lock_guard lock(rt().mutex());
+  KernelRecord* k = rt().kernelByHost(hostFun);
+  if (kernel == nullptr) return fail(cudaErrorInvalidValue);
+  if (k == nullptr) return fail(cudaErrorInvalidDeviceFunction);
+  *kernel = reinterpret_cast<cudaKernel_t>(k);
+  return cudaSuccess;
+}
+
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                               cudaStream_t stream) {
+  KernelRecord* k;
+  {
+    std::lock_guard lock(rt().mutex());
+    k = rt().kernelByHandle(kernel);
+  }
+  return launchKernel(k, gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args,
+                                    size_t sharedMem, cudaStream_t stream) {
+  return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+}
+
+// ---------------------------------------------------------------- launch
+
+cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                             cudaStream_t stream) {
+  KernelRecord* k;
+  {
+    std::lock_guard lock(rt().mutex());
+    k = rt().kernelByHost(func);
+  }
+  return launchKernel(k, gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                                  cudaStream_t stream) {
+  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t cudaFuncSetAttribute(const void* func, int attr, int value) {
+  std::lock_guard lock(rt().mutex());
+  KernelRecord* k = rt().kernelByHost(func);
+  if (k == nullptr) return fail(cudaErrorInvalidDeviceFunction);
+  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+    if (value < 0 || value > kSharedPerBlockOptin) return fail(cudaErrorInvalidValue);
+    k->maxDynamicSharedBytes = value;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
+  std::lock_guard lock(rt().mutex());
+  KernelRecord* k = rt().kernelByHost(func);
+  if (attr == nullptr) return fail(cudaErrorInvalidValue);
+  if (k == nullptr) return fail(cudaErrorInvalidDeviceFunction);
+  std::memset(attr, 0, sizeof *attr);
+  attr->maxThreadsPerBlock = 1024;
+  attr->numRegs = 32;
+  attr->ptxVersion = int(k->module->ptxVersion);
+  attr->binaryVersion = kMajor * 10 + kMinor;
+  attr->maxDynamicSharedSizeBytes = k->maxDynamicSharedBytes;
+  attr->preferredShmemCarveout = -1;
+  return cudaSuccess;
+}
+
+cudaError_t cudaFuncSetCacheConfig(const void* func, int) {
+  std::lock_guard lock(rt().mutex());
+  return rt().kernelByHost(func) ? cudaSuccess : fail(cudaErrorInvalidDeviceFunction);
+}
+
+cudaError_t cudaFuncGetName(const char** name, const void* func) {
+  std::lock_guard lock(rt().mutex());
+  KernelRecord* k = rt().kernelByHost(func);
+  if (name == nullptr) return fail(cudaErrorInvalidValue);
+  if (k == nullptr) return fail(cudaErrorInvalidDeviceFunction);
+  *name = k->mangled.c_str();
+  return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func,
+                                                                   int blockSize, size_t dynamicSMemSize,
+                                                                   unsigned int) {
+  std::lock_guard lock(rt().mutex());
+  if (numBlocks == nullptr || blockSize <= 0 || blockSize > 1024) return fail(cudaErrorInvalidValue);
+  if (rt().kernelByHost(func) == nullptr) return fail(cudaErrorInvalidDeviceFunction);
+  int warps = (blockSize + 31) / 32;
+  int byThreads = 64 / warps;  // 2048 threads per SM
+  int byShared = dynamicSMemSize ? int(kSharedPerSm / dynamicSMemSize) : 32;
+  *numBlocks = std::max(0, std::min({byThreads, byShared, 32}));
+  return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
+                                                          size_t dynamicSMemSize) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
+}
+
+// ---------------------------------------------------------------- memory
+
+cudaError_t cudaMalloc(void** devPtr, size_t size) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  return fail(rt().allocate(devPtr, size, AllocationKind::Device));
+}
+
+cudaError_t cudaFree(void* devPtr) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  return fail(rt().release(devPtr, AllocationKind::Device));
+}
+
+cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  return fail(rt().allocate(devPtr, size, AllocationKind::Managed));
+}
+
+cudaError_t cudaMallocHost(void** ptr, size_t size) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  return fail(rt().allocate(ptr, size, AllocationKind::Host));
+}
+
+cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int) { return cudaMallocHost(pHost, size); }
+
+cudaError_t cudaFreeHost(void* ptr) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  return fail(rt().release(ptr, AllocationKind::Host));
+}
+
+cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  if (pDevice == nullptr || rt().kindOf(pHost) != AllocationKind::Host) return fail(cudaErrorInvalidValue);
+  *pDevice = pHost;
+  return cudaSuccess;
+}
+
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t) { return cudaMalloc(devPtr, size); }
+
+cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t) { return cudaFree(devPtr); }
+
+cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
+  if (pitch == nullptr) return fail(cudaErrorInvalidValue);
+  size_t p = (width + 511) / 512 * 512;
+  if (p == 0) p = 512;
+  *pitch = p;
+  return cudaMalloc(devPtr, p * height);
+}
+
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, int kind) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  return fail(rt().copy(dst, src, count, kind));
+}
+
+cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t count, int kind)
+    __attribute__((alias("cudaMemcpy"), visibility("default")));
+
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, int kind, cudaStream_t stream) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
+  return fail(rt().copy(dst, src, count, kind));
+}
+
+cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, int kind, cudaStream_t stream)
+    __attribute__((alias("cudaMemcpyAsync"), visibility("default")));
+
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                         int kind) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  if (width > dpitch || width > spitch) return fail(cudaErrorInvalidPitchValue);
+  for (size_t row = 0; row < height; ++row) {
+    cudaError_t e = rt().copy(static_cast<char*>(dst) + row * dpitch, static_cast<const char*>(src) + row * spitch,
+                              width, kind);
+    if (e != cudaSuccess) return fail(e);
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyPeer(void* dst, int, const void* src, int, size_t count) {
+  return cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice);
+}
+
+cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  return fail(rt().fill(devPtr, value, count));
+}
+
+cudaError_t cudaMemset_ptds(void* devPtr, int value, size_t count)
+    __attribute__((alias("cudaMemset"), visibility("default")));
+
+cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
+  return fail(rt().fill(devPtr, value, count));
+}
+
+cudaError_t cudaMemsetAsync_ptsz(void* devPtr, int value, size_t count, cudaStream_t stream)
+    __attribute__((alias("cudaMemsetAsync"), visibility("default")));
+
+cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, int kind) {
+  return symbolCopy(nullptr, src, symbol, count, offset, true, kind);
+}
+
+cudaError_t cudaMemcpyToSymbol_ptds(const void* symbol, const void* src, size_t count, size_t offset, int kind)
+    __attribute__((alias("cudaMemcpyToSymbol"), visibility("default")));
+
+cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset, int kind) {
+  return symbolCopy(dst, nullptr, symbol, count, offset, false, kind);
+}
+
+cudaError_t cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol, size_t count, size_t offset, int kind)
+    __attribute__((alias("cudaMemcpyFromSymbol"), visibility("default")));
+
+cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, int kind,
+                                    cudaStream_t) {
+  return symbolCopy(nullptr, src, symbol, count, offset, true, kind);
+}
+
+cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void* symbol, const void* src, size_t count, size_t offset,
+                                         int kind, cudaStream_t stream)
+    __attribute__((alias("cudaMemcpyToSymbolAsync"), visibility("default")));
+
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset, int kind,
+                                      cudaStream_t) {
+  return symbolCopy(dst, nullptr, symbol, count, offset, false, kind);
+}
+
+cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol, size_t count, size_t offset, int kind,
+                                           cudaStream_t stream)
+    __attribute__((alias("cudaMemcpyFromSymbolAsync"), visibility("default")));
+
+cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  if (devPtr == nullptr) return fail(cudaErrorInvalidValue);
+  uint64_t address = 0, bytes = 0;
+  if (cudaError_t e = rt().symbol(symbol, address, bytes); e != cudaSuccess) return fail(e);
+  *devPtr = reinterpret_cast<void*>(address);
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  if (size == nullptr) return fail(cudaErrorInvalidValue);
+  uint64_t address = 0, bytes = 0;
+  if (cudaError_t e = rt().symbol(symbol, address, bytes); e != cudaSuccess) return fail(e);
+  *size = bytes;
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
+  if (free == nullptr || total == nullptr) return fail(cudaErrorInvalidValue);
+  *total = kGlobalMemory;
+  *free = kGlobalMemory - kGlobalMemory / 16;
+  return cudaSuccess;
+}
+
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr) {
+  std::lock_guard lock(rt().mutex());
+  if (attributes == nullptr) return fail(cudaErrorInvalidValue);
+  std::memset(attributes, 0, sizeof *attributes);
+  auto kind = rt().kindOf(ptr);
+  if (!kind) {
+    attributes->type = cudaMemoryTypeUnregistered;
+    attributes->device = -2;
+    attributes->hostPointer = const_cast<void*>(ptr);
+    return cudaSuccess;
+  }
+  attributes->device = 0;
+  attributes->type = *kind == AllocationKind::Device ? cudaMemoryTypeDevice
+                     : *kind == AllocationKind::Host ? cudaMemoryTypeHost : cudaMemoryTypeManaged;
+  attributes->devicePointer = const_cast<void*>(ptr);
+  if (*kind != AllocationKind::Device) attributes->hostPointer = const_cast<void*>(ptr);
+  return cudaSuccess;
+}
+
+// ---------------------------------------------------------------- streams and events
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  if (stream == nullptr) return fail(cudaErrorInvalidValue);
+  *stream = rt().createStream();
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int) { return cudaStreamCreate(stream); }
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int, int) {
+  return cudaStreamCreate(stream);
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  std::lock_guard lock(rt().mutex());
+  if (stream == nullptr) return fail(cudaErrorInvalidResourceHandle);
+  return rt().destroyStream(stream) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  return rt().validStream(stream) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
+    __attribute__((alias("cudaStreamSynchronize"), visibility("default")));
+
+cudaError_t cudaStreamQuery(cudaStream_t stream) { return cudaStreamSynchronize(stream); }
+
+cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
+    __attribute__((alias("cudaStreamQuery"), visibility("default")));
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  if (!rt().validStream(stream) || rt().event(event) == nullptr) return fail(cudaErrorInvalidResourceHandle);
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
+    __attribute__((alias("cudaStreamWaitEvent"), visibility("default")));
+
+cudaError_t cudaEventCreate(cudaEvent_t* event) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  if (event == nullptr) return fail(cudaErrorInvalidValue);
+  *event = rt().createEvent();
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int) { return cudaEventCreate(event); }
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  Runtime::Event* e = rt().event(event);
+  if (e == nullptr || !rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
+  e->recorded = true;
+  e->time = std::chrono::steady_clock::now();
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
+    __attribute__((alias("cudaEventRecord"), visibility("default")));
+
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int) {
+  return cudaEventRecord(event, stream);
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  return rt().event(event) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event) { return cudaEventQuery(event); }
+
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  if (ms == nullptr) return fail(cudaErrorInvalidValue);
+  Runtime::Event* a = rt().event(start);
+  Runtime::Event* b = rt().event(end);
+  if (a == nullptr || b == nullptr) return fail(cudaErrorInvalidResourceHandle);
+  if (!a->recorded || !b->recorded) return fail(cudaErrorInvalidResourceHandle);
+  *ms = std::chrono::duration<float, std::milli>(b->time - a->time).count();
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  std::lock_guard lock(rt().mutex());
+  return rt().destroyEvent(event) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+}
+
+// ---------------------------------------------------------------- device
+
+cudaError_t cudaDeviceSynchronize(void) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceReset(void) {
+  std::lock_guard lock(rt().mutex());
+  rt().resetDevice();
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceCount(int* count) {
+  if (count == nullptr) return fail(cudaErrorInvalidValue);
+  *count = deviceCount();
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetDevice(int* device) {
+  if (device == nullptr) return fail(cudaErrorInvalidValue);
+  *device = currentDevice;
+  return cudaSuccess;
+}
+
+cudaError_t cudaSetDevice(int device) {
+  if (device < 0 || device >= deviceCount()) return fail(cudaErrorInvalidDevice);
+  currentDevice = device;
+  return cudaSuccess;
+}
+
+cudaError_t cudaSetDeviceFlags(unsigned int) { return cudaSuccess; }
+
+cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
+  if (flags == nullptr) return fail(cudaErrorInvalidValue);
+  *flags = 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
+  if (p == nullptr) return fail(cudaErrorInvalidValue);
+  if (device < 0 || device >= deviceCount()) return fail(cudaErrorInvalidDevice);
+  std::memset(p, 0, sizeof *p);
+  std::snprintf(p->name, sizeof p->name, "PreDataR emulated GPU (sm_%d%d)", kMajor, kMinor);
+  std::memcpy(p->uuid.bytes, "PreDataR-emu-gpu", 16);
+  p->totalGlobalMem = kGlobalMemory;
+  p->sharedMemPerBlock = kSharedPerBlock;
+  p->regsPerBlock = 65536;
+  p->warpSize = 32;
+  p->memPitch = 2147483647;
+  p->maxThreadsPerBlock = 1024;
+  p->maxThreadsDim[0] = 1024;
+  p->maxThreadsDim[1] = 1024;
+  p->maxThreadsDim[2] = 64;
+  p->maxGridSize[0] = 2147483647;
+  p->maxGridSize[1] = 65535;
+  p->maxGridSize[2] = 65535;
+  p->totalConstMem = 65536;
+  p->major = kMajor;
+  p->minor = kMinor;
+  p->textureAlignment = 512;
+  p->texturePitchAlignment = 32;
+  p->multiProcessorCount = kMultiprocessors;
+  p->canMapHostMemory = 1;
+  p->surfaceAlignment = 512;
+  p->concurrentKernels = 1;
+  p->asyncEngineCount = 2;
+  p->unifiedAddressing = 1;
+  p->memoryBusWidth = 5120;
+  p->l2CacheSize = 40 * 1024 * 1024;
+  p->maxThreadsPerMultiProcessor = 2048;
+  p->streamPrioritiesSupported = 1;
+  p->globalL1CacheSupported = 1;
+  p->localL1CacheSupported = 1;
+  p->sharedMemPerMultiprocessor = kSharedPerSm;
+  p->regsPerMultiprocessor = 65536;
+  p->managedMemory = 1;
+  p->hostNativeAtomicSupported = 0;
+  p->concurrentManagedAccess = 1;
+  p->computePreemptionSupported = 1;
+  p->cooperativeLaunch = 1;
+  p->sharedMemPerBlockOptin = kSharedPerBlockOptin;
+  p->maxBlocksPerMultiProcessor = 32;
+  p->reservedSharedMemPerBlock = 1024;
+  p->memoryPoolsSupported = 1;
+  p->clusterLaunch = 0;
+  p->deviceNumaId = -1;
+  p->hostNumaId = -1;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int* value, int attr, int device) {
+  if (value == nullptr) return fail(cudaErrorInvalidValue);
+  if (device < 0 || device >= deviceCount()) return fail(cudaErrorInvalidDevice);
+  cudaDeviceProp p;
+  cudaGetDeviceProperties(&p, device);
+  int v = 0;
+  switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: v = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: v = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: v = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: v = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: v = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: v = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: v = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: v = int(p.sharedMemPerBlock); break;
+    case cudaDevAttrTotalConstantMemory: v = int(p.totalConstMem); break;
+    case cudaDevAttrWarpSize: v = 32; break;
+    case cudaDevAttrMaxPitch: v = int(p.memPitch); break;
+    case cudaDevAttrMaxRegistersPerBlock: v = p.regsPerBlock; break;
+    case cudaDevAttrClockRate: v = 1410000; break;
+    case cudaDevAttrTextureAlignment: v = int(p.textureAlignment); break;
+    case cudaDevAttrGpuOverlap: v = 1; break;
+    case cudaDevAttrMultiProcessorCount: v = p.multiProcessorCount; break;
+    case cudaDevAttrKernelExecTimeout: v = 0; break;
+    case cudaDevAttrIntegrated: v = 0; break;
+    case cudaDevAttrCanMapHostMemory: v = 1; break;
+    case cudaDevAttrComputeMode: v = 0; break;
+    case cudaDevAttrConcurrentKernels: v = 1; break;
+    case cudaDevAttrEccEnabled: v = 0; break;
+    case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId: v = 0; break;
+    case cudaDevAttrMemoryClockRate: v = 1215000; break;
+    case cudaDevAttrGlobalMemoryBusWidth: v = p.memoryBusWidth; break;
+    case cudaDevAttrL2CacheSize: v = p.l2CacheSize; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: v = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrAsyncEngineCount: v = p.asyncEngineCount; break;
+    case cudaDevAttrUnifiedAddressing: v = 1; break;
+    case cudaDevAttrComputeCapabilityMajor: v = kMajor; break;
+    case cudaDevAttrComputeCapabilityMinor: v = kMinor; break;
+    case cudaDevAttrStreamPrioritiesSupported: v = 1; break;
+    case cudaDevAttrGlobalL1CacheSupported: case cudaDevAttrLocalL1CacheSupported: v = 1; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: v = int(p.sharedMemPerMultiprocessor); break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: v = p.regsPerMultiprocessor; break;
+    case cudaDevAttrManagedMemory: v = 1; break;
+    case cudaDevAttrIsMultiGpuBoard: v = 0; break;
+    case cudaDevAttrHostNativeAtomicSupported: v = 0; break;
+    case cudaDevAttrPageableMemoryAccess: v = 0; break;
+    case cudaDevAttrConcurrentManagedAccess: v = 1; break;
+    case cudaDevAttrComputePreemptionSupported: v = 1; break;
+    case cudaDevAttrCooperativeLaunch: v = 1; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: v = int(p.sharedMemPerBlockOptin); break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: v = p.maxBlocksPerMultiProcessor; break;
+    case cudaDevAttrReservedSharedMemoryPerBlock: v = int(p.reservedSharedMemPerBlock); break;
+    case cudaDevAttrMemoryPoolsSupported: v = 1; break;
+    default: v = 0; break;  // texture/surface limits and features the emulator does not have
+  }
+  *value = v;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetLimit(int, size_t) { return cudaSuccess; }
+
+cudaError_t cudaDeviceGetLimit(size_t* value, int limit) {
+  if (value == nullptr) return fail(cudaErrorInvalidValue);
+  // cudaLimitStackSize, PrintfFifoSize, MallocHeapSize, DevRuntimeSyncDepth, PendingLaunchCount, ...
+  static const size_t defaults[] = {1024, 1 << 20, 8 << 20, 2, 2048, 32, 0};
+  *value = limit >= 0 && limit < 7 ? defaults[limit] : 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetCacheConfig(int) { return cudaSuccess; }
+
+cudaError_t cudaDeviceGetCacheConfig(int* cacheConfig) {
+  if (cacheConfig == nullptr) return fail(cudaErrorInvalidValue);
+  *cacheConfig = 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int, int) {
+  if (canAccessPeer == nullptr) return fail(cudaErrorInvalidValue);
+  *canAccessPeer = 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
+  if (leastPriority) *leastPriority = 0;
+  if (greatestPriority) *greatestPriority = -5;
+  return cudaSuccess;
+}
+
+cudaError_t cudaRuntimeGetVersion(int* runtimeVersion) {
+  if (runtimeVersion == nullptr) return fail(cudaErrorInvalidValue);
+  *runtimeVersion = 13000;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDriverGetVersion(int* driverVersion) {
+  if (driverVersion == nullptr) return fail(cudaErrorInvalidValue);
+  *driverVersion = 13000;
+  return cudaSuccess;
+}
+
+cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
+cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
+
+// ---------------------------------------------------------------- errors
+
+cudaError_t cudaGetLastError(void) {
+  cudaError_t e = lastError();
+  lastError() = cudaSuccess;
+  if (e == cudaSuccess) e = rt().sticky();
+  return e;
+}
+
+cudaError_t cudaPeekAtLastError(void) {
+  cudaError_t e = lastError();
+  return e != cudaSuccess ? e : rt().sticky();
+}
+
+const char* cudaGetErrorString(cudaError_t error) { return errorString(error); }
+
+const char* cudaGetErrorName(cudaError_t error) { return errorName(error); }
+
+}  // extern "C"
+
+// Writes the report when the program exits (after its own exit handlers:
+// this library was initialized before the program, so it is finalized after).
+__attribute__((destructor)) static void predatarCudartFinish() {
+  Runtime& r = Runtime::get();
+  std::lock_guard lock(r.mutex());
+  r.writeReport();
+}

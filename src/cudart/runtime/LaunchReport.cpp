@@ -1,0 +1,120 @@
+#include "cudart/runtime/LaunchReport.h"
+
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+namespace predatar::cudart {
+namespace {
+
+using nlohmann::json;
+
+json dim(const Dim3& d) { return json::array({d.x, d.y, d.z}); }
+
+json coords(uint32_t linear, const Dim3& shape) {
+  uint32_t x = shape.x ? linear % shape.x : 0;
+  uint32_t rest = shape.x ? linear / shape.x : 0;
+  uint32_t y = shape.y ? rest % shape.y : 0;
+  uint32_t z = shape.y ? rest / shape.y : 0;
+  return json::array({x, y, z});
+}
+
+const SourcePosition* sourceOf(const LaunchRecord& launch, const Access& access) {
+  uint32_t s = access.origin.source;
+  if (s == Origin::kNoSource || s >= launch.info.sources.size()) return nullptr;
+  return &launch.info.sources[s];
+}
+
+json access(const LaunchRecord& launch, const Access& a) {
+  json j{{"block", a.block},
+         {"blockIdx", coords(a.block, launch.grid)},
+         {"thread", a.thread},
+         {"threadIdx", coords(a.thread, launch.block)},
+         {"warp", a.warp()},
+         {"lane", a.lane()},
+         {"type", a.type == AccessType::Read ? "read" : a.type == AccessType::Write ? "write" : "atomic"},
+         {"strong", a.strong},
+         {"scope", toString(a.scope)},
+         {"pc", a.origin.pc}};
+  if (const SourcePosition* src = sourceOf(launch, a)) {
+    j["file"] = src->file;
+    j["line"] = src->line;
+    j["column"] = src->column;
+  } else {
+    j["file"] = nullptr;
+    j["line"] = nullptr;
+    j["column"] = nullptr;
+  }
+  return j;
+}
+
+std::string location(const LaunchRecord& launch, const Race& race) {
+  for (const auto& sym : launch.info.symbols) {
+    if (sym.space != race.space || race.address < sym.base || race.address >= sym.base + sym.bytes)
+      continue;
+    uint64_t element = sym.elementBytes ? (race.address - sym.base) / sym.elementBytes : 0;
+    return sym.name + "[" + std::to_string(element) + "]";
+  }
+  return {};
+}
+
+std::string position(const LaunchRecord& launch, const Access& a) {
+  std::ostringstream out;
+  if (const SourcePosition* src = sourceOf(launch, a))
+    out << src->file << ":" << src->line << ":" << src->column;
+  else
+    out << "pc " << a.origin.pc;
+  auto b = coords(a.block, launch.grid), t = coords(a.thread, launch.block);
+  out << " (" << (a.type == AccessType::Read ? "read" : a.type == AccessType::Write ? "write" : "atomic")
+      << " by block (" << b[0] << "," << b[1] << "," << b[2] << ") thread (" << t[0] << "," << t[1]
+      << "," << t[2] << "))";
+  return out.str();
+}
+
+}  // namespace
+
+std::string launchesToJson(const std::vector<LaunchRecord>& launches) {
+  json out = json::array();
+  for (const auto& l : launches) {
+    json races = json::array();
+    for (const auto& r : l.races) {
+      json race{{"detector", r.detector},
+                {"kind", toString(r.kind)},
+                {"space", toString(r.space)},
+                {"address", r.address},
+                {"count", r.count},
+                {"first", access(l, r.first)},
+                {"second", access(l, r.second)}};
+      if (r.space == MemorySpace::Shared) race["sharedBlock"] = r.sharedBlock;
+      std::string loc = location(l, r);
+      race["location"] = loc.empty() ? json(nullptr) : json(loc);
+      races.push_back(std::move(race));
+    }
+    out.push_back(json{{"launch", l.index},
+                       {"kernel", l.kernel},
+                       {"mangled", l.mangled},
+                       {"module", l.module},
+                       {"grid", dim(l.grid)},
+                       {"block", dim(l.block)},
+                       {"dynamicSharedBytes", l.dynamicSharedBytes},
+                       {"checked", l.checked},
+                       {"detectors", l.detectors},
+                       {"status", l.error.empty() ? "ok" : "error"},
+                       {"error", l.error.empty() ? json(nullptr) : json(l.error)},
+                       {"races", std::move(races)}});
+  }
+  return out.dump(1) + "\n";
+}
+
+std::string describeRace(const LaunchRecord& launch, const Race& race) {
+  std::ostringstream out;
+  out << "predatar: " << toString(race.kind) << " race (" << race.detector << ") in " << launch.kernel;
+  std::string loc = location(launch, race);
+  out << " on " << toString(race.space) << " " << (loc.empty() ? "address" : loc);
+  if (loc.empty()) out << " 0x" << std::hex << race.address << std::dec;
+  out << ": " << position(launch, race.first) << " and " << position(launch, race.second);
+  if (race.count > 1) out << " [" << race.count << " times]";
+  return out.str();
+}
+
+}  // namespace predatar::cudart

@@ -1,0 +1,580 @@
+#include "cudart/runtime/Runtime.h"
+
+#include <cxxabi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "analysis/Detector.h"
+
+namespace predatar::cudart {
+namespace {
+
+const char* env(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : nullptr;
+}
+
+bool envFlag(const char* name) {
+  const char* v = env(name);
+  return v && std::strcmp(v, "0") != 0 && std::strcmp(v, "false") != 0;
+}
+
+// Records what the emulator announces about the kernel (source table, symbols).
+class InfoSink final : public EventSink {
+ public:
+  KernelInfo info;
+  void kernelBegin(const KernelInfo& k) override { info = k; }
+  void memory(const MemoryEvent&) override {}
+  void barrier(const BarrierEvent&) override {}
+  void syncWarp(const SyncWarpEvent&) override {}
+  void fence(const FenceEvent&) override {}
+  void acquire(const LockEvent&) override {}
+  void release(const LockEvent&) override {}
+  void exit(const ExitEvent&) override {}
+  void kernelEnd() override {}
+};
+
+cudaError_t errorForLaunch(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kOutOfRange: return cudaErrorIllegalAddress;
+    case absl::StatusCode::kDeadlineExceeded:
+    case absl::StatusCode::kResourceExhausted: return cudaErrorLaunchTimeout;
+    case absl::StatusCode::kUnimplemented: return cudaErrorNotSupported;
+    case absl::StatusCode::kInvalidArgument: return cudaErrorInvalidValue;
+    default: return cudaErrorLaunchFailure;
+  }
+}
+
+void warn(const std::string& message) { std::fprintf(stderr, "predatar: %s\n", message.c_str()); }
+
+// A status for the user; marks what the emulator does not implement (yet).
+std::string describe(const absl::Status& status) {
+  std::string text(status.message());
+  if (status.code() == absl::StatusCode::kUnimplemented) text += " (not implemented by the emulator)";
+  return text;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- options
+
+RunOptions RunOptions::fromEnvironment() {
+  RunOptions o;
+  if (const char* v = env("PREDATAR_DETECTORS")) {
+    o.detectors.clear();
+    for (absl::string_view d : absl::StrSplit(v, absl::ByAnyChar(", "), absl::SkipEmpty())) {
+      if (d == "none") continue;
+      std::string canonical = canonicalDetectorName(std::string(d));
+      if (canonical.empty())
+        o.errors.push_back(absl::StrCat("unknown detector '", std::string(d), "' in PREDATAR_DETECTORS"));
+      else
+        o.detectors.push_back(canonical);
+    }
+  }
+  if (const char* v = env("PREDATAR_REPORT")) o.reportPath = v;
+  if (const char* v = env("PREDATAR_SCHEDULE")) {
+    std::string s = v;
+    if (s == "random")
+      o.schedule.policy = sim::ScheduleOptions::Policy::Random;
+    else if (s == "round-robin" || s == "roundrobin" || s == "rr")
+      o.schedule.policy = sim::ScheduleOptions::Policy::RoundRobin;
+    else
+      o.errors.push_back(absl::StrCat("unknown schedule '", s, "' in PREDATAR_SCHEDULE (round-robin, random)"));
+  }
+  auto number = [&](const char* name, auto& out) {
+    if (const char* v = env(name)) {
+      uint64_t n;
+      if (absl::SimpleAtoi(v, &n))
+        out = n;
+      else
+        o.errors.push_back(absl::StrCat(name, "='", v, "' is not a number"));
+    }
+  };
+  number("PREDATAR_SEED", o.schedule.seed);
+  number("PREDATAR_QUANTUM", o.schedule.quantum);
+  number("PREDATAR_STEP_LIMIT", o.schedule.stepLimit);
+  number("PREDATAR_LAUNCH_SKIP", o.launchSkip);
+  if (env("PREDATAR_LAUNCH_COUNT")) {
+    uint64_t n = 0;
+    number("PREDATAR_LAUNCH_COUNT", n);
+    o.launchCount = n;
+  }
+  if (const char* v = env("PREDATAR_KERNEL_NAME")) o.kernelName = v;
+  o.verbose = envFlag("PREDATAR_VERBOSE");
+  o.quiet = envFlag("PREDATAR_QUIET");
+  o.perLocation = envFlag("PREDATAR_PER_LOCATION");
+  return o;
+}
+
+// ---------------------------------------------------------------- runtime
+
+Runtime& Runtime::get() {
+  static Runtime* runtime = [] {
+    auto* r = new Runtime(RunOptions::fromEnvironment());
+    for (const auto& e : r->options().errors) warn(e);
+    if (!r->options().errors.empty()) std::exit(125);
+    return r;
+  }();
+  return *runtime;
+}
+
+Runtime::Runtime(RunOptions options)
+    : options_(std::move(options)), memory_(std::make_unique<sim::DeviceMemory>()) {}
+
+void** Runtime::registerFatBinary(const void* wrapper) {
+  std::lock_guard lock(mutex_);
+  auto m = std::make_unique<RegisteredModule>();
+  m->index = int(modules_.size());
+  m->handleSlot = m.get();
+  m->sourceName = absl::StrCat("module ", m->index);
+  auto entries = parseFatbinWrapper(wrapper);
+  if (!entries.ok()) {
+    m->fatbinStatus = entries.status();
+  } else {
+    for (const auto& e : *entries)
+      if (!e.name.empty()) {
+        m->sourceName = e.name;
+        break;
+      }
+    auto ptx = selectPtx(*entries, m->sourceName);
+    if (!ptx.ok()) {
+      m->fatbinStatus = ptx.status();
+    } else {
+      m->ptx = (*ptx)->payload;
+      m->ptxVersion = (*ptx)->major * 10 + (*ptx)->minor;
+    }
+  }
+  if (options_.verbose)
+    warn(absl::StrCat("registered ", m->sourceName, ": ",
+                      m->fatbinStatus.ok() ? absl::StrCat(m->ptx.size(), " bytes of PTX")
+                                           : std::string(m->fatbinStatus.message())));
+  modules_.push_back(std::move(m));
+  return &modules_.back()->handleSlot;
+}
+
+RegisteredModule* Runtime::moduleOf(void** handle) {
+  if (handle == nullptr || *handle == nullptr) return nullptr;
+  for (auto& m : modules_)
+    if (&m->handleSlot == handle) return m.get();
+  return nullptr;
+}
+
+void Runtime::registerFatBinaryEnd(void** handle) {
+  std::lock_guard lock(mutex_);
+  RegisteredModule* m = moduleOf(handle);
+  // A module without kernels or variables (e.g. the device-link stub) needs no PTX.
+  if (m && !m->fatbinStatus.ok() && (!m->kernels.empty() || !m->variables.empty()))
+    warn(std::string(m->fatbinStatus.message()));
+}
+
+void Runtime::unregisterFatBinary(void** handle) {
+  std::lock_guard lock(mutex_);
+  if (RegisteredModule* m = moduleOf(handle)) m->unregistered = true;
+}
+
+void Runtime::registerFunction(void** handle, const void* hostFunction, const char* deviceName) {
+  std::lock_guard lock(mutex_);
+  RegisteredModule* m = moduleOf(handle);
+  if (m == nullptr || deviceName == nullptr) return;
+  auto k = std::make_unique<KernelRecord>();
+  k->module = m;
+  k->hostFunction = hostFunction;
+  k->mangled = deviceName;
+  k->demangled = demangle(k->mangled);
+  m->kernels.push_back(k.get());
+  kernelsByHost_[hostFunction] = k.get();
+  kernels_.push_back(std::move(k));
+}
+
+void Runtime::registerVariable(void** handle, const void* hostVariable, void** managedHostPointer,
+                               const char* deviceName, uint64_t bytes, bool constant) {
+  std::lock_guard lock(mutex_);
+  RegisteredModule* m = moduleOf(handle);
+  if (m == nullptr || deviceName == nullptr) return;
+  auto v = std::make_unique<VariableRecord>();
+  v->module = m;
+  v->name = deviceName;
+  v->bytes = bytes;
+  v->constant = constant;
+  v->managedHostPointer = managedHostPointer;
+  m->variables.push_back(v.get());
+  variablesByHost_[hostVariable] = v.get();
+  variables_.push_back(std::move(v));
+}
+
+bool Runtime::initModule(void** handle) {
+  std::lock_guard lock(mutex_);
+  RegisteredModule* m = moduleOf(handle);
+  if (m == nullptr) return false;
+  cudaError_t error = ensureLoaded(*m);
+  if (error == cudaSuccess) return true;
+  // Keep host code that reads managed variables from crashing on a null pointer.
+  for (VariableRecord* v : m->variables)
+    if (v->managedHostPointer && *v->managedHostPointer == nullptr)
+      *v->managedHostPointer = reinterpret_cast<void*>(memory_->allocate(v->bytes ? v->bytes : 1, v->name));
+  return false;
+}
+
+cudaError_t Runtime::ensureLoaded(RegisteredModule& m) {
+  if (!m.fatbinStatus.ok()) return cudaErrorNoKernelImageForDevice;
+  if (!m.loadAttempted) {
+    m.loadAttempted = true;
+    auto loaded = sim::loadPtx(m.ptx, m.sourceName, *memory_);
+    if (!loaded.ok()) {
+      m.loadStatus = loaded.status();
+      warn(absl::StrCat("cannot load the PTX of ", m.sourceName, ": ", describe(m.loadStatus)));
+    } else {
+      m.module = std::move(*loaded);
+      for (VariableRecord* v : m.variables) {
+        if (!v->managedHostPointer) continue;
+        for (const auto& g : m.module->globals())
+          if (g.name == v->name) *v->managedHostPointer = reinterpret_cast<void*>(g.address);
+        if (*v->managedHostPointer == nullptr) {
+          warn(absl::StrCat("managed variable ", v->name, " is registered but not in the PTX of ", m.sourceName));
+          *v->managedHostPointer = reinterpret_cast<void*>(memory_->allocate(v->bytes ? v->bytes : 1, v->name));
+        }
+      }
+    }
+  }
+  return m.loadStatus.ok() ? cudaSuccess : cudaErrorInvalidPtx;
+}
+
+KernelRecord* Runtime::kernelByHost(const void* hostFunction) {
+  auto it = kernelsByHost_.find(hostFunction);
+  return it == kernelsByHost_.end() ? nullptr : it->second;
+}
+
+KernelRecord* Runtime::kernelByHandle(const void* handle) {
+  for (auto& k : kernels_)
+    if (k.get() == handle) return k.get();
+  return kernelByHost(handle);  // a host function pointer used as a handle
+}
+
+const sim::KernelSignature* Runtime::signature(const KernelRecord& kernel) {
+  if (!kernel.module || !kernel.module->module) return nullptr;
+  for (const auto& s : kernel.module->module->kernels())
+    if (s.name == kernel.mangled) return &s;
+  return nullptr;
+}
+
+cudaError_t Runtime::symbol(const void* hostVariable, uint64_t& address, uint64_t& bytes) {
+  auto it = variablesByHost_.find(hostVariable);
+  if (it == variablesByHost_.end()) return cudaErrorInvalidSymbol;
+  VariableRecord& v = *it->second;
+  if (cudaError_t e = ensureLoaded(*v.module); e != cudaSuccess) return e;
+  for (const auto& g : v.module->module->globals())
+    if (g.name == v.name) {
+      address = g.address;
+      bytes = g.bytes ? g.bytes : v.bytes;
+      return cudaSuccess;
+    }
+  warn(absl::StrCat("variable ", v.name, " is registered but not in the PTX of ", v.module->sourceName));
+  return cudaErrorInvalidSymbol;
+}
+
+// ---------------------------------------------------------------- memory
+
+cudaError_t Runtime::allocate(void** pointer, uint64_t bytes, AllocationKind kind) {
+  if (pointer == nullptr) return cudaErrorInvalidValue;
+  if (bytes == 0) {
+    *pointer = nullptr;
+    return cudaSuccess;
+  }
+  if (bytes > (uint64_t(1) << 40)) return cudaErrorMemoryAllocation;
+  const char* label = kind == AllocationKind::Device ? "cudaMalloc"
+                      : kind == AllocationKind::Host ? "cudaMallocHost" : "cudaMallocManaged";
+  uint64_t base = memory_->allocate(bytes, label);
+  if (base == 0) return cudaErrorMemoryAllocation;
+  allocations_[base] = {bytes, kind};
+  *pointer = reinterpret_cast<void*>(base);
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::release(void* pointer, AllocationKind kind) {
+  if (pointer == nullptr) return cudaSuccess;
+  auto it = allocations_.find(reinterpret_cast<uint64_t>(pointer));
+  if (it == allocations_.end()) return cudaErrorInvalidValue;
+  bool hostApi = kind == AllocationKind::Host;
+  if (hostApi != (it->second.second == AllocationKind::Host)) return cudaErrorInvalidValue;
+  if (!memory_->free(it->first).ok()) return cudaErrorInvalidValue;
+  allocations_.erase(it);
+  return cudaSuccess;
+}
+
+std::optional<AllocationKind> Runtime::kindOf(const void* pointer) const {
+  auto address = reinterpret_cast<uint64_t>(pointer);
+  auto it = allocations_.upper_bound(address);
+  if (it != allocations_.begin()) {
+    --it;
+    if (address < it->first + it->second.first) return it->second.second;
+  }
+  if (memory_->find(address)) return AllocationKind::Device;  // module globals
+  return std::nullopt;
+}
+
+bool Runtime::isDeviceRange(const void* pointer, uint64_t bytes) const {
+  return pointer != nullptr && memory_->find(reinterpret_cast<uint64_t>(pointer), bytes ? bytes : 1).has_value();
+}
+
+cudaError_t Runtime::copy(void* dst, const void* src, uint64_t bytes, int kind) {
+  if (bytes == 0) return cudaSuccess;
+  if (dst == nullptr || src == nullptr) return cudaErrorInvalidValue;
+  switch (kind) {
+    case cudaMemcpyHostToHost: break;
+    case cudaMemcpyHostToDevice:
+      if (!isDeviceRange(dst, bytes)) return cudaErrorInvalidValue;
+      break;
+    case cudaMemcpyDeviceToHost:
+      if (!isDeviceRange(src, bytes)) return cudaErrorInvalidValue;
+      break;
+    case cudaMemcpyDeviceToDevice:
+      if (!isDeviceRange(src, bytes) || !isDeviceRange(dst, bytes)) return cudaErrorInvalidValue;
+      break;
+    case cudaMemcpyDefault:
+      // Unified addressing: whatever lies in an allocation must lie wholly in it.
+      if (kindOf(dst) && !isDeviceRange(dst, bytes)) return cudaErrorInvalidValue;
+      if (kindOf(src) && !isDeviceRange(src, bytes)) return cudaErrorInvalidValue;
+      break;
+    default: return cudaErrorInvalidMemcpyDirection;
+  }
+  std::memmove(dst, src, bytes);
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::fill(void* dst, int value, uint64_t bytes) {
+  if (bytes == 0) return cudaSuccess;
+  if (!isDeviceRange(dst, bytes)) return cudaErrorInvalidValue;
+  std::memset(dst, value, bytes);
+  return cudaSuccess;
+}
+
+void Runtime::resetDevice() {
+  for (auto& [base, info] : allocations_) (void)memory_->free(base);
+  allocations_.clear();
+  sticky_ = cudaSuccess;
+}
+
+// ---------------------------------------------------------------- streams/events
+
+cudaStream_t Runtime::createStream() {
+  uintptr_t h = nextHandle_;
+  nextHandle_ += 16;
+  streams_.insert(h);
+  return reinterpret_cast<cudaStream_t>(h);
+}
+
+bool Runtime::destroyStream(cudaStream_t stream) { return streams_.erase(reinterpret_cast<uintptr_t>(stream)) > 0; }
+
+bool Runtime::validStream(cudaStream_t stream) const {
+  auto h = reinterpret_cast<uintptr_t>(stream);
+  return h <= 2 || streams_.count(h);  // 0, cudaStreamLegacy (1), cudaStreamPerThread (2)
+}
+
+cudaEvent_t Runtime::createEvent() {
+  uintptr_t h = nextHandle_;
+  nextHandle_ += 16;
+  events_[h] = std::make_unique<Event>();
+  return reinterpret_cast<cudaEvent_t>(h);
+}
+
+Runtime::Event* Runtime::event(cudaEvent_t event) {
+  auto it = events_.find(reinterpret_cast<uintptr_t>(event));
+  return it == events_.end() ? nullptr : it->second.get();
+}
+
+bool Runtime::destroyEvent(cudaEvent_t event) { return events_.erase(reinterpret_cast<uintptr_t>(event)) > 0; }
+
+// ---------------------------------------------------------------- launch
+
+bool Runtime::selected(const KernelRecord& kernel) {
+  if (!options_.kernelName.empty() && kernel.mangled.find(options_.kernelName) == std::string::npos &&
+      kernel.demangled.find(options_.kernelName) == std::string::npos)
+    return false;
+  uint64_t n = matchingLaunches_++;
+  if (n < options_.launchSkip) return false;
+  if (options_.launchCount && n - options_.launchSkip >= *options_.launchCount) return false;
+  return true;
+}
+
+cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** args,
+                            uint64_t dynamicShared, cudaStream_t stream) {
+  if (sticky_ != cudaSuccess) return sticky_;
+  if (!validStream(stream)) return cudaErrorInvalidResourceHandle;
+  uint64_t threads = uint64_t(block.x) * block.y * block.z;
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || threads == 0 || threads > 1024 || block.x > 1024 ||
+      block.y > 1024 || block.z > 64 || grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu)
+    return cudaErrorInvalidConfiguration;
+  if (dynamicShared > uint64_t(std::max(kernel.maxDynamicSharedBytes, 48 * 1024)))
+    return cudaErrorInvalidValue;
+  RegisteredModule& m = *kernel.module;
+  if (!m.fatbinStatus.ok()) {
+    warn(absl::StrCat("cannot launch ", kernel.demangled, ": ", m.fatbinStatus.message()));
+    return cudaErrorNoKernelImageForDevice;
+  }
+  if (cudaError_t e = ensureLoaded(m); e != cudaSuccess) return e;
+  const sim::KernelSignature* sig = signature(kernel);
+  if (sig == nullptr) {
+    warn(absl::StrCat("kernel ", kernel.mangled, " is registered but not in the PTX of ", m.sourceName));
+    return cudaErrorInvalidDeviceFunction;
+  }
+  if (!sig->params.empty() && args == nullptr) return cudaErrorInvalidValue;
+
+  sim::LaunchConfig config;
+  config.grid = Dim3{grid.x, grid.y, grid.z};
+  config.block = Dim3{block.x, block.y, block.z};
+  config.dynamicSharedBytes = uint32_t(dynamicShared);
+  config.schedule = options_.schedule;
+  for (size_t i = 0; i < sig->params.size(); ++i) config.args.push_back(args[i]);
+
+  LaunchRecord record;
+  record.index = launches_.size();
+  record.kernel = kernel.demangled;
+  record.mangled = kernel.mangled;
+  record.module = m.sourceName;
+  record.grid = config.grid;
+  record.block = config.block;
+  record.dynamicSharedBytes = dynamicShared;
+  record.checked = selected(kernel);
+
+  InfoSink info;
+  EventFanout fanout;
+  fanout.add(&info);
+  std::vector<std::unique_ptr<Detector>> detectors;
+  if (record.checked) {
+    DetectorOptions detectorOptions;
+    detectorOptions.perLocationDedup = options_.perLocation;
+    for (const auto& name : options_.detectors) {
+      auto d = makeDetector(name, detectorOptions);
+      if (!d) continue;
+      record.detectors.push_back(name);
+      fanout.add(d.get());
+      detectors.push_back(std::move(d));
+    }
+  }
+  if (options_.verbose)
+    warn(absl::StrCat("launch ", record.index, ": ", record.kernel, " <<<(", grid.x, ",", grid.y, ",", grid.z,
+                      "), (", block.x, ",", block.y, ",", block.z, "), ", dynamicShared, ">>>",
+                      record.checked ? "" : " (not checked)"));
+  absl::Status status = sim::launch(*m.module, kernel.mangled, config, *memory_, fanout);
+  record.info = std::move(info.info);
+  if (record.info.grid.count() == 0 || record.info.name.empty()) {
+    record.info.grid = config.grid;
+    record.info.block = config.block;
+  }
+  for (const auto& d : detectors)
+    for (const Race& r : d->races().races()) record.races.push_back(r);
+  cudaError_t result = cudaSuccess;
+  if (!status.ok()) {
+    record.error = describe(status);
+    warn(absl::StrCat("kernel ", record.kernel, " failed: ", record.error));
+    result = errorForLaunch(status);
+    if (result != cudaErrorNotSupported && result != cudaErrorInvalidValue) sticky_ = result;
+  }
+  if (options_.reportPath.empty() && !options_.quiet)
+    for (const Race& r : record.races) std::fprintf(stderr, "%s\n", describeRace(record, r).c_str());
+  bool interesting = !record.races.empty() || !record.error.empty();
+  launches_.push_back(std::move(record));
+  reportDirty_ = true;
+  // Rewrite the report when something was found, so that a later crash of
+  // the program does not lose it.
+  if (interesting) writeReport();
+  return result;
+}
+
+void Runtime::writeReport() {
+  if (options_.reportPath.empty()) return;
+  std::string tmp = options_.reportPath + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << launchesToJson(launches_);
+    if (!out) {
+      warn(absl::StrCat("cannot write the report ", tmp));
+      return;
+    }
+  }
+  if (std::rename(tmp.c_str(), options_.reportPath.c_str()) != 0)
+    warn(absl::StrCat("cannot write the report ", options_.reportPath));
+  reportDirty_ = false;
+}
+
+// ---------------------------------------------------------------- errors
+
+cudaError_t& lastError() {
+  thread_local cudaError_t error = cudaSuccess;
+  return error;
+}
+
+namespace {
+struct ErrorRow {
+  int value;
+  const char* name;
+  const char* description;
+};
+constexpr ErrorRow kErrors[] = {
+#include "cudart/generated/ErrorTable.inc"
+};
+// The strings NVIDIA's runtime returns for the errors programs print most.
+struct ErrorText {
+  int value;
+  const char* text;
+};
+constexpr ErrorText kTexts[] = {
+    {0, "no error"},
+    {1, "invalid argument"},
+    {2, "out of memory"},
+    {3, "initialization error"},
+    {9, "invalid configuration argument"},
+    {12, "invalid pitch argument"},
+    {13, "invalid device symbol"},
+    {17, "invalid device pointer"},
+    {21, "invalid copy direction for memcpy"},
+    {98, "invalid device function"},
+    {100, "no CUDA-capable device is detected"},
+    {101, "invalid device ordinal"},
+    {200, "device kernel image is invalid"},
+    {209, "no kernel image is available for execution on the device"},
+    {218, "a PTX JIT compilation failed"},
+    {400, "invalid resource handle"},
+    {500, "named symbol not found"},
+    {600, "device not ready"},
+    {700, "an illegal memory access was encountered"},
+    {701, "too many resources requested for launch"},
+    {702, "the launch timed out and was terminated"},
+    {710, "device-side assert triggered"},
+    {715, "an illegal instruction was encountered"},
+    {719, "unspecified launch failure"},
+    {801, "operation not supported"},
+    {999, "unknown error"},
+};
+}  // namespace
+
+const char* errorName(cudaError_t error) {
+  for (const auto& row : kErrors)
+    if (row.value == error) return row.name;
+  return "cudaErrorUnknown";
+}
+
+const char* errorString(cudaError_t error) {
+  for (const auto& t : kTexts)
+    if (t.value == error) return t.text;
+  for (const auto& row : kErrors)
+    if (row.value == error) return row.description;
+  return "unrecognized error code";
+}
+
+std::string demangle(const std::string& mangled) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || d == nullptr) return mangled;
+  std::string out = d;
+  std::free(d);
+  return out;
+}
+
+}  // namespace predatar::cudart

@@ -1,0 +1,169 @@
+// State of the replacement CUDA runtime: registered modules, kernels and
+// variables, device memory, streams and events, errors, and the launches it
+// ran under the emulator with their races. One instance per process (never
+// destroyed, so the program's own exit handlers may still call into it).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "cudart/FatBinary.h"
+#include "cudart/runtime/CudaTypes.h"
+#include "cudart/runtime/LaunchReport.h"
+#include "sim/Device.h"
+
+namespace predatar::cudart {
+
+// What `predatar run` passes through the environment.
+struct RunOptions {
+  std::vector<std::string> detectors{"gwcp"};   // PREDATAR_DETECTORS=gwcp,hb ("none": run only)
+  std::string reportPath;                       // PREDATAR_REPORT
+  sim::ScheduleOptions schedule;                // PREDATAR_SCHEDULE, PREDATAR_SEED, PREDATAR_QUANTUM
+  std::string kernelName;                       // PREDATAR_KERNEL_NAME (substring of either name)
+  uint64_t launchSkip = 0;                      // PREDATAR_LAUNCH_SKIP
+  std::optional<uint64_t> launchCount;          // PREDATAR_LAUNCH_COUNT
+  bool verbose = false;                         // PREDATAR_VERBOSE=1
+  bool quiet = false;                           // PREDATAR_QUIET=1: no race text on stderr
+  bool perLocation = false;                     // PREDATAR_PER_LOCATION=1
+  std::vector<std::string> errors;              // malformed variables
+  static RunOptions fromEnvironment();
+};
+
+struct RegisteredModule;
+
+struct KernelRecord {
+  RegisteredModule* module = nullptr;
+  const void* hostFunction = nullptr;
+  std::string mangled;
+  std::string demangled;
+  int maxDynamicSharedBytes = 48 * 1024;
+};
+
+struct VariableRecord {
+  RegisteredModule* module = nullptr;
+  std::string name;        // as in the PTX
+  uint64_t bytes = 0;
+  bool constant = false;
+  void** managedHostPointer = nullptr;  // managed variables: where the host reads the address
+};
+
+struct RegisteredModule {
+  void* handleSlot = nullptr;  // what __cudaRegisterFatBinary returns points here
+  int index = 0;
+  std::string sourceName;      // from the fatbin ("a.cu") or "module N"
+  absl::Status fatbinStatus;   // parse / PTX selection
+  std::string ptx;
+  uint32_t ptxVersion = 0;     // major*10+minor
+  bool loadAttempted = false;
+  absl::Status loadStatus;
+  std::unique_ptr<sim::Module> module;
+  std::vector<KernelRecord*> kernels;
+  std::vector<VariableRecord*> variables;
+  bool unregistered = false;
+};
+
+enum class AllocationKind { Device, Host, Managed };
+
+class Runtime {
+ public:
+  static Runtime& get();
+  explicit Runtime(RunOptions options);
+
+  std::recursive_mutex& mutex() { return mutex_; }
+  const RunOptions& options() const { return options_; }
+  sim::DeviceMemory& memory() { return *memory_; }
+
+  // Registration.
+  void** registerFatBinary(const void* wrapper);
+  void registerFatBinaryEnd(void** handle);
+  void unregisterFatBinary(void** handle);
+  void registerFunction(void** handle, const void* hostFunction, const char* deviceName);
+  void registerVariable(void** handle, const void* hostVariable, void** managedHostPointer,
+                        const char* deviceName, uint64_t bytes, bool constant);
+  bool initModule(void** handle);
+  RegisteredModule* moduleOf(void** handle);
+
+  // Lookups. `kernelByHandle` accepts what __cudaGetKernel returned.
+  KernelRecord* kernelByHost(const void* hostFunction);
+  KernelRecord* kernelByHandle(const void* handle);
+  cudaError_t ensureLoaded(RegisteredModule& module);
+  // The device address and size of a registered variable (loads its module).
+  cudaError_t symbol(const void* hostVariable, uint64_t& address, uint64_t& bytes);
+  const sim::KernelSignature* signature(const KernelRecord& kernel);
+
+  // Memory.
+  cudaError_t allocate(void** pointer, uint64_t bytes, AllocationKind kind);
+  cudaError_t release(void* pointer, AllocationKind kind);
+  std::optional<AllocationKind> kindOf(const void* pointer) const;
+  // Checks that [pointer, pointer+bytes) lies in one device allocation.
+  bool isDeviceRange(const void* pointer, uint64_t bytes) const;
+  cudaError_t copy(void* dst, const void* src, uint64_t bytes, int kind);
+  cudaError_t fill(void* dst, int value, uint64_t bytes);
+  void resetDevice();
+
+  // Launch (serialized: the kernel has finished when this returns).
+  cudaError_t launch(KernelRecord& kernel, dim3 grid, dim3 block, void** args,
+                     uint64_t dynamicShared, cudaStream_t stream);
+
+  // Errors. Launch failures are sticky, as on a GPU.
+  cudaError_t sticky() const { return sticky_; }
+  void setSticky(cudaError_t error) { sticky_ = error; }
+
+  // Streams and events.
+  cudaStream_t createStream();
+  bool destroyStream(cudaStream_t stream);
+  bool validStream(cudaStream_t stream) const;
+  struct Event {
+    bool recorded = false;
+    std::chrono::steady_clock::time_point time;
+  };
+  cudaEvent_t createEvent();
+  Event* event(cudaEvent_t event);
+  bool destroyEvent(cudaEvent_t event);
+
+  void writeReport();
+  const std::vector<LaunchRecord>& launches() const { return launches_; }
+
+ private:
+  bool selected(const KernelRecord& kernel);
+
+  std::recursive_mutex mutex_;
+  RunOptions options_;
+  std::unique_ptr<sim::DeviceMemory> memory_;
+  std::vector<std::unique_ptr<RegisteredModule>> modules_;
+  std::vector<std::unique_ptr<KernelRecord>> kernels_;
+  std::map<const void*, KernelRecord*> kernelsByHost_;
+  std::vector<std::unique_ptr<VariableRecord>> variables_;
+  std::map<const void*, VariableRecord*> variablesByHost_;
+  std::map<uint64_t, std::pair<uint64_t, AllocationKind>> allocations_;  // base -> bytes, kind
+  std::set<uintptr_t> streams_;
+  std::map<uintptr_t, std::unique_ptr<Event>> events_;
+  uintptr_t nextHandle_ = 0x1000;
+  cudaError_t sticky_ = cudaSuccess;
+  uint64_t matchingLaunches_ = 0;
+  std::vector<LaunchRecord> launches_;
+  bool reportDirty_ = false;
+};
+
+// Per-thread last error (cudaGetLastError / cudaPeekAtLastError).
+cudaError_t& lastError();
+// Records a failure as the last error and returns it.
+inline cudaError_t fail(cudaError_t error) {
+  if (error != cudaSuccess) lastError() = error;
+  return error;
+}
+
+const char* errorName(cudaError_t error);
+const char* errorString(cudaError_t error);
+
+std::string demangle(const std::string& mangled);
+
+}  // namespace predatar::cudart

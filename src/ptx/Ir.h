@@ -1,0 +1,194 @@
+// The decoded PTX intermediate representation: what the parser produces and
+// the SIMT emulator (src/sim) executes. Everything is pre-resolved: registers
+// are slot indices, labels are instruction indices, immediates and symbol
+// addresses are entries of a per-function constant pool, callees are function
+// indices. Nothing is looked up by name at run time.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace predatar::ptx {
+
+enum class Type : uint8_t {
+  None, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64,
+  F16, F16x2, BF16, BF16x2, F32, F64, Pred,
+};
+uint32_t typeBytes(Type t);
+bool isFloat(Type t);
+bool isSigned(Type t);
+const char* toString(Type t);
+
+enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
+const char* toString(Space s);
+
+enum class Op : uint8_t {
+  // integer / bit / float arithmetic
+  Add, Sub, Mul, Mad, Fma, Div, Rem, Abs, Neg, Min, Max, And, Or, Xor, Not, Cnot,
+  Shl, Shr, Popc, Clz, Brev, Bfe, Bfi, Prmt, Lop3, Copysign, Sad,
+  Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Testp,
+  Cvt, Setp, Selp, Set, Slct, Mov, MovPack, MovUnpack, MovFrameAddr, ReadClock, Cvta,
+  // memory
+  Ld, St, Atom, Red, Prefetch,
+  // synchronization and control
+  Membar, Bar, BarWarpSync, Shfl, Vote, Match, Activemask,
+  Bra, BrxIdx, Call, Ret, Exit, Trap, Nanosleep, Nop,
+};
+const char* toString(Op op);
+
+enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
+enum class BoolOp : uint8_t { None, And, Or, Xor };
+enum class Round : uint8_t { None, Rn, Rz, Rm, Rp, Rna, Rni, Rzi, Rmi, Rpi };
+enum class Sem : uint8_t { Weak, Volatile, Relaxed, Acquire, Release, AcqRel, Sc };
+enum class Scope : uint8_t { None, Cta, Cluster, Gpu, Sys };
+enum class AtomOp : uint8_t { None, Add, Inc, Dec, Min, Max, And, Or, Xor, Exch, Cas };
+enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
+enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
+enum class MulMode : uint8_t { Lo, Hi, Wide };
+enum class BarKind : uint8_t { Sync, Arrive, RedPopc, RedAnd, RedOr };
+enum class TestpMode : uint8_t { Finite, Infinite, Number, NotANumber, Normal, Subnormal };
+
+// Special registers with a per-lane value fixed for the lifetime of a warp;
+// they live at the start of each warp's register file.
+enum Special : uint32_t {
+  kTidX, kTidY, kTidZ, kNtidX, kNtidY, kNtidZ, kCtaidX, kCtaidY, kCtaidZ,
+  kNctaidX, kNctaidY, kNctaidZ, kLaneId, kWarpId, kNWarpId, kLanemaskEq, kLanemaskLt,
+  kLanemaskLe, kLanemaskGt, kLanemaskGe, kSmId, kNSmId, kGridId, kDynSmem, kTotalSmem,
+  kZero, kNumSpecials,
+};
+// Dynamic special registers read by Op::ReadClock (Instr::mode).
+enum ClockKind : uint8_t { kClock, kClock64, kGlobalTimer, kGlobalTimerLo, kGlobalTimerHi };
+
+// A value reference: a function register, a constant-pool entry or a special register.
+using Ref = uint32_t;
+inline constexpr Ref kNoRef = 0xFFFFFFFFu;
+inline constexpr Ref kRefKindMask = 0xC0000000u;
+inline constexpr Ref kRefReg = 0x00000000u;
+inline constexpr Ref kRefConst = 0x40000000u;
+inline constexpr Ref kRefSpecial = 0x80000000u;
+inline constexpr Ref kRefIndexMask = 0x3FFFFFFFu;
+inline constexpr Ref regRef(uint32_t i) { return kRefReg | i; }
+inline constexpr Ref constRef(uint32_t i) { return kRefConst | i; }
+inline constexpr Ref specialRef(uint32_t i) { return kRefSpecial | i; }
+
+// A memory operand [base+offset].
+struct Address {
+  enum class Base : uint8_t {
+    Ref,    // value of `ref` (register, immediate or symbol address) + offset
+    Frame,  // the thread's current call frame (local space) + offset
+    Param,  // the kernel parameter buffer + offset
+  };
+  Base base = Base::Ref;
+  Ref ref = kNoRef;
+  int64_t offset = 0;
+};
+
+struct Constant {
+  enum class Kind : uint8_t {
+    Value,          // `value`
+    VariableAddr,   // address of Module::variables[symbol] (+ value as offset)
+    KernelParamAddr // generic address of the kernel parameter buffer + value
+  };
+  Kind kind = Kind::Value;
+  uint64_t value = 0;
+  uint32_t symbol = 0;
+  bool operator==(const Constant&) const = default;
+};
+
+struct Instr {
+  Op op = Op::Nop;
+  Type type = Type::None;   // the instruction type (cvt: destination)
+  Type type2 = Type::None;  // cvt / set: source type; mul.wide etc: unused
+  Space space = Space::Generic;
+  Cmp cmp = Cmp::Eq;
+  BoolOp boolOp = BoolOp::None;
+  Round round = Round::None;
+  Sem sem = Sem::Weak;
+  Scope scope = Scope::None;
+  AtomOp atom = AtomOp::None;
+  uint8_t mode = 0;  // MulMode / ShflMode / VoteMode / BarKind / TestpMode / ClockKind / prmt mode
+  uint8_t vec = 1;   // ld/st vector width
+  bool ftz = false, sat = false, nc = false, uni = false, negC = false, toGeneric = false;
+  bool guardNeg = false;
+  uint8_t ndst = 0, nsrc = 0;
+  Ref dst[4] = {kNoRef, kNoRef, kNoRef, kNoRef};
+  Ref src[4] = {kNoRef, kNoRef, kNoRef, kNoRef};
+  Ref guard = kNoRef;
+  Address addr;
+  uint32_t target = 0;  // branch target instruction, callee function, brx table
+  uint32_t func = 0;    // function containing this instruction
+  uint32_t line = 0;    // PTX line
+  uint32_t source = UINT32_MAX;  // index into Module::sources
+  uint32_t call = UINT32_MAX;    // index into Module::calls
+};
+
+struct CallSite {
+  uint32_t callee = 0;
+  std::vector<int64_t> argOffsets;  // caller frame offsets of the argument .params
+  std::vector<int64_t> retOffsets;  // caller frame offsets of the return .params
+};
+
+struct ParamDecl {
+  std::string name;
+  Type type = Type::B8;
+  uint32_t bytes = 0;
+  uint32_t align = 1;
+  uint64_t offset = 0;  // kernel: offset in the parameter buffer; func: frame offset
+};
+
+struct Variable {
+  std::string name;
+  Space space = Space::Global;
+  Type type = Type::B8;
+  uint64_t bytes = 0;
+  uint32_t align = 1;
+  uint32_t elementBytes = 1;
+  std::vector<uint8_t> init;  // empty: zero
+  bool externDynamic = false; // `.extern .shared ... x[]`
+  bool external = false;      // declared .extern (defined elsewhere)
+  int32_t function = -1;      // -1: module scope
+  uint64_t frameOffset = 0;   // .local / .param in a function: offset in its frame
+  uint32_t line = 0;
+};
+
+struct Function {
+  std::string name;
+  bool entry = false;
+  bool defined = false;
+  std::vector<ParamDecl> params;
+  std::vector<ParamDecl> rets;
+  uint32_t numRegs = 0;
+  std::vector<std::string> regNames;
+  uint32_t begin = 0, end = 0;  // [begin, end) in Module::code
+  std::vector<Constant> consts;
+  uint64_t frameBytes = 0;      // local variables, params, call-site params
+  uint32_t paramBytes = 0;      // kernel: size of the parameter buffer
+  std::vector<uint32_t> callees;
+  std::vector<uint32_t> variables;  // module variables referenced (incl. shared)
+  uint32_t line = 0;
+};
+
+struct SourceLoc {
+  uint32_t file = 0, line = 0, column = 0;
+  bool operator==(const SourceLoc&) const = default;
+};
+
+struct Module {
+  std::string sourceName;
+  std::string version, target;
+  uint32_t addressSize = 64;
+  std::vector<Function> functions;
+  std::vector<Instr> code;
+  std::vector<Variable> variables;
+  std::vector<CallSite> calls;
+  std::vector<std::vector<uint32_t>> branchTables;  // brx.idx targets
+  std::vector<std::pair<uint32_t, std::string>> files;  // .file index -> name
+  std::vector<SourceLoc> sources;
+
+  int32_t findFunction(std::string_view name) const;
+  std::string fileName(uint32_t index) const;
+};
+
+}  // namespace predatar::ptx

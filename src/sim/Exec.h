@@ -1,0 +1,189 @@
+// Internal structures of the SIMT emulator shared by its translation units
+// (not part of the public API: see sim/Device.h).
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "events/EventSink.h"
+#include "ptx/Ir.h"
+#include "sim/Device.h"
+#include "sim/LockInference.h"
+
+namespace predatar::sim {
+
+// Generic-address windows (above any user-space host address).
+inline constexpr uint64_t kWindowShift = 52;
+inline constexpr uint64_t kSharedWindow = 1ull << kWindowShift;
+inline constexpr uint64_t kLocalWindow = 2ull << kWindowShift;
+inline constexpr uint64_t kParamWindow = 3ull << kWindowShift;
+inline constexpr uint64_t kWindowMask = (1ull << kWindowShift) - 1;
+
+struct Ctx;
+using ExecFn = void (*)(Ctx&, const ptx::Instr&, uint32_t mask);
+
+enum class Ctrl : uint8_t { Plain, Bra, Call, Ret, Exit, Trap, Bar, WarpSync, Nanosleep };
+
+class LoadedModule final : public Module {
+ public:
+  const std::vector<KernelSignature>& kernels() const override { return sigs; }
+  const std::vector<GlobalVariable>& globals() const override { return globalVars; }
+
+  ptx::Module ir;
+  std::vector<ExecFn> fns;   // per instruction (Plain)
+  std::vector<Ctrl> ctrl;    // per instruction
+  std::vector<KernelSignature> sigs;
+  std::vector<GlobalVariable> globalVars;
+  std::vector<uint64_t> varAddress;  // per ir variable: host address (global/const); 0 otherwise
+};
+
+enum LaneWait : uint8_t { kNotWaiting = 0, kWaitBarrier = 1, kWaitWarpSync = 2 };
+
+struct CallFrame {
+  uint32_t returnPc;
+  uint32_t call;      // CallSite index
+  uint64_t frameBase; // caller's frame base
+};
+
+struct Warp {
+  uint32_t block = 0;       // linear block index
+  uint32_t inBlock = 0;     // warp index in block
+  uint32_t index = 0;       // global warp index
+  uint64_t firstThread = 0; // global linear thread id of lane 0
+  uint32_t exists = 0;      // lanes with a thread
+  uint32_t exited = 0;
+  uint32_t waiting = 0;     // lanes waiting (barrier / warp sync)
+  uint32_t pc[32] = {};
+  uint8_t waitKind[32] = {};
+  uint8_t barrierId[32] = {};
+  bool rotate = false;
+  uint32_t lastPc = 0;
+  std::unique_ptr<uint64_t[]> regs;  // [specials | function registers] x 32 lanes
+  // local memory: 32 lanes x stackBytes
+  std::unique_ptr<uint8_t[]> local;
+  uint64_t frameBase[32] = {};
+  std::vector<CallFrame> calls;  // 32 x maxDepth
+  uint8_t depth[32] = {};
+  bool done() const { return (exists & ~exited) == 0; }
+};
+
+struct Barrier {
+  uint32_t arrived = 0;
+  uint32_t expected = 0;  // 0: all non-exited threads of the block
+  uint32_t redPopc = 0;
+  bool redAnd = true, redOr = false;
+  std::vector<uint32_t> threads;
+};
+
+struct Block {
+  uint32_t index = 0;
+  Dim3 idx;
+  uint32_t threads = 0;
+  uint32_t exitedThreads = 0;
+  uint32_t firstWarp = 0, numWarps = 0;
+  std::unique_ptr<uint8_t[]> shared;
+  std::array<Barrier, 16> barriers;
+  uint32_t activeBarriers = 0;  // bit mask
+};
+
+struct Launch {
+  Launch(const LoadedModule& m, DeviceMemory& mem, EventSink& sink) : M(m), memory(mem), sink(sink) {}
+  const LoadedModule& M;
+  DeviceMemory& memory;
+  EventSink& sink;
+  uint32_t kernel = 0;
+  std::string kernelName;
+  LaunchConfig cfg;
+  KernelInfo info;
+  std::vector<uint32_t> funcBase;  // per function: first register slot (UINT32_MAX: unreachable)
+  std::vector<std::vector<uint64_t>> consts;  // per function: consts x 32
+  uint32_t slotsPerWarp = 0;
+  std::vector<uint8_t> params;
+  std::vector<uint64_t> sharedOffset;  // per ir variable (shared): offset in the block window
+  uint64_t sharedBytes = 0;
+  uint64_t stackBytes = 0;   // per thread local memory
+  uint32_t maxDepth = 0;
+  bool hasCalls = false;
+  std::vector<Block> blocks;
+  std::vector<Warp> warps;
+  uint64_t seq = 0;
+  uint64_t steps = 0;
+  LockInference locks;
+  // Allocation cache for bounds checks.
+  uint64_t cacheBase = 1, cacheEnd = 0;
+  absl::Status error;
+  uint64_t clockBase = 0;
+
+  Origin origin(uint32_t pc) {
+    return Origin{seq++, pc, M.ir.code[pc].source == UINT32_MAX ? Origin::kNoSource : M.ir.code[pc].source};
+  }
+  // Describes a PTX position for errors: "kernel K, pc N (PTX line L, file:line:col)".
+  std::string where(uint32_t pc) const;
+  std::string threadName(const Warp& w, uint32_t lane) const;
+  void fault(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what);
+};
+
+struct Ctx {
+  uint64_t* regs = nullptr;          // current function's register slots
+  uint64_t* special = nullptr;       // warp's special register slots
+  const uint64_t* consts = nullptr;  // current function's constants
+  Launch* L = nullptr;
+  Warp* W = nullptr;
+  uint32_t pc = 0;
+  uint32_t groupMask = 0;
+  bool faulted = false;
+};
+
+inline const uint64_t* S(const Ctx& x, ptx::Ref r) {
+  uint32_t i = r & ptx::kRefIndexMask;
+  switch (r & ptx::kRefKindMask) {
+    case ptx::kRefReg: return x.regs + size_t(i) * 32;
+    case ptx::kRefConst: return x.consts + size_t(i) * 32;
+    default: return x.special + size_t(i) * 32;
+  }
+}
+inline uint64_t* D(const Ctx& x, ptx::Ref r) {
+  static uint64_t sink[32];
+  if (r == ptx::kNoRef) return sink;
+  return x.regs + size_t(r & ptx::kRefIndexMask) * 32;
+}
+
+template <class F>
+inline void forLanes(uint32_t m, F&& f) {
+  if (m == 0xFFFFFFFFu) {
+    for (uint32_t l = 0; l < 32; ++l) f(l);
+  } else {
+    while (m) {
+      uint32_t l = uint32_t(std::countr_zero(m));
+      m &= m - 1;
+      f(l);
+    }
+  }
+}
+
+// Handler selection (Alu.cpp / Memory.cpp). Returns nullptr and sets `error`
+// when the instruction/type combination is unsupported.
+ExecFn selectAlu(const ptx::Instr& in, std::string& error);
+ExecFn selectMemory(const ptx::Instr& in, std::string& error);
+
+// Warp-level data exchange (Memory.cpp), executed on the full participating mask.
+void execShfl(Ctx& x, const ptx::Instr& in, uint32_t mask);
+void execVote(Ctx& x, const ptx::Instr& in, uint32_t mask);
+void execMatch(Ctx& x, const ptx::Instr& in, uint32_t mask);
+
+Scope toEventScope(ptx::Scope s);
+
+inline std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+}  // namespace predatar::sim

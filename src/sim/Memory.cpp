@@ -1,0 +1,452 @@
+// Memory instructions (ld, st, atom, red), fences and warp-level exchange
+// (shfl, vote, match); memory and fence events and lock inference.
+#include <cmath>
+#include <type_traits>
+
+#include "sim/Exec.h"
+
+namespace predatar::sim {
+
+using ptx::Instr;
+using ptx::Op;
+using ptx::Type;
+
+Scope toEventScope(ptx::Scope s) {
+  switch (s) {
+    case ptx::Scope::Cta: return Scope::Block;
+    case ptx::Scope::Sys: return Scope::System;
+    default: return Scope::Device;
+  }
+}
+
+namespace {
+
+enum class Kind : uint8_t { Global, Const, Shared, Local, Param };
+
+struct Access {
+  uint8_t* ptr[32];
+  uint64_t addr[32];   // event address (global: host address; shared: offset)
+  uint32_t globalMask = 0, sharedMask = 0;
+};
+
+inline uint64_t laneAddress(Ctx& x, const Instr& in, uint32_t l) {
+  switch (in.addr.base) {
+    case ptx::Address::Base::Ref: return S(x, in.addr.ref)[l] + uint64_t(in.addr.offset);
+    case ptx::Address::Base::Frame: return x.W->frameBase[l] + uint64_t(in.addr.offset);
+    case ptx::Address::Base::Param: return kParamWindow + uint64_t(in.addr.offset);
+  }
+  return 0;
+}
+
+// Resolves every lane's address; false (and a fault) on an invalid access.
+bool resolve(Ctx& x, const Instr& in, uint32_t m, uint32_t bytes, Access& acc, const char* what) {
+  Launch& L = *x.L;
+  Warp& w = *x.W;
+  Block& blk = L.blocks[w.block];
+  bool ok = true;
+  ptx::Space space = in.space;
+  if (in.addr.base == ptx::Address::Base::Frame) space = ptx::Space::Local;
+  if (in.addr.base == ptx::Address::Base::Param) space = ptx::Space::Param;
+  forLanes(m, [&](uint32_t l) {
+    if (!ok) return;
+    uint64_t a = laneAddress(x, in, l);
+    Kind kind;
+    uint64_t off = a;
+    switch (space) {
+      case ptx::Space::Global: kind = Kind::Global; break;
+      case ptx::Space::Const: kind = Kind::Const; break;
+      case ptx::Space::Shared: kind = Kind::Shared; off = a & kWindowMask; break;
+      case ptx::Space::Local: kind = Kind::Local; off = a & kWindowMask; break;
+      case ptx::Space::Param:
+        if ((a >> kWindowShift) == 3) { kind = Kind::Param; off = a & kWindowMask; }
+        else { kind = Kind::Local; off = a & kWindowMask; }
+        break;
+      default:
+        switch (a >> kWindowShift) {
+          case 0: kind = Kind::Global; break;
+          case 1: kind = Kind::Shared; off = a & kWindowMask; break;
+          case 2: kind = Kind::Local; off = a & kWindowMask; break;
+          case 3: kind = Kind::Param; off = a & kWindowMask; break;
+          default: kind = Kind::Global; break;
+        }
+    }
+    if (bytes > 1 && (off % bytes) != 0 && kind != Kind::Param) {
+      L.fault(w, l, x.pc, std::string("misaligned ") + what + " of " + std::to_string(bytes) + " bytes at " +
+                              (kind == Kind::Shared ? "shared offset " : kind == Kind::Local ? "local offset " : "address ") +
+                              hex(off));
+      ok = false;
+      return;
+    }
+    switch (kind) {
+      case Kind::Global:
+      case Kind::Const: {
+        if (!(a >= L.cacheBase && a + bytes <= L.cacheEnd)) {
+          auto alloc = L.memory.find(a, bytes);
+          if (!alloc) {
+            L.fault(w, l, x.pc, std::string("out-of-bounds ") + what + " of " + std::to_string(bytes) +
+                                    " bytes at global address " + hex(a) +
+                                    " (no allocation contains it)");
+            ok = false;
+            return;
+          }
+          L.cacheBase = alloc->base;
+          L.cacheEnd = alloc->base + alloc->bytes;
+        }
+        acc.ptr[l] = reinterpret_cast<uint8_t*>(a);
+        acc.addr[l] = a;
+        if (kind == Kind::Global) acc.globalMask |= 1u << l;
+        break;
+      }
+      case Kind::Shared:
+        if (off + bytes > L.sharedBytes) {
+          L.fault(w, l, x.pc, std::string("out-of-bounds ") + what + " of " + std::to_string(bytes) +
+                                  " bytes at shared offset " + hex(off) + " (block has " +
+                                  std::to_string(L.sharedBytes) + " bytes of shared memory)");
+          ok = false;
+          return;
+        }
+        acc.ptr[l] = blk.shared.get() + off;
+        acc.addr[l] = off;
+        acc.sharedMask |= 1u << l;
+        break;
+      case Kind::Local:
+        if (off + bytes > L.stackBytes) {
+          L.fault(w, l, x.pc, std::string("out-of-bounds ") + what + " of " + std::to_string(bytes) +
+                                  " bytes at local offset " + hex(off) + " (thread has " +
+                                  std::to_string(L.stackBytes) + " bytes of local memory)");
+          ok = false;
+          return;
+        }
+        acc.ptr[l] = w.local.get() + size_t(l) * L.stackBytes + off;
+        break;
+      case Kind::Param:
+        if (off + bytes > L.params.size()) {
+          L.fault(w, l, x.pc, std::string("out-of-bounds ") + what + " of kernel parameters at offset " + std::to_string(off));
+          ok = false;
+          return;
+        }
+        acc.ptr[l] = const_cast<uint8_t*>(L.params.data()) + off;
+        break;
+    }
+  });
+  if (!ok) x.faulted = true;
+  return ok;
+}
+
+void emitMemory(Ctx& x, const Instr& in, const Access& acc, AccessType type, uint32_t bytes, AtomicOp op) {
+  Launch& L = *x.L;
+  Warp& w = *x.W;
+  bool strong = type == AccessType::AtomicRmw || (in.sem != ptx::Sem::Weak);
+  Scope scope = in.sem == ptx::Sem::Volatile ? Scope::System : toEventScope(in.scope);
+  for (int s = 0; s < 2; ++s) {
+    uint32_t mask = s == 0 ? acc.globalMask : acc.sharedMask;
+    if (!mask) continue;
+    MemoryEvent ev;
+    ev.lanes = WarpLanes{w.block, w.inBlock, mask};
+    ev.type = type;
+    ev.strong = strong;
+    ev.scope = scope;
+    ev.op = op;
+    ev.space = s == 0 ? MemorySpace::Global : MemorySpace::Shared;
+    ev.size = uint8_t(std::min<uint32_t>(bytes, 255));
+    forLanes(mask, [&](uint32_t l) { ev.address[l] = acc.addr[l]; });
+    ev.origin = L.origin(x.pc);
+    L.sink.memory(ev);
+  }
+}
+
+void emitFence(Ctx& x, uint32_t mask, Scope scope) {
+  Launch& L = *x.L;
+  Warp& w = *x.W;
+  FenceEvent ev;
+  ev.lanes = WarpLanes{w.block, w.inBlock, mask};
+  ev.scope = scope;
+  ev.origin = L.origin(x.pc);
+  L.sink.fence(ev);
+}
+
+inline bool isAcquire(ptx::Sem s) { return s == ptx::Sem::Acquire || s == ptx::Sem::AcqRel || s == ptx::Sem::Sc; }
+inline bool isRelease(ptx::Sem s) { return s == ptx::Sem::Release || s == ptx::Sem::AcqRel || s == ptx::Sem::Sc; }
+
+inline uint64_t loadBits(const uint8_t* p, uint32_t size, bool sign) {
+  switch (size) {
+    case 1: { uint8_t v; std::memcpy(&v, p, 1); return sign ? uint64_t(int64_t(int8_t(v))) : v; }
+    case 2: { uint16_t v; std::memcpy(&v, p, 2); return sign ? uint64_t(int64_t(int16_t(v))) : v; }
+    case 4: { uint32_t v; std::memcpy(&v, p, 4); return sign ? uint64_t(int64_t(int32_t(v))) : v; }
+    default: { uint64_t v; std::memcpy(&v, p, 8); return v; }
+  }
+}
+inline void storeBits(uint8_t* p, uint32_t size, uint64_t v) { std::memcpy(p, &v, size); }
+
+void execLd(Ctx& x, const Instr& in, uint32_t m) {
+  uint32_t size = ptx::typeBytes(in.type);
+  uint32_t total = size * in.vec;
+  Access acc;
+  if (!resolve(x, in, m, total, acc, "load")) return;
+  bool sign = ptx::isSigned(in.type);
+  for (uint32_t k = 0; k < in.vec; ++k) {
+    if (in.dst[k] == ptx::kNoRef) continue;
+    uint64_t* d = D(x, in.dst[k]);
+    forLanes(m, [&](uint32_t l) { d[l] = loadBits(acc.ptr[l] + k * size, size, sign); });
+  }
+  uint32_t evMask = acc.globalMask | acc.sharedMask;
+  if (evMask) {
+    Launch& L = *x.L;
+    L.locks.access(x.W->firstThread, evMask);
+    emitMemory(x, in, acc, AccessType::Read, total, AtomicOp::None);
+    if (isAcquire(in.sem)) emitFence(x, evMask, toEventScope(in.scope));
+  }
+}
+
+void execSt(Ctx& x, const Instr& in, uint32_t m) {
+  uint32_t size = ptx::typeBytes(in.type);
+  uint32_t total = size * in.vec;
+  Access acc;
+  if (!resolve(x, in, m, total, acc, "store")) return;
+  uint32_t evMask = acc.globalMask | acc.sharedMask;
+  if (evMask && isRelease(in.sem)) emitFence(x, evMask, toEventScope(in.scope));
+  for (uint32_t k = 0; k < in.vec; ++k) {
+    const uint64_t* s = S(x, in.src[k]);
+    forLanes(m, [&](uint32_t l) { storeBits(acc.ptr[l] + k * size, size, s[l]); });
+  }
+  if (evMask) {
+    x.L->locks.access(x.W->firstThread, evMask);
+    emitMemory(x, in, acc, AccessType::Write, total, AtomicOp::None);
+  }
+}
+
+template <class T>
+T atomicApply(ptx::AtomOp op, T old, T b, T c) {
+  using ptx::AtomOp;
+  if constexpr (std::is_floating_point_v<T>) {
+    switch (op) {
+      case AtomOp::Add: return old + b;
+      case AtomOp::Min: return std::fmin(old, b);
+      case AtomOp::Max: return std::fmax(old, b);
+      case AtomOp::Exch: return b;
+      case AtomOp::Cas: return old == b ? c : old;
+      default: return old;
+    }
+  } else {
+    using UT = std::make_unsigned_t<T>;
+    switch (op) {
+      case AtomOp::Add: return T(UT(old) + UT(b));
+      case AtomOp::Inc: return UT(old) >= UT(b) ? T(0) : T(UT(old) + 1);
+      case AtomOp::Dec: return (old == 0 || UT(old) > UT(b)) ? b : T(UT(old) - 1);
+      case AtomOp::Min: return old < b ? old : b;
+      case AtomOp::Max: return old > b ? old : b;
+      case AtomOp::And: return T(old & b);
+      case AtomOp::Or: return T(old | b);
+      case AtomOp::Xor: return T(old ^ b);
+      case AtomOp::Exch: return b;
+      case AtomOp::Cas: return old == b ? c : old;
+      default: return old;
+    }
+  }
+}
+
+AtomicOp eventOp(ptx::AtomOp op) {
+  switch (op) {
+    case ptx::AtomOp::Add: return AtomicOp::Add;
+    case ptx::AtomOp::Inc: return AtomicOp::Inc;
+    case ptx::AtomOp::Dec: return AtomicOp::Dec;
+    case ptx::AtomOp::Min: return AtomicOp::Min;
+    case ptx::AtomOp::Max: return AtomicOp::Max;
+    case ptx::AtomOp::And: return AtomicOp::And;
+    case ptx::AtomOp::Or: return AtomicOp::Or;
+    case ptx::AtomOp::Xor: return AtomicOp::Xor;
+    case ptx::AtomOp::Exch: return AtomicOp::Exch;
+    case ptx::AtomOp::Cas: return AtomicOp::Cas;
+    default: return AtomicOp::None;
+  }
+}
+
+template <class T>
+void execAtom(Ctx& x, const Instr& in, uint32_t m) {
+  constexpr uint32_t size = sizeof(T);
+  Access acc;
+  if (!resolve(x, in, m, size, acc, "atomic")) return;
+  Launch& L = *x.L;
+  Warp& w = *x.W;
+  uint32_t evMask = acc.globalMask | acc.sharedMask;
+  Scope scope = toEventScope(in.scope);
+  // lock ids: global address, or the shared offset tagged with the block
+  LockInference::Addresses lockAddr{};
+  forLanes(evMask, [&](uint32_t l) {
+    lockAddr[l] = (acc.sharedMask >> l) & 1 ? (kSharedWindow | (uint64_t(w.block) << 32) | acc.addr[l]) : acc.addr[l];
+  });
+  if (evMask && in.atom == ptx::AtomOp::Exch) {
+    LockInference::Addresses locks{};
+    Scope ls;
+    uint32_t rel = L.locks.exch(w.firstThread, evMask, lockAddr, scope, locks, ls);
+    if (rel) {
+      LockEvent ev;
+      ev.lanes = WarpLanes{w.block, w.inBlock, rel};
+      ev.scope = ls;
+      ev.lock = locks;
+      ev.origin = L.origin(x.pc);
+      L.sink.release(ev);
+    }
+  }
+  if (evMask && isRelease(in.sem)) emitFence(x, evMask, scope);
+  uint64_t* d = in.op == Op::Atom ? D(x, in.dst[0]) : nullptr;
+  const uint64_t* b = S(x, in.src[0]);
+  const uint64_t* c = in.nsrc > 1 ? S(x, in.src[1]) : b;
+  uint32_t success = 0;
+  forLanes(m, [&](uint32_t l) {
+    T old;
+    std::memcpy(&old, acc.ptr[l], size);
+    T bv, cv;
+    uint64_t bb = b[l], cb = c[l];
+    std::memcpy(&bv, &bb, size);
+    std::memcpy(&cv, &cb, size);
+    T nv = atomicApply<T>(in.atom, old, bv, cv);
+    std::memcpy(acc.ptr[l], &nv, size);
+    if (in.atom == ptx::AtomOp::Cas && old == bv) success |= 1u << l;
+    if (d) {
+      uint64_t o = 0;
+      std::memcpy(&o, &old, size);
+      if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) o = uint64_t(int64_t(old));
+      d[l] = o;
+    }
+  });
+  if (evMask) {
+    if (in.atom == ptx::AtomOp::Cas) L.locks.cas(w.firstThread, evMask, success & evMask, lockAddr, scope);
+    else if (in.atom != ptx::AtomOp::Exch) L.locks.access(w.firstThread, evMask);
+    emitMemory(x, in, acc, AccessType::AtomicRmw, size, eventOp(in.atom));
+    if (isAcquire(in.sem)) emitFence(x, evMask, scope);
+  }
+}
+
+void execFence(Ctx& x, const Instr& in, uint32_t m) {
+  Launch& L = *x.L;
+  Warp& w = *x.W;
+  Scope scope = toEventScope(in.scope);
+  emitFence(x, m, scope);
+  LockInference::Addresses locks{};
+  Scope ls;
+  uint32_t acq = L.locks.fence(w.firstThread, m, scope, locks, ls);
+  if (acq) {
+    LockEvent ev;
+    ev.lanes = WarpLanes{w.block, w.inBlock, acq};
+    ev.scope = ls;
+    ev.lock = locks;
+    ev.origin = L.origin(x.pc);
+    L.sink.acquire(ev);
+  }
+}
+
+void execNop(Ctx&, const Instr&, uint32_t) {}
+
+}  // namespace
+
+ExecFn selectMemory(const Instr& in, std::string& error) {
+  switch (in.op) {
+    case Op::Ld: {
+      if (ptx::typeBytes(in.type) > 8) { error = "unsupported 128-bit load"; return nullptr; }
+      return &execLd;
+    }
+    case Op::St: {
+      if (ptx::typeBytes(in.type) > 8) { error = "unsupported 128-bit store"; return nullptr; }
+      return &execSt;
+    }
+    case Op::Atom:
+    case Op::Red: {
+      bool isF = ptx::isFloat(in.type);
+      if (isF && !(in.atom == ptx::AtomOp::Add || in.atom == ptx::AtomOp::Min || in.atom == ptx::AtomOp::Max ||
+                   in.atom == ptx::AtomOp::Exch || in.atom == ptx::AtomOp::Cas)) {
+        error = "unsupported float atomic";
+        return nullptr;
+      }
+      switch (in.type) {
+        case Type::U32: case Type::B32: return &execAtom<uint32_t>;
+        case Type::S32: return &execAtom<int32_t>;
+        case Type::U64: case Type::B64: return &execAtom<uint64_t>;
+        case Type::S64: return &execAtom<int64_t>;
+        case Type::F32: return &execAtom<float>;
+        case Type::F64: return &execAtom<double>;
+        default: error = std::string("unsupported atomic type .") + ptx::toString(in.type); return nullptr;
+      }
+    }
+    case Op::Membar: return &execFence;
+    case Op::Nop: case Op::Prefetch: return &execNop;
+    default: break;
+  }
+  error = std::string("unsupported instruction ") + ptx::toString(in.op);
+  return nullptr;
+}
+
+// ---------------------------------------------------------------- warp-level exchange
+
+void execShfl(Ctx& x, const Instr& in, uint32_t mask) {
+  const uint64_t* a = S(x, in.src[0]);
+  const uint64_t* b = S(x, in.src[1]);
+  const uint64_t* c = S(x, in.src[2]);
+  uint64_t val[32];
+  forLanes(mask, [&](uint32_t l) { val[l] = a[l]; });
+  uint64_t* d = D(x, in.dst[0]);
+  uint64_t* p = in.ndst > 1 ? D(x, in.dst[1]) : nullptr;
+  auto mode = ptx::ShflMode(in.mode);
+  forLanes(mask, [&](uint32_t l) {
+    int32_t lane = int32_t(l);
+    uint32_t bval = uint32_t(b[l]), cval = uint32_t(c[l]);
+    int32_t segmask = int32_t((cval >> 8) & 0x1F);
+    int32_t maxLane = (lane & segmask) | (int32_t(cval & 0x1F) & ~segmask);
+    int32_t minLane = lane & segmask;
+    int32_t j = lane;
+    bool pval = false;
+    switch (mode) {
+      case ptx::ShflMode::Up: j = lane - int32_t(bval); pval = j >= maxLane; break;
+      case ptx::ShflMode::Down: j = lane + int32_t(bval); pval = j <= maxLane; break;
+      case ptx::ShflMode::Bfly: j = lane ^ int32_t(bval); pval = j <= maxLane; break;
+      case ptx::ShflMode::Idx: j = minLane | (int32_t(bval & 0x1F) & ~segmask); pval = j <= maxLane; break;
+    }
+    if (!pval || j < 0 || j > 31) j = lane;
+    d[l] = ((mask >> j) & 1) ? val[j] : val[l];
+    if (p) p[l] = pval;
+  });
+}
+
+void execVote(Ctx& x, const Instr& in, uint32_t mask) {
+  const uint64_t* a = S(x, in.src[0]);
+  uint32_t ballot = 0;
+  forLanes(mask, [&](uint32_t l) { if ((a[l] != 0) != in.negC) ballot |= 1u << l; });
+  uint64_t r = 0;
+  switch (ptx::VoteMode(in.mode)) {
+    case ptx::VoteMode::All: r = ballot == mask; break;
+    case ptx::VoteMode::Any: r = ballot != 0; break;
+    case ptx::VoteMode::Uni: r = ballot == 0 || ballot == mask; break;
+    case ptx::VoteMode::Ballot: r = ballot; break;
+  }
+  uint64_t* d = D(x, in.dst[0]);
+  forLanes(mask, [&](uint32_t l) { d[l] = r; });
+}
+
+void execMatch(Ctx& x, const Instr& in, uint32_t mask) {
+  const uint64_t* a = S(x, in.src[0]);
+  bool is64 = ptx::typeBytes(in.type) == 8;
+  auto v = [&](uint32_t l) { return is64 ? a[l] : uint64_t(uint32_t(a[l])); };
+  uint64_t vals[32];
+  forLanes(mask, [&](uint32_t l) { vals[l] = v(l); });
+  uint64_t* d = D(x, in.dst[0]);
+  uint64_t* p = in.ndst > 1 ? D(x, in.dst[1]) : nullptr;
+  if (in.mode == 0) {  // any
+    uint32_t res[32];
+    forLanes(mask, [&](uint32_t l) {
+      uint32_t same = 0;
+      forLanes(mask, [&](uint32_t k) { if (vals[k] == vals[l]) same |= 1u << k; });
+      res[l] = same;
+    });
+    forLanes(mask, [&](uint32_t l) { d[l] = res[l]; });
+  } else {
+    bool all = true;
+    uint32_t first = uint32_t(std::countr_zero(mask));
+    forLanes(mask, [&](uint32_t l) { if (vals[l] != vals[first]) all = false; });
+    forLanes(mask, [&](uint32_t l) {
+      d[l] = all ? mask : 0;
+      if (p) p[l] = all;
+    });
+  }
+}
+
+}  // namespace predatar::sim
