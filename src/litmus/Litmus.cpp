@@ -458,6 +458,8 @@ class TraceBuilder {
   }
 
   void memory(const RawEvent& e, const WarpLanes& lanes, const Origin& origin) {
+    if (e.who.kind == Who::Thread && e.operand->index.base != IndexExpr::Constant)
+      fail(fmt::format("'{}' indexes {} by lane or tid, which only a warp event may do", e.who.text, e.operand->name));
     MemoryEvent m;
     m.lanes = lanes;
     m.origin = origin;
