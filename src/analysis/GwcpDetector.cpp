@@ -223,8 +223,8 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseS
 
 // Rule (i) bookkeeping: the locations this critical section accessed remember
 // H at its release, keyed so that later accesses find the overlapping ones.
-void GwcpDetector::recordConflicts(const ThreadClocks& t, const HeldLock& held, Scope releaseScope,
-                                   bool exclusive) {
+void GwcpDetector::recordConflicts(const ThreadClocks& t, const VectorClock& hb, const HeldLock& held,
+                                   Scope releaseScope, bool exclusive) {
   bool deviceRelease = releaseScope != Scope::Block;
   bool chain = deviceRelease && held.scope != Scope::Block;
   for (const auto& [key, classes] : held.accessed) {
@@ -233,18 +233,18 @@ void GwcpDetector::recordConflicts(const ThreadClocks& t, const HeldLock& held, 
     for (uint8_t c = 0; c < kAccessClasses; ++c) {
       if (!(classes & (1u << c))) continue;
       bool chainCopy = chain && !classStrong(c);
-      if (chainCopy) lc.deviceChain[c].add(t.block, t.thread, t.hb, exclusive);
+      if (chainCopy) lc.deviceChain[c].add(t.block, t.thread, hb, exclusive);
       auto e = std::find_if(entries.begin(), entries.end(), [&](const LocationConflicts::Entry& x) {
         return x.accessClass == c && x.deviceRelease == deviceRelease && x.chainCopy == chainCopy;
       });
       if (e == entries.end()) e = entries.insert(entries.end(), {c, deviceRelease, chainCopy, {}});
-      e->clock.add(t.block, t.thread, t.hb, exclusive);
+      e->clock.add(t.block, t.thread, hb, exclusive);
       if (!deviceRelease || chainCopy) continue;
       auto x = std::find_if(lc.crossBlock.begin(), lc.crossBlock.end(), [&](const auto& x) {
         return x.block == t.block && x.accessClass == c;
       });
       if (x == lc.crossBlock.end()) x = lc.crossBlock.insert(lc.crossBlock.end(), {t.block, c, {}});
-      x->clock.add(t.block, t.thread, t.hb, exclusive);
+      x->clock.add(t.block, t.thread, hb, exclusive);
     }
   }
 }
@@ -266,18 +266,19 @@ void GwcpDetector::release(const LockEvent& event) {
 
     LockState& lock = locks_[lockId];
     applyRuleTwo(t, lock, event.scope);
-    recordConflicts(t, held, event.scope, lock.exclusive);
+    VectorClock hb = t.hbSnapshot();
+    recordConflicts(t, hb, held, event.scope, lock.exclusive);
     LockClocks& c = lock.clocks;
-    c.hbByBlock.try_emplace(t.block, &geometry_).first->second.join(t.hb);
+    c.hbByBlock.try_emplace(t.block, &geometry_).first->second.join(hb);
     c.wcpByBlock.try_emplace(t.block, &geometry_).first->second.join(t.wcp);
     bool device = event.scope != Scope::Block;
     if (device) {
       c.hbDevice.setGeometry(&geometry_);
       c.wcpDevice.setGeometry(&geometry_);
-      c.hbDevice.join(t.hb);
+      c.hbDevice.join(hb);
       c.wcpDevice.join(t.wcp);
     }
-    CriticalSection cs{t.block, t.thread, held.scope, event.scope, std::move(held.acquireClock), t.hb};
+    CriticalSection cs{t.block, t.thread, held.scope, event.scope, std::move(held.acquireClock), std::move(hb)};
     logBytes_ += sizeof(cs) + cs.acquireClock.bytes() + cs.releaseHb.bytes();
     if (device && held.scope != Scope::Block) {
       lock.deviceLog.push_back(std::move(cs));

@@ -120,7 +120,8 @@ class GwcpDetector final : public Detector {
   void access(ThreadClocks& t, const MemoryEvent& event, uint32_t lane);
   void applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, uint64_t key, uint8_t accessClass);
   void applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseScope);
-  void recordConflicts(const ThreadClocks& t, const HeldLock& held, Scope releaseScope, bool exclusive);
+  void recordConflicts(const ThreadClocks& t, const VectorClock& hb, const HeldLock& held, Scope releaseScope,
+                       bool exclusive);
   void sampleMemory();
 
   ClockGeometry geometry_;

@@ -54,11 +54,12 @@ void HbDetector::release(const LockEvent& event) {
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
     LockClocks& lock = locks_[event.lock[lane]];
+    VectorClock hb = t.hbSnapshot();
     auto [it, _] = lock.hbByBlock.try_emplace(event.lanes.block, &geometry_);
-    it->second.join(t.hb);
+    it->second.join(hb);
     if (event.scope != Scope::Block) {
       lock.hbDevice.setGeometry(&geometry_);
-      lock.hbDevice.join(t.hb);
+      lock.hbDevice.join(hb);
     }
     t.tick();
   });

@@ -19,7 +19,6 @@ ThreadClocks& ThreadTable::at(uint32_t block, uint32_t thread) {
     slot->thread = thread;
     slot->hb.setGeometry(geometry_);
     slot->wcp.setGeometry(geometry_);
-    slot->hb.set(block, thread, slot->now);
   }
   return *slot;
 }
@@ -46,11 +45,14 @@ void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t blo
   for (uint32_t thread : threads) {
     ThreadClocks& t = table.at(block, thread);
     joinedHb.join(t.hb);
-    if (withWcp) {
-      joinedWcp.join(t.wcp);
-      joinedWcp.set(block, thread, std::max(joinedWcp.get(block, thread), t.now));
-    }
+    if (withWcp) joinedWcp.join(t.wcp);
     latest = std::max(latest, t.now);
+  }
+  if (!geometry.compression) {
+    for (uint32_t thread : threads) {
+      const ThreadClocks& t = *table.find(block, thread);
+      joinedHb.set(block, thread, std::max(joinedHb.get(block, thread), t.now));
+    }
   }
   if (geometry.compression) {
     // Forced compression: participants' times become `latest`; exact because
@@ -72,8 +74,9 @@ void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t blo
       }
     }
   }
-  // Rule iv: whatever happens before a pre-barrier event precedes, in gwcp,
-  // every post-barrier event of the participants.
+  // Rule iii: participants' pre-barrier events (their own times, now in
+  // joinedHb) precede post-barrier events; rule iv: so does whatever happens
+  // before them.
   if (withWcp) joinedWcp.join(joinedHb);
   for (uint32_t thread : threads) {
     ThreadClocks& t = table.at(block, thread);

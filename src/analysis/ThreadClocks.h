@@ -11,8 +11,10 @@
 namespace predatar {
 
 // One thread's clocks. `now` is the thread's local time N_t (its epoch); `hb`
-// is its happens-before clock H_t (own entry == now); `wcp` is gwcp's P_t
-// (events strictly GWCP-before the thread's current point; own entry unused).
+// is its happens-before clock H_t without its own entry (which is `now`, kept
+// apart so that a barrier leaves every participant's clock compressed);
+// `wcp` is gwcp's P_t (events strictly GWCP-before the thread's current
+// point; its own entry counts only where a GWCP edge put it there).
 struct ThreadClocks {
   uint32_t block = 0;
   uint32_t thread = 0;
@@ -33,11 +35,14 @@ struct ThreadClocks {
     c.set(block, thread, now);
     return c;
   }
-  // Ends the current epoch after the thread's clocks were published.
-  void tick() {
-    ++now;
-    hb.set(block, thread, now);
+  // H_t with its own entry, to publish at a release.
+  VectorClock hbSnapshot() const {
+    VectorClock c = hb;
+    c.set(block, thread, now);
+    return c;
   }
+  // Ends the current epoch after the thread's clocks were published.
+  void tick() { ++now; }
 };
 
 // Threads of the running kernel, created when they first act.

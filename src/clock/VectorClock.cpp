@@ -164,9 +164,28 @@ void VectorClock::join(const VectorClock& other) {
     *this = other;
     return;
   }
+  // Common case: every block of `other` is already here; join in place.
+  size_t i = 0;
+  bool subset = true;
+  for (const Block& theirs : other.blocks_) {
+    while (i < blocks_.size() && blocks_[i].id < theirs.id) ++i;
+    if (i == blocks_.size() || blocks_[i].id != theirs.id) {
+      subset = false;
+      break;
+    }
+  }
+  if (subset) {
+    i = 0;
+    for (const Block& theirs : other.blocks_) {
+      while (blocks_[i].id < theirs.id) ++i;
+      joinInto(blocks_[i], theirs);
+    }
+    return;
+  }
   std::vector<Block> merged;
   merged.reserve(blocks_.size() + other.blocks_.size());
-  size_t i = 0, j = 0;
+  i = 0;
+  size_t j = 0;
   while (i < blocks_.size() || j < other.blocks_.size()) {
     if (j == other.blocks_.size() || (i < blocks_.size() && blocks_[i].id < other.blocks_[j].id)) {
       merged.push_back(std::move(blocks_[i++]));

@@ -136,6 +136,7 @@ absl::StatusOr<std::vector<FatBinEntry>> parseFatbinContainer(const void* data, 
       uint64_t n = std::min<uint64_t>(nameLength, entryHeader - nameOffset);
       entry.name.assign(reinterpret_cast<const char*>(e + nameOffset), n);
       entry.name.resize(strnlen(entry.name.c_str(), entry.name.size()));
+      while (!entry.name.empty() && entry.name.back() == ' ') entry.name.pop_back();
     }
     // Options: {u32 textOffset, u32 textLength} at optionsOffset, text in the header.
     if (optionsOffset && optionsOffset + 8 <= entryHeader) {
@@ -198,7 +199,10 @@ absl::StatusOr<std::vector<FatBinEntry>> parseFatbinSection(std::string_view byt
     }
     auto entries = parseFatbinContainer(p, bytes.size() - offset);
     if (!entries.ok()) return entries.status();
-    for (auto& e : *entries) all.push_back(std::move(e));
+    for (auto& e : *entries) {
+      e.container = uint32_t(containers);
+      all.push_back(std::move(e));
+    }
     ++containers;
     offset += load<uint16_t>(p + 6) + load<uint64_t>(p + 8);
   }
@@ -224,7 +228,10 @@ absl::StatusOr<std::vector<FatBinEntry>> parseFatbinWrapper(const void* wrapper)
     for (size_t i = 0; prelinked && prelinked[i] && i < 65536; ++i) {
       auto more = parseFatbinContainer(prelinked[i]);
       if (!more.ok()) return more.status();
-      for (auto& e : *more) entries->push_back(std::move(e));
+      for (auto& e : *more) {
+        e.container = uint32_t(i + 1);
+        entries->push_back(std::move(e));
+      }
     }
   }
   return entries;

@@ -48,6 +48,7 @@ struct FatBinEntry {
   std::string name;               // source/object name nvcc recorded ("a.cu")
   std::string options;            // ptxas options recorded with PTX ("-lineinfo ...")
   std::string payload;            // decompressed; PTX without trailing NULs
+  uint32_t container = 0;         // which container of a wrapper/section it came from (0, 1, ...)
 
   bool isPtx() const { return kind == kEntryPtx; }
   bool isElf() const { return kind == kEntryElf; }

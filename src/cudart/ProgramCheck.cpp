@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 
 namespace predatar::cudart {
@@ -118,6 +119,23 @@ absl::Status checkProgram(const std::string& program, std::string* warning) {
                    : absl::StrCat(info->path, " does not use the CUDA runtime (no libcudart.so.13)");
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> findRuntimeLibraryDir(const std::string& predatarExecutable) {
+  std::vector<std::string> candidates;
+  if (const char* dir = std::getenv("PREDATAR_CUDART_DIR"); dir && *dir) candidates.push_back(dir);
+  char buffer[4096];
+  std::string exe = predatarExecutable;
+  ssize_t n = ::readlink(predatarExecutable.c_str(), buffer, sizeof buffer - 1);
+  if (n > 0) exe.assign(buffer, size_t(n));
+  std::string folder = exe.substr(0, exe.find_last_of('/') == std::string::npos ? 0 : exe.find_last_of('/'));
+  if (folder.empty()) folder = ".";
+  candidates.push_back(folder + "/lib");
+  candidates.push_back(folder + "/../lib");
+  for (const auto& dir : candidates)
+    if (::access((dir + "/libcudart.so.13").c_str(), R_OK) == 0) return dir;
+  return absl::NotFoundError(absl::StrCat("PreDataR's libcudart.so.13 is not in ", absl::StrJoin(candidates, ", "),
+                                          " (build the predatar_cudart_runtime target, or set PREDATAR_CUDART_DIR)"));
 }
 
 }  // namespace predatar::cudart

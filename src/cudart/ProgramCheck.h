@@ -32,4 +32,10 @@ absl::StatusOr<ProgramInfo> inspectProgram(const std::string& program);
 // set for the latter, when given).
 absl::Status checkProgram(const std::string& program, std::string* warning = nullptr);
 
+// The folder holding PreDataR's libcudart.so.13 for LD_LIBRARY_PATH: the
+// PREDATAR_CUDART_DIR environment variable if set, else `lib/` next to the
+// `predatar` executable (the build tree layout: build/predatar, build/lib/),
+// else `../lib/` (an install prefix). NotFound names the places searched.
+absl::StatusOr<std::string> findRuntimeLibraryDir(const std::string& predatarExecutable = "/proc/self/exe");
+
 }  // namespace predatar::cudart

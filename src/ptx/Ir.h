@@ -27,13 +27,13 @@ const char* toString(Space s);
 enum class Op : uint8_t {
   // integer / bit / float arithmetic
   Add, Sub, Mul, Mad, Fma, Div, Rem, Abs, Neg, Min, Max, And, Or, Xor, Not, Cnot,
-  Shl, Shr, Popc, Clz, Brev, Bfe, Bfi, Prmt, Lop3, Copysign, Sad,
+  Shl, Shr, Popc, Clz, Brev, Bfe, Bfi, Prmt, Lop3, Copysign, Sad, Shf, Bfind, Isspacep,
   Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Testp,
   Cvt, Setp, Selp, Set, Slct, Mov, MovPack, MovUnpack, MovFrameAddr, ReadClock, Cvta,
   // memory
   Ld, St, Atom, Red, Prefetch,
   // synchronization and control
-  Membar, Bar, BarWarpSync, Shfl, Vote, Match, Activemask,
+  Membar, Bar, BarWarpSync, Shfl, Vote, Match, Redux, Activemask,
   Bra, BrxIdx, Call, Ret, Exit, Trap, Nanosleep, Nop,
 };
 const char* toString(Op op);
@@ -48,6 +48,8 @@ enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
 enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
 enum class MulMode : uint8_t { Lo, Hi, Wide };
 enum class BarKind : uint8_t { Sync, Arrive, RedPopc, RedAnd, RedOr };
+// Calls to external functions the emulator implements (Instr::mode of a Call).
+enum Builtin : uint8_t { kNotBuiltin = 0, kVprintf = 1, kAssertFail = 2 };
 enum class TestpMode : uint8_t { Finite, Infinite, Number, NotANumber, Normal, Subnormal };
 
 // Special registers with a per-lane value fixed for the lifetime of a warp;

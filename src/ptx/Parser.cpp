@@ -6,6 +6,7 @@
 #include <tuple>
 #include <cstring>
 #include <map>
+#include <set>
 #include <optional>
 #include <unordered_map>
 
@@ -43,11 +44,11 @@ const char* toString(Space s) {
 const char* toString(Op op) {
   static const char* names[] = {
       "add", "sub", "mul", "mad", "fma", "div", "rem", "abs", "neg", "min", "max", "and", "or", "xor", "not", "cnot",
-      "shl", "shr", "popc", "clz", "brev", "bfe", "bfi", "prmt", "lop3", "copysign", "sad",
+      "shl", "shr", "popc", "clz", "brev", "bfe", "bfi", "prmt", "lop3", "copysign", "sad", "shf", "bfind", "isspacep",
       "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "testp",
       "cvt", "setp", "selp", "set", "slct", "mov", "mov(pack)", "mov(unpack)", "mov(frame)", "mov(clock)", "cvta",
       "ld", "st", "atom", "red", "prefetch",
-      "membar", "bar", "bar.warp.sync", "shfl", "vote", "match", "activemask",
+      "membar", "bar", "bar.warp.sync", "shfl", "vote", "match", "redux", "activemask",
       "bra", "brx.idx", "call", "ret", "exit", "trap", "nanosleep", "nop"};
   return names[static_cast<int>(op)];
 }
@@ -218,13 +219,18 @@ class Parser {
     for (auto& [instr, name, line] : pendingCalls_) {
       int32_t f = m_.findFunction(name);
       if (f < 0) return err(line, "call to unknown function '" + std::string(name) + "'");
-      if (!m_.functions[f].defined)
-        return err(line, "call to function '" + std::string(name) + "' which is declared but not defined");
       Instr& in = m_.code[instr];
+      if (!m_.functions[f].defined) {
+        if (name == "vprintf") in.mode = kVprintf;
+        else if (name == "__assertfail") in.mode = kAssertFail;
+        else
+          return err(line, "call to external function '" + std::string(name) +
+                               "' (declared, not defined in this PTX) is unsupported");
+      }
       in.target = uint32_t(f);
       m_.calls[in.call].callee = uint32_t(f);
       auto& callees = m_.functions[in.func].callees;
-      if (std::find(callees.begin(), callees.end(), uint32_t(f)) == callees.end()) callees.push_back(uint32_t(f));
+      if (in.mode == kNotBuiltin && std::find(callees.begin(), callees.end(), uint32_t(f)) == callees.end()) callees.push_back(uint32_t(f));
       auto& cs = m_.calls[in.call];
       const Function& callee = m_.functions[f];
       if (cs.argOffsets.size() != callee.params.size() || cs.retOffsets.size() != callee.rets.size())
@@ -556,7 +562,7 @@ class Parser {
     Function& g = m_.functions[fi];
     g.end = uint32_t(m_.code.size());
     // A function falling off its end returns.
-    if (g.end == g.begin || m_.code.back().op != Op::Ret) {
+    if (g.end == g.begin || (m_.code.back().op != Op::Ret && m_.code.back().op != Op::Exit)) {
       Instr in;
       in.op = g.entry ? Op::Exit : Op::Ret;
       in.func = fi;
@@ -803,7 +809,14 @@ class Parser {
         if (p == "or") { m.boolOp = BoolOp::Or; continue; }
         if (p == "xor") { m.boolOp = BoolOp::Xor; continue; }
       }
-      if ((base == "atom" || base == "red") && atoms.count(p) && m.atom == AtomOp::None) {
+      if (base == "shf") {
+        if (p == "l") continue;
+        if (p == "r") { m.mode |= 1; continue; }
+        if (p == "wrap") continue;
+        if (p == "clamp") { m.mode |= 2; continue; }
+      }
+      if (base == "bfind" && p == "shiftamt") { m.mode = 1; continue; }
+      if ((base == "atom" || base == "red" || base == "redux") && atoms.count(p) && m.atom == AtomOp::None) {
         m.atom = atoms.at(p);
         continue;
       }
@@ -877,6 +890,7 @@ class Parser {
       if (p == "to") { m.to = true; continue; }
       if (p == "v2") { m.vec = 2; continue; }
       if (p == "v4") { m.vec = 4; continue; }
+      if (p == "cc" && (base == "add" || base == "sub")) continue;
       if (p == "approx" || p == "full" || p == "sync" || p == "aligned" || p == "ca" || p == "cg" || p == "cs" ||
           p == "lu" || p == "cv" || p == "wb" || p == "wt" || p == "noftz" || p == "L1" || p == "L2" ||
           p.find("::") != std::string_view::npos)
@@ -953,7 +967,9 @@ class Parser {
         return err(line, "special register '" + std::string(o.name) + "' is only supported as the source of mov");
     }
     auto s = lookup(o.name);
-    if (!s) return err(line, "unknown symbol '" + std::string(o.name) + "' in '" + opcodeText_ + "'");
+    if (!s)
+      return err(line, std::string(o.name[0] == '%' ? "unknown register '" : "unknown symbol '") +
+                           std::string(o.name) + "' in '" + opcodeText_ + "'");
     switch (s->k) {
       case Sym::Reg: return regRef(s->index);
       case Sym::Var:
@@ -1036,6 +1052,14 @@ class Parser {
       } while (accept(','));
     }
     if (auto st = expect(';'); !st.ok()) return st;
+    static const std::set<std::string_view> known = {
+        "add", "sub", "mul", "mad", "fma", "div", "rem", "abs", "neg", "min", "max", "and", "or", "xor", "not",
+        "cnot", "shl", "shr", "popc", "clz", "brev", "bfe", "bfi", "prmt", "lop3", "copysign", "sad", "rcp",
+        "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "selp", "slct", "testp", "cvt", "setp", "set",
+        "mov", "cvta", "ld", "ldu", "st", "atom", "red", "membar", "fence", "bar", "barrier", "shfl", "vote",
+        "match", "redux", "shf", "bfind", "isspacep", "activemask", "bra", "call", "ret", "exit", "trap", "brkpt", "pmevent", "nanosleep",
+        "prefetch", "prefetchu", "discard"};
+    if (!known.count(base)) return unsupported(line);
     Mods m;
     if (base != "call" && base != "brx") {
       if (auto st = parseMods(base, parts, m, line); !st.ok()) return st;
@@ -1127,6 +1151,25 @@ class Parser {
           return simple(in, ops, 2, line);
         default: return simple(in, ops, size_t(it->second.second), line);
       }
+    }
+    if (base == "shf") {
+      in.op = Op::Shf;
+      if (in.type == Type::None) in.type = Type::B32;
+      return simple(in, ops, 3, line, {Type::None, Type::None, Type::U32});
+    }
+    if (base == "bfind") {
+      in.op = Op::Bfind;
+      return simple(in, ops, 1, line);
+    }
+    if (base == "isspacep") {
+      in.op = Op::Isspacep;
+      in.type = Type::U64;
+      return simple(in, ops, 1, line);
+    }
+    if (base == "redux") {
+      in.op = Op::Redux;
+      if (in.atom == AtomOp::None || in.type == Type::None) return unsupported(line);
+      return simple(in, ops, 2, line, {Type::None, Type::U32});
     }
     if (base == "addc" || base == "subc" || base == "mul24" || base == "mad24" || base == "dp4a" || base == "dp2a")
       return unsupported(line);

@@ -374,6 +374,46 @@ template <class T> void iSad(Ctx& x, const Instr& in, uint32_t m) {
   ternaryLoop<T>(x, in, m, [](T a, T b, T c) { return T(U<T>(c) + U<T>(a > b ? U<T>(a) - U<T>(b) : U<T>(b) - U<T>(a))); });
 }
 
+void iShf(Ctx& x, const Instr& in, uint32_t m) {
+  uint64_t* d = D(x, in.dst[0]);
+  const uint64_t* a = S(x, in.src[0]);
+  const uint64_t* b = S(x, in.src[1]);
+  const uint64_t* c = S(x, in.src[2]);
+  bool right = in.mode & 1, clamp = in.mode & 2;
+  forLanes(m, [&](uint32_t l) {
+    uint64_t v = (uint64_t(uint32_t(b[l])) << 32) | uint32_t(a[l]);
+    uint32_t n = uint32_t(c[l]);
+    n = clamp ? std::min<uint32_t>(n, 32) : (n & 31);
+    d[l] = right ? uint32_t(v >> n) : uint32_t((v << n) >> 32);
+  });
+}
+template <class T> void iBfind(Ctx& x, const Instr& in, uint32_t m) {
+  uint64_t* d = D(x, in.dst[0]);
+  const uint64_t* a = S(x, in.src[0]);
+  constexpr int bits = 8 * sizeof(T);
+  bool shiftamt = in.mode == 1;
+  forLanes(m, [&](uint32_t l) {
+    T v = get<T>(a[l]);
+    U<T> u = U<T>(v);
+    if constexpr (std::is_signed_v<T>) if (v < 0) u = U<T>(~u);
+    uint32_t r;
+    if (u == 0) r = 0xFFFFFFFFu;
+    else {
+      int pos = bits - 1 - std::countl_zero(u);
+      r = shiftamt ? uint32_t(bits - 1 - pos) : uint32_t(pos);
+    }
+    d[l] = r;
+  });
+}
+void isspacep(Ctx& x, const Instr& in, uint32_t m) {
+  uint64_t* d = D(x, in.dst[0]);
+  const uint64_t* a = S(x, in.src[0]);
+  uint64_t want = in.space == ptx::Space::Shared ? 1 : in.space == ptx::Space::Local ? 2
+                  : in.space == ptx::Space::Param ? 3 : 0;
+  bool never = in.space == ptx::Space::Const;
+  forLanes(m, [&](uint32_t l) { d[l] = !never && (a[l] >> kWindowShift) == want; });
+}
+
 // ---------------------------------------------------------------- float ops
 
 template <class T> void fAdd(Ctx& x, const Instr& in, uint32_t m) { floatBinary<T>(x, in, m, [](T a, T b) { return a + b; }); }
@@ -726,7 +766,7 @@ ExecFn byFloat(Type t) {
 WRAP(HAdd, iAdd) WRAP(HSub, iSub) WRAP(HMul, iMul) WRAP(HMad, iMad) WRAP(HDiv, iDiv) WRAP(HRem, iRem)
 WRAP(HAbs, iAbs) WRAP(HNeg, iNeg) WRAP(HMin, iMin) WRAP(HMax, iMax) WRAP(HAnd, bAnd) WRAP(HOr, bOr)
 WRAP(HXor, bXor) WRAP(HNot, bNot) WRAP(HCnot, bCnot) WRAP(HShl, iShl) WRAP(HShr, iShr) WRAP(HPopc, iPopc)
-WRAP(HClz, iClz) WRAP(HBrev, iBrev) WRAP(HBfe, iBfe) WRAP(HBfi, iBfi) WRAP(HLop3, iLop3) WRAP(HSad, iSad)
+WRAP(HBfind, iBfind) WRAP(HClz, iClz) WRAP(HBrev, iBrev) WRAP(HBfe, iBfe) WRAP(HBfi, iBfi) WRAP(HLop3, iLop3) WRAP(HSad, iSad)
 WRAP(HFAdd, fAdd) WRAP(HFSub, fSub) WRAP(HFMul, fMul) WRAP(HFDiv, fDiv) WRAP(HFMin, fMin) WRAP(HFMax, fMax)
 WRAP(HFFma, fFma) WRAP(HFAbs, fAbs) WRAP(HFNeg, fNeg) WRAP(HFRcp, fRcp) WRAP(HFSqrt, fSqrt)
 WRAP(HFRsqrt, fRsqrt) WRAP(HFEx2, fEx2) WRAP(HFLg2, fLg2) WRAP(HFSin, fSin) WRAP(HFCos, fCos)
@@ -839,6 +879,9 @@ ExecFn selectAlu(const Instr& in, std::string& error) {
     case Op::Bfe: return pick(byInt<HBfe>(in.type), nullptr);
     case Op::Bfi: return pick(byInt<HBfi>(in.type), nullptr);
     case Op::Prmt: return &iPrmt;
+    case Op::Shf: return &iShf;
+    case Op::Bfind: return pick(byInt<HBfind>(in.type), nullptr);
+    case Op::Isspacep: return &isspacep;
     case Op::Lop3: return pick(byInt<HLop3>(in.type), nullptr);
     case Op::Sad: return pick(byInt<HSad>(in.type), nullptr);
     case Op::Copysign: return pick(nullptr, byFloat<HFCopysign>(in.type));

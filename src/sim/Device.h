@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -80,6 +81,8 @@ struct LaunchConfig {
   // (what cudaLaunchKernel receives as `args`).
   std::vector<const void*> args;
   ScheduleOptions schedule;
+  // Device printf output (one call per formatted printf); null: stdout.
+  std::function<void(std::string_view)> printfOutput;
 };
 
 // Runs one kernel to completion, emitting its events to `sink` (kernelBegin
@@ -87,5 +90,13 @@ struct LaunchConfig {
 // names the kernel, the PC/PTX line, the source line when known and the thread.
 absl::Status launch(const Module& module, std::string_view kernel, const LaunchConfig& config,
                     DeviceMemory& memory, EventSink& sink);
+
+// Execution counters of one launch (also filled when the launch fails).
+struct LaunchStats {
+  uint64_t warpInstructions = 0;    // instructions issued by warps (one per lane group)
+  uint64_t threadInstructions = 0;  // sum over issued instructions of their active lanes
+};
+absl::Status launch(const Module& module, std::string_view kernel, const LaunchConfig& config,
+                    DeviceMemory& memory, EventSink& sink, LaunchStats* stats);
 
 }  // namespace predatar::sim

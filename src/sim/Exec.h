@@ -65,6 +65,7 @@ struct Warp {
   uint8_t barrierId[32] = {};
   bool rotate = false;
   uint32_t lastPc = 0;
+  uint64_t groupSteps = 0;  // steps of divergent groups since the last merge or rotation
   std::unique_ptr<uint64_t[]> regs;  // [specials | function registers] x 32 lanes
   // local memory: 32 lanes x stackBytes
   std::unique_ptr<uint8_t[]> local;
@@ -115,6 +116,7 @@ struct Launch {
   std::vector<Warp> warps;
   uint64_t seq = 0;
   uint64_t steps = 0;
+  uint64_t threadSteps = 0;
   LockInference locks;
   // Allocation cache for bounds checks.
   uint64_t cacheBase = 1, cacheEnd = 0;
@@ -177,6 +179,9 @@ ExecFn selectMemory(const ptx::Instr& in, std::string& error);
 void execShfl(Ctx& x, const ptx::Instr& in, uint32_t mask);
 void execVote(Ctx& x, const ptx::Instr& in, uint32_t mask);
 void execMatch(Ctx& x, const ptx::Instr& in, uint32_t mask);
+void execRedux(Ctx& x, const ptx::Instr& in, uint32_t mask);
+// vprintf / __assertfail for one lane; false when the lane faults.
+bool execBuiltin(Ctx& x, const ptx::Instr& in, uint32_t lane);
 
 Scope toEventScope(ptx::Scope s);
 

@@ -54,7 +54,7 @@ absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptxText, std::s
       case Op::Exit: mod->ctrl[pc] = Ctrl::Exit; continue;
       case Op::Trap: mod->ctrl[pc] = Ctrl::Trap; continue;
       case Op::Bar: mod->ctrl[pc] = Ctrl::Bar; continue;
-      case Op::BarWarpSync: case Op::Shfl: case Op::Vote: case Op::Match:
+      case Op::BarWarpSync: case Op::Shfl: case Op::Vote: case Op::Match: case Op::Redux:
         mod->ctrl[pc] = Ctrl::WarpSync;
         continue;
       case Op::Nanosleep: mod->ctrl[pc] = Ctrl::Nanosleep; continue;
@@ -287,6 +287,7 @@ bool Runner::warpSync(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t& m
     case Op::Shfl: execShfl(x, in, participants); break;
     case Op::Vote: execVote(x, in, participants); break;
     case Op::Match: execMatch(x, in, participants); break;
+    case Op::Redux: execRedux(x, in, participants); break;
     default: {
       SyncWarpEvent ev;
       ev.lanes = WarpLanes{w.block, w.inBlock, arrived};
@@ -332,9 +333,7 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
     forLanes(ready, [&](uint32_t l) { if (w.pc[l] == pc) mask |= 1u << l; });
     uint32_t others = ready & ~mask;
     if (!others) w.rotate = false;
-    w.lastPc = pc;
     uint32_t curFunc = UINT32_MAX;
-    uint64_t groupSteps = 0;
     bool yield = false;
     // Runs the group until it diverges, blocks or runs out of budget.
     // `written` means the lanes' pcs have been stored in w.pc.
@@ -356,6 +355,7 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
       x.pc = pc;
       x.groupMask = mask;
       ++executed;
+      L.threadSteps += uint32_t(std::popcount(mask));
       Ctrl c = ctrl[pc];
       if (c == Ctrl::Plain) {
         if (exec) {
@@ -413,6 +413,17 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
             break;
           }
           case Ctrl::Call: {
+            if (in.mode != ptx::kNotBuiltin) {
+              bool ok = true;
+              forLanes(exec, [&](uint32_t l) { if (ok) ok = execBuiltin(x, in, l); });
+              if (!ok) {
+                forLanes(mask, [&](uint32_t l) { w.pc[l] = pc; });
+                x.faulted = true;
+                return executed;
+              }
+              ++pc;
+              break;
+            }
             const ptx::CallSite& cs = L.M.ir.calls[in.call];
             const ptx::Function& callee = L.M.ir.functions[cs.callee];
             const ptx::Function& caller = L.M.ir.functions[in.func];
@@ -484,9 +495,10 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
         if (join) {
           mask |= join;
           others &= ~join;
-          groupSteps = 0;
+          w.groupSteps = 0;
           if (!others) w.rotate = false;
-        } else if (++groupSteps > kRotateSteps) {
+        } else if (++w.groupSteps > kRotateSteps) {
+          w.groupSteps = 0;
           w.rotate = true;
           break;
         }
@@ -494,6 +506,7 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
       if (yield || executed >= budget) break;
     }
     if (!written) forLanes(mask, [&](uint32_t l) { w.pc[l] = pc; });
+    w.lastPc = pc;
     if (yield) break;
   }
   return executed;
@@ -509,10 +522,10 @@ std::string Runner::waitingReport(bool includeRunning) {
     while (groups) {
       uint32_t l0 = uint32_t(std::countr_zero(groups));
       uint32_t pc = w.pc[l0];
-      uint8_t kind = (w.waiting >> l0) & 1 ? w.waitKind[l0] : kNotWaiting;
+      uint8_t kind = (w.waiting >> l0) & 1 ? w.waitKind[l0] : uint8_t(kNotWaiting);
       uint32_t g = 0;
       forLanes(groups, [&](uint32_t l) {
-        uint8_t k = (w.waiting >> l) & 1 ? w.waitKind[l] : kNotWaiting;
+        uint8_t k = (w.waiting >> l) & 1 ? w.waitKind[l] : uint8_t(kNotWaiting);
         if (w.pc[l] == pc && k == kind) g |= 1u << l;
       });
       groups &= ~g;
@@ -585,8 +598,13 @@ absl::Status Runner::run() {
 
 // ---------------------------------------------------------------- launch
 
-absl::Status launch(const Module& moduleBase, std::string_view kernelName, const LaunchConfig& config,
+absl::Status launch(const Module& module, std::string_view kernel, const LaunchConfig& config,
                     DeviceMemory& memory, EventSink& sink) {
+  return launch(module, kernel, config, memory, sink, nullptr);
+}
+
+absl::Status launch(const Module& moduleBase, std::string_view kernelName, const LaunchConfig& config,
+                    DeviceMemory& memory, EventSink& sink, LaunchStats* stats) {
   const auto* mod = dynamic_cast<const LoadedModule*>(&moduleBase);
   if (!mod) return absl::InvalidArgumentError("module was not created by loadPtx");
   const ptx::Module& ir = mod->ir;
@@ -785,6 +803,10 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
   Runner runner(L);
   absl::Status st = runner.run();
   sink.kernelEnd();
+  if (stats) {
+    stats->warpInstructions = L.steps;
+    stats->threadInstructions = L.threadSteps;
+  }
   return st;
 }
 

@@ -422,6 +422,27 @@ void execVote(Ctx& x, const Instr& in, uint32_t mask) {
   forLanes(mask, [&](uint32_t l) { d[l] = r; });
 }
 
+void execRedux(Ctx& x, const Instr& in, uint32_t mask) {
+  const uint64_t* a = S(x, in.src[0]);
+  bool sign = ptx::isSigned(in.type);
+  uint32_t first = uint32_t(std::countr_zero(mask));
+  uint32_t acc = uint32_t(a[first]);
+  forLanes(mask & ~(1u << first), [&](uint32_t l) {
+    uint32_t v = uint32_t(a[l]);
+    switch (in.atom) {
+      case ptx::AtomOp::Add: acc += v; break;
+      case ptx::AtomOp::Min: acc = sign ? uint32_t(std::min(int32_t(acc), int32_t(v))) : std::min(acc, v); break;
+      case ptx::AtomOp::Max: acc = sign ? uint32_t(std::max(int32_t(acc), int32_t(v))) : std::max(acc, v); break;
+      case ptx::AtomOp::And: acc &= v; break;
+      case ptx::AtomOp::Or: acc |= v; break;
+      case ptx::AtomOp::Xor: acc ^= v; break;
+      default: break;
+    }
+  });
+  uint64_t* d = D(x, in.dst[0]);
+  forLanes(mask, [&](uint32_t l) { d[l] = acc; });
+}
+
 void execMatch(Ctx& x, const Instr& in, uint32_t mask) {
   const uint64_t* a = S(x, in.src[0]);
   bool is64 = ptx::typeBytes(in.type) == 8;

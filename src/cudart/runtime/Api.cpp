@@ -160,6 +160,46 @@ cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim,
   return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                                        size_t sharedMem, cudaStream_t stream) {
+  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                                             size_t sharedMem, cudaStream_t stream)
+    __attribute__((alias("cudaLaunchCooperativeKernel"), visibility("default")));
+
+// Everything before in the stream has completed: host functions run at once.
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
+  {
+    PREDATAR_LOCK_AND_CHECK_STICKY();
+    if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
+    if (fn == nullptr) return fail(cudaErrorInvalidValue);
+  }
+  fn(userData);
+  return cudaSuccess;
+}
+
+cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void* userData)
+    __attribute__((alias("cudaLaunchHostFunc"), visibility("default")));
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
+                                  unsigned int) {
+  cudaError_t status;
+  {
+    std::lock_guard lock(rt().mutex());
+    if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
+    if (callback == nullptr) return fail(cudaErrorInvalidValue);
+    status = rt().sticky();
+  }
+  callback(stream, status, userData);
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
+                                       unsigned int flags)
+    __attribute__((alias("cudaStreamAddCallback"), visibility("default")));
+
 cudaError_t cudaFuncSetAttribute(const void* func, int attr, int value) {
   std::lock_guard lock(rt().mutex());
   KernelRecord* k = rt().kernelByHost(func);
@@ -365,6 +405,33 @@ cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
   *size = bytes;
   return cudaSuccess;
 }
+
+// Managed memory is host memory: prefetching and advice have nothing to do.
+cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cudaMemLocation, unsigned int,
+                                 cudaStream_t stream) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
+  if (count && !rt().isDeviceRange(devPtr, count)) return fail(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemPrefetchAsync_ptsz(const void* devPtr, size_t count, cudaMemLocation location,
+                                      unsigned int flags, cudaStream_t stream)
+    __attribute__((alias("cudaMemPrefetchAsync"), visibility("default")));
+
+cudaError_t cudaMemAdvise(const void* devPtr, size_t count, int, cudaMemLocation) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  if (count && !rt().isDeviceRange(devPtr, count)) return fail(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void*, size_t, unsigned int) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  return rt().validStream(stream) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void* devPtr, size_t length, unsigned int flags)
+    __attribute__((alias("cudaStreamAttachMemAsync"), visibility("default")));
 
 cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
   if (free == nullptr || total == nullptr) return fail(cudaErrorInvalidValue);

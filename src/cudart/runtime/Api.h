@@ -38,6 +38,11 @@ PREDATAR_CUDART_API cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim,
                                                  size_t sharedMem, cudaStream_t stream);
 PREDATAR_CUDART_API cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim,
                                                       void** args, size_t sharedMem, cudaStream_t stream);
+PREDATAR_CUDART_API cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim,
+                                                            void** args, size_t sharedMem, cudaStream_t stream);
+PREDATAR_CUDART_API cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData);
+PREDATAR_CUDART_API cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                                      void* userData, unsigned int flags);
 PREDATAR_CUDART_API cudaError_t cudaFuncSetAttribute(const void* func, int attr, int value);
 PREDATAR_CUDART_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func);
 PREDATAR_CUDART_API cudaError_t cudaFuncSetCacheConfig(const void* func, int cacheConfig);
@@ -77,6 +82,11 @@ PREDATAR_CUDART_API cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void*
                                                           size_t offset, int kind, cudaStream_t stream);
 PREDATAR_CUDART_API cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol);
 PREDATAR_CUDART_API cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol);
+PREDATAR_CUDART_API cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cudaMemLocation location,
+                                                     unsigned int flags, cudaStream_t stream);
+PREDATAR_CUDART_API cudaError_t cudaMemAdvise(const void* devPtr, size_t count, int advice, cudaMemLocation location);
+PREDATAR_CUDART_API cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* devPtr, size_t length,
+                                                         unsigned int flags);
 PREDATAR_CUDART_API cudaError_t cudaMemGetInfo(size_t* free, size_t* total);
 PREDATAR_CUDART_API cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr);
 

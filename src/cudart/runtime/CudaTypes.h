@@ -142,6 +142,14 @@ struct cudaFuncAttributes {
   int reserved[16];
 };
 
+struct cudaMemLocation {
+  int type;  // cudaMemLocationType
+  int id;
+};
+
+using cudaHostFn_t = void (*)(void* userData);
+using cudaStreamCallback_t = void (*)(cudaStream_t stream, cudaError_t status, void* userData);
+
 struct cudaPointerAttributes {
   int type;  // cudaMemoryType
   int device;
@@ -174,7 +182,9 @@ enum : int {
   cudaErrorIllegalAddress = 700,
   cudaErrorLaunchOutOfResources = 701,
   cudaErrorLaunchTimeout = 702,
+  cudaErrorAssert = 710,
   cudaErrorIllegalInstruction = 715,
+  cudaErrorMisalignedAddress = 716,
   cudaErrorLaunchFailure = 719,
   cudaErrorNotSupported = 801,
   cudaErrorInvalidDeviceFunction = 98,

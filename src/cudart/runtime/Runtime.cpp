@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "analysis/Detector.h"
+#include "cudart/PtxPatch.h"
 
 namespace predatar::cudart {
 namespace {
@@ -41,7 +42,15 @@ class InfoSink final : public EventSink {
 };
 
 cudaError_t errorForLaunch(const absl::Status& status) {
+  std::string m(status.message());
+  auto has = [&](const char* what) { return m.find(what) != std::string::npos; };
   switch (status.code()) {
+    case absl::StatusCode::kFailedPrecondition:  // faults of the emulated kernel
+      if (has("misaligned")) return cudaErrorMisalignedAddress;
+      if (has("out-of-bounds") || has("out of bounds") || has("illegal address")) return cudaErrorIllegalAddress;
+      if (has("deadlock")) return cudaErrorLaunchTimeout;
+      if (has("assert")) return cudaErrorAssert;
+      return cudaErrorLaunchFailure;
     case absl::StatusCode::kOutOfRange: return cudaErrorIllegalAddress;
     case absl::StatusCode::kDeadlineExceeded:
     case absl::StatusCode::kResourceExhausted: return cudaErrorLaunchTimeout;
@@ -138,10 +147,17 @@ void** Runtime::registerFatBinary(const void* wrapper) {
     m->fatbinStatus = entries.status();
   } else {
     for (const auto& e : *entries)
-      if (!e.name.empty()) {
+      if (e.isPtx() && !e.name.empty()) {
         m->sourceName = e.name;
         break;
       }
+    std::set<uint32_t> units;  // containers with PTX: one per -rdc object
+    for (const auto& e : *entries)
+      if (e.isPtx()) units.insert(e.container);
+    if (units.size() > 1)
+      warn(absl::StrCat("a module built with -rdc=true from ", units.size(),
+                        " translation units: PreDataR loads only one PTX unit per module (", m->sourceName,
+                        "); kernels and variables of the others, and calls between units, are not supported"));
     auto ptx = selectPtx(*entries, m->sourceName);
     if (!ptx.ok()) {
       m->fatbinStatus = ptx.status();
@@ -226,6 +242,20 @@ cudaError_t Runtime::ensureLoaded(RegisteredModule& m) {
   if (!m.loadAttempted) {
     m.loadAttempted = true;
     auto loaded = sim::loadPtx(m.ptx, m.sourceName, *memory_);
+    if (!loaded.ok()) {
+      // Device printf / assert the emulator may not provide: retry with fallbacks.
+      PtxPatch patch = defineMissingFunctions(m.ptx);
+      if (!patch.replaced.empty()) {
+        auto retried = sim::loadPtx(patch.ptx, m.sourceName, *memory_);
+        if (retried.ok()) {
+          for (const auto& f : patch.replaced)
+            warn(f == "vprintf"
+                     ? absl::StrCat(m.sourceName, ": device printf is not supported by the emulator; its output is dropped")
+                     : absl::StrCat(m.sourceName, ": device ", f, " is emulated as a trap (a failed assert ends the kernel)"));
+          loaded = std::move(retried);
+        }
+      }
+    }
     if (!loaded.ok()) {
       m.loadStatus = loaded.status();
       warn(absl::StrCat("cannot load the PTX of ", m.sourceName, ": ", describe(m.loadStatus)));

@@ -1,0 +1,43 @@
+// Detector throughput (warp events per second) on synthetic streams shaped
+// like real kernels, at 10^4 to 10^6 threads.
+#include <benchmark/benchmark.h>
+
+#include "SyntheticStream.h"
+#include "analysis/Detector.h"
+
+namespace predatar::bench {
+namespace {
+
+const char* kDetectors[] = {"gwcp", "hb", "lockset"};
+
+void BM_Detector(benchmark::State& state) {
+  StreamSpec spec;
+  spec.shape = Shape(state.range(0));
+  spec.threads = uint64_t(state.range(1));
+  spec.targetEvents = uint64_t(state.range(3));
+  const char* name = kDetectors[state.range(2)];
+  uint64_t events = 0;
+  DetectorStats stats;
+  for (auto _ : state) {
+    auto detector = makeDetector(name, DetectorOptions{state.range(4) != 0, false});
+    events += generate(spec, *detector);
+    stats = detector->stats();
+  }
+  state.SetLabel(std::string(name) + "/" + toString(spec.shape) + (state.range(4) ? "" : "/uncompressed"));
+  state.counters["events/s"] = benchmark::Counter(double(events), benchmark::Counter::kIsRate);
+  state.counters["peak_MiB"] = double(stats.peakThreadClockBytes + stats.peakLockClockBytes +
+                                      stats.peakQueueBytes + stats.peakShadowBytes) / (1 << 20);
+}
+
+void Args(benchmark::internal::Benchmark* b) {
+  for (int shape = 0; shape < 4; ++shape)
+    for (int64_t threads : {10'000, 100'000, 1'000'000})
+      for (int detector = 0; detector < 3; ++detector) b->Args({shape, threads, detector, 2'000'000, 1});
+}
+
+BENCHMARK(BM_Detector)->Apply(Args)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+}  // namespace
+}  // namespace predatar::bench
+
+BENCHMARK_MAIN();

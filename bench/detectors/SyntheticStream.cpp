@@ -1,0 +1,138 @@
+#include "SyntheticStream.h"
+
+#include <algorithm>
+
+namespace predatar::bench {
+
+const char* toString(Shape shape) {
+  switch (shape) {
+    case Shape::BarrierStencil: return "barrier-stencil";
+    case Shape::LockHeavy: return "lock-heavy";
+    case Shape::AtomicsHeavy: return "atomics-heavy";
+    case Shape::WarpLock: return "warp-lock";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr uint64_t kInput = 1ull << 40, kOutput = 2ull << 40, kCounter = 3ull << 40, kBins = 4ull << 40;
+
+class Generator {
+ public:
+  Generator(const StreamSpec& spec, EventSink& sink) : spec_(spec), sink_(sink) {
+    blocks_ = uint32_t(std::max<uint64_t>(1, spec.threads / spec.blockSize));
+    warps_ = (spec.blockSize + 31) / 32;
+  }
+
+  uint64_t run() {
+    KernelInfo k;
+    k.name = toString(spec_.shape);
+    k.grid = {blocks_, 1, 1};
+    k.block = {spec_.blockSize, 1, 1};
+    sink_.kernelBegin(k);
+    for (uint32_t round = 0; events_ < spec_.targetEvents; ++round) {
+      for (uint32_t b = 0; b < blocks_ && events_ < spec_.targetEvents; ++b) block(b, round);
+    }
+    sink_.kernelEnd();
+    return events_;
+  }
+
+ private:
+  LaneMask fullMask(uint32_t warp) const {
+    uint32_t lanes = std::min<uint32_t>(32, spec_.blockSize - warp * 32);
+    return lanes == 32 ? ~0u : ((1u << lanes) - 1);
+  }
+  uint64_t globalThread(uint32_t b, uint32_t warp, uint32_t lane) const {
+    return uint64_t(b) * spec_.blockSize + warp * 32 + lane;
+  }
+  void access(uint32_t b, uint32_t warp, LaneMask mask, AccessType type, MemorySpace space, uint64_t base,
+              int64_t offset, bool perLane, uint32_t pc, bool strong = false) {
+    MemoryEvent e;
+    e.lanes = {b, warp, mask};
+    e.type = type;
+    e.space = space;
+    e.strong = strong || type == AccessType::AtomicRmw;
+    e.scope = Scope::Device;
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+      int64_t index = perLane ? int64_t(space == MemorySpace::Shared ? warp * 32 + lane : globalThread(b, warp, lane)) + offset : offset;
+      e.address[lane] = base + 4 * uint64_t(std::max<int64_t>(index, 0));
+    }
+    e.origin = {events_, pc, Origin::kNoSource};
+    sink_.memory(e);
+    ++events_;
+  }
+  void barrier(uint32_t b) {
+    BarrierEvent e{b, {}, {events_, 100, Origin::kNoSource}};
+    e.threads.resize(spec_.blockSize);
+    for (uint32_t t = 0; t < spec_.blockSize; ++t) e.threads[t] = t;
+    sink_.barrier(e);
+    ++events_;
+  }
+  void lock(uint32_t b, uint32_t warp, uint32_t lane, Scope scope, uint64_t id, bool acquire) {
+    LockEvent e{{b, warp, 1u << lane}, scope, {}, {events_, acquire ? 200u : 201u, Origin::kNoSource}};
+    e.lock.fill(id);
+    acquire ? sink_.acquire(e) : sink_.release(e);
+    ++events_;
+  }
+
+  void block(uint32_t b, uint32_t round) {
+    switch (spec_.shape) {
+      case Shape::BarrierStencil:
+        for (uint32_t w = 0; w < warps_; ++w)
+          access(b, w, fullMask(w), AccessType::Read, MemorySpace::Global, kInput, 0, true, 1);
+        for (uint32_t w = 0; w < warps_; ++w)
+          access(b, w, fullMask(w), AccessType::Write, MemorySpace::Shared, 0, 1, true, 2);
+        barrier(b);
+        for (uint32_t w = 0; w < warps_; ++w) {
+          access(b, w, fullMask(w), AccessType::Read, MemorySpace::Shared, 0, 0, true, 3);
+          access(b, w, fullMask(w), AccessType::Read, MemorySpace::Shared, 0, 2, true, 4);
+          access(b, w, fullMask(w), AccessType::Write, MemorySpace::Global, kOutput + (round % 2) * (1ull << 36), 0,
+                 true, 5);
+        }
+        barrier(b);
+        break;
+      case Shape::LockHeavy:
+        // One thread per warp per round takes the device lock (as real code
+        // serializes lock holders), updates the counter, releases.
+        for (uint32_t w = 0; w < warps_; ++w) {
+          uint32_t lane = round % 32;
+          if (!((fullMask(w) >> lane) & 1)) continue;
+          lock(b, w, lane, Scope::Device, 1, true);
+          access(b, w, 1u << lane, AccessType::Read, MemorySpace::Global, kCounter, 0, false, 10);
+          access(b, w, 1u << lane, AccessType::Write, MemorySpace::Global, kCounter, 0, false, 11);
+          lock(b, w, lane, Scope::Device, 1, false);
+          access(b, w, fullMask(w), AccessType::Read, MemorySpace::Global, kInput, 0, true, 12);
+        }
+        break;
+      case Shape::AtomicsHeavy:
+        for (uint32_t w = 0; w < warps_; ++w) {
+          access(b, w, fullMask(w), AccessType::Read, MemorySpace::Global, kInput + round * (1ull << 30), 0, true, 20);
+          access(b, w, fullMask(w), AccessType::AtomicRmw, MemorySpace::Global, kBins, (w + round) % 64, false, 21);
+        }
+        break;
+      case Shape::WarpLock:
+        for (uint32_t w = 0; w < warps_; ++w) {
+          SyncWarpEvent sync{{b, w, fullMask(w)}, {events_, 300, Origin::kNoSource}};
+          lock(b, w, 0, Scope::Block, 1000 + w, true);
+          sink_.syncWarp(sync), ++events_;
+          access(b, w, fullMask(w), AccessType::Write, MemorySpace::Shared, 4096, 0, true, 30);
+          sync.origin.seq = events_;
+          sink_.syncWarp(sync), ++events_;
+          lock(b, w, 0, Scope::Block, 1000 + w, false);
+        }
+        break;
+    }
+  }
+
+  const StreamSpec& spec_;
+  EventSink& sink_;
+  uint32_t blocks_, warps_;
+  uint64_t events_ = 0;
+};
+
+}  // namespace
+
+uint64_t generate(const StreamSpec& spec, EventSink& sink) { return Generator(spec, sink).run(); }
+
+}  // namespace predatar::bench
