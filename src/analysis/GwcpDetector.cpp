@@ -81,7 +81,7 @@ void GwcpDetector::kernelBegin(const KernelInfo& kernel) {
 }
 
 void GwcpDetector::memory(const MemoryEvent& event) {
-  ++stats_.events;
+  countEvent();
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     access(threads_.at(event.lanes.block, thread), event, lane);
   });
@@ -135,17 +135,17 @@ void GwcpDetector::applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, ui
 }
 
 void GwcpDetector::barrier(const BarrierEvent& event) {
-  ++stats_.events;
+  countEvent();
   synchronize(threads_, geometry_, event.block, event.threads, /*withWcp=*/true);
 }
 
 void GwcpDetector::syncWarp(const SyncWarpEvent& event) {
-  ++stats_.events;
+  countEvent();
   synchronize(threads_, geometry_, event.lanes.block, liveLanes(threads_, event.lanes), true);
 }
 
 void GwcpDetector::acquire(const LockEvent& event) {
-  ++stats_.events;
+  countEvent();
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
     uint64_t lockId = event.lock[lane];
@@ -250,7 +250,7 @@ void GwcpDetector::recordConflicts(const ThreadClocks& t, const VectorClock& hb,
 }
 
 void GwcpDetector::release(const LockEvent& event) {
-  ++stats_.events;
+  countEvent();
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
     uint64_t tid = uint64_t(t.block) * threads_.threadsPerBlock() + thread;
@@ -296,11 +296,10 @@ void GwcpDetector::release(const LockEvent& event) {
     if (holder != lock.holders.end()) lock.holders.erase(holder);
     t.tick();
   });
-  if ((stats_.events & 0xfff) == 0) sampleMemory();
 }
 
 void GwcpDetector::exit(const ExitEvent& event) {
-  ++stats_.events;
+  countEvent();
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t) {
     uint64_t tid = uint64_t(event.lanes.block) * threads_.threadsPerBlock() + thread;
     held_.erase(tid);

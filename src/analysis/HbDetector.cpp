@@ -17,7 +17,7 @@ void HbDetector::kernelBegin(const KernelInfo& kernel) {
 }
 
 void HbDetector::memory(const MemoryEvent& event) {
-  ++stats_.events;
+  countEvent();
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
     AccessRecord record{event.lanes.block, thread, t.now, event.type, event.strong || event.type == AccessType::AtomicRmw,
@@ -30,17 +30,17 @@ void HbDetector::memory(const MemoryEvent& event) {
 }
 
 void HbDetector::barrier(const BarrierEvent& event) {
-  ++stats_.events;
+  countEvent();
   synchronize(threads_, geometry_, event.block, event.threads, /*withWcp=*/false);
 }
 
 void HbDetector::syncWarp(const SyncWarpEvent& event) {
-  ++stats_.events;
+  countEvent();
   synchronize(threads_, geometry_, event.lanes.block, liveLanes(threads_, event.lanes), false);
 }
 
 void HbDetector::acquire(const LockEvent& event) {
-  ++stats_.events;
+  countEvent();
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
     LockClocks& lock = locks_[event.lock[lane]];
@@ -50,7 +50,7 @@ void HbDetector::acquire(const LockEvent& event) {
 }
 
 void HbDetector::release(const LockEvent& event) {
-  ++stats_.events;
+  countEvent();
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
     LockClocks& lock = locks_[event.lock[lane]];
@@ -63,11 +63,10 @@ void HbDetector::release(const LockEvent& event) {
     }
     t.tick();
   });
-  if ((stats_.events & 0xfff) == 0) sampleMemory();
 }
 
 void HbDetector::exit(const ExitEvent& event) {
-  ++stats_.events;
+  countEvent();
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t) { threads_.exit(event.lanes.block, thread); });
 }
 

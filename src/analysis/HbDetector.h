@@ -20,7 +20,7 @@ class HbDetector final : public Detector {
   void memory(const MemoryEvent& event) override;
   void barrier(const BarrierEvent& event) override;
   void syncWarp(const SyncWarpEvent& event) override;
-  void fence(const FenceEvent&) override { ++stats_.events; }
+  void fence(const FenceEvent&) override { countEvent(); }
   void acquire(const LockEvent& event) override;
   void release(const LockEvent& event) override;
   void exit(const ExitEvent& event) override;
@@ -28,6 +28,10 @@ class HbDetector final : public Detector {
 
  private:
   void sampleMemory();
+  // Counts an event; metadata sizes are sampled every 2^16 events for --stats.
+  void countEvent() {
+    if ((++stats_.events & 0xffff) == 0) sampleMemory();
+  }
 
   ClockGeometry geometry_;
   ThreadTable threads_;

@@ -80,7 +80,7 @@ void LocksetDetector::memory(const MemoryEvent& event) {
   for (const auto& [key, r] : accesses) {
     auto it = shadow_.find(key);
     if (it == shadow_.end()) continue;
-    if (it->second.lastWrite) compare(key, *it->second.lastWrite, r);
+    for (const Record& write : it->second.lastWrites) compare(key, write, r);
     if (r.writes())
       for (const Record& read : it->second.reads) compare(key, read, r);
   }
@@ -90,7 +90,8 @@ void LocksetDetector::memory(const MemoryEvent& event) {
   for (const auto& [key, r] : accesses) {
     History& h = shadow_[key];
     if (r.writes()) {
-      h.lastWrite = r;
+      if (!h.lastWrites.empty() && h.lastWrites.front().origin.seq != r.origin.seq) h.lastWrites.clear();
+      h.lastWrites.push_back(r);
       h.reads.clear();
       continue;
     }
@@ -142,7 +143,7 @@ void LocksetDetector::release(const LockEvent& event) {
 
 void LocksetDetector::kernelEnd() {
   uint64_t bytes = shadow_.capacity() * (sizeof(uint64_t) + sizeof(History));
-  for (const auto& [_, h] : shadow_) bytes += h.reads.capacity() * sizeof(Record);
+  for (const auto& [_, h] : shadow_) bytes += (h.reads.capacity() + h.lastWrites.capacity()) * sizeof(Record);
   stats_.peakShadowBytes = std::max(stats_.peakShadowBytes, bytes);
 }
 

@@ -2,7 +2,8 @@
 // (accesses by different lanes of one warp in different instructions are not
 // compared), plus same-instruction intra-warp races.
 //
-// Per location it keeps the last write and the reads since. An access e by t
+// Per location it keeps the last write (every lane of the last writing
+// instruction) and the reads since. An access e by t
 // is compared with each kept access e' by t' that conflicts with it:
 //  1. a barrier after e' that both t and t' took part in: no race;
 //  2. else if either held a lock: a race unless both held a common lock at
@@ -58,7 +59,9 @@ class LocksetDetector final : public Detector {
     bool writes() const { return type != AccessType::Read; }
   };
   struct History {
-    std::optional<Record> lastWrite;
+    // The lanes of the last instruction that wrote the word (unordered with
+    // each other, so each stands as a last write), and the reads since.
+    std::vector<Record> lastWrites;
     std::vector<Record> reads;
   };
 

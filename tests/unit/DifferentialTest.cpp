@@ -1,0 +1,191 @@
+// Randomized differential test: every real detector (src/analysis) against
+// the brute-force reference (tests/support/ReferenceModel.h) on random
+// well-formed traces (tests/support/RandomTrace.h), with and without clock
+// compression.
+//
+//   PREDATAR_DIFF_SEEDS=N        seeds 0..N-1 (default 1000)
+//   PREDATAR_DIFF_FIRST_SEED=S   start at seed S instead (to replay one: S and N=1)
+//
+// A mismatch prints the seed, both location sets, a witness pair of the
+// reference for each location only it reports, and the trace as a litmus
+// file with the reference's expectations (ready for tests/litmus/).
+//
+// LitmusRoundTrip also checks toLitmus against the litmus reader (src/litmus)
+// on the same seeds.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <iterator>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "analysis/Detector.h"
+#include "litmus/Litmus.h"
+#include "support/RandomTrace.h"
+#include "support/ReferenceModel.h"
+
+namespace predatar {
+namespace {
+
+using testsupport::RandomTraceOptions;
+
+uint64_t envNumber(const char* name, uint64_t fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  unsigned long long n = std::strtoull(v, &end, 10);
+  return end && *end == '\0' ? uint64_t(n) : fallback;
+}
+
+constexpr int kMaxReports = 5;  // printed mismatches per test; all are counted
+
+reference::DetectorResult referenceFor(const std::string& detector, const Trace& trace) {
+  if (detector == "gwcp") return reference::gwcp(trace);
+  if (detector == "hb") return reference::hb(trace);
+  return reference::lockset(trace);
+}
+
+std::string mismatchReport(const Trace& trace, uint64_t seed, const std::string& detector, bool compression,
+                           const reference::DetectorResult& expected, const std::set<LocationKey>& got) {
+  std::set<LocationKey> missing, extra;
+  std::set_difference(expected.locations.begin(), expected.locations.end(), got.begin(), got.end(),
+                      std::inserter(missing, missing.end()));
+  std::set_difference(got.begin(), got.end(), expected.locations.begin(), expected.locations.end(),
+                      std::inserter(extra, extra.end()));
+  std::ostringstream out;
+  out << "seed " << seed << ", detector " << detector << ", compression " << (compression ? "on" : "off") << "\n"
+      << "  reference: " << testsupport::describeLocations(trace.kernel, expected.locations) << "\n"
+      << "  detector:  " << testsupport::describeLocations(trace.kernel, got) << "\n";
+  if (!missing.empty()) {
+    out << "  missed:    " << testsupport::describeLocations(trace.kernel, missing) << "\n";
+    for (const auto& w : expected.witnesses)
+      if (missing.count(w.location))
+        out << "    " << testsupport::describeLocations(trace.kernel, {w.location}) << ": racing pair "
+            << reference::toString(w) << "\n";
+  }
+  if (!extra.empty())
+    out << "  spurious:  " << testsupport::describeLocations(trace.kernel, extra) << "\n";
+  out << "  replay: PREDATAR_DIFF_FIRST_SEED=" << seed << " PREDATAR_DIFF_SEEDS=1\n";
+  const reference::Results all = reference::analyze(trace);
+  out << "----- litmus (expectations from the reference) -----\n"
+      << testsupport::toLitmus(trace, {{"gwcp", all.gwcp.locations},
+                                       {"hb", all.hb.locations},
+                                       {"lockset", all.lockset.locations}})
+      << "-----";
+  return out.str();
+}
+
+void runDifferential(const std::string& detector, const RandomTraceOptions& traceOptions) {
+  const uint64_t first = envNumber("PREDATAR_DIFF_FIRST_SEED", 0);
+  const uint64_t count = envNumber("PREDATAR_DIFF_SEEDS", 1000);
+  uint64_t mismatches = 0, runs = 0, racyRuns = 0;
+  for (uint64_t seed = first; seed < first + count; ++seed) {
+    const Trace trace = testsupport::randomTrace(seed, traceOptions);
+    const reference::DetectorResult expected = referenceFor(detector, trace);
+    if (!expected.locations.empty()) ++racyRuns;
+    for (bool compression : {true, false}) {
+      DetectorOptions options;
+      options.compression = compression;
+      std::unique_ptr<Detector> d = makeDetector(detector, options);
+      ASSERT_NE(d, nullptr) << "makeDetector(\"" << detector << "\") returned null";
+      replay(trace, *d);
+      ++runs;
+      const std::set<LocationKey>& got = d->races().locations();
+      if (got == expected.locations) continue;
+      if (++mismatches <= kMaxReports)
+        ADD_FAILURE() << mismatchReport(trace, seed, detector, compression, expected, got);
+    }
+  }
+  EXPECT_EQ(mismatches, 0u) << detector << ": " << mismatches << " of " << runs
+                            << " runs differ from the reference (first " << kMaxReports << " printed)";
+  // Not a check of the detector: tells whether the seeds exercised anything.
+  ::testing::Test::RecordProperty("racy_traces", std::to_string(racyRuns));
+}
+
+TEST(Differential, Gwcp) { runDifferential("gwcp", {}); }
+TEST(Differential, Hb) { runDifferential("hb", {}); }
+TEST(Differential, Lockset) { runDifferential("lockset", {}); }
+
+// One warp per block, two locks, two protected words, no shared memory:
+// denser lock interplay, where gwcp and hb part ways more often.
+RandomTraceOptions lockHeavy() {
+  RandomTraceOptions o;
+  o.maxWarpsPerBlock = 1;
+  o.locks = 2;
+  o.scalarWords = 2;
+  o.sharedMemory = false;
+  return o;
+}
+TEST(Differential, GwcpLockHeavy) { runDifferential("gwcp", lockHeavy()); }
+TEST(Differential, HbLockHeavy) { runDifferential("hb", lockHeavy()); }
+TEST(Differential, LocksetLockHeavy) { runDifferential("lockset", lockHeavy()); }
+
+// 8-byte accesses (two words per lane); not expressible in litmus files, so
+// the printed litmus text of a mismatch here is only approximate.
+RandomTraceOptions wide() {
+  RandomTraceOptions o;
+  o.wideAccessPercent = 20;
+  return o;
+}
+TEST(Differential, GwcpWideAccesses) { runDifferential("gwcp", wide()); }
+TEST(Differential, HbWideAccesses) { runDifferential("hb", wide()); }
+TEST(Differential, LocksetWideAccesses) { runDifferential("lockset", wide()); }
+
+// toLitmus and the litmus reader agree: the text of a random trace, read
+// back, is the same execution (same events, the reference finds the same
+// locations by name), and the real detectors meet its `expect` lines, as
+// `predatar litmus` would check them.
+std::set<std::string> names(const KernelInfo& kernel, const std::set<LocationKey>& locations) {
+  std::set<std::string> out;
+  for (const LocationKey& l : locations) out.insert(testsupport::litmusLocation(kernel, l.space, l.address));
+  return out;
+}
+
+TEST(Differential, LitmusRoundTrip) {
+  const uint64_t first = envNumber("PREDATAR_DIFF_FIRST_SEED", 0);
+  const uint64_t count = envNumber("PREDATAR_DIFF_SEEDS", 1000);
+  int reports = 0;
+  for (uint64_t seed = first; seed < first + count && reports < kMaxReports; ++seed) {
+    const Trace trace = testsupport::randomTrace(seed);
+    const reference::Results ref = reference::analyze(trace);
+    const std::string text = testsupport::toLitmus(
+        trace, {{"gwcp", ref.gwcp.locations}, {"hb", ref.hb.locations}, {"lockset", ref.lockset.locations}});
+    const std::string context = "seed " + std::to_string(seed) + "\n" + text;
+    auto file = litmus::parse(text, "random-" + std::to_string(seed) + ".litmus");
+    if (!file.ok()) {
+      ++reports;
+      ADD_FAILURE() << file.status().message() << "\n" << context;
+      continue;
+    }
+    bool ok = true;
+    auto expectEq = [&](const auto& a, const auto& b, const std::string& what) {
+      if (a == b) return;
+      ok = false;
+      ADD_FAILURE() << what << " differs after reading the litmus text back\n" << context;
+    };
+    expectEq(file->trace.events.size(), trace.events.size(), "the number of events");
+    expectEq(file->trace.kernel.numBlocks(), trace.kernel.numBlocks(), "blocks");
+    expectEq(file->trace.kernel.threadsPerBlock(), trace.kernel.threadsPerBlock(), "threads per block");
+    const reference::Results back = reference::analyze(file->trace);
+    expectEq(names(file->trace.kernel, back.gwcp.locations), names(trace.kernel, ref.gwcp.locations), "reference gwcp");
+    expectEq(names(file->trace.kernel, back.hb.locations), names(trace.kernel, ref.hb.locations), "reference hb");
+    expectEq(names(file->trace.kernel, back.lockset.locations), names(trace.kernel, ref.lockset.locations),
+             "reference lockset");
+    for (bool compression : {true, false}) {
+      DetectorOptions options;
+      options.compression = compression;
+      auto detectors = litmus::analyze(*file, allDetectorNames(), options);
+      for (const auto& d : detectors)
+        for (const litmus::Expectation& x : file->expectations)
+          if (x.detector == d->name())
+            expectEq(litmus::racyLocations(*file, *d), x.locations,
+                     std::string(d->name()) + (compression ? "" : " (no compression)") + " against its expect line");
+    }
+    if (!ok) ++reports;
+  }
+}
+
+}  // namespace
+}  // namespace predatar
