@@ -77,9 +77,14 @@ class AccessHistory {
     size_t kept = 0;
     for (size_t i = 0; i < records.size(); ++i) {
       const AccessRecord& earlier = records[i];
-      bool isOrdered = earlier.sameThread(access) || ordered(earlier);
-      if (!isOrdered && conflicts(earlier, access)) report(key, earlier, access, log);
-      if (isOrdered && subsumes(access, earlier)) continue;
+      bool conflicting = conflicts(earlier, access);
+      bool subsumed = subsumes(access, earlier);
+      // Only a conflict or a possible subsumption needs the clocks.
+      if (conflicting || subsumed) {
+        bool isOrdered = earlier.sameThread(access) || ordered(earlier);
+        if (!isOrdered && conflicting) report(key, earlier, access, log);
+        if (isOrdered && subsumed) continue;
+      }
       if (kept != i) records[kept] = earlier;
       ++kept;
     }

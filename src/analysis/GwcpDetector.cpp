@@ -1,6 +1,7 @@
 #include "analysis/GwcpDetector.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "analysis/LaneLoop.h"
 
@@ -174,15 +175,16 @@ void GwcpDetector::acquire(const LockEvent& event) {
 void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseScope) {
   Cursors& cursors = lock.cursors[uint64_t(t.block) * threads_.threadsPerBlock() + t.thread];
   bool joined = true;
+  auto own = [&t](const CriticalSection& cs) { return cs.block == t.block && cs.thread == t.thread; };
+  auto satisfied = [&t](const CriticalSection& cs) { return cs.acquireClock.leq(t.wcp, t.block, t.thread, t.now); };
   auto scan = [&](const std::vector<CriticalSection>& log, size_t& cursor, auto relevant) {
     for (size_t i = cursor; i < log.size(); ++i) {
       const CriticalSection& cs = log[i];
-      bool own = cs.block == t.block && cs.thread == t.thread;
-      if (own || !relevant(cs)) {
+      if (own(cs) || !relevant(cs)) {
         if (cursor == i) ++cursor;
         continue;
       }
-      if (cs.acquireClock.leq(t.wcpSnapshot())) {
+      if (satisfied(cs)) {
         t.wcp.join(cs.releaseHb);
         joined = true;
         if (cursor == i) ++cursor;
@@ -191,25 +193,53 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseS
       }
     }
   };
+  // A log whose critical sections are all relevant and mutually exclusive is
+  // a happens-before chain: acquires and release clocks only grow along it.
+  // So "satisfied" is monotone over other threads' entries, and joining the
+  // release clock of the last satisfied one covers all before it (binary search).
+  auto scanChain = [&](const std::vector<CriticalSection>& log, size_t& cursor) {
+    if (!lock.exclusive) return scan(log, cursor, [](const CriticalSection&) { return true; });
+    auto lastOtherAtOrBefore = [&](size_t i) -> std::optional<size_t> {
+      for (size_t j = i + 1; j-- > cursor;)
+        if (!own(log[j])) return j;
+      return std::nullopt;
+    };
+    auto covered = [&](size_t i) {
+      auto j = lastOtherAtOrBefore(i);
+      return !j || satisfied(log[*j]);
+    };
+    size_t lo = cursor, hi = log.size();  // find the first i in [lo, hi) not covered
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (covered(mid)) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo == cursor) return;
+    if (auto k = lastOtherAtOrBefore(lo - 1)) {
+      t.wcp.join(log[*k].releaseHb);
+      joined = true;
+    }
+    cursor = lo;
+  };
   bool device = releaseScope != Scope::Block;
   uint64_t tid = uint64_t(t.block) * threads_.threadsPerBlock() + t.thread;
   // The thread's own earlier critical sections count once their acquire is
   // strictly GWCP-before this point (P_t's own entry reaches its time).
-  auto own = lock.ownPending.find(tid);
+  auto pending = lock.ownPending.find(tid);
   while (joined) {
     joined = false;
-    while (own != lock.ownPending.end() && !own->second.empty()) {
-      auto [inDeviceLog, index] = own->second.front();
+    while (pending != lock.ownPending.end() && !pending->second.empty()) {
+      auto [inDeviceLog, index] = pending->second.front();
       const CriticalSection& cs = inDeviceLog ? lock.deviceLog[index] : lock.blockLog[t.block][index];
       if (cs.acquireClock.get(t.block, t.thread) > t.wcp.get(t.block, t.thread)) break;
       t.wcp.join(cs.releaseHb);
-      own->second.pop_front();
+      pending->second.pop_front();
       joined = true;
     }
     if (auto it = lock.blockLog.find(t.block); it != lock.blockLog.end())
-      scan(it->second, cursors.ownBlock, [](const CriticalSection&) { return true; });
+      scanChain(it->second, cursors.ownBlock);
     if (device) {
-      scan(lock.deviceLog, cursors.deviceAll, [](const CriticalSection&) { return true; });
+      scanChain(lock.deviceLog, cursors.deviceAll);
       for (uint32_t b : lock.mixedBlocks)
         if (b != t.block)
           scan(lock.blockLog[b], cursors.mixed[b],

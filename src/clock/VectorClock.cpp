@@ -199,17 +199,33 @@ void VectorClock::join(const VectorClock& other) {
   blocks_ = std::move(merged);
 }
 
-bool VectorClock::leq(const VectorClock& other) const {
+bool VectorClock::leq(const VectorClock& other) const { return leq(other, UINT32_MAX, 0, 0); }
+
+bool VectorClock::leq(const VectorClock& other, uint32_t exceptBlock, uint32_t exceptThread, Clock time) const {
+  static const Block kEmpty{};
   for (const Block& mine : blocks_) {
-    const Block* theirs = other.find(mine.id);
-    if (!mine.warps && mine.base == 0) continue;
-    if (!theirs) return false;
-    if (!mine.warps && !theirs->warps) {
-      if (mine.base > theirs->base) return false;
+    const Block* found = other.find(mine.id);
+    const Block& theirs = found ? *found : kEmpty;
+    bool special = mine.id == exceptBlock;
+    auto mineAt = [&](uint32_t w, uint32_t lane) { return mine.warps ? warpTime(mine.warps[w], lane) : mine.base; };
+    auto theirsAt = [&](uint32_t w, uint32_t lane) {
+      if (special && w * 32 + lane == exceptThread) return time;
+      return theirs.warps ? warpTime(theirs.warps[w], lane) : theirs.base;
+    };
+    if (!mine.warps && !theirs.warps && !special) {
+      if (mine.base > theirs.base) return false;
       continue;
     }
-    for (uint32_t t = 0; t < geometry_->threadsPerBlock; ++t)
-      if (get(mine.id, t) > other.get(mine.id, t)) return false;
+    for (uint32_t w = 0; w < geometry_->warpsPerBlock; ++w) {
+      bool mineUniform = !mine.warps || !mine.warps[w].lanes;
+      bool theirsUniform = (!theirs.warps || !theirs.warps[w].lanes) && !(special && exceptThread / 32 == w);
+      if (mineUniform && theirsUniform) {
+        if (mineAt(w, 0) > theirsAt(w, 0)) return false;
+        continue;
+      }
+      for (uint32_t lane = 0; lane < geometry_->lanesInWarp(w); ++lane)
+        if (mineAt(w, lane) > theirsAt(w, lane)) return false;
+    }
   }
   return true;
 }

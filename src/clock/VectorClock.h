@@ -50,6 +50,9 @@ class VectorClock {
 
   void join(const VectorClock& other);
   bool leq(const VectorClock& other) const;  // pointwise <=
+  // Pointwise <= where `other`'s entry for (block, thread) reads as `time`
+  // (C_t = P_t[t := N_t] without copying P_t).
+  bool leq(const VectorClock& other, uint32_t block, uint32_t thread, Clock time) const;
   bool empty() const { return blocks_.empty(); }
   void clear() { blocks_.clear(); }
 

@@ -1,0 +1,90 @@
+// Emulator speed in thread-instructions per second (counter "thread_insts/s")
+// for an ALU-bound, a global-memory-bound and a shared-memory-bound kernel,
+// with no sink work (detectors off).
+#include <benchmark/benchmark.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "sim/Device.h"
+
+namespace {
+
+using namespace predatar;
+using namespace predatar::sim;
+
+class NullSink final : public EventSink {
+ public:
+  void kernelBegin(const KernelInfo&) override {}
+  void memory(const MemoryEvent&) override {}
+  void barrier(const BarrierEvent&) override {}
+  void syncWarp(const SyncWarpEvent&) override {}
+  void fence(const FenceEvent&) override {}
+  void acquire(const LockEvent&) override {}
+  void release(const LockEvent&) override {}
+  void exit(const ExitEvent&) override {}
+  void kernelEnd() override {}
+};
+
+struct Env {
+  DeviceMemory memory;
+  std::unique_ptr<Module> module;
+  Env() {
+    std::ifstream f(PREDATAR_BENCH_PTX);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    auto m = loadPtx(ss.str(), "kernels.ptx", memory);
+    if (!m.ok()) throw std::runtime_error(std::string(m.status().message()));
+    module = std::move(*m);
+  }
+};
+
+Env& env() {
+  static Env e;
+  return e;
+}
+
+void run(benchmark::State& state, const char* kernel, Dim3 grid, Dim3 block, std::vector<const void*> args) {
+  NullSink sink;
+  LaunchConfig cfg;
+  cfg.grid = grid;
+  cfg.block = block;
+  cfg.args = std::move(args);
+  uint64_t threadInsts = 0;
+  for (auto _ : state) {
+    LaunchStats stats;
+    auto st = launch(*env().module, kernel, cfg, env().memory, sink, &stats);
+    if (!st.ok()) {
+      state.SkipWithError(std::string(st.message()).c_str());
+      return;
+    }
+    threadInsts += stats.threadInstructions;
+  }
+  state.counters["thread_insts/s"] = benchmark::Counter(double(threadInsts), benchmark::Counter::kIsRate);
+}
+
+void BM_AluBound(benchmark::State& state) {
+  uint64_t out = env().memory.allocate(64 * 256 * 4);
+  int iters = 2000;
+  run(state, "aluBound", {64, 1, 1}, {256, 1, 1}, {&out, &iters});
+}
+BENCHMARK(BM_AluBound)->Unit(benchmark::kMillisecond);
+
+void BM_GlobalMemoryBound(benchmark::State& state) {
+  static int n = 1 << 18;
+  uint64_t in = env().memory.allocate(n * 4), out = env().memory.allocate(n * 4);
+  int reps = 8;
+  run(state, "memoryBound", {64, 1, 1}, {256, 1, 1}, {&in, &out, &n, &reps});
+}
+BENCHMARK(BM_GlobalMemoryBound)->Unit(benchmark::kMillisecond);
+
+void BM_SharedMemoryBound(benchmark::State& state) {
+  uint64_t out = env().memory.allocate(64 * 256 * 4);
+  int reps = 500;
+  run(state, "sharedBound", {64, 1, 1}, {256, 1, 1}, {&out, &reps});
+}
+BENCHMARK(BM_SharedMemoryBound)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

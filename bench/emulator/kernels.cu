@@ -1,0 +1,30 @@
+// Kernels for the emulator benchmark (PTX beside: nvcc -arch=sm_75 -lineinfo --ptx kernels.cu).
+extern "C" __global__ void aluBound(unsigned* out, int iters) {
+  unsigned x = threadIdx.x + blockIdx.x * blockDim.x;
+  float f = float(x);
+  for (int i = 0; i < iters; ++i) {
+    x = x * 1664525u + 1013904223u;
+    x ^= x >> 13;
+    f = f * 0.999f + float(x & 255u);
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x + unsigned(f);
+}
+
+extern "C" __global__ void memoryBound(const float* in, float* out, int n, int reps) {
+  int stride = blockDim.x * gridDim.x;
+  for (int r = 0; r < reps; ++r)
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+      out[i] = in[i] * 2.0f + out[i];
+}
+
+extern "C" __global__ void sharedBound(float* out, int reps) {
+  __shared__ float s[256];
+  s[threadIdx.x] = float(threadIdx.x);
+  __syncthreads();
+  float acc = 0.0f;
+  for (int r = 0; r < reps; ++r) {
+    acc += s[(threadIdx.x + r) & 255];
+    s[threadIdx.x] = acc;
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
