@@ -1,0 +1,74 @@
+#include "clock/VectorClock.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace predatar {
+namespace {
+
+// A plain map as the model of a vector clock.
+using Model = std::map<std::pair<uint32_t, uint32_t>, Clock>;
+
+Clock at(const Model& m, uint32_t b, uint32_t t) {
+  auto it = m.find({b, t});
+  return it == m.end() ? 0 : it->second;
+}
+
+class VectorClockTest : public ::testing::TestWithParam<bool> {};
+
+TEST_P(VectorClockTest, MatchesAPlainMapUnderRandomOperations) {
+  ClockGeometry g = ClockGeometry::make(80, GetParam());  // a partial third warp
+  std::mt19937 rng(7);
+  for (int round = 0; round < 200; ++round) {
+    VectorClock a(&g), b(&g);
+    Model ma, mb;
+    for (int op = 0; op < 60; ++op) {
+      uint32_t block = rng() % 4, thread = rng() % 80;
+      Clock v = rng() % 6;
+      switch (rng() % 5) {
+        case 0: a.set(block, thread, v), ma[{block, thread}] = v; break;
+        case 1: b.set(block, thread, v), mb[{block, thread}] = v; break;
+        case 2:
+          a.setBlock(block, v);
+          for (uint32_t t = 0; t < 80; ++t) ma[{block, t}] = v;
+          break;
+        case 3:
+          b.setWarp(block, thread / 32, v);
+          for (uint32_t t = thread / 32 * 32; t < std::min(80u, thread / 32 * 32 + 32); ++t) mb[{block, t}] = v;
+          break;
+        case 4:
+          a.join(b);
+          for (auto& [k, x] : mb) ma[k] = std::max(at(ma, k.first, k.second), x);
+          break;
+      }
+    }
+    bool leq = true, leqExcept = true;
+    for (uint32_t block = 0; block < 4; ++block)
+      for (uint32_t t = 0; t < 80; ++t) {
+        ASSERT_EQ(a.get(block, t), at(ma, block, t));
+        ASSERT_EQ(b.get(block, t), at(mb, block, t));
+        if (at(ma, block, t) > at(mb, block, t)) leq = false;
+        Clock theirs = block == 1 && t == 33 ? 3 : at(mb, block, t);
+        if (at(ma, block, t) > theirs) leqExcept = false;
+      }
+    ASSERT_EQ(a.leq(b), leq);
+    ASSERT_EQ(a.leq(b, 1, 33, 3), leqExcept);
+  }
+}
+
+TEST_P(VectorClockTest, UniformBlocksStaySmall) {
+  ClockGeometry g = ClockGeometry::make(256, GetParam());
+  VectorClock a(&g), b(&g);
+  a.setBlock(3, 5);
+  b.set(3, 17, 5);
+  a.join(b);
+  if (GetParam()) EXPECT_LT(a.bytes(), 100u);  // one compressed block entry
+  else EXPECT_GT(a.bytes(), 256u * sizeof(Clock));
+  EXPECT_EQ(a.get(3, 255), 5u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Compression, VectorClockTest, ::testing::Values(true, false));
+
+}  // namespace
+}  // namespace predatar
