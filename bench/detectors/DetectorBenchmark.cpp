@@ -1,6 +1,9 @@
 // Detector throughput (warp events per second) on synthetic streams shaped
-// like real kernels, at 10^4 to 10^6 threads.
+// like real kernels, at 10^4 to 10^6 threads. PREDATAR_BENCH_EVENTS sets
+// the stream length (default 2*10^6 warp events; the closing figures use 10^7).
 #include <benchmark/benchmark.h>
+
+#include <cstdlib>
 
 #include "SyntheticStream.h"
 #include "analysis/Detector.h"
@@ -15,6 +18,7 @@ void BM_Detector(benchmark::State& state) {
   spec.shape = Shape(state.range(0));
   spec.threads = uint64_t(state.range(1));
   spec.targetEvents = uint64_t(state.range(3));
+  if (const char* env = std::getenv("PREDATAR_BENCH_EVENTS")) spec.targetEvents = std::strtoull(env, nullptr, 10);
   const char* name = kDetectors[state.range(2)];
   uint64_t events = 0;
   DetectorStats stats;
