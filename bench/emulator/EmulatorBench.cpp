@@ -7,6 +7,9 @@
 #include <sstream>
 
 #include "sim/Device.h"
+#ifdef PREDATAR_BENCH_DETECTORS
+#include "analysis/Detector.h"
+#endif
 
 namespace {
 
@@ -44,8 +47,21 @@ Env& env() {
   return e;
 }
 
-void run(benchmark::State& state, const char* kernel, Dim3 grid, Dim3 block, std::vector<const void*> args) {
-  NullSink sink;
+// detector: "" for none, else a detector name (when built with the detectors).
+void run(benchmark::State& state, const char* kernel, Dim3 grid, Dim3 block, std::vector<const void*> args,
+         const std::string& detector = "") {
+  NullSink nullSink;
+  EventSink* sinkPtr = &nullSink;
+#ifdef PREDATAR_BENCH_DETECTORS
+  std::unique_ptr<Detector> det;
+  if (!detector.empty()) {
+    det = makeDetector(detector, DetectorOptions{});
+    sinkPtr = det.get();
+  }
+#else
+  (void)detector;
+#endif
+  EventSink& sink = *sinkPtr;
   LaunchConfig cfg;
   cfg.grid = grid;
   cfg.block = block;
@@ -84,6 +100,34 @@ void BM_SharedMemoryBound(benchmark::State& state) {
   run(state, "sharedBound", {64, 1, 1}, {256, 1, 1}, {&out, &reps});
 }
 BENCHMARK(BM_SharedMemoryBound)->Unit(benchmark::kMillisecond);
+
+#ifdef PREDATAR_BENCH_DETECTORS
+void BM_AluBoundDetector(benchmark::State& state, const char* detector) {
+  uint64_t out = env().memory.allocate(64 * 256 * 4);
+  int iters = 2000;
+  run(state, "aluBound", {64, 1, 1}, {256, 1, 1}, {&out, &iters}, detector);
+}
+void BM_GlobalMemoryBoundDetector(benchmark::State& state, const char* detector) {
+  static int n = 1 << 16;
+  uint64_t in = env().memory.allocate(n * 4), out = env().memory.allocate(n * 4);
+  int reps = 4;
+  run(state, "memoryBound", {32, 1, 1}, {256, 1, 1}, {&in, &out, &n, &reps}, detector);
+}
+void BM_SharedMemoryBoundDetector(benchmark::State& state, const char* detector) {
+  uint64_t out = env().memory.allocate(32 * 256 * 4);
+  int reps = 100;
+  run(state, "sharedBound", {32, 1, 1}, {256, 1, 1}, {&out, &reps}, detector);
+}
+BENCHMARK_CAPTURE(BM_AluBoundDetector, gwcp, "gwcp")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_AluBoundDetector, hb, "hb")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_AluBoundDetector, lockset, "lockset")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GlobalMemoryBoundDetector, gwcp, "gwcp")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GlobalMemoryBoundDetector, hb, "hb")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GlobalMemoryBoundDetector, lockset, "lockset")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SharedMemoryBoundDetector, gwcp, "gwcp")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SharedMemoryBoundDetector, hb, "hb")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SharedMemoryBoundDetector, lockset, "lockset")->Unit(benchmark::kMillisecond);
+#endif
 
 }  // namespace
 

@@ -84,6 +84,7 @@ int main(int argc, char** argv) {
   int exitCode = kExitClean;
   addCheckCommand(app, exitCode);
   addLitmusCommand(app, exitCode);
+  addKernelCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -462,6 +462,82 @@ template <class T> void fTestp(Ctx& x, const Instr& in, uint32_t m) {
   });
 }
 
+// ---------------------------------------------------------------- f16 / bf16 (scalar and x2)
+
+template <class T> inline bool compare(ptx::Cmp c, T a, T b);
+template <bool BF> inline double hget(uint16_t h) { return BF ? bf16ToFloat(h) : halfToFloat(h); }
+template <bool BF> inline uint16_t hput(double v) { return BF ? floatToBf16(float(v)) : floatToHalf(float(v)); }
+
+template <bool BF, int N, class F>
+void halfLoop(Ctx& x, const Instr& in, uint32_t m, int nsrc, F f) {
+  uint64_t* d = D(x, in.dst[0]);
+  const uint64_t* a = S(x, in.src[0]);
+  const uint64_t* b = nsrc > 1 ? S(x, in.src[1]) : a;
+  const uint64_t* c = nsrc > 2 ? S(x, in.src[2]) : a;
+  forLanes(m, [&](uint32_t l) {
+    uint64_t r = 0;
+    for (int k = 0; k < N; ++k) {
+      double av = hget<BF>(uint16_t(a[l] >> (16 * k))), bv = hget<BF>(uint16_t(b[l] >> (16 * k))),
+             cv = hget<BF>(uint16_t(c[l] >> (16 * k)));
+      double v = f(av, bv, cv);
+      if (in.sat) v = std::isnan(v) ? 0.0 : std::clamp(v, 0.0, 1.0);
+      r |= uint64_t(hput<BF>(v)) << (16 * k);
+    }
+    d[l] = r;
+  });
+}
+template <bool BF, int N> ExecFn halfOp(Op op) {
+  switch (op) {
+    case Op::Add: return [](Ctx& x, const Instr& in, uint32_t m) { halfLoop<BF, N>(x, in, m, 2, [](double a, double b, double) { return a + b; }); };
+    case Op::Sub: return [](Ctx& x, const Instr& in, uint32_t m) { halfLoop<BF, N>(x, in, m, 2, [](double a, double b, double) { return a - b; }); };
+    case Op::Mul: return [](Ctx& x, const Instr& in, uint32_t m) { halfLoop<BF, N>(x, in, m, 2, [](double a, double b, double) { return a * b; }); };
+    case Op::Fma: case Op::Mad:
+      return [](Ctx& x, const Instr& in, uint32_t m) { halfLoop<BF, N>(x, in, m, 3, [](double a, double b, double c) { return std::fma(a, b, c); }); };
+    case Op::Min: return [](Ctx& x, const Instr& in, uint32_t m) { halfLoop<BF, N>(x, in, m, 2, [](double a, double b, double) { return std::fmin(a, b); }); };
+    case Op::Max: return [](Ctx& x, const Instr& in, uint32_t m) { halfLoop<BF, N>(x, in, m, 2, [](double a, double b, double) { return std::fmax(a, b); }); };
+    case Op::Neg: return [](Ctx& x, const Instr& in, uint32_t m) { halfLoop<BF, N>(x, in, m, 1, [](double a, double, double) { return -a; }); };
+    case Op::Abs: return [](Ctx& x, const Instr& in, uint32_t m) { halfLoop<BF, N>(x, in, m, 1, [](double a, double, double) { return std::fabs(a); }); };
+    default: return nullptr;
+  }
+}
+ExecFn halfSelect(const Instr& in) {
+  switch (in.type) {
+    case Type::F16: return halfOp<false, 1>(in.op);
+    case Type::F16x2: return halfOp<false, 2>(in.op);
+    case Type::BF16: return halfOp<true, 1>(in.op);
+    case Type::BF16x2: return halfOp<true, 2>(in.op);
+    default: return nullptr;
+  }
+}
+template <bool BF, int N> void halfSetp(Ctx& x, const Instr& in, uint32_t m) {
+  uint64_t* p = D(x, in.dst[0]);
+  uint64_t* q = in.ndst > 1 ? D(x, in.dst[1]) : nullptr;
+  const uint64_t* a = S(x, in.src[0]);
+  const uint64_t* b = S(x, in.src[1]);
+  const uint64_t* c = in.nsrc > 2 ? S(x, in.src[2]) : nullptr;
+  forLanes(m, [&](uint32_t l) {
+    bool r[2] = {false, false};
+    for (int k = 0; k < N; ++k) {
+      double av = hget<BF>(uint16_t(a[l] >> (16 * k))), bv = hget<BF>(uint16_t(b[l] >> (16 * k)));
+      bool t = compare<double>(in.cmp, av, bv);
+      if (c) {
+        bool cv = (c[l] != 0) != in.negC;
+        if (in.boolOp == ptx::BoolOp::And) t = t && cv;
+        else if (in.boolOp == ptx::BoolOp::Or) t = t || cv;
+        else if (in.boolOp == ptx::BoolOp::Xor) t = t != cv;
+      }
+      r[k] = t;
+    }
+    if (N == 1) {
+      p[l] = r[0];
+      if (q) q[l] = !r[0];
+    } else {
+      p[l] = r[0];
+      if (q) q[l] = r[1];
+    }
+  });
+}
+
 // ---------------------------------------------------------------- mov / selp / setp
 
 void movAny(Ctx& x, const Instr& in, uint32_t m) {
@@ -791,6 +867,13 @@ template <class T> ExecFn setpFor(ptx::Cmp c) {
   }
 }
 ExecFn setpSelect(const Instr& in) {
+  switch (in.type) {
+    case Type::F16: return &halfSetp<false, 1>;
+    case Type::F16x2: return &halfSetp<false, 2>;
+    case Type::BF16: return &halfSetp<true, 1>;
+    case Type::BF16x2: return &halfSetp<true, 2>;
+    default: break;
+  }
   bool fast = in.ndst == 1 && in.nsrc == 2;
   switch (in.type) {
     case Type::S16: return fast ? setpFor<int16_t>(in.cmp) : &setpGeneral<int16_t>;
@@ -854,6 +937,12 @@ ExecFn selectAlu(const Instr& in, std::string& error) {
     return f;
   };
   bool isPred = in.type == Type::Pred;
+  bool isHalf = in.type == Type::F16 || in.type == Type::F16x2 || in.type == Type::BF16 || in.type == Type::BF16x2;
+  if (isHalf && in.op != Op::Cvt && in.op != Op::Setp && in.op != Op::Mov && in.op != Op::Selp) {
+    ExecFn f = halfSelect(in);
+    if (!f) error = std::string("unsupported instruction ") + ptx::toString(in.op) + "." + ptx::toString(in.type);
+    return f;
+  }
   switch (in.op) {
     case Op::Add: return pick(byInt<HAdd>(in.type), byFloat<HFAdd>(in.type));
     case Op::Sub: return pick(byInt<HSub>(in.type), byFloat<HFSub>(in.type));

@@ -71,6 +71,9 @@ struct ScheduleOptions {
   uint64_t seed = 0;
   uint32_t quantum = 64;               // instructions a warp runs before the next is scheduled
   uint64_t stepLimit = 1ull << 36;     // warp instructions before the run is stopped
+  // Blocks resident at once (0: all, the default, so blocks may wait for each
+  // other); later blocks start as earlier ones finish. Bounds memory use.
+  uint32_t maxResidentBlocks = 0;
 };
 
 struct LaunchConfig {

@@ -64,6 +64,7 @@ struct Warp {
   uint8_t waitKind[32] = {};
   uint8_t barrierId[32] = {};
   bool rotate = false;
+  bool started = false;  // resident: registers allocated
   uint32_t lastPc = 0;
   uint64_t groupSteps = 0;  // steps of divergent groups since the last merge or rotation
   std::unique_ptr<uint64_t[]> regs;  // [specials | function registers] x 32 lanes
@@ -92,6 +93,7 @@ struct Block {
   std::unique_ptr<uint8_t[]> shared;
   std::array<Barrier, 16> barriers;
   uint32_t activeBarriers = 0;  // bit mask
+  bool resident = false;
 };
 
 struct Launch {

@@ -126,6 +126,71 @@ void Launch::fault(const Warp& w, uint32_t lane, uint32_t pc, const std::string&
 
 namespace {
 
+// Allocates a block's shared memory and its warps' registers and local memory.
+void materialize(Launch& L, uint32_t b) {
+  const LaunchConfig& config = L.cfg;
+  Block& blk = L.blocks[b];
+  blk.resident = true;
+  if (L.sharedBytes) {
+    blk.shared = std::make_unique<uint8_t[]>(L.sharedBytes);
+    std::memset(blk.shared.get(), 0, L.sharedBytes);
+  }
+  size_t slots = size_t(L.slotsPerWarp) * 32;
+  uint32_t wpb = blk.numWarps;
+  for (uint32_t wi = 0; wi < wpb; ++wi) {
+    Warp& w = L.warps[blk.firstWarp + wi];
+    w.regs = std::make_unique<uint64_t[]>(slots);
+    std::memset(w.regs.get(), 0, slots * 8);
+    uint64_t* sp = w.regs.get();
+    auto setSp = [&](uint32_t idx, auto fn) {
+      for (uint32_t l = 0; l < 32; ++l) sp[idx * 32 + l] = fn(l);
+    };
+    setSp(ptx::kTidX, [&](uint32_t l) { return (wi * 32 + l) % config.block.x; });
+    setSp(ptx::kTidY, [&](uint32_t l) { return ((wi * 32 + l) / config.block.x) % config.block.y; });
+    setSp(ptx::kTidZ, [&](uint32_t l) { return (wi * 32 + l) / (config.block.x * config.block.y); });
+    setSp(ptx::kNtidX, [&](uint32_t) { return config.block.x; });
+    setSp(ptx::kNtidY, [&](uint32_t) { return config.block.y; });
+    setSp(ptx::kNtidZ, [&](uint32_t) { return config.block.z; });
+    setSp(ptx::kCtaidX, [&](uint32_t) { return blk.idx.x; });
+    setSp(ptx::kCtaidY, [&](uint32_t) { return blk.idx.y; });
+    setSp(ptx::kCtaidZ, [&](uint32_t) { return blk.idx.z; });
+    setSp(ptx::kNctaidX, [&](uint32_t) { return config.grid.x; });
+    setSp(ptx::kNctaidY, [&](uint32_t) { return config.grid.y; });
+    setSp(ptx::kNctaidZ, [&](uint32_t) { return config.grid.z; });
+    setSp(ptx::kLaneId, [&](uint32_t l) { return l; });
+    setSp(ptx::kWarpId, [&](uint32_t) { return wi; });
+    setSp(ptx::kNWarpId, [&](uint32_t) { return wpb; });
+    setSp(ptx::kLanemaskEq, [&](uint32_t l) { return 1u << l; });
+    setSp(ptx::kLanemaskLt, [&](uint32_t l) { return (1u << l) - 1; });
+    setSp(ptx::kLanemaskLe, [&](uint32_t l) { return uint32_t((2ull << l) - 1); });
+    setSp(ptx::kLanemaskGt, [&](uint32_t l) { return ~uint32_t((2ull << l) - 1); });
+    setSp(ptx::kLanemaskGe, [&](uint32_t l) { return ~((1u << l) - 1); });
+    setSp(ptx::kSmId, [&](uint32_t) { return 0u; });
+    setSp(ptx::kNSmId, [&](uint32_t) { return 1u; });
+    setSp(ptx::kGridId, [&](uint32_t) { return 0u; });
+    setSp(ptx::kDynSmem, [&](uint32_t) { return config.dynamicSharedBytes; });
+    setSp(ptx::kTotalSmem, [&](uint32_t) { return uint32_t(L.sharedBytes); });
+    if (L.stackBytes) {
+      w.local = std::make_unique<uint8_t[]>(32 * L.stackBytes);
+      std::memset(w.local.get(), 0, 32 * L.stackBytes);
+    }
+    if (L.hasCalls) w.calls.resize(size_t(32) * L.maxDepth);
+    w.started = true;
+  }
+}
+
+// Frees the memory of a finished block.
+void retire(Launch& L, uint32_t b) {
+  Block& blk = L.blocks[b];
+  blk.shared.reset();
+  for (uint32_t wi = blk.firstWarp; wi < blk.firstWarp + blk.numWarps; ++wi) {
+    Warp& w = L.warps[wi];
+    w.regs.reset();
+    w.local.reset();
+    std::vector<CallFrame>().swap(w.calls);
+  }
+}
+
 class Runner {
  public:
   explicit Runner(Launch& L) : L(L), code(L.M.ir.code), fns(L.M.fns), ctrl(L.M.ctrl) {}
@@ -383,7 +448,6 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
               exitLanes(w, exec, pc);
               mask &= ~exec;
               if (!mask) { regroup = true; break; }
-              if (w.waiting == 0 && ready != (w.exists & ~w.exited & ~w.waiting)) {}
             }
             ++pc;
             break;
@@ -516,7 +580,7 @@ std::string Runner::waitingReport(bool includeRunning) {
   std::string s;
   int shown = 0, total = 0;
   for (Warp& w : L.warps) {
-    if (w.done()) continue;
+    if (!w.started || w.done()) continue;
     uint32_t live = w.exists & ~w.exited;
     uint32_t groups = live;
     while (groups) {
@@ -553,20 +617,33 @@ std::string Runner::waitingReport(bool includeRunning) {
 }
 
 absl::Status Runner::run() {
-  std::vector<uint32_t> order(L.warps.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::mt19937_64 rng(L.cfg.schedule.seed);
   bool random = L.cfg.schedule.policy == ScheduleOptions::Policy::Random;
   uint64_t quantum = std::max<uint32_t>(L.cfg.schedule.quantum, 1);
   uint64_t limit = L.cfg.schedule.stepLimit;
-  size_t live = 0;
-  for (auto& w : L.warps) live += !w.done();
-  std::vector<uint32_t> alive;
-  while (live > 0) {
+  uint32_t nblocks = uint32_t(L.blocks.size());
+  uint32_t resident = L.cfg.schedule.maxResidentBlocks ? std::min(L.cfg.schedule.maxResidentBlocks, nblocks) : nblocks;
+  std::vector<uint32_t> order, alive;
+  std::vector<uint32_t> liveWarps(nblocks, 0);
+  uint32_t nextBlock = 0;
+  auto admit = [&]() {
+    uint32_t b = nextBlock++;
+    materialize(L, b);
+    for (uint32_t wi = L.blocks[b].firstWarp; wi < L.blocks[b].firstWarp + L.blocks[b].numWarps; ++wi) order.push_back(wi);
+    liveWarps[b] = L.blocks[b].numWarps;
+  };
+  while (nextBlock < resident) admit();
+  while (!order.empty()) {
     alive.clear();
-    for (uint32_t i : order)
-      if (!L.warps[i].done()) alive.push_back(i);
+    uint32_t retired = 0;
+    for (uint32_t i : order) {
+      if (!L.warps[i].done()) { alive.push_back(i); continue; }
+      uint32_t b = L.warps[i].block;
+      if (--liveWarps[b] == 0) { retire(L, b); ++retired; }
+    }
     order.swap(alive);
+    while (retired-- > 0 && nextBlock < nblocks) admit();
+    if (order.empty()) break;
     if (random) std::shuffle(order.begin(), order.end(), rng);
     bool progress = false;
     for (uint32_t i : order) {
@@ -584,9 +661,9 @@ absl::Status Runner::run() {
                                             "released?); live warps:" + waitingReport(true));
       }
     }
-    live = 0;
-    for (uint32_t i : order) live += !L.warps[i].done();
-    if (live && !progress) {
+    bool anyLive = false;
+    for (uint32_t i : order) anyLive = anyLive || !L.warps[i].done();
+    if (anyLive && !progress) {
       return absl::FailedPreconditionError("kernel '" + L.kernelName + "': deadlock: every live warp waits forever:" +
                                            waitingReport(false));
     }
@@ -731,14 +808,13 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
     L.info.symbols.push_back(MemorySymbol{var.name, MemorySpace::Shared, L.sharedOffset[v], config.dynamicSharedBytes,
                                           std::max<uint32_t>(var.elementBytes, 1)});
   }
-  // blocks and warps
+  // blocks and warps (their memory is allocated when a block becomes resident)
   uint32_t tpb = uint32_t(config.block.count());
   uint32_t wpb = (tpb + 31) / 32;
   uint64_t nblocks = config.grid.count();
-  if (nblocks * wpb > (1ull << 24)) return absl::InvalidArgumentError("grid too large for the emulator");
+  if (nblocks * wpb > (1ull << 26)) return absl::InvalidArgumentError("grid too large for the emulator");
   L.blocks.resize(nblocks);
   L.warps.resize(nblocks * wpb);
-  size_t slotsBytes = size_t(L.slotsPerWarp) * 32;
   for (uint32_t b = 0; b < nblocks; ++b) {
     Block& blk = L.blocks[b];
     blk.index = b;
@@ -746,10 +822,6 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
     blk.threads = tpb;
     blk.firstWarp = b * wpb;
     blk.numWarps = wpb;
-    if (L.sharedBytes) {
-      blk.shared = std::make_unique<uint8_t[]>(L.sharedBytes);
-      std::memset(blk.shared.get(), 0, L.sharedBytes);
-    }
     for (uint32_t wi = 0; wi < wpb; ++wi) {
       Warp& w = L.warps[b * wpb + wi];
       w.block = b;
@@ -758,43 +830,7 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
       w.firstThread = uint64_t(b) * tpb + wi * 32;
       uint32_t n = std::min<uint32_t>(32, tpb - wi * 32);
       w.exists = n == 32 ? 0xFFFFFFFFu : ((1u << n) - 1);
-      w.regs = std::make_unique<uint64_t[]>(slotsBytes);
-      std::memset(w.regs.get(), 0, slotsBytes * 8);
-      uint64_t* sp = w.regs.get();
-      auto setSp = [&](uint32_t idx, auto fn) {
-        for (uint32_t l = 0; l < 32; ++l) sp[idx * 32 + l] = fn(l);
-      };
-      setSp(ptx::kTidX, [&](uint32_t l) { return (wi * 32 + l) % config.block.x; });
-      setSp(ptx::kTidY, [&](uint32_t l) { return ((wi * 32 + l) / config.block.x) % config.block.y; });
-      setSp(ptx::kTidZ, [&](uint32_t l) { return (wi * 32 + l) / (config.block.x * config.block.y); });
-      setSp(ptx::kNtidX, [&](uint32_t) { return config.block.x; });
-      setSp(ptx::kNtidY, [&](uint32_t) { return config.block.y; });
-      setSp(ptx::kNtidZ, [&](uint32_t) { return config.block.z; });
-      setSp(ptx::kCtaidX, [&](uint32_t) { return blk.idx.x; });
-      setSp(ptx::kCtaidY, [&](uint32_t) { return blk.idx.y; });
-      setSp(ptx::kCtaidZ, [&](uint32_t) { return blk.idx.z; });
-      setSp(ptx::kNctaidX, [&](uint32_t) { return config.grid.x; });
-      setSp(ptx::kNctaidY, [&](uint32_t) { return config.grid.y; });
-      setSp(ptx::kNctaidZ, [&](uint32_t) { return config.grid.z; });
-      setSp(ptx::kLaneId, [&](uint32_t l) { return l; });
-      setSp(ptx::kWarpId, [&](uint32_t) { return wi; });
-      setSp(ptx::kNWarpId, [&](uint32_t) { return wpb; });
-      setSp(ptx::kLanemaskEq, [&](uint32_t l) { return 1u << l; });
-      setSp(ptx::kLanemaskLt, [&](uint32_t l) { return (1u << l) - 1; });
-      setSp(ptx::kLanemaskLe, [&](uint32_t l) { return uint32_t((2ull << l) - 1); });
-      setSp(ptx::kLanemaskGt, [&](uint32_t l) { return ~uint32_t((2ull << l) - 1); });
-      setSp(ptx::kLanemaskGe, [&](uint32_t l) { return ~((1u << l) - 1); });
-      setSp(ptx::kSmId, [&](uint32_t) { return 0u; });
-      setSp(ptx::kNSmId, [&](uint32_t) { return 1u; });
-      setSp(ptx::kGridId, [&](uint32_t) { return 0u; });
-      setSp(ptx::kDynSmem, [&](uint32_t) { return config.dynamicSharedBytes; });
-      setSp(ptx::kTotalSmem, [&](uint32_t) { return uint32_t(L.sharedBytes); });
       for (uint32_t l = 0; l < 32; ++l) w.pc[l] = K.begin;
-      if (L.stackBytes) {
-        w.local = std::make_unique<uint8_t[]>(32 * L.stackBytes);
-        std::memset(w.local.get(), 0, 32 * L.stackBytes);
-      }
-      if (L.hasCalls) w.calls.resize(size_t(32) * L.maxDepth);
     }
   }
   L.locks.reset(nblocks * tpb);

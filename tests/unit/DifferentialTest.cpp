@@ -77,12 +77,14 @@ std::string mismatchReport(const Trace& trace, uint64_t seed, const std::string&
   return out.str();
 }
 
-void runDifferential(const std::string& detector, const RandomTraceOptions& traceOptions) {
+void runDifferential(const std::string& detector, const RandomTraceOptions& traceOptions,
+                     void (*transform)(Trace&) = nullptr) {
   const uint64_t first = envNumber("PREDATAR_DIFF_FIRST_SEED", 0);
   const uint64_t count = envNumber("PREDATAR_DIFF_SEEDS", 1000);
   uint64_t mismatches = 0, runs = 0, racyRuns = 0;
   for (uint64_t seed = first; seed < first + count; ++seed) {
-    const Trace trace = testsupport::randomTrace(seed, traceOptions);
+    Trace trace = testsupport::randomTrace(seed, traceOptions);
+    if (transform) transform(trace);
     const reference::DetectorResult expected = referenceFor(detector, trace);
     if (!expected.locations.empty()) ++racyRuns;
     for (bool compression : {true, false}) {
@@ -129,6 +131,22 @@ RandomTraceOptions wide() {
   o.wideAccessPercent = 20;
   return o;
 }
+// Every lock operation made device scoped: block-scoped critical sections of
+// different blocks, which could interleave, now overlap, so overlapping
+// critical sections interleave (not an execution a GPU can produce, but a
+// litmus file may say so, and the definitions still apply).
+void deviceScopedLocks(Trace& trace) {
+  for (Event& e : trace.events) {
+    if (auto* a = std::get_if<AcquireEvent>(&e)) a->scope = Scope::Device;
+    if (auto* r = std::get_if<ReleaseEvent>(&e)) r->scope = Scope::Device;
+  }
+}
+TEST(Differential, GwcpInterleavedCriticalSections) { runDifferential("gwcp", lockHeavy(), deviceScopedLocks); }
+TEST(Differential, HbInterleavedCriticalSections) { runDifferential("hb", lockHeavy(), deviceScopedLocks); }
+TEST(Differential, LocksetInterleavedCriticalSections) {
+  runDifferential("lockset", lockHeavy(), deviceScopedLocks);
+}
+
 TEST(Differential, GwcpWideAccesses) { runDifferential("gwcp", wide()); }
 TEST(Differential, HbWideAccesses) { runDifferential("hb", wide()); }
 TEST(Differential, LocksetWideAccesses) { runDifferential("lockset", wide()); }

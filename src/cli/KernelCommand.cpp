@@ -1,0 +1,156 @@
+// predatar kernel FILE.ptx --entry NAME --grid X[,Y,Z] --block X[,Y,Z] --arg SPEC...:
+// run one kernel on the emulator under the detectors and report its races.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/Cli.h"
+#include "cli/Commands.h"
+#include "sim/Device.h"
+#include "sim/KernelArgs.h"
+
+namespace predatar::cli {
+namespace {
+
+struct KernelCommandArgs {
+  std::string ptx;
+  std::string entry;
+  std::string grid = "1";
+  std::string block = "1";
+  uint32_t sharedBytes = 0;
+  std::vector<std::string> args;
+  std::string schedule = "rr";
+  uint64_t seed = 0;
+  uint64_t stepLimit = 1ull << 36;
+  bool dump = false;
+  size_t dumpLimit = 64;
+  std::string dumpDir;
+  ReportOptions report;
+};
+
+// Keeps the kernel description the emulator announces, to name locations.
+class KernelInfoCapture final : public EventSink {
+ public:
+  KernelInfo info;
+  void kernelBegin(const KernelInfo& k) override { info = k; }
+  void memory(const MemoryEvent&) override {}
+  void barrier(const BarrierEvent&) override {}
+  void syncWarp(const SyncWarpEvent&) override {}
+  void fence(const FenceEvent&) override {}
+  void acquire(const LockEvent&) override {}
+  void release(const LockEvent&) override {}
+  void exit(const ExitEvent&) override {}
+  void kernelEnd() override {}
+};
+
+int fail(const std::string& message) {
+  std::cerr << "predatar: error: " << message << "\n";
+  return kExitInputError;
+}
+
+int runKernel(const KernelCommandArgs& a) {
+  std::vector<std::string> detectors = a.report.detectorList();
+  std::ifstream in(a.ptx);
+  if (!in) return fail(fmt::format("{}: cannot open file", a.ptx));
+  std::stringstream text;
+  text << in.rdbuf();
+
+  sim::DeviceMemory memory;
+  auto module = sim::loadPtx(text.str(), a.ptx, memory);
+  if (!module.ok()) return fail(std::string(module.status().message()));
+  const sim::KernelSignature* kernel = nullptr;
+  std::string available;
+  for (const auto& k : (*module)->kernels()) {
+    available += (available.empty() ? "" : ", ") + k.name;
+    if (k.name == a.entry) kernel = &k;
+  }
+  if (!kernel) return fail(fmt::format("{}: no kernel '{}' (the module has: {})", a.ptx, a.entry, available));
+
+  sim::LaunchConfig config;
+  auto grid = sim::parseDim3(a.grid);
+  auto block = sim::parseDim3(a.block);
+  if (!grid.ok()) return fail("--grid: " + std::string(grid.status().message()));
+  if (!block.ok()) return fail("--block: " + std::string(block.status().message()));
+  config.grid = *grid;
+  config.block = *block;
+  config.dynamicSharedBytes = a.sharedBytes;
+  config.schedule.policy = a.schedule == "random" ? sim::ScheduleOptions::Policy::Random
+                                                  : sim::ScheduleOptions::Policy::RoundRobin;
+  config.schedule.seed = a.seed;
+  config.schedule.stepLimit = a.stepLimit;
+  std::vector<sim::ArgSpec> specs;
+  for (const std::string& s : a.args) {
+    auto spec = sim::parseArgSpec(s);
+    if (!spec.ok()) return fail("--arg " + s + ": " + std::string(spec.status().message()));
+    specs.push_back(*spec);
+  }
+  auto args = sim::KernelArgs::build(*kernel, specs, memory);
+  if (!args.ok()) return fail(a.entry + ": " + std::string(args.status().message()));
+  config.args = args->pointers();
+
+  std::vector<std::unique_ptr<Detector>> owned;
+  EventFanout fanout;
+  KernelInfoCapture capture;
+  fanout.add(&capture);
+  for (const auto& name : detectors) {
+    owned.push_back(makeDetector(name, a.report.detectorOptions()));
+    fanout.add(owned.back().get());
+  }
+  auto start = std::chrono::steady_clock::now();
+  absl::Status status = sim::launch(**module, a.entry, config, memory, fanout);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  // Argument buffers get their parameter names, so reports say "out[3]".
+  for (const auto& b : args->buffers())
+    capture.info.symbols.push_back(
+        MemorySymbol{b.name, MemorySpace::Global, b.address, b.count * sim::elementBytes(b.type),
+                     sim::elementBytes(b.type)});
+  Report report;
+  std::vector<const Detector*> views;
+  for (const auto& d : owned) {
+    report.add(capture.info, d->races());
+    views.push_back(d.get());
+  }
+  if (a.report.stats) printStats(views, seconds);
+  int code = emitReport(a.report, report);
+  if (a.dump) std::cerr << args->dump(a.dumpLimit);
+  if (!a.dumpDir.empty()) {
+    for (const auto& b : args->buffers()) {
+      absl::Status written = sim::KernelArgs::writeBinary(b, a.dumpDir + "/" + b.name + ".bin");
+      if (!written.ok()) return fail(std::string(written.message()));
+    }
+  }
+  if (!status.ok()) return fail(std::string(status.message()));
+  return code;
+}
+
+}  // namespace
+
+void addKernelCommand(CLI::App& app, int& exitCode) {
+  auto a = std::make_shared<KernelCommandArgs>();
+  CLI::App* cmd = app.add_subcommand("kernel", "Run one PTX kernel on the emulator and report its races");
+  cmd->add_option("ptx", a->ptx, "PTX file (nvcc --ptx -lineinfo)")->required();
+  cmd->add_option("--entry,-e", a->entry, "Kernel to run (mangled or demangled name)")->required();
+  cmd->add_option("--grid,-g", a->grid, "Blocks: X[,Y[,Z]]")->capture_default_str();
+  cmd->add_option("--block,-b", a->block, "Threads per block: X[,Y[,Z]]")->capture_default_str();
+  cmd->add_option("--shared", a->sharedBytes, "Dynamic shared memory bytes per block");
+  cmd->add_option("--arg,-a", a->args,
+                  "One per kernel parameter, in order: buf:TYPE:COUNT[:zeros|iota|random[:SEED]|fill:V|file:PATH] "
+                  "or scalar:TYPE:VALUE");
+  cmd->add_option("--schedule", a->schedule, "Warp scheduling policy")
+      ->check(CLI::IsMember({"rr", "random"}))
+      ->capture_default_str();
+  cmd->add_option("--seed", a->seed, "Seed of the random schedule")->capture_default_str();
+  cmd->add_option("--step-limit", a->stepLimit, "Warp instructions before the run is stopped");
+  cmd->add_flag("--dump", a->dump, "Print the argument buffers after the run (stderr)");
+  cmd->add_option("--dump-limit", a->dumpLimit, "Elements printed per buffer with --dump")->capture_default_str();
+  cmd->add_option("--dump-dir", a->dumpDir, "Write each buffer as raw bytes to DIR/NAME.bin");
+  addReportOptions(*cmd, a->report);
+  cmd->callback([a, &exitCode] { exitCode = runKernel(*a); });
+}
+
+}  // namespace predatar::cli
