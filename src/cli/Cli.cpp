@@ -85,6 +85,7 @@ int main(int argc, char** argv) {
   addCheckCommand(app, exitCode);
   addLitmusCommand(app, exitCode);
   addKernelCommand(app, exitCode);
+  addRunCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

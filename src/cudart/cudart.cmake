@@ -1,12 +1,14 @@
 # The replacement CUDA runtime (src/cudart): include() this file from the
 # top-level CMakeLists.txt after the predatar_module() libraries are defined.
 #
-#   predatar_cudart          static: fat binary reader, program check (CLI, tests)
+#   predatar_cudart          static: fat binary reader, program check, launch report
+#                            (used by the CLI, the tests and the shared library)
 #   predatar_cudart_runtime  shared: lib/libcudart.so.13 (SONAME libcudart.so.13,
 #                            symbols versioned libcudart.so.13 like NVIDIA's)
 find_package(zstd REQUIRED)
 
-predatar_module(cudart absl::status absl::statusor absl::strings zstd::libzstd_shared)
+predatar_module(cudart predatar_report absl::status absl::statusor absl::strings nlohmann_json::nlohmann_json
+                zstd::libzstd_shared)
 
 file(GLOB predatar_cudart_runtime_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/runtime/*.cpp)
 add_library(predatar_cudart_runtime SHARED ${predatar_cudart_runtime_sources}

@@ -766,9 +766,11 @@ const char* cudaGetErrorName(cudaError_t error) { return errorName(error); }
 }  // extern "C"
 
 // Writes the report when the program exits (after its own exit handlers:
-// this library was initialized before the program, so it is finalized after).
+// this library was initialized before the program, so it is finalized after),
+// in the process that used the runtime only.
 __attribute__((destructor)) static void predatarCudartFinish() {
-  Runtime& r = Runtime::get();
-  std::lock_guard lock(r.mutex());
-  r.writeReport();
+  Runtime* r = Runtime::existing();
+  if (r == nullptr) return;
+  std::lock_guard lock(r->mutex());
+  r->finish();
 }

@@ -1,7 +1,9 @@
 #include "cudart/runtime/Runtime.h"
 
 #include <cxxabi.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -11,7 +13,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "analysis/Detector.h"
-#include "cudart/PtxPatch.h"
 
 namespace predatar::cudart {
 namespace {
@@ -123,15 +124,24 @@ RunOptions RunOptions::fromEnvironment() {
 
 // ---------------------------------------------------------------- runtime
 
+namespace {
+std::atomic<Runtime*> created{nullptr};
+std::atomic<pid_t> creator{0};
+}  // namespace
+
 Runtime& Runtime::get() {
   static Runtime* runtime = [] {
     auto* r = new Runtime(RunOptions::fromEnvironment());
     for (const auto& e : r->options().errors) warn(e);
     if (!r->options().errors.empty()) std::exit(125);
+    creator = ::getpid();
+    created = r;
     return r;
   }();
   return *runtime;
 }
+
+Runtime* Runtime::existing() { return creator == ::getpid() ? created.load() : nullptr; }
 
 Runtime::Runtime(RunOptions options)
     : options_(std::move(options)), memory_(std::make_unique<sim::DeviceMemory>()) {}
@@ -146,11 +156,13 @@ void** Runtime::registerFatBinary(const void* wrapper) {
   if (!entries.ok()) {
     m->fatbinStatus = entries.status();
   } else {
+    // Name the module after its source file (PTX entries first, they are the ones loaded).
+    std::string named;
     for (const auto& e : *entries)
-      if (e.isPtx() && !e.name.empty()) {
-        m->sourceName = e.name;
-        break;
-      }
+      if (e.isPtx() && !e.name.empty() && named.empty()) named = e.name;
+    for (const auto& e : *entries)
+      if (!e.name.empty() && named.empty()) named = e.name;
+    if (!named.empty()) m->sourceName = named;
     std::set<uint32_t> units;  // containers with PTX: one per -rdc object
     for (const auto& e : *entries)
       if (e.isPtx()) units.insert(e.container);
@@ -158,7 +170,7 @@ void** Runtime::registerFatBinary(const void* wrapper) {
       warn(absl::StrCat("a module built with -rdc=true from ", units.size(),
                         " translation units: PreDataR loads only one PTX unit per module (", m->sourceName,
                         "); kernels and variables of the others, and calls between units, are not supported"));
-    auto ptx = selectPtx(*entries, m->sourceName);
+    auto ptx = selectPtx(*entries, named);
     if (!ptx.ok()) {
       m->fatbinStatus = ptx.status();
     } else {
@@ -243,20 +255,6 @@ cudaError_t Runtime::ensureLoaded(RegisteredModule& m) {
     m.loadAttempted = true;
     auto loaded = sim::loadPtx(m.ptx, m.sourceName, *memory_);
     if (!loaded.ok()) {
-      // Device printf / assert the emulator may not provide: retry with fallbacks.
-      PtxPatch patch = defineMissingFunctions(m.ptx);
-      if (!patch.replaced.empty()) {
-        auto retried = sim::loadPtx(patch.ptx, m.sourceName, *memory_);
-        if (retried.ok()) {
-          for (const auto& f : patch.replaced)
-            warn(f == "vprintf"
-                     ? absl::StrCat(m.sourceName, ": device printf is not supported by the emulator; its output is dropped")
-                     : absl::StrCat(m.sourceName, ": device ", f, " is emulated as a trap (a failed assert ends the kernel)"));
-          loaded = std::move(retried);
-        }
-      }
-    }
-    if (!loaded.ok()) {
       m.loadStatus = loaded.status();
       warn(absl::StrCat("cannot load the PTX of ", m.sourceName, ": ", describe(m.loadStatus)));
     } else {
@@ -317,9 +315,9 @@ cudaError_t Runtime::allocate(void** pointer, uint64_t bytes, AllocationKind kin
     return cudaSuccess;
   }
   if (bytes > (uint64_t(1) << 40)) return cudaErrorMemoryAllocation;
-  const char* label = kind == AllocationKind::Device ? "cudaMalloc"
-                      : kind == AllocationKind::Host ? "cudaMallocHost" : "cudaMallocManaged";
-  uint64_t base = memory_->allocate(bytes, label);
+  const char* api = kind == AllocationKind::Device ? "cudaMalloc"
+                    : kind == AllocationKind::Host ? "cudaMallocHost" : "cudaMallocManaged";
+  uint64_t base = memory_->allocate(bytes, absl::StrCat(api, " #", ++allocationCount_));
   if (base == 0) return cudaErrorMemoryAllocation;
   allocations_[base] = {bytes, kind};
   *pointer = reinterpret_cast<void*>(base);
@@ -479,6 +477,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   if (record.checked) {
     DetectorOptions detectorOptions;
     detectorOptions.perLocationDedup = options_.perLocation;
+    if (const char* v = env("PREDATAR_COMPRESSION")) detectorOptions.compression = std::strcmp(v, "off") != 0;
     for (const auto& name : options_.detectors) {
       auto d = makeDetector(name, detectorOptions);
       if (!d) continue;
@@ -499,6 +498,16 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   }
   for (const auto& d : detectors)
     for (const Race& r : d->races().races()) record.races.push_back(r);
+  // Name global locations outside the module's variables by their allocation.
+  for (const Race& r : record.races) {
+    std::string name;
+    bool symbol = false;
+    for (const auto& sym : record.info.symbols)
+      symbol |= sym.space == r.space && r.address >= sym.base && r.address < sym.base + sym.bytes;
+    if (r.space == MemorySpace::Global && !symbol)
+      if (auto a = memory_->find(r.address)) name = absl::StrCat(a->label, "+", r.address - a->base);
+    record.allocations.push_back(std::move(name));
+  }
   cudaError_t result = cudaSuccess;
   if (!status.ok()) {
     record.error = describe(status);
@@ -509,12 +518,34 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   if (options_.reportPath.empty() && !options_.quiet)
     for (const Race& r : record.races) std::fprintf(stderr, "%s\n", describeRace(record, r).c_str());
   bool interesting = !record.races.empty() || !record.error.empty();
+  // The source table and symbols only serve to describe races.
+  if (record.races.empty()) record.info = KernelInfo{};
   launches_.push_back(std::move(record));
-  reportDirty_ = true;
   // Rewrite the report when something was found, so that a later crash of
-  // the program does not lose it.
-  if (interesting) writeReport();
+  // the program does not lose it (at most once a second; always at exit).
+  auto now = std::chrono::steady_clock::now();
+  if (interesting && (!lastReportWrite_ || now - *lastReportWrite_ >= std::chrono::seconds(1))) {
+    writeReport();
+    lastReportWrite_ = now;
+  }
   return result;
+}
+
+void Runtime::finish() {
+  if (!options_.reportPath.empty()) {
+    writeReport();
+    return;
+  }
+  if (options_.quiet || launches_.empty()) return;
+  uint64_t checked = 0, races = 0, failed = 0;
+  for (const auto& l : launches_) {
+    checked += l.checked;
+    races += l.races.size();
+    failed += !l.error.empty();
+  }
+  std::fprintf(stderr, "predatar: %zu kernel launches (%llu checked), %llu unique races%s\n", launches_.size(),
+               (unsigned long long)checked, (unsigned long long)races,
+               failed ? absl::StrCat(", ", failed, " failed").c_str() : "");
 }
 
 void Runtime::writeReport() {
@@ -530,7 +561,6 @@ void Runtime::writeReport() {
   }
   if (std::rename(tmp.c_str(), options_.reportPath.c_str()) != 0)
     warn(absl::StrCat("cannot write the report ", options_.reportPath));
-  reportDirty_ = false;
 }
 
 // ---------------------------------------------------------------- errors

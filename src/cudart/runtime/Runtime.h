@@ -17,7 +17,7 @@
 #include "absl/status/status.h"
 #include "cudart/FatBinary.h"
 #include "cudart/runtime/CudaTypes.h"
-#include "cudart/runtime/LaunchReport.h"
+#include "cudart/LaunchReport.h"
 #include "sim/Device.h"
 
 namespace predatar::cudart {
@@ -75,6 +75,9 @@ enum class AllocationKind { Device, Host, Managed };
 class Runtime {
  public:
   static Runtime& get();
+  // The instance if this process created one (a process that only inherited
+  // the library through LD_PRELOAD, or a fork child, has none): for exit.
+  static Runtime* existing();
   explicit Runtime(RunOptions options);
 
   std::recursive_mutex& mutex() { return mutex_; }
@@ -130,6 +133,8 @@ class Runtime {
   bool destroyEvent(cudaEvent_t event);
 
   void writeReport();
+  // At exit: the report file, or (without one) a summary line on stderr.
+  void finish();
   const std::vector<LaunchRecord>& launches() const { return launches_; }
 
  private:
@@ -147,10 +152,11 @@ class Runtime {
   std::set<uintptr_t> streams_;
   std::map<uintptr_t, std::unique_ptr<Event>> events_;
   uintptr_t nextHandle_ = 0x1000;
+  uint64_t allocationCount_ = 0;
   cudaError_t sticky_ = cudaSuccess;
   uint64_t matchingLaunches_ = 0;
   std::vector<LaunchRecord> launches_;
-  bool reportDirty_ = false;
+  std::optional<std::chrono::steady_clock::time_point> lastReportWrite_;
 };
 
 // Per-thread last error (cudaGetLastError / cudaPeekAtLastError).

@@ -1,12 +1,14 @@
 // The kernel launches the replacement runtime ran and the races the
-// detectors found, written as JSON for `predatar run` (PREDATAR_REPORT).
+// detectors found, written as JSON by the library (PREDATAR_REPORT) and read
+// back by `predatar run`.
 //
 // Until src/report has a JSON writer for races, this is the library's own:
 //   [ { "launch": 0, "kernel": "add(int*, int const*, int)", "mangled": "_Z3addPiPKii",
 //       "module": "a.cu", "grid": [4,1,1], "block": [32,1,1], "dynamicSharedBytes": 0,
 //       "checked": true, "detectors": ["gwcp"], "status": "ok" | "error", "error": "...",
 //       "races": [ { "detector": "gwcp", "kind": "write-write", "space": "global",
-//                    "address": 4096, "sharedBlock": 0, "location": "buf[3]", "count": 2,
+//                    "address": 4096, "sharedBlock": 0, "count": 2,
+//                    "location": "buf[3]" (a PTX variable) | "cudaMalloc #2+16" (allocation, byte offset) | null,
 //                    "first":  { "block": 0, "blockIdx": [0,0,0], "thread": 1,
 //                                "threadIdx": [1,0,0], "warp": 0, "lane": 1,
 //                                "type": "write", "strong": false, "scope": "device",
@@ -15,8 +17,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "absl/status/statusor.h"
 
 #include "events/Event.h"
 #include "report/Race.h"
@@ -35,10 +41,50 @@ struct LaunchRecord {
   std::string error;         // empty when the kernel completed
   KernelInfo info;           // as the emulator announced it (sources, symbols)
   std::vector<Race> races;   // unique races of every detector
+  // Per race: the allocation holding a global address ("cudaMalloc #2+16"),
+  // when no symbol of `info` names it.
+  std::vector<std::string> allocations;
 };
 
 std::string launchesToJson(const std::vector<LaunchRecord>& launches);
 // One line per race, for stderr when no report file is requested.
 std::string describeRace(const LaunchRecord& launch, const Race& race);
+
+// The report as read back (by `predatar run`): positions already resolved.
+struct ReportedAccess {
+  uint32_t block = 0, thread = 0;  // linear indices
+  Dim3 blockIdx, threadIdx;
+  uint32_t warp = 0, lane = 0;
+  std::string type;                // "read", "write", "atomic"
+  bool strong = false;
+  std::string scope;
+  uint64_t pc = 0;
+  std::optional<SourcePosition> source;  // with -lineinfo
+};
+
+struct ReportedRace {
+  std::string detector, kind, space;  // "gwcp", "write-write", "global"
+  uint64_t address = 0;
+  std::optional<uint32_t> sharedBlock;
+  std::string location;               // "buf[3]", "cudaMalloc #2+16" or empty
+  uint64_t count = 1;
+  ReportedAccess first, second;
+};
+
+struct ReportedLaunch {
+  uint64_t index = 0;
+  std::string kernel, mangled, module;
+  Dim3 grid, block;
+  uint64_t dynamicSharedBytes = 0;
+  bool checked = false;
+  std::vector<std::string> detectors;
+  std::string error;  // empty: completed
+  std::vector<ReportedRace> races;
+};
+
+absl::StatusOr<std::vector<ReportedLaunch>> readLaunchReport(std::string_view json);
+// NotFound when the file does not exist (the program exited before using CUDA,
+// or was killed).
+absl::StatusOr<std::vector<ReportedLaunch>> readLaunchReportFile(const std::string& path);
 
 }  // namespace predatar::cudart

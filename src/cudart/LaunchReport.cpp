@@ -1,8 +1,13 @@
-#include "cudart/runtime/LaunchReport.h"
+#include "cudart/LaunchReport.h"
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <sstream>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 
 namespace predatar::cudart {
 namespace {
@@ -49,6 +54,8 @@ json access(const LaunchRecord& launch, const Access& a) {
 }
 
 std::string location(const LaunchRecord& launch, const Race& race) {
+  size_t index = size_t(&race - launch.races.data());
+  if (index < launch.allocations.size() && !launch.allocations[index].empty()) return launch.allocations[index];
   for (const auto& sym : launch.info.symbols) {
     if (sym.space != race.space || race.address < sym.base || race.address >= sym.base + sym.bytes)
       continue;
@@ -115,6 +122,80 @@ std::string describeRace(const LaunchRecord& launch, const Race& race) {
   out << ": " << position(launch, race.first) << " and " << position(launch, race.second);
   if (race.count > 1) out << " [" << race.count << " times]";
   return out.str();
+}
+
+namespace {
+
+Dim3 readDim(const json& j) {
+  Dim3 d;
+  if (j.is_array() && j.size() == 3) d = Dim3{j[0].get<uint32_t>(), j[1].get<uint32_t>(), j[2].get<uint32_t>()};
+  return d;
+}
+
+ReportedAccess readAccess(const json& j) {
+  ReportedAccess a;
+  a.block = j.at("block").get<uint32_t>();
+  a.thread = j.at("thread").get<uint32_t>();
+  a.blockIdx = readDim(j.at("blockIdx"));
+  a.threadIdx = readDim(j.at("threadIdx"));
+  a.warp = j.at("warp").get<uint32_t>();
+  a.lane = j.at("lane").get<uint32_t>();
+  a.type = j.at("type").get<std::string>();
+  a.strong = j.at("strong").get<bool>();
+  a.scope = j.at("scope").get<std::string>();
+  a.pc = j.at("pc").get<uint64_t>();
+  if (j.contains("file") && j["file"].is_string())
+    a.source = SourcePosition{j["file"].get<std::string>(), j.value("line", 0u), j.value("column", 0u)};
+  return a;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<ReportedLaunch>> readLaunchReport(std::string_view text) {
+  std::vector<ReportedLaunch> out;
+  try {
+    json all = json::parse(text);
+    if (!all.is_array()) return absl::InvalidArgumentError("launch report: not a JSON array");
+    for (const auto& l : all) {
+      ReportedLaunch launch;
+      launch.index = l.at("launch").get<uint64_t>();
+      launch.kernel = l.at("kernel").get<std::string>();
+      launch.mangled = l.at("mangled").get<std::string>();
+      launch.module = l.at("module").get<std::string>();
+      launch.grid = readDim(l.at("grid"));
+      launch.block = readDim(l.at("block"));
+      launch.dynamicSharedBytes = l.at("dynamicSharedBytes").get<uint64_t>();
+      launch.checked = l.at("checked").get<bool>();
+      launch.detectors = l.at("detectors").get<std::vector<std::string>>();
+      if (l.at("error").is_string()) launch.error = l["error"].get<std::string>();
+      for (const auto& r : l.at("races")) {
+        ReportedRace race;
+        race.detector = r.at("detector").get<std::string>();
+        race.kind = r.at("kind").get<std::string>();
+        race.space = r.at("space").get<std::string>();
+        race.address = r.at("address").get<uint64_t>();
+        if (r.contains("sharedBlock")) race.sharedBlock = r["sharedBlock"].get<uint32_t>();
+        if (r.contains("location") && r["location"].is_string()) race.location = r["location"].get<std::string>();
+        race.count = r.at("count").get<uint64_t>();
+        race.first = readAccess(r.at("first"));
+        race.second = readAccess(r.at("second"));
+        launch.races.push_back(std::move(race));
+      }
+      out.push_back(std::move(launch));
+    }
+  } catch (const json::exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat("launch report: ", e.what()));
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<ReportedLaunch>> readLaunchReportFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrCat("no launch report at ", path));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto launches = readLaunchReport(text);
+  if (!launches.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", launches.status().message()));
+  return launches;
 }
 
 }  // namespace predatar::cudart

@@ -1,0 +1,34 @@
+#include "cudart/RunEnvironment.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace predatar::cudart {
+
+std::vector<std::pair<std::string, std::string>> runtimeEnvironment(const RunSettings& s,
+                                                                    const std::string& libraryDir,
+                                                                    const char* currentLdLibraryPath,
+                                                                    const char* currentLdPreload) {
+  std::vector<std::pair<std::string, std::string>> env;
+  auto prepend = [](std::string first, const char* rest, const char* separator) {
+    if (rest && *rest) absl::StrAppend(&first, separator, rest);
+    return first;
+  };
+  env.emplace_back("LD_LIBRARY_PATH", prepend(libraryDir, currentLdLibraryPath, ":"));
+  // LD_PRELOAD too: a program with an RPATH to CUDA's lib64 would otherwise get NVIDIA's library.
+  env.emplace_back("LD_PRELOAD", prepend(libraryDir + "/libcudart.so.13", currentLdPreload, ":"));
+  env.emplace_back("PREDATAR_DETECTORS", s.detectors.empty() ? "none" : absl::StrJoin(s.detectors, ","));
+  if (!s.reportPath.empty()) env.emplace_back("PREDATAR_REPORT", s.reportPath);
+  if (!s.schedule.empty()) env.emplace_back("PREDATAR_SCHEDULE", s.schedule);
+  if (s.seed) env.emplace_back("PREDATAR_SEED", absl::StrCat(*s.seed));
+  if (s.quantum) env.emplace_back("PREDATAR_QUANTUM", absl::StrCat(*s.quantum));
+  if (!s.kernelName.empty()) env.emplace_back("PREDATAR_KERNEL_NAME", s.kernelName);
+  if (s.launchSkip) env.emplace_back("PREDATAR_LAUNCH_SKIP", absl::StrCat(s.launchSkip));
+  if (s.launchCount) env.emplace_back("PREDATAR_LAUNCH_COUNT", absl::StrCat(*s.launchCount));
+  if (s.perLocation) env.emplace_back("PREDATAR_PER_LOCATION", "1");
+  if (s.quiet) env.emplace_back("PREDATAR_QUIET", "1");
+  if (s.verbose) env.emplace_back("PREDATAR_VERBOSE", "1");
+  return env;
+}
+
+}  // namespace predatar::cudart

@@ -1,0 +1,36 @@
+// What `predatar run` puts in the program's environment so that it loads the
+// replacement libcudart.so.13 and the library runs the chosen analysis: the
+// contract between the CLI and src/cudart/runtime (RunOptions reads it).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace predatar::cudart {
+
+struct RunSettings {
+  std::vector<std::string> detectors{"gwcp"};  // canonical names; empty: only execute
+  std::string reportPath;                      // where the library writes the JSON launch report
+  std::string schedule;                        // "round-robin" or "random"; empty: default
+  std::optional<uint64_t> seed;
+  std::optional<uint32_t> quantum;
+  std::string kernelName;                      // substring filter; empty: every kernel
+  uint64_t launchSkip = 0;
+  std::optional<uint64_t> launchCount;
+  bool perLocation = false;
+  bool quiet = true;                           // the CLI prints the races, not the library
+  bool verbose = false;
+};
+
+// NAME, VALUE pairs to set. LD_LIBRARY_PATH and LD_PRELOAD put `libraryDir`
+// (and its libcudart.so.13) in front of `currentLdLibraryPath` /
+// `currentLdPreload` (the values in the CLI's own environment, may be null).
+std::vector<std::pair<std::string, std::string>> runtimeEnvironment(const RunSettings& settings,
+                                                                    const std::string& libraryDir,
+                                                                    const char* currentLdLibraryPath,
+                                                                    const char* currentLdPreload);
+
+}  // namespace predatar::cudart

@@ -1,0 +1,104 @@
+// The JSON launch report: what the library writes, `predatar run` reads back.
+#include <gtest/gtest.h>
+
+#include "cudart/LaunchReport.h"
+
+namespace predatar::cudart {
+namespace {
+
+LaunchRecord racyLaunch() {
+  LaunchRecord l;
+  l.index = 3;
+  l.kernel = "shiftSum(int const*, int*)";
+  l.mangled = "_Z8shiftSumPKiPi";
+  l.module = "shared_race.cu";
+  l.grid = Dim3{2, 1, 1};
+  l.block = Dim3{64, 1, 1};
+  l.checked = true;
+  l.detectors = {"gwcp"};
+  l.info.sources = {{"shared_race.cu", 23, 3}, {"shared_race.cu", 25, 15}};
+  l.info.symbols = {{"tile", MemorySpace::Shared, 0, 256, 4}};
+  Race r;
+  r.detector = "gwcp";
+  r.kind = RaceKind::WriteRead;
+  r.space = MemorySpace::Shared;
+  r.sharedBlock = 1;
+  r.address = 8;
+  r.count = 5;
+  r.first.block = 1;
+  r.first.thread = 2;
+  r.first.type = AccessType::Write;
+  r.first.origin.pc = 14;
+  r.first.origin.source = 0;
+  r.second.block = 1;
+  r.second.thread = 33;
+  r.second.type = AccessType::Read;
+  r.second.origin.pc = 19;
+  r.second.origin.source = 1;
+  l.races.push_back(r);
+  Race g = r;
+  g.space = MemorySpace::Global;
+  g.address = 0x1000;
+  g.second.origin.source = Origin::kNoSource;
+  l.races.push_back(g);
+  l.allocations = {"", "cudaMalloc #1+0"};
+  return l;
+}
+
+TEST(LaunchReport, RoundTrip) {
+  LaunchRecord failed;
+  failed.index = 4;
+  failed.kernel = failed.mangled = "k";
+  failed.error = "kernel 'k': out-of-bounds store";
+  auto launches = readLaunchReport(launchesToJson({racyLaunch(), failed}));
+  ASSERT_TRUE(launches.ok()) << launches.status();
+  ASSERT_EQ(launches->size(), 2u);
+  const ReportedLaunch& l = (*launches)[0];
+  EXPECT_EQ(l.index, 3u);
+  EXPECT_EQ(l.kernel, "shiftSum(int const*, int*)");
+  EXPECT_EQ(l.grid, (Dim3{2, 1, 1}));
+  EXPECT_TRUE(l.checked);
+  EXPECT_TRUE(l.error.empty());
+  ASSERT_EQ(l.races.size(), 2u);
+  const ReportedRace& r = l.races[0];
+  EXPECT_EQ(r.kind, "write-read");
+  EXPECT_EQ(r.space, "shared");
+  EXPECT_EQ(r.sharedBlock, 1u);
+  EXPECT_EQ(r.location, "tile[2]");
+  EXPECT_EQ(r.count, 5u);
+  ASSERT_TRUE(r.first.source.has_value());
+  EXPECT_EQ(*r.first.source, (SourcePosition{"shared_race.cu", 23, 3}));
+  EXPECT_EQ(r.second.source->line, 25u);
+  EXPECT_EQ(r.second.threadIdx, (Dim3{33, 0, 0}));
+  EXPECT_EQ(r.second.blockIdx, (Dim3{1, 0, 0}));
+  EXPECT_EQ(r.second.warp, 1u);
+  EXPECT_EQ(r.second.lane, 1u);
+  EXPECT_EQ(r.first.type, "write");
+  const ReportedRace& g = l.races[1];
+  EXPECT_EQ(g.location, "cudaMalloc #1+0");
+  EXPECT_FALSE(g.sharedBlock.has_value());
+  EXPECT_FALSE(g.second.source.has_value());
+  EXPECT_EQ((*launches)[1].error, "kernel 'k': out-of-bounds store");
+}
+
+TEST(LaunchReport, DescribeRaceNamesBothSourcePositions) {
+  LaunchRecord l = racyLaunch();
+  std::string line = describeRace(l, l.races[0]);
+  EXPECT_NE(line.find("write-read race (gwcp) in shiftSum(int const*, int*)"), std::string::npos) << line;
+  EXPECT_NE(line.find("shared_race.cu:23:3"), std::string::npos) << line;
+  EXPECT_NE(line.find("shared_race.cu:25:15"), std::string::npos) << line;
+  EXPECT_NE(line.find("[5 times]"), std::string::npos) << line;
+}
+
+TEST(LaunchReport, MalformedOrMissingReports) {
+  EXPECT_FALSE(readLaunchReport("{").ok());
+  EXPECT_FALSE(readLaunchReport("{}").ok());
+  EXPECT_FALSE(readLaunchReport("[{\"launch\": 0}]").ok());
+  auto empty = readLaunchReport("[]");
+  ASSERT_TRUE(empty.ok());
+  EXPECT_TRUE(empty->empty());
+  EXPECT_EQ(readLaunchReportFile("/nonexistent/report.json").status().code(), absl::StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace predatar::cudart
