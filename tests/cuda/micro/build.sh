@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds every CUDA program of this folder the way a user would:
+#   nvcc -cudart shared -lineinfo -arch=sm_75 -o OUTDIR/NAME NAME.cu
+# (default fat binary: sm_75 SASS plus zstd-compressed PTX, which PreDataR's
+# replacement libcudart.so.13 emulates).
+#
+# usage: build.sh [OUTDIR] [NAME...]   (default OUTDIR: bin/ next to this script)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+out="${1:-$here/bin}"
+shift || true
+mkdir -p "$out"
+nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
+[ -x "$nvcc" ] || { echo "build.sh: nvcc not found (set NVCC)" >&2; exit 1; }
+if [ $# -gt 0 ]; then
+  names=("$@")
+else
+  names=()
+  for src in "$here"/*.cu; do names+=("$(basename "$src" .cu)"); done
+fi
+for name in "${names[@]}"; do
+  "$nvcc" -cudart shared -lineinfo -arch=sm_75 -o "$out/$name" "$here/$name.cu"
+done

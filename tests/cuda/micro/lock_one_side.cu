@@ -1,0 +1,45 @@
+// dynamic/lock_one_side: block 0 updates x under a device lock, block 1
+// resets x without taking the lock.
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+#define CHECK(call)                                                          \
+  do {                                                                       \
+    cudaError_t err_ = (call);                                               \
+    if (err_ != cudaSuccess) {                                               \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,     \
+                   cudaGetErrorString(err_));                                \
+      std::exit(1);                                                          \
+    }                                                                        \
+  } while (0)
+
+// Device-scoped spin lock (the emulator infers acquire = successful CAS then
+// fence, release = fence then exchange).
+__device__ void lock(int *m) { while (atomicCAS(m, 0, 1) != 0); __threadfence(); }
+__device__ void unlock(int *m) { __threadfence(); atomicExch(m, 0); }
+
+
+__global__ void k(int *m, int *x) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    lock(m);
+    *x += 1;  // (A)
+    unlock(m);
+  }
+  if (blockIdx.x == 1 && threadIdx.x == 0) {
+    *x = 0;  // (B)
+  }
+}
+
+int main() {
+  int *buf, host[2];
+  CHECK(cudaMalloc(&buf, sizeof host));
+  CHECK(cudaMemset(buf, 0, sizeof host));
+  k<<<2, 32>>>(buf, buf + 1);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaMemcpy(host, buf, sizeof host, cudaMemcpyDeviceToHost));
+  std::printf("lock_one_side: x = %d\n", host[1]);
+  CHECK(cudaFree(buf));
+  return 0;
+}
