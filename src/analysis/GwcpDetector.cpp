@@ -185,8 +185,12 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseS
         continue;
       }
       if (satisfied(cs)) {
-        t.wcp.join(cs.releaseHb);
-        joined = true;
+        // Entries past an unsatisfied one are seen again on the next pass;
+        // only a join that adds something calls for another pass.
+        if (!cs.releaseHb.leq(t.wcp)) {
+          t.wcp.join(cs.releaseHb);
+          joined = true;
+        }
         if (cursor == i) ++cursor;
       } else if (lock.exclusive) {
         return;

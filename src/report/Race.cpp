@@ -21,9 +21,10 @@ RaceKind classify(const Access& first, const Access& second) {
 void RaceLog::add(MemorySpace space, uint32_t sharedBlock, uint64_t address, const Access& first,
                   const Access& second) {
   ++occurrences_;
-  locations_.insert({space, space == MemorySpace::Shared ? sharedBlock : 0, address});
+  LocationKey where{space, space == MemorySpace::Shared ? sharedBlock : 0, address};
+  locations_.insert(where);
   RaceKind kind = classify(first, second);
-  Key key{kernel_, first.origin.pc, second.origin.pc, uint8_t(kind), perLocation_ ? space : MemorySpace::Global,
+  Key key{launch_, first.origin.pc, second.origin.pc, uint8_t(kind), perLocation_ ? uint8_t(space) : 0,
           perLocation_ && space == MemorySpace::Shared ? sharedBlock : 0, perLocation_ ? address : 0};
   auto [it, inserted] = index_.try_emplace(key, races_.size());
   if (!inserted) {

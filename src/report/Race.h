@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "events/Event.h"
 
 namespace predatar {
@@ -78,13 +79,15 @@ class RaceLog {
   void clear();
 
  private:
-  using Key = std::tuple<std::string, uint64_t, uint64_t, uint8_t, MemorySpace, uint32_t, uint64_t>;
+  // (launch, pc, pc, kind, space, shared block, address): integers only, as
+  // a racy instruction in a loop comes here once per occurrence.
+  using Key = std::tuple<uint64_t, uint64_t, uint64_t, uint8_t, uint8_t, uint32_t, uint64_t>;
   std::string detector_;
   std::string kernel_;
   uint64_t launch_ = 0;
   bool perLocation_;
   std::vector<Race> races_;
-  std::map<Key, size_t> index_;
+  absl::flat_hash_map<Key, size_t> index_;
   std::set<LocationKey> locations_;
   uint64_t occurrences_ = 0;
 };
