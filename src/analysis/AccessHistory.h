@@ -27,22 +27,25 @@ struct AccessRecord {
   AccessType type = AccessType::Read;
   bool strong = false;
   Scope scope = Scope::Device;
+  uint8_t bytes = 0xf;  // bytes of the word accessed
   Origin origin;
 
   bool writes() const { return type != AccessType::Read; }
   bool sameThread(const AccessRecord& o) const { return block == o.block && thread == o.thread; }
   Access access() const { return Access{block, thread, type, strong, scope, origin}; }
+  bool overlaps(const AccessRecord& o) const { return bytes & o.bytes; }
 };
 
 // e1 and e2 conflict: different threads, at least one writes, and not two
 // strong accesses that are morally strong.
 inline bool conflicts(const AccessRecord& a, const AccessRecord& b) {
-  if (a.sameThread(b) || (!a.writes() && !b.writes())) return false;
+  if (a.sameThread(b) || (!a.writes() && !b.writes()) || !a.overlaps(b)) return false;
   return !(a.strong && b.strong && morallyStrong(a.scope, a.block, b.scope, b.block));
 }
 
 // Every access that conflicts with `earlier` also conflicts with `later`.
 inline bool subsumes(const AccessRecord& later, const AccessRecord& earlier) {
+  if ((later.bytes & earlier.bytes) != earlier.bytes) return false;
   if (!later.strong) return later.writes() || !earlier.writes();
   if (!earlier.strong || earlier.block != later.block) return false;
   bool widerScope = later.scope == Scope::Block || earlier.scope != Scope::Block;
@@ -60,11 +63,16 @@ inline LocationKey locationOf(uint64_t key) {
   return {MemorySpace::Shared, uint32_t((key >> 32) & 0x7fffffffu), (key & 0xffffffffu) << 2};
 }
 
-// Visits the words a lane's access of `size` bytes at `address` touches.
+// Visits the words a lane's access of `size` bytes at `address` touches, with
+// the mask of the word's bytes it touches (bit i: byte i), so accesses to
+// different bytes of one word (char arrays) do not conflict.
 template <class F>
 void forEachWord(uint64_t address, uint32_t size, F&& f) {
-  uint64_t last = (address + (size ? size : 1) - 1) & ~uint64_t(3);
-  for (uint64_t word = address & ~uint64_t(3); word <= last; word += 4) f(word);
+  uint64_t end = address + (size ? size : 1);
+  for (uint64_t word = address & ~uint64_t(3); word < end; word += 4) {
+    uint64_t from = std::max(word, address), to = std::min(word + 4, end);
+    f(word, uint8_t(((1u << (to - from)) - 1) << (from - word)));
+  }
 }
 
 class AccessHistory {

@@ -90,20 +90,21 @@ void GwcpDetector::memory(const MemoryEvent& event) {
 
 void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t lane) {
   AccessRecord record{t.block, t.thread, 0, event.type, event.strong || event.type == AccessType::AtomicRmw,
-                      event.scope, event.origin};
+                      event.scope, 0xf, event.origin};
   uint8_t accessClass = classOf(record);
   auto heldIt = held_.find(uint64_t(t.block) * threads_.threadsPerBlock() + t.thread);
   auto ordered = [&t](const AccessRecord& r) { return r.clock <= t.wcpTime(r.block, r.thread); };
   // Rule (i) for every word first: a conflict on any word orders the whole access.
   if (heldIt != held_.end()) {
-    forEachWord(event.address[lane], event.size, [&](uint64_t word) {
+    forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t) {
       uint64_t key = locationKey(event.space, t.block, word);
       applyRuleOne(t, heldIt->second, key, accessClass);
       for (HeldLock& h : heldIt->second) h.accessed[key] |= uint8_t(1u << accessClass);
     });
   }
   record.clock = t.now;
-  forEachWord(event.address[lane], event.size, [&](uint64_t word) {
+  forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t bytes) {
+    record.bytes = bytes;
     history_.access(locationKey(event.space, t.block, word), record, ordered, races_);
   });
 }

@@ -21,9 +21,10 @@ void HbDetector::memory(const MemoryEvent& event) {
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
     AccessRecord record{event.lanes.block, thread, t.now, event.type, event.strong || event.type == AccessType::AtomicRmw,
-                        event.scope, event.origin};
+                        event.scope, 0xf, event.origin};
     auto ordered = [&t](const AccessRecord& r) { return r.clock <= t.hbTime(r.block, r.thread); };
-    forEachWord(event.address[lane], event.size, [&](uint64_t word) {
+    forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t bytes) {
+      record.bytes = bytes;
       history_.access(locationKey(event.space, event.lanes.block, word), record, ordered, races_);
     });
   });

@@ -28,7 +28,8 @@ uint32_t LocksetDetector::intern(std::vector<HeldLock> locks) {
 }
 
 bool LocksetDetector::conflicting(const Record& a, const Record& b) const {
-  if ((a.block == b.block && a.thread == b.thread) || (!a.writes() && !b.writes())) return false;
+  if ((a.block == b.block && a.thread == b.thread) || (!a.writes() && !b.writes()) || !(a.bytes & b.bytes))
+    return false;
   return !(a.strong && b.strong && morallyStrong(a.scope, a.block, b.scope, b.block));
 }
 
@@ -72,8 +73,9 @@ void LocksetDetector::memory(const MemoryEvent& event) {
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     const ThreadState& t = state(event.lanes.block, thread);
     Record r{event.lanes.block, thread, event.type, event.strong || event.type == AccessType::AtomicRmw,
-             event.scope, t.lockset, t.lastBarrier, event.origin};
-    forEachWord(event.address[lane], event.size, [&](uint64_t word) {
+             event.scope, t.lockset, t.lastBarrier, event.origin, 0xf};
+    forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t bytes) {
+      r.bytes = bytes;
       accesses.emplace_back(locationKey(event.space, event.lanes.block, word), r);
     });
   });
@@ -90,15 +92,17 @@ void LocksetDetector::memory(const MemoryEvent& event) {
   for (const auto& [key, r] : accesses) {
     History& h = shadow_[key];
     if (r.writes()) {
-      if (!h.lastWrites.empty() && h.lastWrites.front().origin.seq != r.origin.seq) h.lastWrites.clear();
+      // A write replaces the last writes and reads of the bytes it covers.
+      auto covered = [&](const Record& x) { return x.origin.seq != r.origin.seq && (x.bytes & ~r.bytes) == 0; };
+      std::erase_if(h.lastWrites, covered);
+      std::erase_if(h.reads, [&](const Record& x) { return (x.bytes & ~r.bytes) == 0; });
       h.lastWrites.push_back(r);
-      h.reads.clear();
       continue;
     }
     // An older read of the thread with the same lockset and kind is subsumed.
     auto same = std::find_if(h.reads.begin(), h.reads.end(), [&](const Record& x) {
       return x.block == r.block && x.thread == r.thread && x.lockset == r.lockset && x.strong == r.strong &&
-             x.scope == r.scope;
+             x.scope == r.scope && x.bytes == r.bytes;
     });
     if (same != h.reads.end()) *same = r;
     else h.reads.push_back(r);

@@ -56,6 +56,7 @@ class LocksetDetector final : public Detector {
     uint32_t lockset;
     uint64_t barrier;  // the thread's lastBarrier at the access
     Origin origin;
+    uint8_t bytes = 0xf;  // bytes of the word accessed
     bool writes() const { return type != AccessType::Read; }
   };
   struct History {
