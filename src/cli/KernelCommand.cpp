@@ -32,21 +32,6 @@ struct KernelCommandArgs {
   ReportOptions report;
 };
 
-// Keeps the kernel description the emulator announces, to name locations.
-class KernelInfoCapture final : public EventSink {
- public:
-  KernelInfo info;
-  void kernelBegin(const KernelInfo& k) override { info = k; }
-  void memory(const MemoryEvent&) override {}
-  void barrier(const BarrierEvent&) override {}
-  void syncWarp(const SyncWarpEvent&) override {}
-  void fence(const FenceEvent&) override {}
-  void acquire(const LockEvent&) override {}
-  void release(const LockEvent&) override {}
-  void exit(const ExitEvent&) override {}
-  void kernelEnd() override {}
-};
-
 int fail(const std::string& message) {
   std::cerr << "predatar: error: " << message << "\n";
   return kExitInputError;
@@ -94,7 +79,7 @@ int runKernel(const KernelCommandArgs& a) {
 
   std::vector<std::unique_ptr<Detector>> owned;
   EventFanout fanout;
-  KernelInfoCapture capture;
+  KernelInfoRecorder capture;
   fanout.add(&capture);
   for (const auto& name : detectors) {
     owned.push_back(makeDetector(name, a.report.detectorOptions()));

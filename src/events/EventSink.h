@@ -22,6 +22,28 @@ class EventSink {
   virtual void kernelEnd() = 0;
 };
 
+// A sink that ignores everything; override what you need.
+class NullEventSink : public EventSink {
+ public:
+  void kernelBegin(const KernelInfo&) override {}
+  void memory(const MemoryEvent&) override {}
+  void barrier(const BarrierEvent&) override {}
+  void syncWarp(const SyncWarpEvent&) override {}
+  void fence(const FenceEvent&) override {}
+  void acquire(const LockEvent&) override {}
+  void release(const LockEvent&) override {}
+  void exit(const ExitEvent&) override {}
+  void kernelEnd() override {}
+};
+
+// Keeps the kernel description a front end announces (sources, symbols), to
+// name locations and positions in reports.
+class KernelInfoRecorder final : public NullEventSink {
+ public:
+  KernelInfo info;
+  void kernelBegin(const KernelInfo& kernel) override { info = kernel; }
+};
+
 // Feeds one stream to several sinks, so all detectors see the same execution
 // in one pass.
 class EventFanout final : public EventSink {

@@ -27,21 +27,6 @@ bool envFlag(const char* name) {
   return v && std::strcmp(v, "0") != 0 && std::strcmp(v, "false") != 0;
 }
 
-// Records what the emulator announces about the kernel (source table, symbols).
-class InfoSink final : public EventSink {
- public:
-  KernelInfo info;
-  void kernelBegin(const KernelInfo& k) override { info = k; }
-  void memory(const MemoryEvent&) override {}
-  void barrier(const BarrierEvent&) override {}
-  void syncWarp(const SyncWarpEvent&) override {}
-  void fence(const FenceEvent&) override {}
-  void acquire(const LockEvent&) override {}
-  void release(const LockEvent&) override {}
-  void exit(const ExitEvent&) override {}
-  void kernelEnd() override {}
-};
-
 cudaError_t errorForLaunch(const absl::Status& status) {
   std::string m(status.message());
   auto has = [&](const char* what) { return m.find(what) != std::string::npos; };
@@ -470,7 +455,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   record.dynamicSharedBytes = dynamicShared;
   record.checked = selected(kernel);
 
-  InfoSink info;
+  KernelInfoRecorder info;
   EventFanout fanout;
   fanout.add(&info);
   std::vector<std::unique_ptr<Detector>> detectors;
