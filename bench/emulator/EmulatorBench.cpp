@@ -16,18 +16,7 @@ namespace {
 using namespace predatar;
 using namespace predatar::sim;
 
-class NullSink final : public EventSink {
- public:
-  void kernelBegin(const KernelInfo&) override {}
-  void memory(const MemoryEvent&) override {}
-  void barrier(const BarrierEvent&) override {}
-  void syncWarp(const SyncWarpEvent&) override {}
-  void fence(const FenceEvent&) override {}
-  void acquire(const LockEvent&) override {}
-  void release(const LockEvent&) override {}
-  void exit(const ExitEvent&) override {}
-  void kernelEnd() override {}
-};
+using NullSink = NullEventSink;
 
 struct Env {
   DeviceMemory memory;

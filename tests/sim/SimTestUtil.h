@@ -55,18 +55,7 @@ class RecordingSink final : public EventSink {
   std::string order;
 };
 
-class NullSink final : public EventSink {
- public:
-  void kernelBegin(const KernelInfo&) override {}
-  void memory(const MemoryEvent&) override {}
-  void barrier(const BarrierEvent&) override {}
-  void syncWarp(const SyncWarpEvent&) override {}
-  void fence(const FenceEvent&) override {}
-  void acquire(const LockEvent&) override {}
-  void release(const LockEvent&) override {}
-  void exit(const ExitEvent&) override {}
-  void kernelEnd() override {}
-};
+using NullSink = NullEventSink;
 
 // A loaded PTX file, device memory and argument storage.
 struct Fixture {
