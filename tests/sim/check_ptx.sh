@@ -2,7 +2,9 @@
 # Usage: check_ptx.sh NVCC DIR [--update]
 # Recompiles every DIR/*.cu with `nvcc -arch=sm_75 -lineinfo --ptx` (from DIR,
 # so paths are relative) and checks that the committed .ptx beside it matches,
-# ignoring `.file` lines. With --update, rewrites the committed PTX instead.
+# ignoring what depends on where the checkout is: `.file` lines, the debug
+# sections, and the path hash in internal names (_INTERNAL_<hash>_).
+# With --update, rewrites the committed PTX instead.
 nvcc="$1"; dir="$2"; update="$3"
 status=0
 tmp=$(mktemp -d)
@@ -13,8 +15,9 @@ for cu in "$dir"/*.cu; do
     cp "$tmp/$base.ptx" "$dir/$base.ptx"
     continue
   fi
-  grep -v '\.file' "$tmp/$base.ptx" > "$tmp/a"
-  grep -v '\.file' "$dir/$base.ptx" > "$tmp/b" 2>/dev/null
+  normalize() { sed -e '/^\s*\.section/,$d' -e '/\.file/d' -e 's/_INTERNAL_[0-9a-f]*_/_INTERNAL_/g' "$1"; }
+  normalize "$tmp/$base.ptx" > "$tmp/a"
+  normalize "$dir/$base.ptx" > "$tmp/b" 2>/dev/null
   if ! cmp -s "$tmp/a" "$tmp/b"; then
     echo "stale PTX: $dir/$base.ptx (regenerate: $0 $nvcc $dir --update)"
     status=1
