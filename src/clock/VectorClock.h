@@ -34,7 +34,8 @@ struct ClockGeometry {
 
 class VectorClock {
  public:
-  explicit VectorClock(const ClockGeometry* geometry = nullptr) : geometry_(geometry) {}
+  VectorClock() = default;
+  explicit VectorClock(const ClockGeometry* geometry) : geometry_(geometry) {}
   VectorClock(const VectorClock& other) { *this = other; }
   VectorClock& operator=(const VectorClock& other);
   VectorClock(VectorClock&&) noexcept = default;
