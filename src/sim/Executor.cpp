@@ -792,21 +792,28 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
   L.info.grid = config.grid;
   L.info.block = config.block;
   for (const auto& s : ir.sources) L.info.sources.push_back(SourcePosition{ir.fileName(s.file), s.line, s.column});
+  // nvcc declares typed arrays as `.align A .b8 name[bytes]` with A the
+  // element's alignment (int tile[64] -> .align 4 .b8 tile[256]), so reports
+  // index such arrays by the alignment, not by byte.
+  auto elementBytes = [](const ptx::Variable& var) {
+    if (var.elementBytes == 1 && var.align > 1 && var.align <= 16) return var.align;
+    return std::max<uint32_t>(var.elementBytes, 1);
+  };
   for (uint32_t v : globalVars) {
     const auto& var = ir.variables[v];
     if (var.space != ptx::Space::Global) continue;
-    L.info.symbols.push_back(MemorySymbol{demangle(var.name), MemorySpace::Global, mod->varAddress[v], var.bytes,
-                                          std::max<uint32_t>(var.elementBytes, 1)});
+    L.info.symbols.push_back(
+        MemorySymbol{demangle(var.name), MemorySpace::Global, mod->varAddress[v], var.bytes, elementBytes(var)});
   }
   for (uint32_t v : sharedVars) {
     const auto& var = ir.variables[v];
-    L.info.symbols.push_back(MemorySymbol{demangle(var.name), MemorySpace::Shared, L.sharedOffset[v], var.bytes,
-                                          std::max<uint32_t>(var.elementBytes, 1)});
+    L.info.symbols.push_back(
+        MemorySymbol{demangle(var.name), MemorySpace::Shared, L.sharedOffset[v], var.bytes, elementBytes(var)});
   }
   for (uint32_t v : dynVars) {
     const auto& var = ir.variables[v];
-    L.info.symbols.push_back(MemorySymbol{var.name, MemorySpace::Shared, L.sharedOffset[v], config.dynamicSharedBytes,
-                                          std::max<uint32_t>(var.elementBytes, 1)});
+    L.info.symbols.push_back(
+        MemorySymbol{var.name, MemorySpace::Shared, L.sharedOffset[v], config.dynamicSharedBytes, elementBytes(var)});
   }
   // blocks and warps (their memory is allocated when a block becomes resident)
   uint32_t tpb = uint32_t(config.block.count());
