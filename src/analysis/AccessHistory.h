@@ -11,6 +11,8 @@
 
 #include <cstdint>
 #include <algorithm>
+#include <array>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
@@ -83,14 +85,29 @@ class AccessHistory {
   void access(uint64_t key, const AccessRecord& access, OrderedFn&& ordered, RaceLog& log) {
     Records& records = shadow_[key];
     size_t kept = 0;
+    // One report per earlier instruction and kind for this access: in a racy
+    // loop, many earlier records share the instruction of a single unique race.
+    std::array<std::pair<uint64_t, RaceKind>, 8> reported;
+    size_t reportedCount = 0;
+    auto firstReport = [&](const AccessRecord& earlier) {
+      std::pair<uint64_t, RaceKind> id{earlier.origin.pc, classify(earlier.access(), access.access())};
+      for (size_t r = 0; r < reportedCount; ++r)
+        if (reported[r] == id) return false;
+      if (reportedCount < reported.size()) reported[reportedCount++] = id;
+      return true;
+    };
     for (size_t i = 0; i < records.size(); ++i) {
       const AccessRecord& earlier = records[i];
-      bool conflicting = conflicts(earlier, access);
-      bool subsumed = subsumes(access, earlier);
+      // A read neither conflicts with other threads' reads nor needs to drop
+      // them (a later ordered write will): read-shared data costs no clock
+      // lookups, as with FastTrack's read vector clocks.
+      bool readAfterRead = !access.writes() && !earlier.writes();
+      bool conflicting = !readAfterRead && conflicts(earlier, access);
+      bool subsumed = (!readAfterRead || earlier.sameThread(access)) && subsumes(access, earlier);
       // Only a conflict or a possible subsumption needs the clocks.
       if (conflicting || subsumed) {
         bool isOrdered = earlier.sameThread(access) || ordered(earlier);
-        if (!isOrdered && conflicting) report(key, earlier, access, log);
+        if (!isOrdered && conflicting && firstReport(earlier)) report(key, earlier, access, log);
         if (isOrdered && subsumed) continue;
       }
       if (kept != i) records[kept] = earlier;

@@ -22,7 +22,7 @@ void RaceLog::add(MemorySpace space, uint32_t sharedBlock, uint64_t address, con
                   const Access& second) {
   ++occurrences_;
   LocationKey where{space, space == MemorySpace::Shared ? sharedBlock : 0, address};
-  locations_.insert(where);
+  if (racyLocations_.insert(where).second) sortedStale_ = true;
   RaceKind kind = classify(first, second);
   Key key{launch_, first.origin.pc, second.origin.pc, uint8_t(kind), perLocation_ ? uint8_t(space) : 0,
           perLocation_ && space == MemorySpace::Shared ? sharedBlock : 0, perLocation_ ? address : 0};
@@ -34,10 +34,20 @@ void RaceLog::add(MemorySpace space, uint32_t sharedBlock, uint64_t address, con
   races_.push_back(Race{detector_, kernel_, kind, space, sharedBlock, address, first, second, 1});
 }
 
+const std::set<LocationKey>& RaceLog::locations() const {
+  if (sortedStale_) {
+    sortedLocations_ = std::set<LocationKey>(racyLocations_.begin(), racyLocations_.end());
+    sortedStale_ = false;
+  }
+  return sortedLocations_;
+}
+
 void RaceLog::clear() {
   races_.clear();
   index_.clear();
-  locations_.clear();
+  racyLocations_.clear();
+  sortedLocations_.clear();
+  sortedStale_ = false;
   occurrences_ = 0;
 }
 

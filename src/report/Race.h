@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "events/Event.h"
 
 namespace predatar {
@@ -56,6 +57,10 @@ struct LocationKey {
   uint32_t sharedBlock;
   uint64_t address;
   auto operator<=>(const LocationKey&) const = default;
+  template <typename H>
+  friend H AbslHashValue(H h, const LocationKey& k) {
+    return H::combine(std::move(h), k.space, k.sharedBlock, k.address);
+  }
 };
 
 // Collects races of one detector. Unique races are keyed by the two
@@ -73,7 +78,9 @@ class RaceLog {
   void add(MemorySpace space, uint32_t sharedBlock, uint64_t address, const Access& first,
            const Access& second);
   const std::vector<Race>& races() const { return races_; }
-  const std::set<LocationKey>& locations() const { return locations_; }
+  // The racy locations, sorted (built on demand: a racy instruction in a
+  // loop reaches add() once per occurrence).
+  const std::set<LocationKey>& locations() const;
   uint64_t occurrences() const { return occurrences_; }
   const std::string& detector() const { return detector_; }
   void clear();
@@ -88,7 +95,9 @@ class RaceLog {
   bool perLocation_;
   std::vector<Race> races_;
   absl::flat_hash_map<Key, size_t> index_;
-  std::set<LocationKey> locations_;
+  absl::flat_hash_set<LocationKey> racyLocations_;
+  mutable std::set<LocationKey> sortedLocations_;
+  mutable bool sortedStale_ = false;
   uint64_t occurrences_ = 0;
 };
 
