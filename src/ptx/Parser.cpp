@@ -725,28 +725,18 @@ class Parser {
       next();
       return o;
     }
-    if (accept('{')) {
-      o.k = POp::Vec;
-      if (!isPunct('}')) {
+    // {a, b} vector operands and (a, b) call argument lists.
+    for (auto [open, close, kind] : {std::tuple{'{', '}', POp::Vec}, std::tuple{'(', ')', POp::List}}) {
+      if (!accept(open)) continue;
+      o.k = kind;
+      if (!isPunct(close)) {
         do {
           auto e = operand();
           if (!e.ok()) return e.status();
           o.elems.push_back(std::move(*e));
         } while (accept(','));
       }
-      if (auto st = expect('}'); !st.ok()) return st;
-      return o;
-    }
-    if (accept('(')) {
-      o.k = POp::List;
-      if (!isPunct(')')) {
-        do {
-          auto e = operand();
-          if (!e.ok()) return e.status();
-          o.elems.push_back(std::move(*e));
-        } while (accept(','));
-      }
-      if (auto st = expect(')'); !st.ok()) return st;
+      if (auto st = expect(close); !st.ok()) return st;
       return o;
     }
     if (accept('!')) {
