@@ -938,6 +938,18 @@ class Parser {
     return b;
   }
 
+  // A destination that may be a pair `a|b` (setp, shfl.sync, match.sync).
+  absl::Status pairDestination(const POp& o, Instr& in, uint32_t line) {
+    bool pair = o.k == POp::Pipe;
+    for (uint32_t i = 0; i < (pair ? 2u : 1u); ++i) {
+      auto r = dstRef(pair ? o.elems[i] : o, line);
+      if (!r.ok()) return r.status();
+      in.dst[i] = *r;
+    }
+    in.ndst = pair ? 2 : 1;
+    return absl::OkStatus();
+  }
+
   absl::StatusOr<Ref> dstRef(const POp& o, uint32_t line) {
     if (o.k == POp::Sink) return kNoRef;
     if (o.k != POp::Name) return err(line, "expected a register as destination of '" + opcodeText_ + "'");
@@ -1175,17 +1187,7 @@ class Parser {
         std::swap(in.type, in.type2);  // type = source type, type2 = destination type
       }
       if (ops.size() < 3 || ops.size() > 4) return err(line, "wrong operand count for '" + opcodeText_ + "'");
-      const POp& d = ops[0];
-      if (d.k == POp::Pipe) {
-        auto a = dstRef(d.elems[0], line), b = dstRef(d.elems[1], line);
-        if (!a.ok()) return a.status();
-        if (!b.ok()) return b.status();
-        in.dst[0] = *a; in.dst[1] = *b; in.ndst = 2;
-      } else {
-        auto a = dstRef(d, line);
-        if (!a.ok()) return a.status();
-        in.dst[0] = *a; in.ndst = 1;
-      }
+      if (auto st = pairDestination(ops[0], in, line); !st.ok()) return st;
       for (size_t i = 1; i < ops.size(); ++i) {
         auto s = srcRef(ops[i], i == 3 ? Type::Pred : in.type, line);
         if (!s.ok()) return s.status();
@@ -1365,16 +1367,7 @@ class Parser {
       in.op = Op::Shfl;
       if (parts.size() < 2 || parts[1] != "sync") return err(line, "only shfl.sync is supported ('" + opcodeText_ + "')");
       if (auto st = needOps(ops, 5, line); !st.ok()) return st;
-      if (ops[0].k == POp::Pipe) {
-        auto a = dstRef(ops[0].elems[0], line), b = dstRef(ops[0].elems[1], line);
-        if (!a.ok()) return a.status();
-        if (!b.ok()) return b.status();
-        in.dst[0] = *a; in.dst[1] = *b; in.ndst = 2;
-      } else {
-        auto a = dstRef(ops[0], line);
-        if (!a.ok()) return a.status();
-        in.dst[0] = *a; in.ndst = 1;
-      }
+      if (auto st = pairDestination(ops[0], in, line); !st.ok()) return st;
       for (size_t i = 1; i < 5; ++i) {
         auto s = srcRef(ops[i], i == 1 ? in.type : Type::U32, line);
         if (!s.ok()) return s.status();
@@ -1403,16 +1396,7 @@ class Parser {
     if (base == "match") {
       in.op = Op::Match;
       if (auto st = needOps(ops, 3, line); !st.ok()) return st;
-      if (ops[0].k == POp::Pipe) {
-        auto a = dstRef(ops[0].elems[0], line), b = dstRef(ops[0].elems[1], line);
-        if (!a.ok()) return a.status();
-        if (!b.ok()) return b.status();
-        in.dst[0] = *a; in.dst[1] = *b; in.ndst = 2;
-      } else {
-        auto a = dstRef(ops[0], line);
-        if (!a.ok()) return a.status();
-        in.dst[0] = *a; in.ndst = 1;
-      }
+      if (auto st = pairDestination(ops[0], in, line); !st.ok()) return st;
       auto a = srcRef(ops[1], in.type, line), b = srcRef(ops[2], Type::U32, line);
       if (!a.ok()) return a.status();
       if (!b.ok()) return b.status();
