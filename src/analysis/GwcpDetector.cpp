@@ -156,13 +156,7 @@ void GwcpDetector::acquire(const LockEvent& event) {
       if ((h.block != t.block || h.thread != t.thread) && morallyStrong(h.scope, h.block, event.scope, t.block))
         lock.exclusive = false;
     lock.holders.push_back({t.block, t.thread, event.scope});
-    LockClocks& c = lock.clocks;
-    if (auto it = c.hbByBlock.find(t.block); it != c.hbByBlock.end()) t.hb.join(it->second);
-    if (auto it = c.wcpByBlock.find(t.block); it != c.wcpByBlock.end()) t.wcp.join(it->second);
-    if (event.scope != Scope::Block) {
-      t.hb.join(c.hbDevice);
-      t.wcp.join(c.wcpDevice);
-    }
+    lock.clocks.acquire(t, event.scope, /*withWcp=*/true);
     held_[uint64_t(t.block) * threads_.threadsPerBlock() + thread].push_back(
         HeldLock{lockId, event.scope, t.wcpSnapshot(), {}});
   });
@@ -303,16 +297,8 @@ void GwcpDetector::release(const LockEvent& event) {
     applyRuleTwo(t, lock, event.scope);
     VectorClock hb = t.hbSnapshot();
     recordConflicts(t, hb, held, event.scope, lock.exclusive);
-    LockClocks& c = lock.clocks;
-    c.hbByBlock.try_emplace(t.block, &geometry_).first->second.join(hb);
-    c.wcpByBlock.try_emplace(t.block, &geometry_).first->second.join(t.wcp);
+    lock.clocks.release(t, hb, event.scope, &geometry_, /*withWcp=*/true);
     bool device = event.scope != Scope::Block;
-    if (device) {
-      c.hbDevice.setGeometry(&geometry_);
-      c.wcpDevice.setGeometry(&geometry_);
-      c.hbDevice.join(hb);
-      c.wcpDevice.join(t.wcp);
-    }
     CriticalSection cs{t.block, t.thread, held.scope, event.scope, std::move(held.acquireClock), std::move(hb)};
     logBytes_ += sizeof(cs) + cs.acquireClock.bytes() + cs.releaseHb.bytes();
     if (device && held.scope != Scope::Block) {

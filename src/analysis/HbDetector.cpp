@@ -44,9 +44,7 @@ void HbDetector::acquire(const LockEvent& event) {
   countEvent();
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
-    LockClocks& lock = locks_[event.lock[lane]];
-    if (auto it = lock.hbByBlock.find(event.lanes.block); it != lock.hbByBlock.end()) t.hb.join(it->second);
-    if (event.scope != Scope::Block) t.hb.join(lock.hbDevice);
+    locks_[event.lock[lane]].acquire(t, event.scope, /*withWcp=*/false);
   });
 }
 
@@ -54,14 +52,7 @@ void HbDetector::release(const LockEvent& event) {
   countEvent();
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
-    LockClocks& lock = locks_[event.lock[lane]];
-    VectorClock hb = t.hbSnapshot();
-    auto [it, _] = lock.hbByBlock.try_emplace(event.lanes.block, &geometry_);
-    it->second.join(hb);
-    if (event.scope != Scope::Block) {
-      lock.hbDevice.setGeometry(&geometry_);
-      lock.hbDevice.join(hb);
-    }
+    locks_[event.lock[lane]].release(t, t.hbSnapshot(), event.scope, &geometry_, /*withWcp=*/false);
     t.tick();
   });
 }

@@ -87,6 +87,27 @@ void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t blo
   }
 }
 
+void LockClocks::acquire(ThreadClocks& t, Scope scope, bool withWcp) const {
+  if (auto it = hbByBlock.find(t.block); it != hbByBlock.end()) t.hb.join(it->second);
+  if (withWcp)
+    if (auto it = wcpByBlock.find(t.block); it != wcpByBlock.end()) t.wcp.join(it->second);
+  if (scope == Scope::Block) return;
+  t.hb.join(hbDevice);
+  if (withWcp) t.wcp.join(wcpDevice);
+}
+
+void LockClocks::release(const ThreadClocks& t, const VectorClock& hb, Scope scope, const ClockGeometry* geometry,
+                         bool withWcp) {
+  hbByBlock.try_emplace(t.block, geometry).first->second.join(hb);
+  if (withWcp) wcpByBlock.try_emplace(t.block, geometry).first->second.join(t.wcp);
+  if (scope == Scope::Block) return;
+  hbDevice.setGeometry(geometry);
+  hbDevice.join(hb);
+  if (!withWcp) return;
+  wcpDevice.setGeometry(geometry);
+  wcpDevice.join(t.wcp);
+}
+
 uint64_t LockClocks::bytes() const {
   uint64_t total = hbDevice.bytes() + wcpDevice.bytes();
   for (const auto& [_, c] : hbByBlock) total += c.bytes() + 16;

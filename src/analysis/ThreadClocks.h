@@ -78,6 +78,13 @@ void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t blo
 struct LockClocks {
   absl::flat_hash_map<uint32_t, VectorClock> hbByBlock, wcpByBlock;
   VectorClock hbDevice, wcpDevice;
+
+  // An acquire by `t` joins the releases it overlaps: those of its block, and
+  // the device-scoped ones when it is device scoped (into P too, for gwcp).
+  void acquire(ThreadClocks& t, Scope scope, bool withWcp) const;
+  // A release by `t`, whose H with its own entry is `hb`.
+  void release(const ThreadClocks& t, const VectorClock& hb, Scope scope, const ClockGeometry* geometry,
+               bool withWcp);
   uint64_t bytes() const;
 };
 
