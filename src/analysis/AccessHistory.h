@@ -28,13 +28,14 @@ struct AccessRecord {
   Clock clock = 0;  // the thread's epoch at the access
   AccessType type = AccessType::Read;
   bool strong = false;
+  bool isVolatile = false;
   Scope scope = Scope::Device;
   uint8_t bytes = 0xf;  // bytes of the word accessed
   Origin origin;
 
   bool writes() const { return type != AccessType::Read; }
   bool sameThread(const AccessRecord& o) const { return block == o.block && thread == o.thread; }
-  Access access() const { return Access{block, thread, type, strong, scope, origin}; }
+  Access access() const { return Access{block, thread, type, strong, isVolatile, scope, origin}; }
   bool overlaps(const AccessRecord& o) const { return bytes & o.bytes; }
 };
 
@@ -45,14 +46,25 @@ inline bool conflicts(const AccessRecord& a, const AccessRecord& b) {
   return !(a.strong && b.strong && morallyStrong(a.scope, a.block, b.scope, b.block));
 }
 
-// Every access that conflicts with `earlier` also conflicts with `later`.
+// Every access that conflicts with `earlier` also conflicts with `later`, and
+// does so without an excuse `earlier` lacks: a strong write is excused by
+// same-location observation, so it stands only for earlier strong writes
+// (of its block with a scope as wide: they are excused whenever it is).
 inline bool subsumes(const AccessRecord& later, const AccessRecord& earlier) {
   if ((later.bytes & earlier.bytes) != earlier.bytes) return false;
   if (!later.strong) return later.writes() || !earlier.writes();
   if (!earlier.strong || earlier.block != later.block) return false;
   bool widerScope = later.scope == Scope::Block || earlier.scope != Scope::Block;
-  return widerScope && (later.writes() || !earlier.writes());
+  return widerScope && later.writes() == earlier.writes();
 }
+
+// Happens-before alone: nothing excused, no note.
+struct NoExcuse {
+  bool operator()(const AccessRecord&) const { return false; }
+};
+struct NoNote {
+  MissingFence operator()(const AccessRecord&) const { return {}; }
+};
 
 // Shadow memory key of a 4-byte word: global addresses, or shared offsets of
 // one block (shared memory is per block).
@@ -80,9 +92,13 @@ void forEachWord(uint64_t address, uint32_t size, F&& f) {
 class AccessHistory {
  public:
   // Checks `access` against the history of `key` (reporting races to `log`),
-  // then records it. `ordered(r)` tells whether r is ordered before `access`.
-  template <class OrderedFn>
-  void access(uint64_t key, const AccessRecord& access, OrderedFn&& ordered, RaceLog& log) {
+  // then records it. `ordered(r)` tells whether r is ordered before `access`,
+  // `excused(r)` whether an unordered conflicting r races with it all the
+  // same (same-location observation), `note(r)` the fence that would have
+  // ordered them.
+  template <class OrderedFn, class ExcusedFn = NoExcuse, class NoteFn = NoNote>
+  void access(uint64_t key, const AccessRecord& access, OrderedFn&& ordered, RaceLog& log,
+              ExcusedFn&& excused = {}, NoteFn&& note = {}) {
     Records& records = shadow_[key];
     size_t kept = 0;
     // One report per earlier instruction and kind for this access: in a racy
@@ -107,7 +123,8 @@ class AccessHistory {
       // Only a conflict or a possible subsumption needs the clocks.
       if (conflicting || subsumed) {
         bool isOrdered = earlier.sameThread(access) || ordered(earlier);
-        if (!isOrdered && conflicting && firstReport(earlier)) report(key, earlier, access, log);
+        if (!isOrdered && conflicting && !excused(earlier) && firstReport(earlier))
+          report(key, earlier, access, log, note(earlier));
         if (isOrdered && subsumed) continue;
       }
       if (kept != i) records[kept] = earlier;
@@ -130,9 +147,9 @@ class AccessHistory {
  private:
   using Records = absl::InlinedVector<AccessRecord, 1>;
   static void report(uint64_t key, const AccessRecord& first, const AccessRecord& second,
-                     RaceLog& log) {
+                     RaceLog& log, MissingFence missing) {
     LocationKey where = locationOf(key);
-    log.add(where.space, where.sharedBlock, where.address, first.access(), second.access());
+    log.add(where.space, where.sharedBlock, where.address, first.access(), second.access(), missing);
   }
   absl::flat_hash_map<uint64_t, Records> shadow_;
   uint64_t liveRecords_ = 0;

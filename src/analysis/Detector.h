@@ -14,6 +14,7 @@ namespace predatar {
 struct DetectorOptions {
   bool compression = true;     // hierarchical vector clock compression (gwcp, hb)
   bool perLocationDedup = false;
+  bool volatileStrong = false;  // --volatile strong: ld/st.volatile are .relaxed.sys, else plain
 };
 
 // Metadata sizes a detector reports for --stats.
@@ -33,8 +34,15 @@ class Detector : public EventSink {
 
  protected:
   explicit Detector(std::string name, const DetectorOptions& options)
-      : races_(std::move(name), options.perLocationDedup) {}
+      : races_(std::move(name), options.perLocationDedup), volatileStrong_(options.volatileStrong) {}
+  // Whether an access is strong for race purposes: atomics, strong ld/st, and
+  // volatile ones only under --volatile strong.
+  bool isStrong(const MemoryEvent& e) const {
+    if (e.type == AccessType::AtomicRmw) return true;
+    return e.strong && (!e.isVolatile || volatileStrong_);
+  }
   RaceLog races_;
+  bool volatileStrong_ = false;
 };
 
 // "gwcp", "hb", "lockset" and their aliases "predatar", "barracuda", "scord".

@@ -73,6 +73,7 @@ GwcpDetector::GwcpDetector(const DetectorOptions& options) : Detector("gwcp", op
 void GwcpDetector::kernelBegin(const KernelInfo& kernel) {
   geometry_ = ClockGeometry::make(kernel.threadsPerBlock(), geometry_.compression);
   threads_.reset(kernel, &geometry_);
+  messages_.reset(kernel.threadsPerBlock(), &geometry_);
   held_.clear();
   locks_.clear();
   conflicts_.clear();
@@ -83,14 +84,22 @@ void GwcpDetector::kernelBegin(const KernelInfo& kernel) {
 
 void GwcpDetector::memory(const MemoryEvent& event) {
   countEvent();
+  bool strong = isStrong(event);
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
-    access(threads_.at(event.lanes.block, thread), event, lane);
+    access(threads_.at(event.lanes.block, thread), event, lane, strong);
+  });
+  updateChains(threads_, messages_, event, strong);
+}
+
+void GwcpDetector::fence(const FenceEvent& event) {
+  countEvent();
+  forEachLane(event.lanes, [&](uint32_t thread, uint32_t) {
+    messages_.fence(threads_.at(event.lanes.block, thread), event.scope, /*withWcp=*/true);
   });
 }
 
-void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t lane) {
-  AccessRecord record{t.block, t.thread, 0, event.type, event.strong || event.type == AccessType::AtomicRmw,
-                      event.scope, 0xf, event.origin};
+void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t lane, bool strong) {
+  AccessRecord record{t.block, t.thread, 0, event.type, strong, event.isVolatile, event.scope, 0xf, event.origin};
   uint8_t accessClass = classOf(record);
   auto heldIt = held_.find(uint64_t(t.block) * threads_.threadsPerBlock() + t.thread);
   auto ordered = [&t](const AccessRecord& r) { return r.clock <= t.wcpTime(r.block, r.thread); };
@@ -104,8 +113,13 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
   }
   record.clock = t.now;
   forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t bytes) {
+    uint64_t key = locationKey(event.space, t.block, word);
+    if (strong && event.type != AccessType::Write)
+      messages_.strongRead(t, key, event.scope, event.origin.seq, (event.lockLanes >> lane) & 1, event.origin);
     record.bytes = bytes;
-    history_.access(locationKey(event.space, t.block, word), record, ordered, races_);
+    history_.access(
+        key, record, ordered, races_, [&](const AccessRecord& r) { return messages_.observed(key, t, r); },
+        [&](const AccessRecord& r) { return messages_.missingFence(t, r); });
   });
 }
 
@@ -324,6 +338,7 @@ void GwcpDetector::exit(const ExitEvent& event) {
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t) {
     uint64_t tid = uint64_t(event.lanes.block) * threads_.threadsPerBlock() + thread;
     held_.erase(tid);
+    messages_.exit(threads_.at(event.lanes.block, thread));
     for (auto& [_, lock] : locks_) {
       lock.cursors.erase(tid);
       lock.ownPending.erase(tid);
@@ -345,7 +360,7 @@ void GwcpDetector::sampleMemory() {
       for (const auto& e : entries) lockBytes += e.clock.bytes();
     for (const auto& e : lc.crossBlock) lockBytes += e.clock.bytes();
   }
-  stats_.peakLockClockBytes = std::max(stats_.peakLockClockBytes, lockBytes);
+  stats_.peakLockClockBytes = std::max(stats_.peakLockClockBytes, lockBytes + messages_.bytes());
   stats_.peakQueueBytes = std::max(stats_.peakQueueBytes, queueBytes);
   stats_.peakShadowBytes = std::max(stats_.peakShadowBytes, history_.peakBytes());
 }

@@ -11,6 +11,8 @@
 //  * rule (ii): a log of completed critical sections per lock (the paper's
 //    acquire/release queues, one shared copy read through per-thread cursors),
 //    consulted at each release;
+//  * rule (iii) for message passing and same-location observation: see
+//    MessagePassing.h;
 //  * per location: the access history, checked against C_t = P_t[t := N_t].
 #pragma once
 
@@ -21,6 +23,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "analysis/AccessHistory.h"
 #include "analysis/Detector.h"
+#include "analysis/MessagePassing.h"
 #include "analysis/ThreadClocks.h"
 
 namespace predatar {
@@ -91,7 +94,7 @@ class GwcpDetector final : public Detector {
   void memory(const MemoryEvent& event) override;
   void barrier(const BarrierEvent& event) override;
   void syncWarp(const SyncWarpEvent& event) override;
-  void fence(const FenceEvent&) override { countEvent(); }
+  void fence(const FenceEvent& event) override;
   void acquire(const LockEvent& event) override;
   void release(const LockEvent& event) override;
   void exit(const ExitEvent& event) override;
@@ -117,7 +120,7 @@ class GwcpDetector final : public Detector {
   };
 
  private:
-  void access(ThreadClocks& t, const MemoryEvent& event, uint32_t lane);
+  void access(ThreadClocks& t, const MemoryEvent& event, uint32_t lane, bool strong);
   void applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, uint64_t key, uint8_t accessClass);
   void applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseScope);
   void recordConflicts(const ThreadClocks& t, const VectorClock& hb, const HeldLock& held, Scope releaseScope,
@@ -134,6 +137,7 @@ class GwcpDetector final : public Detector {
   absl::flat_hash_map<uint64_t, LockState> locks_;
   absl::flat_hash_map<std::pair<uint64_t, uint64_t>, gwcp::LocationConflicts> conflicts_;  // (lock, location)
   AccessHistory history_;
+  MessagePassing messages_;
   DetectorStats stats_;
   uint64_t logBytes_ = 0;
 };

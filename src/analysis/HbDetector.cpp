@@ -11,6 +11,7 @@ HbDetector::HbDetector(const DetectorOptions& options) : Detector("hb", options)
 void HbDetector::kernelBegin(const KernelInfo& kernel) {
   geometry_ = ClockGeometry::make(kernel.threadsPerBlock(), geometry_.compression);
   threads_.reset(kernel, &geometry_);
+  messages_.reset(kernel.threadsPerBlock(), &geometry_);
   locks_.clear();
   history_.clear();
   races_.beginKernel(kernel.name);
@@ -18,15 +19,29 @@ void HbDetector::kernelBegin(const KernelInfo& kernel) {
 
 void HbDetector::memory(const MemoryEvent& event) {
   countEvent();
+  bool strong = isStrong(event);
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
-    AccessRecord record{event.lanes.block, thread, t.now, event.type, event.strong || event.type == AccessType::AtomicRmw,
+    AccessRecord record{event.lanes.block, thread, t.now, event.type, strong, event.isVolatile,
                         event.scope, 0xf, event.origin};
     auto ordered = [&t](const AccessRecord& r) { return r.clock <= t.hbTime(r.block, r.thread); };
     forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t bytes) {
+      uint64_t key = locationKey(event.space, event.lanes.block, word);
+      if (strong && event.type != AccessType::Write)
+        messages_.strongRead(t, key, event.scope, event.origin.seq, (event.lockLanes >> lane) & 1, event.origin);
       record.bytes = bytes;
-      history_.access(locationKey(event.space, event.lanes.block, word), record, ordered, races_);
+      history_.access(
+          key, record, ordered, races_, [&](const AccessRecord& r) { return messages_.observed(key, t, r); },
+          [&](const AccessRecord& r) { return messages_.missingFence(t, r); });
     });
+  });
+  updateChains(threads_, messages_, event, strong);
+}
+
+void HbDetector::fence(const FenceEvent& event) {
+  countEvent();
+  forEachLane(event.lanes, [&](uint32_t thread, uint32_t) {
+    messages_.fence(threads_.at(event.lanes.block, thread), event.scope, /*withWcp=*/false);
   });
 }
 
@@ -59,14 +74,17 @@ void HbDetector::release(const LockEvent& event) {
 
 void HbDetector::exit(const ExitEvent& event) {
   countEvent();
-  forEachLane(event.lanes, [&](uint32_t thread, uint32_t) { threads_.exit(event.lanes.block, thread); });
+  forEachLane(event.lanes, [&](uint32_t thread, uint32_t) {
+    messages_.exit(threads_.at(event.lanes.block, thread));
+    threads_.exit(event.lanes.block, thread);
+  });
 }
 
 void HbDetector::sampleMemory() {
   stats_.peakThreadClockBytes = std::max(stats_.peakThreadClockBytes, threads_.clockBytes());
   uint64_t lockBytes = 0;
   for (const auto& [_, lock] : locks_) lockBytes += lock.bytes();
-  stats_.peakLockClockBytes = std::max(stats_.peakLockClockBytes, lockBytes);
+  stats_.peakLockClockBytes = std::max(stats_.peakLockClockBytes, lockBytes + messages_.bytes());
   stats_.peakShadowBytes = std::max(stats_.peakShadowBytes, history_.peakBytes());
 }
 

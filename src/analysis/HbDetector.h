@@ -1,11 +1,13 @@
 // Barracuda+: scoped happens-before (program order, barriers, release ->
-// overlapping acquire of the same lock) tracked with vector clocks, and
+// overlapping acquire of the same lock, message passing through fences and
+// strong accesses) tracked with vector clocks, and
 // FastTrack-style epochs in the per-location history.
 #pragma once
 
 #include "absl/container/flat_hash_map.h"
 #include "analysis/AccessHistory.h"
 #include "analysis/Detector.h"
+#include "analysis/MessagePassing.h"
 #include "analysis/ThreadClocks.h"
 
 namespace predatar {
@@ -20,7 +22,7 @@ class HbDetector final : public Detector {
   void memory(const MemoryEvent& event) override;
   void barrier(const BarrierEvent& event) override;
   void syncWarp(const SyncWarpEvent& event) override;
-  void fence(const FenceEvent&) override { countEvent(); }
+  void fence(const FenceEvent& event) override;
   void acquire(const LockEvent& event) override;
   void release(const LockEvent& event) override;
   void exit(const ExitEvent& event) override;
@@ -37,6 +39,7 @@ class HbDetector final : public Detector {
   ThreadTable threads_;
   absl::flat_hash_map<uint64_t, LockClocks> locks_;
   AccessHistory history_;
+  MessagePassing messages_;
   DetectorStats stats_;
 };
 

@@ -60,8 +60,9 @@ void LocksetDetector::compare(uint64_t key, const Record& earlier, const Record&
   if (sameInstruction ? (earlier.writes() && later.writes()) : races(earlier, later)) {
     LocationKey where = locationOf(key);
     races_.add(where.space, where.sharedBlock, where.address,
-               Access{earlier.block, earlier.thread, earlier.type, earlier.strong, earlier.scope, earlier.origin},
-               Access{later.block, later.thread, later.type, later.strong, later.scope, later.origin});
+               Access{earlier.block, earlier.thread, earlier.type, earlier.strong, earlier.isVolatile, earlier.scope,
+                      earlier.origin},
+               Access{later.block, later.thread, later.type, later.strong, later.isVolatile, later.scope, later.origin});
   }
 }
 
@@ -72,8 +73,8 @@ void LocksetDetector::memory(const MemoryEvent& event) {
   std::vector<std::pair<uint64_t, Record>> accesses;
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     const ThreadState& t = state(event.lanes.block, thread);
-    Record r{event.lanes.block, thread, event.type, event.strong || event.type == AccessType::AtomicRmw,
-             event.scope, t.lockset, t.lastBarrier, event.origin, 0xf};
+    Record r{event.lanes.block, thread, event.type, isStrong(event),
+             event.scope, t.lockset, t.lastBarrier, event.origin, 0xf, event.isVolatile};
     forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t bytes) {
       r.bytes = bytes;
       accesses.emplace_back(locationKey(event.space, event.lanes.block, word), r);

@@ -57,6 +57,7 @@ class LocksetDetector final : public Detector {
     uint64_t barrier;  // the thread's lastBarrier at the access
     Origin origin;
     uint8_t bytes = 0xf;  // bytes of the word accessed
+    bool isVolatile = false;
     bool writes() const { return type != AccessType::Read; }
   };
   struct History {

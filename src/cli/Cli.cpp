@@ -43,8 +43,17 @@ void addReportOptions(CLI::App& command, ReportOptions& options) {
   command.add_option("--compression", options.compression, "Hierarchical vector clock compression")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
+  addVolatileOption(command, options.volatileSemantics);
   command.add_flag("--stats", options.stats, "Print events processed, peak metadata bytes and time to stderr");
   command.add_option("--print-limit", options.printLimit, "Show at most this many unique races (text format)");
+}
+
+void addVolatileOption(CLI::App& command, std::string& value) {
+  command.add_option("--volatile", value,
+                     "volatile loads/stores: plain (race like plain accesses, as ScoR, iGUARD and compute-sanitizer "
+                     "count them) or strong (the PTX letter: .relaxed.sys)")
+      ->check(CLI::IsMember({"plain", "strong"}))
+      ->capture_default_str();
 }
 
 int emitReport(const ReportOptions& options, const Report& report) {

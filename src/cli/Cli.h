@@ -23,14 +23,17 @@ struct ReportOptions {
   std::string output;
   int errorExitCode = kExitRaces;
   std::string compression = "on";
+  std::string volatileSemantics = "plain";  // --volatile plain|strong
   bool stats = false;
   size_t printLimit = SIZE_MAX;
 
   std::vector<std::string> detectorList() const;  // canonical names; "all" expands
-  DetectorOptions detectorOptions() const { return {compression == "on", false}; }
+  DetectorOptions detectorOptions() const { return {compression == "on", false, volatileSemantics == "strong"}; }
 };
 
 void addReportOptions(CLI::App& command, ReportOptions& options);
+// --volatile plain|strong (race-semantics.md, the volatile bullet).
+void addVolatileOption(CLI::App& command, std::string& value);
 
 // Writes the report where --output says, in --format; returns the exit code.
 int emitReport(const ReportOptions& options, const Report& report);

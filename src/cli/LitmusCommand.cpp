@@ -19,6 +19,7 @@ struct LitmusArgs {
   bool table = false;
   bool quiet = false;
   std::string compression = "on";
+  std::string volatileSemantics = "plain";
 };
 
 struct FileOutcome {
@@ -78,7 +79,7 @@ int runLitmus(const LitmusArgs& args) {
     std::cerr << "predatar: " << files.status().message() << "\n";
     return kExitInputError;
   }
-  DetectorOptions options{args.compression == "on", false};
+  DetectorOptions options{args.compression == "on", false, args.volatileSemantics == "strong"};
   std::vector<FileOutcome> outcomes;
   bool inputError = false, mismatch = false;
   if (!args.quiet) fmt::print("{:<60} {:>6} {:>6} {:>8}\n", "file", "gwcp", "hb", "lockset");
@@ -116,6 +117,7 @@ void addLitmusCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("--quiet,-q", args->quiet, "Only print failures and the summary");
   cmd->add_option("--compression", args->compression, "Hierarchical vector clock compression")
       ->check(CLI::IsMember({"on", "off"}));
+  addVolatileOption(*cmd, args->volatileSemantics);
   cmd->callback([args, &exitCode] { exitCode = runLitmus(*args); });
 }
 

@@ -91,6 +91,7 @@ ResolvedAccess resolved(const cudart::ReportedAccess& a) {
   r.access.thread = a.thread;
   r.access.type = a.type == "write" ? AccessType::Write : a.type == "atomic" ? AccessType::AtomicRmw : AccessType::Read;
   r.access.strong = a.strong;
+  r.access.isVolatile = a.isVolatile;
   r.access.scope = a.scope == "block" ? Scope::Block : a.scope == "system" ? Scope::System : Scope::Device;
   r.access.origin.pc = a.pc;
   r.blockIndex = a.blockIdx;
@@ -118,6 +119,7 @@ Report toReport(const std::vector<cudart::ReportedLaunch>& launches) {
       out.location = r.location.empty() ? fmt::format("{:#x}", r.address) : r.location;
       out.first = resolved(r.first);
       out.second = resolved(r.second);
+      out.notes = r.notes;
       out.race.first = out.first.access;
       out.race.second = out.second.access;
       report.add(std::move(out));
@@ -173,6 +175,7 @@ int runProgram(const RunArgs& a) {
   auto env = cudart::runtimeEnvironment(settings, *libraryDir, std::getenv("LD_LIBRARY_PATH"),
                                         std::getenv("LD_PRELOAD"));
   env.emplace_back("PREDATAR_COMPRESSION", a.report.compression);
+  env.emplace_back("PREDATAR_VOLATILE", a.report.volatileSemantics);
   // Machine-readable reports keep standard output to themselves.
   bool cleanStdout = a.report.format != "text" && a.report.output.empty();
   auto status = execute(a.command, env, cleanStdout);

@@ -1,5 +1,7 @@
 #include "cudart/LaunchReport.h"
 
+#include "report/Report.h"
+
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -39,6 +41,7 @@ json access(const LaunchRecord& launch, const Access& a) {
          {"lane", a.lane()},
          {"type", a.type == AccessType::Read ? "read" : a.type == AccessType::Write ? "write" : "atomic"},
          {"strong", a.strong},
+         {"volatile", a.isVolatile},
          {"scope", toString(a.scope)},
          {"pc", a.origin.pc}};
   if (const SourcePosition* src = sourceOf(launch, a)) {
@@ -93,6 +96,7 @@ std::string launchesToJson(const std::vector<LaunchRecord>& launches) {
                 {"first", access(l, r.first)},
                 {"second", access(l, r.second)}};
       if (r.space == MemorySpace::Shared) race["sharedBlock"] = r.sharedBlock;
+      if (auto notes = raceNotes(l.info, r); !notes.empty()) race["notes"] = notes;
       std::string loc = location(l, r);
       race["location"] = loc.empty() ? json(nullptr) : json(loc);
       races.push_back(std::move(race));
@@ -142,6 +146,7 @@ ReportedAccess readAccess(const json& j) {
   a.lane = j.at("lane").get<uint32_t>();
   a.type = j.at("type").get<std::string>();
   a.strong = j.at("strong").get<bool>();
+  a.isVolatile = j.value("volatile", false);
   a.scope = j.at("scope").get<std::string>();
   a.pc = j.at("pc").get<uint64_t>();
   if (j.contains("file") && j["file"].is_string())
@@ -179,6 +184,7 @@ absl::StatusOr<std::vector<ReportedLaunch>> readLaunchReport(std::string_view te
         race.count = r.at("count").get<uint64_t>();
         race.first = readAccess(r.at("first"));
         race.second = readAccess(r.at("second"));
+        if (r.contains("notes")) race.notes = r["notes"].get<std::vector<std::string>>();
         launch.races.push_back(std::move(race));
       }
       out.push_back(std::move(launch));

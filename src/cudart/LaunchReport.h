@@ -57,6 +57,7 @@ struct ReportedAccess {
   uint32_t warp = 0, lane = 0;
   std::string type;                // "read", "write", "atomic"
   bool strong = false;
+  bool isVolatile = false;
   std::string scope;
   uint64_t pc = 0;
   std::optional<SourcePosition> source;  // with -lineinfo
@@ -69,6 +70,7 @@ struct ReportedRace {
   std::string location;               // "buf[3]", "cudaMalloc #2+16" or empty
   uint64_t count = 1;
   ReportedAccess first, second;
+  std::vector<std::string> notes;     // raceNotes(), resolved by the library
 };
 
 struct ReportedLaunch {

@@ -89,6 +89,11 @@ struct MemoryEvent {
   WarpLanes lanes;
   AccessType type = AccessType::Read;
   bool strong = false;          // relaxed / volatile / acquire / release ld-st; always true for atomics
+  bool isVolatile = false;      // ld/st.volatile (C++ volatile): strong only under --volatile strong
+  // Lanes whose CAS or Exch lock inference may take for a lock operation (every
+  // atom.cas lane, atom.exch lanes that released a lock): the lock events carry
+  // their synchronization, so detectors build no message passing from them.
+  LaneMask lockLanes = 0;
   Scope scope = Scope::Device;  // meaningful when strong
   AtomicOp op = AtomicOp::None;
   MemorySpace space = MemorySpace::Global;

@@ -19,7 +19,7 @@ RaceKind classify(const Access& first, const Access& second) {
 }
 
 void RaceLog::add(MemorySpace space, uint32_t sharedBlock, uint64_t address, const Access& first,
-                  const Access& second) {
+                  const Access& second, MissingFence missingFence) {
   ++occurrences_;
   LocationKey where{space, space == MemorySpace::Shared ? sharedBlock : 0, address};
   if (racyLocations_.insert(where).second) sortedStale_ = true;
@@ -31,7 +31,7 @@ void RaceLog::add(MemorySpace space, uint32_t sharedBlock, uint64_t address, con
     ++races_[it->second].count;
     return;
   }
-  races_.push_back(Race{detector_, kernel_, kind, space, sharedBlock, address, first, second, 1});
+  races_.push_back(Race{detector_, kernel_, kind, space, sharedBlock, address, first, second, 1, missingFence});
 }
 
 const std::set<LocationKey>& RaceLog::locations() const {

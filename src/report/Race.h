@@ -29,6 +29,7 @@ struct Access {
   uint32_t thread = 0;  // thread index in the block
   AccessType type = AccessType::Read;
   bool strong = false;
+  bool isVolatile = false;  // ld/st.volatile (plain unless --volatile strong)
   Scope scope = Scope::Device;
   Origin origin;
 
@@ -38,6 +39,16 @@ struct Access {
 };
 
 RaceKind classify(const Access& first, const Access& second);
+
+// A message-passing pattern (race-semantics.md, hb rule 4) that lacked one
+// fence to order a racing pair: the flag read with no fence after it, or the
+// flag write with no fence before it.
+struct MissingFence {
+  enum class Side : uint8_t { None, AfterRead, BeforeWrite };
+  Side side = Side::None;
+  Origin at;  // the flag read or write
+  explicit operator bool() const { return side != Side::None; }
+};
 
 struct Race {
   std::string detector;
@@ -49,6 +60,7 @@ struct Race {
   Access first;              // earlier in the trace
   Access second;
   uint64_t count = 1;        // occurrences folded into this unique race
+  MissingFence missingFence;  // the one fence that would have excused the pair, if any
 };
 
 // A racy location, independent of the pair that exposed it.
@@ -76,7 +88,7 @@ class RaceLog {
   // Races added from now on belong to this kernel launch.
   void beginKernel(std::string kernel) { kernel_ = std::move(kernel); ++launch_; }
   void add(MemorySpace space, uint32_t sharedBlock, uint64_t address, const Access& first,
-           const Access& second);
+           const Access& second, MissingFence missingFence = {});
   const std::vector<Race>& races() const { return races_; }
   // The racy locations, sorted (built on demand: a racy instruction in a
   // loop reaches add() once per occurrence).

@@ -48,10 +48,28 @@ std::string nameLocation(const KernelInfo& kernel, MemorySpace space, uint64_t a
   return fmt::format("{:#x}", address);
 }
 
+std::vector<std::string> raceNotes(const KernelInfo& kernel, const Race& race) {
+  std::vector<std::string> notes;
+  if (race.first.isVolatile && race.second.isVolatile)
+    notes.push_back(
+        "both accesses are volatile: PTX treats volatile as .relaxed.sys, which orders nothing between threads; "
+        "add __syncwarp(), a barrier or a fence between them");
+  if (race.missingFence) {
+    Access flag;
+    flag.origin = race.missingFence.at;
+    std::string at = where(resolve(kernel, flag));
+    notes.push_back(race.missingFence.side == MissingFence::Side::AfterRead
+                        ? fmt::format("no fence after the flag read at {}: one there would order this pair", at)
+                        : fmt::format("no fence before the flag write at {}: one there would order this pair", at));
+  }
+  return notes;
+}
+
 void Report::add(const KernelInfo& kernel, const RaceLog& log) {
   for (const Race& race : log.races()) {
     races_.push_back(ReportedRace{race, nameLocation(kernel, race.space, race.address),
-                                  resolve(kernel, race.first), resolve(kernel, race.second)});
+                                  resolve(kernel, race.first), resolve(kernel, race.second),
+                                  raceNotes(kernel, race)});
   }
 }
 
@@ -76,6 +94,7 @@ void writeText(std::ostream& out, const Report& report, const TextOptions& optio
                  a->access.lane(), where(*a));
       if (a == &r.first) fmt::print(out, "=========   races with\n");
     }
+    for (const std::string& note : r.notes) fmt::print(out, "=========   note: {}\n", note);
     if (race.count > 1) fmt::print(out, "=========   ({} occurrences of this pair)\n", race.count);
     fmt::print(out, "=========\n");
   }
@@ -101,6 +120,7 @@ nlohmann::json accessJson(const ResolvedAccess& a) {
                    {"thread_index", {a.threadIndex.x, a.threadIndex.y, a.threadIndex.z}},
                    {"operation", toString(x.type)},
                    {"strong", x.strong},
+                   {"volatile", x.isVolatile},
                    {"pc", x.origin.pc},
                    {"position", x.origin.seq}};
   if (x.strong) j["scope"] = toString(x.scope);
@@ -126,6 +146,7 @@ void writeJson(std::ostream& out, const Report& report) {
                      {"second", accessJson(r.second)},
                      {"count", r.race.count}};
     if (r.race.space == MemorySpace::Shared) j["shared_block"] = r.race.sharedBlock;
+    if (!r.notes.empty()) j["notes"] = r.notes;
     races.push_back(std::move(j));
   }
   out << nlohmann::json{{"races", races}, {"unique_races", report.uniqueRaces()}, {"occurrences", report.occurrences()}}
@@ -149,6 +170,7 @@ void writeSarif(std::ostream& out, const Report& report) {
                                    operation(r.first.access), dim(r.first.blockIndex), dim(r.first.threadIndex),
                                    operation(r.second.access), dim(r.second.blockIndex),
                                    dim(r.second.threadIndex), r.race.detector);
+    for (const std::string& note : r.notes) text += "; note: " + note;
     nlohmann::json result{{"ruleId", "data-race/" + std::string(toString(r.race.kind))},
                           {"level", "error"},
                           {"message", {{"text", text}}},

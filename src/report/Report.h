@@ -24,7 +24,13 @@ struct ReportedRace {
   Race race;
   std::string location;  // "name", "name[3]", or an address
   ResolvedAccess first, second;
+  // What the user should know to fix it: both accesses volatile, a missing
+  // fence of a message-passing pattern.
+  std::vector<std::string> notes;
 };
+
+// The notes of a race, with positions resolved through the kernel's sources.
+std::vector<std::string> raceNotes(const KernelInfo& kernel, const Race& race);
 
 // "x" for index 0 and "x[i]" otherwise, as litmus expect lines write them;
 // an address in hex when no symbol covers it.

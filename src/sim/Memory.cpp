@@ -133,7 +133,8 @@ bool resolve(Ctx& x, const Instr& in, uint32_t m, uint32_t bytes, Access& acc, c
   return ok;
 }
 
-void emitMemory(Ctx& x, const Instr& in, const Access& acc, AccessType type, uint32_t bytes, AtomicOp op) {
+void emitMemory(Ctx& x, const Instr& in, const Access& acc, AccessType type, uint32_t bytes, AtomicOp op,
+                LaneMask lockLanes = 0) {
   Launch& L = *x.L;
   Warp& w = *x.W;
   bool strong = type == AccessType::AtomicRmw || (in.sem != ptx::Sem::Weak);
@@ -145,6 +146,8 @@ void emitMemory(Ctx& x, const Instr& in, const Access& acc, AccessType type, uin
     ev.lanes = WarpLanes{w.block, w.inBlock, mask};
     ev.type = type;
     ev.strong = strong;
+    ev.isVolatile = in.sem == ptx::Sem::Volatile;
+    ev.lockLanes = lockLanes & mask;
     ev.scope = scope;
     ev.op = op;
     ev.space = s == 0 ? MemorySpace::Global : MemorySpace::Shared;
@@ -275,10 +278,12 @@ void execAtom(Ctx& x, const Instr& in, uint32_t m) {
   forLanes(evMask, [&](uint32_t l) {
     lockAddr[l] = (acc.sharedMask >> l) & 1 ? (kSharedWindow | (uint64_t(w.block) << 32) | acc.addr[l]) : acc.addr[l];
   });
+  LaneMask lockLanes = in.atom == ptx::AtomOp::Cas ? evMask : 0;
   if (evMask && in.atom == ptx::AtomOp::Exch) {
     LockInference::Addresses locks{};
     Scope ls;
     uint32_t rel = L.locks.exch(w.firstThread, evMask, lockAddr, scope, locks, ls);
+    lockLanes = rel;
     if (rel) {
       LockEvent ev;
       ev.lanes = WarpLanes{w.block, w.inBlock, rel};
@@ -313,7 +318,7 @@ void execAtom(Ctx& x, const Instr& in, uint32_t m) {
   if (evMask) {
     if (in.atom == ptx::AtomOp::Cas) L.locks.cas(w.firstThread, evMask, success & evMask, lockAddr, scope);
     else if (in.atom != ptx::AtomOp::Exch) L.locks.access(w.firstThread, evMask);
-    emitMemory(x, in, acc, AccessType::AtomicRmw, size, eventOp(in.atom));
+    emitMemory(x, in, acc, AccessType::AtomicRmw, size, eventOp(in.atom), lockLanes);
     if (isAcquire(in.sem)) emitFence(x, evMask, scope);
   }
 }

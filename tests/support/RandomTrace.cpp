@@ -308,8 +308,23 @@ class Generator {
       if (rng_.chance(percent)) acc(ops, word);
     };
 
+    // Message passing (hb rule 4): a strong write or RMW of the flag word H,
+    // read by a strong read or RMW, with fences on either side or not.
+    auto flag = [&](std::vector<Op>& ops, bool reads) {
+      Op op;
+      op.word = H;
+      op.strong = true;
+      uint32_t kind = rng_.pick({45, 45, 10});
+      op.type = kind == 0 ? AccessType::AtomicRmw : reads ? AccessType::Read : AccessType::Write;
+      if (kind == 2) op.strong = false;  // now and then a plain flag access
+      ops.push_back(op);
+    };
+    auto fenced = [&](std::vector<Op>& ops, uint32_t percent) {
+      if (rng_.chance(percent)) ops.push_back(Op{Op::Fence});
+    };
+
     std::vector<std::vector<Op>> p(3);
-    uint32_t motif = rng_.below(4);
+    uint32_t motif = rng_.below(6);
     switch (motif) {
       case 0:  // WCP: t0: x; l{h} -- t1: l{h}; x
         acc(p[0], X), acq(p[0], L), maybe(p[0], H, 70), rel(p[0]);
@@ -328,6 +343,17 @@ class Generator {
         acq(p[1], L), maybe(p[1], H, 30), rel(p[1]), acc(p[1], Y);
         p.pop_back();
         break;
+      case 4:    // message passing: t0: x; F; W(h) -- [t1: F; RMW(h); F] -- t2: R(h); F'; x; [h]
+      case 5: {  // the same with the data accessed before the flag is read too
+        acc(p[0], X), maybe(p[0], Y, 40), fenced(p[0], 75), flag(p[0], false);
+        bool chain = rng_.chance(50);
+        if (chain) fenced(p[1], 50), flag(p[1], true), fenced(p[1], 30);
+        if (motif == 5) maybe(p[2], X, 60);
+        flag(p[2], true), fenced(p[2], 75), acc(p[2], X), maybe(p[2], Y, 40);
+        if (rng_.chance(30)) flag(p[2], rng_.chance(50));
+        if (!chain) std::swap(p[1], p[2]), p.pop_back();
+        break;
+      }
       default:  // rule (ii) through a third thread: t0: l{k{}; y} -- t2: k{}; m{x} -- t1: l{m{x}}; y
         acq(p[0], L), acq(p[0], K), rel(p[0]), acc(p[0], Y), rel(p[0]);
         acq(p[2], K), rel(p[2]), acq(p[2], M), acc(p[2], X), rel(p[2]);

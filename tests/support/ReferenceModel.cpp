@@ -40,7 +40,8 @@ std::vector<LocationKey> wordsOf(MemorySpace space, uint32_t block, uint64_t add
   return words;
 }
 
-bool isStrong(const MemoryEvent& e) { return e.strong || e.type == AccessType::AtomicRmw; }
+// Volatile accesses are plain (race-semantics.md, the default of --volatile).
+bool isStrong(const MemoryEvent& e) { return (e.strong && !e.isVolatile) || e.type == AccessType::AtomicRmw; }
 
 // One lane's access, with what the conflict test needs.
 struct AccessInfo {
@@ -49,7 +50,12 @@ struct AccessInfo {
   bool strong = false;
   Scope scope = Scope::Device;
   std::vector<LocationKey> words;
+  bool lockLane = false;  // a CAS/Exch lock inference may take for a lock operation
   bool writes() const { return type != AccessType::Read; }
+  bool strongRead() const { return strong && type != AccessType::Write; }
+  bool strongWrite() const { return strong && type != AccessType::Read; }
+  // Extends an RMW chain (race-semantics.md, hb rule 4).
+  bool chainRmw() const { return strong && type == AccessType::AtomicRmw && !lockLane; }
 };
 
 bool touchesCommonWord(const AccessInfo& a, const AccessInfo& b) {
@@ -164,6 +170,7 @@ class Graph {
   std::vector<std::vector<int>> succ_;  // generators of <=HB (edges go to higher ids)
   BitMatrix reach_;                     // reflexive-transitive closure: <=HB
   std::vector<int> releases_, accesses_;
+  std::vector<std::pair<int, int>> messages_;  // fence F -> fence F' of hb rule 4
   std::vector<std::vector<int>> csNodes_;  // per node: CS(r) for releases
   BitMatrix csBits_;                       // row r: CS(r) as a bitset (releases only)
 
@@ -187,7 +194,8 @@ class Graph {
                 n.pos = pos;
                 n.thread = laneThread(e.lanes, lane);
                 n.access = {n.thread, e.type, isStrong(e), e.scope,
-                            wordsOf(e.space, e.lanes.block, e.address[lane], e.size)};
+                            wordsOf(e.space, e.lanes.block, e.address[lane], e.size),
+                            ((e.lockLanes >> lane) & 1) != 0};
                 add(std::move(n));
               });
             } else if constexpr (std::is_same_v<T, AcquireEvent> || std::is_same_v<T, ReleaseEvent>) {
@@ -324,6 +332,9 @@ class Graph {
         if (!morallyStrong(node(r).scope, node(r).thread.block, acq.scope, acq.thread.block)) continue;
         succ_[size_t(r)].push_back(a);
       }
+    // 4. message passing
+    computeMessagePassing();
+    for (auto [f, f2] : messages_) succ_[size_t(f)].push_back(f2);
     // Reflexive-transitive closure; every edge goes to a higher id.
     reach_ = BitMatrix(nodes_.size());
     for (int i = int(nodes_.size()) - 1; i >= 0; --i) {
@@ -333,6 +344,77 @@ class Graph {
         reach_.orInto(size_t(i), reach_.row(size_t(s)));
       }
     }
+  }
+
+  // The words' accesses in trace order.
+  std::map<LocationKey, std::vector<int>> accessesByWord() const {
+    std::map<LocationKey, std::vector<int>> byWord;
+    for (int id : accesses_)
+      for (const LocationKey& w : node(id).access.words) byWord[w].push_back(id);
+    return byWord;
+  }
+
+  // The last fence of `thread` before `pos` (after, when `after`) whose scope
+  // covers `other`, or -1.
+  int coveringFence(const ThreadId& thread, uint64_t pos, bool after, const ThreadId& other) const {
+    const auto& ids = threadNodes_.at(thread);
+    int found = -1;
+    for (int id : ids) {
+      const Node& f = node(id);
+      if (f.kind != Kind::Fence || !coversThread(f.scope, thread.block, other.block)) continue;
+      if (!after && f.pos < pos) found = id;
+      if (after && f.pos > pos) return id;
+    }
+    return found;
+  }
+
+  // Hb rule 4: every strong read or RMW R (no lock operation) and every
+  // strong write or RMW W it reads from: the last writes of the word before R,
+  // or earlier ones heading an RMW chain that reaches R (writes of one trace
+  // position are all "last"; a plain, non-RMW or lock-operation write ends a
+  // chain). W by another thread, morally strong with R, a fence before W
+  // covering R's thread and one after R covering W's thread: F -> F'.
+  void computeMessagePassing() {
+    for (const auto& [word, ids] : accessesByWord()) {
+      for (size_t k = 0; k < ids.size(); ++k) {
+        const Node& r = node(ids[k]);
+        if (!r.access.strongRead() || r.access.lockLane) continue;
+        size_t j = k;
+        while (j > 0 && node(ids[j - 1]).pos == r.pos) --j;  // lanes of R's event are not before it
+        while (j > 0) {
+          uint64_t pos = node(ids[j - 1]).pos;
+          bool chainGoesOn = true, anyWrite = false;
+          for (; j > 0 && node(ids[j - 1]).pos == pos; --j) {
+            const Node& w = node(ids[j - 1]);
+            if (!w.access.writes()) continue;
+            anyWrite = true;
+            if (!w.access.chainRmw()) chainGoesOn = false;
+            if (!w.access.strongWrite() || w.access.lockLane || w.thread == r.thread) continue;
+            if (!morallyStrong(w.access.scope, w.thread.block, r.access.scope, r.thread.block)) continue;
+            int f = coveringFence(w.thread, w.pos, false, r.thread);
+            int f2 = coveringFence(r.thread, r.pos, true, w.thread);
+            if (f >= 0 && f2 >= 0) messages_.push_back({f, f2});
+          }
+          if (anyWrite && !chainGoesOn) break;
+        }
+      }
+    }
+  }
+
+  // Same-location observation: the strong write `w` does not race with `a`
+  // when a's thread made, after w and at or before a, a strong read or RMW of
+  // the word morally strong with w.
+  bool observed(const LocationKey& word, int w, int a) const {
+    const Node& wn = node(w);
+    const Node& an = node(a);
+    if (!wn.access.strongWrite()) return false;
+    for (int id : threadNodes_.at(an.thread)) {
+      const Node& r = node(id);
+      if (r.kind != Kind::Access || r.pos <= wn.pos || r.pos > an.pos || !r.access.strongRead()) continue;
+      if (std::find(r.access.words.begin(), r.access.words.end(), word) == r.access.words.end()) continue;
+      if (morallyStrong(wn.access.scope, wn.thread.block, r.access.scope, r.thread.block)) return true;
+    }
+    return false;
   }
 
   // <GWCP: the least relation closed under rules (i)-(iv).
@@ -374,6 +456,8 @@ class Graph {
         }
       for (int id : before) r.orInto(size_t(id), after.data());
     }
+    // Rule (iii): message passing, F <GWCP F'.
+    for (auto [f, f2] : messages_) r.set(size_t(f), size_t(f2));
 
     // Fixpoint of rules (iv) and (ii).
     for (;;) {
@@ -415,17 +499,14 @@ class Graph {
   // lanes of one warp event (same position, unordered with each other).
   template <typename Ordered>
   DetectorResult races(Ordered&& ordered) const {
-    std::map<LocationKey, std::vector<int>> byWord;
-    for (int id : accesses_)
-      for (const LocationKey& w : node(id).access.words) byWord[w].push_back(id);
     DetectorResult result;
-    for (const auto& [word, ids] : byWord) {
+    for (const auto& [word, ids] : accessesByWord()) {
       for (size_t i = 0; i < ids.size() && !result.locations.count(word); ++i)
         for (size_t j = i + 1; j < ids.size(); ++j) {
           const Node& a = node(ids[i]);
           const Node& b = node(ids[j]);
           if (!conflictOnCommonWord(a.access, b.access)) continue;
-          if (a.pos == b.pos || !ordered(ids[i], ids[j])) {
+          if (a.pos == b.pos || (!ordered(ids[i], ids[j]) && !observed(word, ids[i], ids[j]))) {
             addWitness(result, word, a.pos, a.thread, b.pos, b.thread);
             break;
           }

@@ -463,6 +463,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     DetectorOptions detectorOptions;
     detectorOptions.perLocationDedup = options_.perLocation;
     if (const char* v = env("PREDATAR_COMPRESSION")) detectorOptions.compression = std::strcmp(v, "off") != 0;
+    if (const char* v = env("PREDATAR_VOLATILE")) detectorOptions.volatileStrong = std::strcmp(v, "strong") == 0;
     for (const auto& name : options_.detectors) {
       auto d = makeDetector(name, detectorOptions);
       if (!d) continue;

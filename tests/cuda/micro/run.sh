@@ -11,7 +11,9 @@
 # and compares, per detector, the set of source lines of NAME.cu that appear
 # in its reported races (first or second access) with the expect lines
 #   DETECTOR: race LINE[,LINE...]   or   DETECTOR: norace
-# (lines starting with # are comments). predatar must exit with 1 when races
+# (lines starting with # are comments). An expect file may run another
+# program with options: `program: NAME` (bin/NAME, source NAME.cu) and
+# `options: --volatile strong` (added to predatar run). predatar must exit with 1 when races
 # are expected and 0 otherwise, and the program itself must exit with 0.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -53,7 +55,12 @@ passed=0
 failed=0
 for expect in "$here"/*.expect; do
   name="$(basename "$expect" .expect)"
-  program="$bindir/$name"
+  source="$name"
+  programLine="$(grep -E '^program:' "$expect" | head -1)"
+  [ -n "$programLine" ] && source="$(echo "${programLine#program:}" | tr -d ' ')"
+  options="$(grep -E '^options:' "$expect" | head -1)"
+  options="${options#options:}"
+  program="$bindir/$source"
   if [ ! -x "$program" ]; then
     echo "FAIL: $name: no binary $program"
     failed=$((failed + 1))
@@ -61,7 +68,8 @@ for expect in "$here"/*.expect; do
   fi
   report="$work/$name.json"
   rm -f "$report"
-  "$predatar" run --detectors all --format json --output "$report" -- "$program" \
+  # shellcheck disable=SC2086  # options are words
+  "$predatar" run --detectors all $options --format json --output "$report" -- "$program" \
     >"$work/$name.out" 2>"$work/$name.err"
   status=$?
   ok=1
@@ -93,7 +101,7 @@ for expect in "$here"/*.expect; do
       case "$line" in
         *": race "*) want="$(echo "${line#*: race }" | tr -d ' ' | tr ',' '\n' | sort -n -u | paste -sd, -)" ;;
       esac
-      got="$(race_lines "$report" "$det" "$name.cu")"
+      got="$(race_lines "$report" "$det" "$source.cu")"
       if [ "$want" != "$got" ]; then
         echo "FAIL: $name: $det reported lines [${got:-none}], expected [${want:-none}]"
         ok=0

@@ -1,0 +1,177 @@
+#include "analysis/MessagePassing.h"
+
+#include <algorithm>
+
+#include "analysis/LaneLoop.h"
+
+namespace predatar {
+
+void MessagePassing::reset(uint32_t threadsPerBlock, const ClockGeometry* geometry) {
+  geometry_ = geometry;
+  threadsPerBlock_ = threadsPerBlock;
+  threads_.clear();
+  chains_.clear();
+  observed_.clear();
+}
+
+MessagePassing::PerThread& MessagePassing::at(const ThreadClocks& t) {
+  auto [it, inserted] = threads_.try_emplace(index(t));
+  if (inserted) {
+    for (VectorClock* c : {&it->second.fenceAny, &it->second.fenceDevice, &it->second.pendingSame,
+                           &it->second.pendingOther})
+      c->setGeometry(geometry_);
+  }
+  return it->second;
+}
+
+const MessagePassing::PerThread* MessagePassing::find(const ThreadClocks& t) const {
+  auto it = threads_.find(index(t));
+  return it == threads_.end() ? nullptr : &it->second;
+}
+
+void MessagePassing::fence(ThreadClocks& t, Scope scope, bool withWcp) {
+  PerThread& p = at(t);
+  bool device = scope != Scope::Block;
+  // F' of the acquire pattern: a block fence covers writers of its block, a
+  // device fence every writer.
+  auto acquire = [&](VectorClock& pending) {
+    if (pending.empty()) return;
+    t.hb.join(pending);
+    if (withWcp) t.wcp.join(pending);
+    pending.clear();
+  };
+  acquire(p.pendingSame);
+  if (device) acquire(p.pendingOther);
+  // F of the release pattern: everything of t up to here (what it just
+  // acquired included, for transitivity).
+  p.fenceAny = t.hbSnapshot();
+  p.fencedAny = true;
+  if (device) {
+    p.fenceDevice = p.fenceAny;
+    p.fencedDevice = true;
+  }
+  t.tick();
+}
+
+void MessagePassing::strongRead(const ThreadClocks& t, uint64_t key, Scope scope, uint64_t seq, bool lockLane,
+                                const Origin& origin) {
+  Observed& o = observed_[{key, index(t)}];
+  (scope == Scope::Block ? o.blockScoped : o.deviceScoped) = seq + 1;
+  if (lockLane) return;
+  auto chain = chains_.find(key);
+  if (chain == chains_.end()) return;
+  const Chain& c = chain->second;
+  bool device = scope != Scope::Block;
+  VectorClock same(geometry_), other(geometry_);
+  bool contributed = std::any_of(c.writers.begin(), c.writers.end(), [&](const Writer& w) {
+    return w.block == t.block && w.thread == t.thread;
+  });
+  if (!contributed) {
+    // The common case (a flag written by others): the chain's joins.
+    auto own = std::find_if(c.byBlock.begin(), c.byBlock.end(), [&](const auto& e) { return e.first == t.block; });
+    if (own != c.byBlock.end()) same = own->second;
+    if (device) other = c.device;
+  } else {
+    // Rule 4 needs W by another thread: join the other writers one by one.
+    for (const Writer& w : c.writers) {
+      if (w.block == t.block && w.thread == t.thread) continue;
+      if (w.block == t.block) same.join(w.fenceAny);
+      else if (device && w.device) other.join(w.fenceDevice);
+    }
+  }
+  if (same.empty() && other.empty()) return;
+  PerThread& p = at(t);
+  if (!same.empty()) {
+    p.pendingSame.join(same);
+    p.pendingSameRead = origin;
+  }
+  if (!other.empty()) {
+    p.pendingOther.join(other);
+    p.pendingOtherRead = origin;
+  }
+}
+
+void MessagePassing::chainEnd(uint64_t key) { chains_.erase(key); }
+
+void MessagePassing::chainAdd(const ThreadClocks& t, uint64_t key, Scope scope) {
+  auto p = threads_.find(index(t));
+  if (p == threads_.end() || !p->second.fencedAny) return;  // no fence before W: no release pattern
+  const PerThread& writer = p->second;
+  bool device = scope != Scope::Block && writer.fencedDevice;
+  Chain& c = chains_[key];
+  auto own = std::find_if(c.byBlock.begin(), c.byBlock.end(), [&](const auto& e) { return e.first == t.block; });
+  if (own == c.byBlock.end()) own = c.byBlock.insert(c.byBlock.end(), {t.block, VectorClock(geometry_)});
+  own->second.join(writer.fenceAny);
+  if (device) {
+    c.device.setGeometry(geometry_);
+    c.device.join(writer.fenceDevice);
+  }
+  auto w = std::find_if(c.writers.begin(), c.writers.end(),
+                        [&](const Writer& x) { return x.block == t.block && x.thread == t.thread; });
+  if (w == c.writers.end())
+    w = c.writers.insert(c.writers.end(), {t.block, t.thread, false, VectorClock(geometry_), VectorClock(geometry_)});
+  w->fenceAny.join(writer.fenceAny);
+  if (device) {
+    w->device = true;
+    w->fenceDevice.join(writer.fenceDevice);
+  }
+}
+
+bool MessagePassing::observed(uint64_t key, const ThreadClocks& t, const AccessRecord& write) const {
+  if (!write.strong || !write.writes()) return false;
+  auto it = observed_.find({key, index(t)});
+  if (it == observed_.end()) return false;
+  const Observed& o = it->second;
+  uint64_t after = write.origin.seq + 1;  // seq + 1 of a read later than the write
+  if (o.deviceScoped > after && morallyStrong(write.scope, write.block, Scope::Device, t.block)) return true;
+  return o.blockScoped > after && morallyStrong(write.scope, write.block, Scope::Block, t.block);
+}
+
+MissingFence MessagePassing::missingFence(const ThreadClocks& t, const AccessRecord& earlier) const {
+  const PerThread* p = find(t);
+  if (!p) return {};
+  if (earlier.clock <= p->pendingSame.get(earlier.block, earlier.thread))
+    return {MissingFence::Side::AfterRead, p->pendingSameRead};
+  if (earlier.clock <= p->pendingOther.get(earlier.block, earlier.thread))
+    return {MissingFence::Side::AfterRead, p->pendingOtherRead};
+  return {};
+}
+
+void MessagePassing::exit(const ThreadClocks& t) { threads_.erase(index(t)); }
+
+uint64_t MessagePassing::bytes() const {
+  uint64_t total = threads_.capacity() * (sizeof(uint64_t) + sizeof(PerThread)) +
+                   chains_.capacity() * (sizeof(uint64_t) + sizeof(Chain)) +
+                   observed_.capacity() * (sizeof(std::pair<uint64_t, uint64_t>) + sizeof(Observed));
+  for (const auto& [_, p] : threads_)
+    total += p.fenceAny.bytes() + p.fenceDevice.bytes() + p.pendingSame.bytes() + p.pendingOther.bytes();
+  for (const auto& [_, c] : chains_) {
+    total += c.device.bytes();
+    for (const auto& [b, clock] : c.byBlock) total += clock.bytes() + sizeof(b);
+    for (const Writer& w : c.writers) total += sizeof(w) + w.fenceAny.bytes() + w.fenceDevice.bytes();
+  }
+  return total;
+}
+
+void updateChains(ThreadTable& threads, MessagePassing& messages, const MemoryEvent& event, bool strong) {
+  if (event.type == AccessType::Read) return;
+  bool rmw = event.type == AccessType::AtomicRmw;
+  auto words = [&](uint32_t lane, auto&& f) {
+    forEachWord(event.address[lane], event.size,
+                [&](uint64_t word, uint8_t) { f(locationKey(event.space, event.lanes.block, word)); });
+  };
+  // Ends first (a lock operation among RMW lanes ends the chain those lanes
+  // then start), then the lanes' releases.
+  forEachLane(event.lanes, [&](uint32_t, uint32_t lane) {
+    bool lockLane = (event.lockLanes >> lane) & 1;
+    if (!strong || !rmw || lockLane) words(lane, [&](uint64_t key) { messages.chainEnd(key); });
+  });
+  if (!strong) return;
+  forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
+    if ((event.lockLanes >> lane) & 1) return;
+    const ThreadClocks& t = threads.at(event.lanes.block, thread);
+    words(lane, [&](uint64_t key) { messages.chainAdd(t, key, event.scope); });
+  });
+}
+
+}  // namespace predatar

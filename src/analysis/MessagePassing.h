@@ -1,0 +1,109 @@
+// Message passing (race-semantics.md, hb rule 4 and gwcp rule iii) and
+// same-location observation, for the vector-clock detectors (hb, gwcp).
+//
+// What a strong read observed is not an event field: in a trace (executed or
+// written) a read observes the last write of its word before it in trace
+// order, because the emulator executes events in the order it emits them and
+// litmus files say so. So the detectors follow each word's RMW chain
+// themselves from the event order:
+//
+//  * a thread's fence F remembers H at F (one clock for its latest fence of
+//    any scope, one for its latest device/system fence) and ends its epoch;
+//  * a strong write or RMW W of word x adds those clocks to x's chain (an RMW
+//    extends the chain, a strong non-RMW write starts a new one, a plain
+//    write or a lock operation ends it); lanes of one event do not observe
+//    each other, so the chain changes after the whole event;
+//  * a strong read or RMW R of x by t2 takes from x's chain the clocks of the
+//    writes morally strong with R (same block: H at their latest fence;
+//    other blocks, device-scoped writes: H at their latest device fence) into
+//    t2's pending clocks, which t2's next fence covering the writer joins
+//    into H (and gwcp's P: rule iv composes the edge F <GWCP F' with <=HB).
+//
+// A thread's latest strong read/RMW of each word, per scope class, excuses a
+// strong write W of that word earlier in the trace than the read (the
+// "same-location observation" rule).
+//
+// Accesses lock inference may take for lock operations (MemoryEvent::
+// lockLanes) form no pattern: the lock events order them, as rule 3 says, and
+// gwcp keeps its predictive treatment of critical sections.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "analysis/AccessHistory.h"
+#include "analysis/ThreadClocks.h"
+#include "clock/VectorClock.h"
+#include "events/Event.h"
+
+namespace predatar {
+
+class MessagePassing {
+ public:
+  void reset(uint32_t threadsPerBlock, const ClockGeometry* geometry);
+
+  // A fence by `t` of `scope`: joins the releases its earlier strong reads
+  // observed that the fence covers, then remembers H at the fence and ends
+  // the thread's epoch.
+  void fence(ThreadClocks& t, Scope scope, bool withWcp);
+
+  // One lane's strong read or RMW (`strong` after --volatile) of the words of
+  // its access, before the access is checked: records the observation and
+  // takes the releases of the words' chains. `lockLane`: no pattern.
+  void strongRead(const ThreadClocks& t, uint64_t key, Scope scope, uint64_t seq, bool lockLane,
+                  const Origin& origin);
+  // After every lane of an event was checked: the writes change their words'
+  // chains. Call chainEnd for every lane's word that a plain write, a strong
+  // non-RMW write or a lock operation wrote, then chainAdd for every strong
+  // write or RMW that is not a lock operation.
+  void chainEnd(uint64_t key);
+  void chainAdd(const ThreadClocks& t, uint64_t key, Scope scope);
+
+  // Same-location observation: thread t has, at or before its current
+  // access, a strong read/RMW of `key` after the strong write `write`, and
+  // morally strong with it.
+  bool observed(uint64_t key, const ThreadClocks& t, const AccessRecord& write) const;
+  // The fence that would order `earlier` before thread t's current access: a
+  // fence after a flag read t made whose pattern lacks only that.
+  MissingFence missingFence(const ThreadClocks& t, const AccessRecord& earlier) const;
+
+  void exit(const ThreadClocks& t);
+  uint64_t bytes() const;
+
+ private:
+  struct PerThread {
+    VectorClock fenceAny, fenceDevice;       // H at the latest fence, at the latest device fence
+    bool fencedAny = false, fencedDevice = false;
+    VectorClock pendingSame, pendingOther;   // observed releases awaiting a covering fence
+    Origin pendingSameRead, pendingOtherRead;  // the latest read that brought one
+  };
+  // One writer's releases in a chain (a reader never takes its own).
+  struct Writer {
+    uint32_t block, thread;
+    bool device;  // made a device-scoped write after a device fence
+    VectorClock fenceAny, fenceDevice;
+  };
+  struct Chain {
+    std::vector<std::pair<uint32_t, VectorClock>> byBlock;  // writer block -> join of H at its latest fence
+    VectorClock device;  // device-scoped writes: join of H at their latest device fence
+    std::vector<Writer> writers;
+  };
+  struct Observed { uint64_t blockScoped = 0, deviceScoped = 0; };  // seq + 1 of the latest read
+
+  PerThread& at(const ThreadClocks& t);
+  const PerThread* find(const ThreadClocks& t) const;
+  uint64_t index(const ThreadClocks& t) const { return uint64_t(t.block) * threadsPerBlock_ + t.thread; }
+
+  const ClockGeometry* geometry_ = nullptr;
+  uint32_t threadsPerBlock_ = 1;
+  absl::flat_hash_map<uint64_t, PerThread> threads_;  // threads that fenced or read strongly
+  absl::flat_hash_map<uint64_t, Chain> chains_;
+  absl::flat_hash_map<std::pair<uint64_t, uint64_t>, Observed> observed_;  // (word, thread)
+};
+
+// The chain updates of a memory event, after all its lanes were checked.
+void updateChains(ThreadTable& threads, MessagePassing& messages, const MemoryEvent& event, bool strong);
+
+}  // namespace predatar
