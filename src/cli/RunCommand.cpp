@@ -122,6 +122,23 @@ Report toReport(const std::vector<cudart::ReportedLaunch>& launches) {
       out.race.second = out.second.access;
       report.add(std::move(out));
     }
+  for (const auto& launch : launches) {
+    if (launch.error.empty()) continue;
+    KernelError e;
+    e.kernel = launch.kernel;
+    e.launch = launch.index;
+    e.cudaError = launch.cudaError.empty() ? "cudaErrorLaunchFailure" : launch.cudaError;
+    e.message = launch.error;
+    if (launch.fault) {
+      e.located = true;
+      e.pc = uint32_t(launch.fault->pc);
+      e.file = launch.fault->file;
+      e.line = launch.fault->line;
+      e.blockIndex = launch.fault->blockIdx;
+      e.threadIndex = launch.fault->threadIdx;
+    }
+    report.addError(std::move(e));
+  }
   return report;
 }
 
@@ -190,6 +207,7 @@ int runProgram(const RunArgs& a) {
     if (suppressed(*suppressions, r)) ++hidden;
     else kept.add(r);
   }
+  for (const auto& e : all.errors()) kept.addError(e);
   for (const auto& l : list)
     if (!l.error.empty()) std::cerr << fmt::format("predatar: kernel {} (launch {}) failed: {}\n", l.kernel, l.index, l.error);
   int code = emitReport(a.report, kept);
@@ -199,7 +217,9 @@ int runProgram(const RunArgs& a) {
                            checked, checked == 1 ? "" : "es", kept.uniqueRaces(), kept.uniqueRaces() == 1 ? "" : "s",
                            hidden ? fmt::format(" ({} suppressed)", hidden) : "", *status);
   if (code == kExitInputError) return code;
-  return kept.races().empty() ? *status : a.report.errorExitCode;
+  if (!kept.errors().empty()) return kExitKernelFault;
+  if (!kept.races().empty()) return a.report.errorExitCode;
+  return *status == 0 ? kExitClean : kExitProgramFailed;
 }
 
 }  // namespace

@@ -109,6 +109,13 @@ std::string launchesToJson(const std::vector<LaunchRecord>& launches) {
                        {"status", l.error.empty() ? "ok" : "error"},
                        {"error", l.error.empty() ? json(nullptr) : json(l.error)},
                        {"races", std::move(races)}});
+    if (!l.error.empty()) out.back()["cudaError"] = l.cudaError;
+    if (l.fault)
+      out.back()["fault"] = json{{"pc", l.fault->pc},
+                                 {"file", l.fault->file},
+                                 {"line", l.fault->line},
+                                 {"blockIdx", dim(l.fault->blockIdx)},
+                                 {"threadIdx", dim(l.fault->threadIdx)}};
   }
   return out.dump(1) + "\n";
 }
@@ -168,6 +175,12 @@ absl::StatusOr<std::vector<ReportedLaunch>> readLaunchReport(std::string_view te
       launch.checked = l.at("checked").get<bool>();
       launch.detectors = l.at("detectors").get<std::vector<std::string>>();
       if (l.at("error").is_string()) launch.error = l["error"].get<std::string>();
+      launch.cudaError = l.value("cudaError", std::string());
+      if (l.contains("fault") && l["fault"].is_object()) {
+        const json& f = l["fault"];
+        launch.fault = FaultLocation{f.at("pc").get<uint64_t>(), f.value("file", std::string()), f.value("line", 0u),
+                                     readDim(f.at("blockIdx")), readDim(f.at("threadIdx"))};
+      }
       for (const auto& r : l.at("races")) {
         ReportedRace race;
         race.detector = r.at("detector").get<std::string>();

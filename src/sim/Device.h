@@ -94,12 +94,30 @@ struct LaunchConfig {
 absl::Status launch(const Module& module, std::string_view kernel, const LaunchConfig& config,
                     DeviceMemory& memory, EventSink& sink);
 
+// Where a failed launch stopped: the faulting thread (for a deadlock or the
+// step limit, the first stuck one) and its instruction, for reports.
+struct FaultSite {
+  uint32_t pc = 0;
+  uint32_t ptxLine = 0;
+  std::string file;             // source position (-lineinfo); empty when unknown
+  uint32_t line = 0, column = 0;
+  Dim3 blockIdx, threadIdx;
+};
+
 // Execution counters of one launch (also filled when the launch fails).
 struct LaunchStats {
   uint64_t warpInstructions = 0;    // instructions issued by warps (one per lane group)
   uint64_t threadInstructions = 0;  // sum over issued instructions of their active lanes
+  std::optional<FaultSite> fault;   // set when the launch failed in a thread
 };
 absl::Status launch(const Module& module, std::string_view kernel, const LaunchConfig& config,
                     DeviceMemory& memory, EventSink& sink, LaunchStats* stats);
+
+// The name of the error a GPU's runtime returns after a launch failed with
+// `status` ("cudaErrorIllegalAddress", "cudaErrorLaunchTimeout", ...), for reports.
+const char* cudaErrorNameOf(const absl::Status& status);
+
+// A kernel's demangled name ("kmain(unsigned int*)"); the name itself when it is not mangled.
+std::string demangledName(const std::string& mangled);
 
 }  // namespace predatar::sim
