@@ -4,10 +4,13 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <fnmatch.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -142,12 +145,53 @@ Report toReport(const std::vector<cudart::ReportedLaunch>& launches) {
   return report;
 }
 
+// SIGINT/SIGTERM received by predatar while the program runs: forwarded to
+// the program (which writes its report and dies), then the report is shown.
+volatile sig_atomic_t receivedSignal = 0;
+void onSignal(int sig) { receivedSignal = sig; }
+
+void catchSignals() {
+  struct sigaction action {};
+  action.sa_handler = onSignal;  // no SA_RESTART: waitpid returns EINTR
+  sigemptyset(&action.sa_mask);
+  for (int sig : {SIGINT, SIGTERM}) sigaction(sig, &action, nullptr);
+}
+
+// Waits for `pid`; after a signal, asks it to stop (SIGTERM) and, if it has
+// not within 10 s, kills it.
+int waitForProgram(pid_t pid) {
+  int status = 0;
+  bool forwarded = false;
+  auto deadline = std::chrono::steady_clock::time_point::max();
+  for (;;) {
+    pid_t r = waitpid(pid, &status, forwarded ? WNOHANG : 0);
+    if (r == pid) break;
+    if (r < 0 && errno != EINTR) return -1;
+    if (receivedSignal && !forwarded) {
+      forwarded = true;
+      kill(pid, SIGTERM);
+      deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    }
+    if (forwarded) {
+      if (std::chrono::steady_clock::now() > deadline) kill(pid, SIGKILL);
+      usleep(20000);
+    }
+  }
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
 // Runs the program with `env` added; returns its exit status (128+signal when killed).
 absl::StatusOr<int> execute(const std::vector<std::string>& command,
                             const std::vector<std::pair<std::string, std::string>>& env, bool stdoutToStderr) {
+  catchSignals();
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) return absl::InternalError("fork failed");
   if (pid == 0) {
+    // The program does not outlive predatar (killed with SIGKILL, say).
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) _exit(127);
     for (const auto& [name, value] : env) setenv(name.c_str(), value.c_str(), 1);
     if (stdoutToStderr) dup2(STDERR_FILENO, STDOUT_FILENO);
     std::vector<char*> argv;
@@ -157,11 +201,9 @@ absl::StatusOr<int> execute(const std::vector<std::string>& command,
     std::fprintf(stderr, "predatar: error: cannot run %s: %s\n", argv[0], std::strerror(errno));
     _exit(127);
   }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return absl::InternalError("waitpid failed");
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return WEXITSTATUS(status);
+  int status = waitForProgram(pid);
+  if (status < 0) return absl::InternalError("waitpid failed");
+  return status;
 }
 
 int runProgram(const RunArgs& a) {
@@ -187,6 +229,7 @@ int runProgram(const RunArgs& a) {
   settings.launchSkip = a.launchSkip;
   settings.launchCount = a.launchCount;
   settings.verbose = a.verbose;
+  settings.quiet = a.report.format != "text";  // text: the program prints races as they are found
   auto env = cudart::runtimeEnvironment(settings, *libraryDir, std::getenv("LD_LIBRARY_PATH"),
                                         std::getenv("LD_PRELOAD"));
   env.emplace_back("PREDATAR_COMPRESSION", a.report.compression);
@@ -217,6 +260,11 @@ int runProgram(const RunArgs& a) {
                            checked, checked == 1 ? "" : "es", kept.uniqueRaces(), kept.uniqueRaces() == 1 ? "" : "s",
                            hidden ? fmt::format(" ({} suppressed)", hidden) : "", *status);
   if (code == kExitInputError) return code;
+  if (receivedSignal) {
+    std::cerr << fmt::format("predatar: interrupted by signal {}; the report shows what the run saw\n",
+                             int(receivedSignal));
+    return 128 + receivedSignal;
+  }
   if (!kept.errors().empty()) return kExitKernelFault;
   if (!kept.races().empty()) return a.report.errorExitCode;
   return *status == 0 ? kExitClean : kExitProgramFailed;

@@ -4,6 +4,7 @@
 // src/sim (which implements it) and its users; extend it, do not break it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -74,6 +75,9 @@ struct ScheduleOptions {
   // Blocks resident at once (0: all, the default, so blocks may wait for each
   // other); later blocks start as earlier ones finish. Bounds memory use.
   uint32_t maxResidentBlocks = 0;
+  // When set and true (a signal handler sets it), the launch stops at the next
+  // scheduling round with a Cancelled error that lists the live warps.
+  const std::atomic<bool>* interrupt = nullptr;
 };
 
 struct LaunchConfig {

@@ -681,6 +681,9 @@ absl::Status Runner::run() {
     while (retired-- > 0 && nextBlock < nblocks) admit();
     if (order.empty()) break;
     if (random) std::shuffle(order.begin(), order.end(), rng);
+    if (L.cfg.schedule.interrupt && L.cfg.schedule.interrupt->load(std::memory_order_relaxed))
+      return absl::CancelledError("kernel '" + L.kernelName + "': interrupted by a signal; live warps:" +
+                                  waitingReport(true));
     bool progress = false;
     for (uint32_t i : order) {
       Warp& w = L.warps[i];

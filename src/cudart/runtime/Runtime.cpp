@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "analysis/Detector.h"
+#include "cudart/runtime/Interrupt.h"
 
 namespace predatar::cudart {
 namespace {
@@ -121,6 +122,7 @@ Runtime& Runtime::get() {
     if (!r->options().errors.empty()) std::exit(125);
     creator = ::getpid();
     created = r;
+    if (!r->options().reportPath.empty()) installInterruptHandlers();
     return r;
   }();
   return *runtime;
@@ -445,6 +447,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   config.block = Dim3{block.x, block.y, block.z};
   config.dynamicSharedBytes = uint32_t(dynamicShared);
   config.schedule = options_.schedule;
+  config.schedule.interrupt = interruptFlag();
   for (size_t i = 0; i < sig->params.size(); ++i) config.args.push_back(args[i]);
 
   LaunchRecord record;
@@ -478,7 +481,9 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
                       "), (", block.x, ",", block.y, ",", block.z, "), ", dynamicShared, ">>>",
                       record.checked ? "" : " (not checked)"));
   sim::LaunchStats stats;
+  setInLaunch(true);
   absl::Status status = sim::launch(*m.module, kernel.mangled, config, *memory_, fanout, &stats);
+  setInLaunch(false);
   record.info = std::move(info.info);
   if (record.info.grid.count() == 0 || record.info.name.empty()) {
     record.info.grid = config.grid;
@@ -507,7 +512,8 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
       record.fault = FaultLocation{stats.fault->pc, stats.fault->file, stats.fault->line, stats.fault->blockIdx,
                                    stats.fault->threadIdx};
   }
-  if (options_.reportPath.empty() && !options_.quiet)
+  // Races as they are found (the full report comes at exit).
+  if (!options_.quiet)
     for (const Race& r : record.races) std::fprintf(stderr, "%s\n", describeRace(record, r).c_str());
   bool interesting = !record.races.empty() || !record.error.empty();
   // The source table and symbols only serve to describe races.
@@ -520,6 +526,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     writeReport();
     lastReportWrite_ = now;
   }
+  dieIfInterrupted(*this);
   return result;
 }
 

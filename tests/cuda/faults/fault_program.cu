@@ -4,9 +4,11 @@
 //   fault_program oob      out-of-bounds store: cudaErrorIllegalAddress (sticky)
 //   fault_program wmma     a tensor-core kernel the emulator refuses by name
 //   fault_program exit N   a clean kernel, then exit status N
+//   fault_program spin     a racy kernel, then one that spins forever (for SIGTERM)
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <unistd.h>
 #include <mma.h>
 
 __global__ void storeOutOfBounds(int* data, int n) {
@@ -15,6 +17,13 @@ __global__ void storeOutOfBounds(int* data, int n) {
 }
 
 __global__ void clean(int* data) { data[threadIdx.x] = threadIdx.x; }
+
+__global__ void racy(int* data) { data[0] = threadIdx.x; }
+
+__global__ void spin(volatile int* flag) {
+  while (*flag == 0) {
+  }
+}
 
 __global__ void tensorCore(const half* a, const half* b, float* c) {
   using namespace nvcuda;
@@ -41,6 +50,12 @@ int main(int argc, char** argv) {
     cudaMalloc(&b, 256 * sizeof(half));
     cudaMalloc(&c, 256 * sizeof(float));
     tensorCore<<<1, 32>>>(a, b, c);
+  } else if (std::strcmp(mode, "spin") == 0) {
+    const char* report = std::getenv("PREDATAR_REPORT");
+    std::fprintf(stderr, "pid %d report %s\n", int(getpid()), report ? report : "-");
+    racy<<<1, 64>>>(data);
+    cudaDeviceSynchronize();
+    spin<<<1, 32>>>(data + 1);
   } else {
     clean<<<1, 32>>>(data);
   }
