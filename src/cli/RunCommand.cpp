@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <map>
 
 #include "cli/Cli.h"
 #include "cli/Commands.h"
@@ -206,6 +207,46 @@ absl::StatusOr<int> execute(const std::vector<std::string>& command,
   return status;
 }
 
+// --stats: what `kernel --stats` prints, per launch and in total (events and
+// time summed, peak metadata the largest of any launch).
+void printRunStats(const std::vector<cudart::ReportedLaunch>& launches) {
+  auto mib = [](uint64_t b) { return double(b) / (1024.0 * 1024.0); };
+  auto line = [&](const std::string& prefix, const cudart::DetectorFigures& d) {
+    uint64_t total = d.threadClockBytes + d.lockClockBytes + d.queueBytes + d.shadowBytes;
+    std::cerr << fmt::format(
+        "{} [{}]: {} events; peak metadata {:.2f} MiB (thread clocks {:.2f}, lock clocks {:.2f}, queues {:.2f}, "
+        "shadow {:.2f})\n",
+        prefix, d.detector, d.events, mib(total), mib(d.threadClockBytes), mib(d.lockClockBytes), mib(d.queueBytes),
+        mib(d.shadowBytes));
+  };
+  std::map<std::string, cudart::DetectorFigures> totals;
+  double seconds = 0;
+  uint64_t warpInstructions = 0;
+  for (const auto& l : launches) {
+    std::string prefix = fmt::format("predatar stats: launch {} {}", l.index, l.kernel);
+    std::cerr << fmt::format("{}: {} warp instructions ({} thread instructions), {:.3f} s\n", prefix,
+                             l.figures.warpInstructions, l.figures.threadInstructions, l.figures.seconds);
+    for (const auto& d : l.figures.detectors) {
+      line(prefix, d);
+      auto& t = totals[d.detector];
+      t.detector = d.detector;
+      t.events += d.events;
+      uint64_t peak = d.threadClockBytes + d.lockClockBytes + d.queueBytes + d.shadowBytes;
+      if (peak > t.threadClockBytes + t.lockClockBytes + t.queueBytes + t.shadowBytes) {
+        t.threadClockBytes = d.threadClockBytes;
+        t.lockClockBytes = d.lockClockBytes;
+        t.queueBytes = d.queueBytes;
+        t.shadowBytes = d.shadowBytes;
+      }
+    }
+    seconds += l.figures.seconds;
+    warpInstructions += l.figures.warpInstructions;
+  }
+  for (const auto& [name, t] : totals) line("predatar stats: total", t);
+  std::cerr << fmt::format("predatar stats: total: {} launches, {} warp instructions, {:.3f} s\n", launches.size(),
+                           warpInstructions, seconds);
+}
+
 int runProgram(const RunArgs& a) {
   if (a.command.empty()) return fail("no program given: predatar run [options] -- ./app [args]");
   std::vector<std::string> detectors = a.report.detectorList();
@@ -253,6 +294,7 @@ int runProgram(const RunArgs& a) {
   for (const auto& e : all.errors()) kept.addError(e);
   for (const auto& l : list)
     if (!l.error.empty()) std::cerr << fmt::format("predatar: kernel {} (launch {}) failed: {}\n", l.kernel, l.index, l.error);
+  if (a.report.stats) printRunStats(list);
   int code = emitReport(a.report, kept);
   size_t checked = 0;
   for (const auto& l : list) checked += l.checked;

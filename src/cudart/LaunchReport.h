@@ -39,6 +39,18 @@ struct FaultLocation {
   Dim3 blockIdx, threadIdx;
 };
 
+// What `--stats` prints for a launch: execution and detector figures.
+struct DetectorFigures {
+  std::string detector;
+  uint64_t events = 0;
+  uint64_t threadClockBytes = 0, lockClockBytes = 0, queueBytes = 0, shadowBytes = 0;  // peaks
+};
+struct LaunchFigures {
+  double seconds = 0;  // emulation and detection
+  uint64_t warpInstructions = 0, threadInstructions = 0;
+  std::vector<DetectorFigures> detectors;
+};
+
 struct LaunchRecord {
   uint64_t index = 0;        // launch number in the process, from 0
   std::string kernel;        // demangled
@@ -51,6 +63,7 @@ struct LaunchRecord {
   std::string error;         // empty when the kernel completed
   std::string cudaError;     // with `error`: the error the program's calls get ("cudaErrorIllegalAddress")
   std::optional<FaultLocation> fault;
+  LaunchFigures figures;
   KernelInfo info;           // as the emulator announced it (sources, symbols)
   std::vector<Race> races;   // unique races of every detector
   // Per race: the allocation holding a global address ("cudaMalloc #2+16"),
@@ -93,6 +106,7 @@ struct ReportedLaunch {
   std::string error;  // empty: completed
   std::string cudaError;
   std::optional<FaultLocation> fault;
+  LaunchFigures figures;
   std::vector<ReportedRace> races;
 };
 

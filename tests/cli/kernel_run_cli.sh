@@ -46,6 +46,10 @@ grep -q "shiftSum: out\[0\]" "$tmp/err" && ok || bad "program stdout should move
 printf '# hide the shared-memory race\nrace:*shared_race.cu:25\nrace:launches*\n' >"$tmp/supp"
 [ "$(run "$p" run --suppressions "$tmp/supp" -- "$app")" = 0 ] && grep -q "suppressed" "$tmp/err" && ok || bad "suppressions: $(tail -2 "$tmp/err")"
 [ "$(run "$p" run --kernel-name nosuchkernel -- "$app")" = 0 ] && grep -q "0 kernel launches checked" "$tmp/err" && ok || bad "kernel-name filter: $(tail -1 "$tmp/err")"
+[ "$(run "$p" run --kernel-name 'shiftSum(int const*, int*)' -- "$app")" = 1 ] && grep -q "1 kernel launch checked" "$tmp/err" && ok || bad "demangled --kernel-name: $(tail -1 "$tmp/err")"
+# run --stats: per launch and in total, as kernel --stats
+run "$p" run --stats -- "$app" >/dev/null
+grep -q "predatar stats: launch 0 shiftSum(int const\*, int\*) \[gwcp\]: [0-9]* events; peak metadata" "$tmp/err" && grep -q "predatar stats: total \[gwcp\]" "$tmp/err" && grep -q "predatar stats: total: 1 launches" "$tmp/err" && ok || bad "run --stats: $(cat "$tmp/err")"
 [ "$(run "$p" run -- "$staticApp")" = 2 ] && grep -q "cudart shared" "$tmp/err" && ok || bad "static runtime: $(cat "$tmp/err")"
 [ "$(run "$p" run -- /nonexistent/app)" = 2 ] && ok || bad "missing program"
 # Loud failure: a faulting kernel makes the program's CUDA calls return the

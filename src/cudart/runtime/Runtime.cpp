@@ -482,8 +482,17 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
                       record.checked ? "" : " (not checked)"));
   sim::LaunchStats stats;
   setInLaunch(true);
+  auto started = std::chrono::steady_clock::now();
   absl::Status status = sim::launch(*m.module, kernel.mangled, config, *memory_, fanout, &stats);
+  record.figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   setInLaunch(false);
+  record.figures.warpInstructions = stats.warpInstructions;
+  record.figures.threadInstructions = stats.threadInstructions;
+  for (const auto& d : detectors) {
+    DetectorStats ds = d->stats();
+    record.figures.detectors.push_back(DetectorFigures{std::string(d->name()), ds.events, ds.peakThreadClockBytes,
+                                                       ds.peakLockClockBytes, ds.peakQueueBytes, ds.peakShadowBytes});
+  }
   record.info = std::move(info.info);
   if (record.info.grid.count() == 0 || record.info.name.empty()) {
     record.info.grid = config.grid;
