@@ -11,10 +11,13 @@ namespace CLI { class App; }
 
 namespace predatar::cli {
 
-// Exit codes shared by every command.
+// Exit codes shared by every command (README "Exit codes"). When several
+// apply, the first of: input/tool error, kernel fault, races, program failure.
 inline constexpr int kExitClean = 0;
-inline constexpr int kExitRaces = 1;
-inline constexpr int kExitInputError = 2;
+inline constexpr int kExitRaces = 1;          // default of --error-exitcode
+inline constexpr int kExitInputError = 2;     // usage, malformed input, predatar's own failure
+inline constexpr int kExitKernelFault = 3;    // a launch faulted/deadlocked/was refused: the report is incomplete
+inline constexpr int kExitProgramFailed = 4;  // run: the program exited non-zero or was killed (no races, no fault)
 
 // Options of the commands that report races (check, kernel, run).
 struct ReportOptions {

@@ -37,6 +37,22 @@ int fail(const std::string& message) {
   return kExitInputError;
 }
 
+KernelError kernelError(const std::string& kernel, const absl::Status& status, const sim::LaunchStats& stats) {
+  KernelError e;
+  e.kernel = sim::demangledName(kernel);
+  e.cudaError = sim::cudaErrorNameOf(status);
+  e.message = std::string(status.message());
+  if (stats.fault) {
+    e.located = true;
+    e.pc = stats.fault->pc;
+    e.file = stats.fault->file;
+    e.line = stats.fault->line;
+    e.blockIndex = stats.fault->blockIdx;
+    e.threadIndex = stats.fault->threadIdx;
+  }
+  return e;
+}
+
 int runKernel(const KernelCommandArgs& a) {
   std::vector<std::string> detectors = a.report.detectorList();
   std::ifstream in(a.ptx);
@@ -52,6 +68,12 @@ int runKernel(const KernelCommandArgs& a) {
   for (const auto& k : (*module)->kernels()) {
     available += (available.empty() ? "" : ", ") + k.name;
     if (k.name == a.entry) kernel = &k;
+  }
+  // Demangled names as the README documents them: 'kmain(unsigned int*)' or 'kmain'.
+  for (const auto& k : (*module)->kernels()) {
+    if (kernel) break;
+    std::string d = sim::demangledName(k.name);
+    if (d == a.entry || d.substr(0, d.find('(')) == a.entry) kernel = &k;
   }
   if (!kernel) return fail(fmt::format("{}: no kernel '{}' (the module has: {})", a.ptx, a.entry, available));
 
@@ -86,7 +108,8 @@ int runKernel(const KernelCommandArgs& a) {
     fanout.add(owned.back().get());
   }
   auto start = std::chrono::steady_clock::now();
-  absl::Status status = sim::launch(**module, a.entry, config, memory, fanout);
+  sim::LaunchStats launchStats;
+  absl::Status status = sim::launch(**module, kernel->name, config, memory, fanout, &launchStats);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   // Argument buffers get their parameter names, so reports say "out[3]".
@@ -100,6 +123,7 @@ int runKernel(const KernelCommandArgs& a) {
     report.add(capture.info, d->races());
     views.push_back(d.get());
   }
+  if (!status.ok()) report.addError(kernelError(kernel->name, status, launchStats));
   if (a.report.stats) printStats(views, seconds);
   int code = emitReport(a.report, report);
   if (a.dump) std::cerr << args->dump(a.dumpLimit);
@@ -109,7 +133,7 @@ int runKernel(const KernelCommandArgs& a) {
       if (!written.ok()) return fail(std::string(written.message()));
     }
   }
-  if (!status.ok()) return fail(std::string(status.message()));
+  if (!status.ok()) std::cerr << "predatar: error: " << status.message() << "\n";
   return code;
 }
 

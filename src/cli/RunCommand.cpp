@@ -4,13 +4,17 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <fnmatch.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <map>
 
 #include "cli/Cli.h"
 #include "cli/Commands.h"
@@ -124,15 +128,73 @@ Report toReport(const std::vector<cudart::ReportedLaunch>& launches) {
       out.race.second = out.second.access;
       report.add(std::move(out));
     }
+  for (const auto& launch : launches) {
+    if (launch.error.empty()) continue;
+    KernelError e;
+    e.kernel = launch.kernel;
+    e.launch = launch.index;
+    e.cudaError = launch.cudaError.empty() ? "cudaErrorLaunchFailure" : launch.cudaError;
+    e.message = launch.error;
+    if (launch.fault) {
+      e.located = true;
+      e.pc = uint32_t(launch.fault->pc);
+      e.file = launch.fault->file;
+      e.line = launch.fault->line;
+      e.blockIndex = launch.fault->blockIdx;
+      e.threadIndex = launch.fault->threadIdx;
+    }
+    report.addError(std::move(e));
+  }
   return report;
+}
+
+// SIGINT/SIGTERM received by predatar while the program runs: forwarded to
+// the program (which writes its report and dies), then the report is shown.
+volatile sig_atomic_t receivedSignal = 0;
+void onSignal(int sig) { receivedSignal = sig; }
+
+void catchSignals() {
+  struct sigaction action {};
+  action.sa_handler = onSignal;  // no SA_RESTART: waitpid returns EINTR
+  sigemptyset(&action.sa_mask);
+  for (int sig : {SIGINT, SIGTERM}) sigaction(sig, &action, nullptr);
+}
+
+// Waits for `pid`; after a signal, asks it to stop (SIGTERM) and, if it has
+// not within 10 s, kills it.
+int waitForProgram(pid_t pid) {
+  int status = 0;
+  bool forwarded = false;
+  auto deadline = std::chrono::steady_clock::time_point::max();
+  for (;;) {
+    pid_t r = waitpid(pid, &status, forwarded ? WNOHANG : 0);
+    if (r == pid) break;
+    if (r < 0 && errno != EINTR) return -1;
+    if (receivedSignal && !forwarded) {
+      forwarded = true;
+      kill(pid, SIGTERM);
+      deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    }
+    if (forwarded) {
+      if (std::chrono::steady_clock::now() > deadline) kill(pid, SIGKILL);
+      usleep(20000);
+    }
+  }
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return WEXITSTATUS(status);
 }
 
 // Runs the program with `env` added; returns its exit status (128+signal when killed).
 absl::StatusOr<int> execute(const std::vector<std::string>& command,
                             const std::vector<std::pair<std::string, std::string>>& env, bool stdoutToStderr) {
+  catchSignals();
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) return absl::InternalError("fork failed");
   if (pid == 0) {
+    // The program does not outlive predatar (killed with SIGKILL, say).
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) _exit(127);
     for (const auto& [name, value] : env) setenv(name.c_str(), value.c_str(), 1);
     if (stdoutToStderr) dup2(STDERR_FILENO, STDOUT_FILENO);
     std::vector<char*> argv;
@@ -142,11 +204,49 @@ absl::StatusOr<int> execute(const std::vector<std::string>& command,
     std::fprintf(stderr, "predatar: error: cannot run %s: %s\n", argv[0], std::strerror(errno));
     _exit(127);
   }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return absl::InternalError("waitpid failed");
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return WEXITSTATUS(status);
+  int status = waitForProgram(pid);
+  if (status < 0) return absl::InternalError("waitpid failed");
+  return status;
+}
+
+// --stats: what `kernel --stats` prints, per launch and in total (events and
+// time summed, peak metadata the largest of any launch).
+void printRunStats(const std::vector<cudart::ReportedLaunch>& launches) {
+  auto mib = [](uint64_t b) { return double(b) / (1024.0 * 1024.0); };
+  auto line = [&](const std::string& prefix, const cudart::DetectorFigures& d) {
+    uint64_t total = d.threadClockBytes + d.lockClockBytes + d.queueBytes + d.shadowBytes;
+    std::cerr << fmt::format(
+        "{} [{}]: {} events; peak metadata {:.2f} MiB (thread clocks {:.2f}, lock clocks {:.2f}, queues {:.2f}, "
+        "shadow {:.2f})\n",
+        prefix, d.detector, d.events, mib(total), mib(d.threadClockBytes), mib(d.lockClockBytes), mib(d.queueBytes),
+        mib(d.shadowBytes));
+  };
+  std::map<std::string, cudart::DetectorFigures> totals;
+  double seconds = 0;
+  uint64_t warpInstructions = 0;
+  for (const auto& l : launches) {
+    std::string prefix = fmt::format("predatar stats: launch {} {}", l.index, l.kernel);
+    std::cerr << fmt::format("{}: {} warp instructions ({} thread instructions), {:.3f} s\n", prefix,
+                             l.figures.warpInstructions, l.figures.threadInstructions, l.figures.seconds);
+    for (const auto& d : l.figures.detectors) {
+      line(prefix, d);
+      auto& t = totals[d.detector];
+      t.detector = d.detector;
+      t.events += d.events;
+      uint64_t peak = d.threadClockBytes + d.lockClockBytes + d.queueBytes + d.shadowBytes;
+      if (peak > t.threadClockBytes + t.lockClockBytes + t.queueBytes + t.shadowBytes) {
+        t.threadClockBytes = d.threadClockBytes;
+        t.lockClockBytes = d.lockClockBytes;
+        t.queueBytes = d.queueBytes;
+        t.shadowBytes = d.shadowBytes;
+      }
+    }
+    seconds += l.figures.seconds;
+    warpInstructions += l.figures.warpInstructions;
+  }
+  for (const auto& [name, t] : totals) line("predatar stats: total", t);
+  std::cerr << fmt::format("predatar stats: total: {} launches, {} warp instructions, {:.3f} s\n", launches.size(),
+                           warpInstructions, seconds);
 }
 
 int runProgram(const RunArgs& a) {
@@ -172,6 +272,7 @@ int runProgram(const RunArgs& a) {
   settings.launchSkip = a.launchSkip;
   settings.launchCount = a.launchCount;
   settings.verbose = a.verbose;
+  settings.quiet = a.report.format != "text";  // text: the program prints races as they are found
   auto env = cudart::runtimeEnvironment(settings, *libraryDir, std::getenv("LD_LIBRARY_PATH"),
                                         std::getenv("LD_PRELOAD"));
   env.emplace_back("PREDATAR_COMPRESSION", a.report.compression);
@@ -193,8 +294,10 @@ int runProgram(const RunArgs& a) {
     if (suppressed(*suppressions, r)) ++hidden;
     else kept.add(r);
   }
+  for (const auto& e : all.errors()) kept.addError(e);
   for (const auto& l : list)
     if (!l.error.empty()) std::cerr << fmt::format("predatar: kernel {} (launch {}) failed: {}\n", l.kernel, l.index, l.error);
+  if (a.report.stats) printRunStats(list);
   int code = emitReport(a.report, kept);
   size_t checked = 0;
   for (const auto& l : list) checked += l.checked;
@@ -202,7 +305,14 @@ int runProgram(const RunArgs& a) {
                            checked, checked == 1 ? "" : "es", kept.uniqueRaces(), kept.uniqueRaces() == 1 ? "" : "s",
                            hidden ? fmt::format(" ({} suppressed)", hidden) : "", *status);
   if (code == kExitInputError) return code;
-  return kept.races().empty() ? *status : a.report.errorExitCode;
+  if (receivedSignal) {
+    std::cerr << fmt::format("predatar: interrupted by signal {}; the report shows what the run saw\n",
+                             int(receivedSignal));
+    return 128 + receivedSignal;
+  }
+  if (!kept.errors().empty()) return kExitKernelFault;
+  if (!kept.races().empty()) return a.report.errorExitCode;
+  return *status == 0 ? kExitClean : kExitProgramFailed;
 }
 
 }  // namespace

@@ -113,6 +113,25 @@ std::string launchesToJson(const std::vector<LaunchRecord>& launches) {
                        {"status", l.error.empty() ? "ok" : "error"},
                        {"error", l.error.empty() ? json(nullptr) : json(l.error)},
                        {"races", std::move(races)}});
+    if (!l.error.empty()) out.back()["cudaError"] = l.cudaError;
+    json detectors = json::array();
+    for (const auto& d : l.figures.detectors)
+      detectors.push_back(json{{"detector", d.detector},
+                               {"events", d.events},
+                               {"threadClockBytes", d.threadClockBytes},
+                               {"lockClockBytes", d.lockClockBytes},
+                               {"queueBytes", d.queueBytes},
+                               {"shadowBytes", d.shadowBytes}});
+    out.back()["stats"] = json{{"seconds", l.figures.seconds},
+                               {"warpInstructions", l.figures.warpInstructions},
+                               {"threadInstructions", l.figures.threadInstructions},
+                               {"detectors", std::move(detectors)}};
+    if (l.fault)
+      out.back()["fault"] = json{{"pc", l.fault->pc},
+                                 {"file", l.fault->file},
+                                 {"line", l.fault->line},
+                                 {"blockIdx", dim(l.fault->blockIdx)},
+                                 {"threadIdx", dim(l.fault->threadIdx)}};
   }
   return out.dump(1) + "\n";
 }
@@ -173,6 +192,22 @@ absl::StatusOr<std::vector<ReportedLaunch>> readLaunchReport(std::string_view te
       launch.checked = l.at("checked").get<bool>();
       launch.detectors = l.at("detectors").get<std::vector<std::string>>();
       if (l.at("error").is_string()) launch.error = l["error"].get<std::string>();
+      launch.cudaError = l.value("cudaError", std::string());
+      if (l.contains("stats") && l["stats"].is_object()) {
+        const json& f = l["stats"];
+        launch.figures.seconds = f.value("seconds", 0.0);
+        launch.figures.warpInstructions = f.value("warpInstructions", uint64_t(0));
+        launch.figures.threadInstructions = f.value("threadInstructions", uint64_t(0));
+        for (const auto& d : f.value("detectors", json::array()))
+          launch.figures.detectors.push_back(DetectorFigures{
+              d.at("detector").get<std::string>(), d.value("events", uint64_t(0)), d.value("threadClockBytes", uint64_t(0)),
+              d.value("lockClockBytes", uint64_t(0)), d.value("queueBytes", uint64_t(0)), d.value("shadowBytes", uint64_t(0))});
+      }
+      if (l.contains("fault") && l["fault"].is_object()) {
+        const json& f = l["fault"];
+        launch.fault = FaultLocation{f.at("pc").get<uint64_t>(), f.value("file", std::string()), f.value("line", 0u),
+                                     readDim(f.at("blockIdx")), readDim(f.at("threadIdx"))};
+      }
       for (const auto& r : l.at("races")) {
         ReportedRace race;
         race.detector = r.at("detector").get<std::string>();

@@ -6,6 +6,8 @@
 //   [ { "launch": 0, "kernel": "add(int*, int const*, int)", "mangled": "_Z3addPiPKii",
 //       "module": "a.cu", "grid": [4,1,1], "block": [32,1,1], "dynamicSharedBytes": 0,
 //       "checked": true, "detectors": ["gwcp"], "status": "ok" | "error", "error": "...",
+//       "cudaError": "cudaErrorIllegalAddress", "fault": {"pc": 7, "file": "a.cu", "line": 9,
+//                                                         "blockIdx": [..], "threadIdx": [..]},
 //       "races": [ { "detector": "gwcp", "kind": "write-write", "space": "global",
 //                    "address": 4096, "sharedBlock": 0, "count": 2,
 //                    "location": "buf[3]" (a PTX variable) | "cudaMalloc #2+16" (allocation, byte offset) | null,
@@ -29,6 +31,26 @@
 
 namespace predatar::cudart {
 
+// Where a failed launch stopped (the faulting or first stuck thread).
+struct FaultLocation {
+  uint64_t pc = 0;
+  std::string file;  // empty without -lineinfo
+  uint32_t line = 0;
+  Dim3 blockIdx, threadIdx;
+};
+
+// What `--stats` prints for a launch: execution and detector figures.
+struct DetectorFigures {
+  std::string detector;
+  uint64_t events = 0;
+  uint64_t threadClockBytes = 0, lockClockBytes = 0, queueBytes = 0, shadowBytes = 0;  // peaks
+};
+struct LaunchFigures {
+  double seconds = 0;  // emulation and detection
+  uint64_t warpInstructions = 0, threadInstructions = 0;
+  std::vector<DetectorFigures> detectors;
+};
+
 struct LaunchRecord {
   uint64_t index = 0;        // launch number in the process, from 0
   std::string kernel;        // demangled
@@ -39,6 +61,9 @@ struct LaunchRecord {
   bool checked = false;      // run under the detectors (else only executed)
   std::vector<std::string> detectors;
   std::string error;         // empty when the kernel completed
+  std::string cudaError;     // with `error`: the error the program's calls get ("cudaErrorIllegalAddress")
+  std::optional<FaultLocation> fault;
+  LaunchFigures figures;
   KernelInfo info;           // as the emulator announced it (sources, symbols)
   std::vector<Race> races;   // unique races of every detector
   // Per race: the allocation holding a global address ("cudaMalloc #2+16"),
@@ -81,6 +106,9 @@ struct ReportedLaunch {
   bool checked = false;
   std::vector<std::string> detectors;
   std::string error;  // empty: completed
+  std::string cudaError;
+  std::optional<FaultLocation> fault;
+  LaunchFigures figures;
   std::vector<ReportedRace> races;
 };
 

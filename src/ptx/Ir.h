@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,7 @@ enum class Op : uint8_t {
   // synchronization and control
   Membar, Bar, BarWarpSync, Shfl, Vote, Match, Redux, Activemask,
   Bra, BrxIdx, Call, Ret, Exit, Trap, Nanosleep, Nop,
+  Unsupported,  // an instruction the emulator does not implement: refused when executed
 };
 const char* toString(Op op);
 
@@ -188,6 +190,7 @@ struct Module {
   std::vector<std::vector<uint32_t>> branchTables;  // brx.idx targets
   std::vector<std::pair<uint32_t, std::string>> files;  // .file index -> name
   std::vector<SourceLoc> sources;
+  std::map<uint32_t, std::string> unsupported;  // code index of an Op::Unsupported -> its opcode text
 
   int32_t findFunction(std::string_view name) const;
   std::string fileName(uint32_t index) const;

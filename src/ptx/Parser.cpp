@@ -49,7 +49,7 @@ const char* toString(Op op) {
       "cvt", "setp", "selp", "set", "slct", "mov", "mov(pack)", "mov(unpack)", "mov(frame)", "mov(clock)", "cvta",
       "ld", "st", "atom", "red", "prefetch",
       "membar", "bar", "bar.warp.sync", "shfl", "vote", "match", "redux", "activemask",
-      "bra", "brx.idx", "call", "ret", "exit", "trap", "nanosleep", "nop"};
+      "bra", "brx.idx", "call", "ret", "exit", "trap", "nanosleep", "nop", "unsupported"};
   return names[static_cast<int>(op)];
 }
 
@@ -1061,7 +1061,12 @@ class Parser {
         "mov", "cvta", "ld", "ldu", "st", "atom", "red", "membar", "fence", "bar", "barrier", "shfl", "vote",
         "match", "redux", "shf", "bfind", "isspacep", "activemask", "bra", "call", "ret", "exit", "trap", "brkpt", "pmevent", "nanosleep",
         "prefetch", "prefetchu", "discard"};
-    if (!known.count(base)) return unsupported(line);
+    if (!known.count(base)) {  // kept, so that kernels that do not execute it still run
+      in.op = Op::Unsupported;
+      m_.unsupported[uint32_t(m_.code.size())] = opcodeText_;
+      m_.code.push_back(in);
+      return absl::OkStatus();
+    }
     Mods m;
     if (base != "call" && base != "brx") {
       if (auto st = parseMods(base, parts, m, line); !st.ok()) return st;

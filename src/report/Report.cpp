@@ -101,6 +101,13 @@ void writeText(std::ostream& out, const Report& report, const TextOptions& optio
   if (shown > options.printLimit)
     fmt::print(out, "========= ... {} more unique races not shown (--print-limit)\n",
                report.races().size() - options.printLimit);
+  for (const KernelError& e : report.errors()) {
+    fmt::print(out, "========= KERNEL FAULT ({}) in {} (launch {}): {}\n", e.cudaError, e.kernel, e.launch, e.message);
+    if (e.located)
+      fmt::print(out, "=========   by block {} thread {} at {}\n", dim(e.blockIndex), dim(e.threadIndex),
+                 e.file.empty() ? fmt::format("pc {}", e.pc) : fmt::format("{}:{} (pc {})", e.file, e.line, e.pc));
+    fmt::print(out, "=========   (the races of this launch are incomplete)\n=========\n");
+  }
   std::map<std::string, size_t> perDetector;
   for (const auto& r : report.races()) ++perDetector[r.race.detector];
   std::string detail;
@@ -131,6 +138,35 @@ nlohmann::json accessJson(const ResolvedAccess& a) {
   }
   return j;
 }
+nlohmann::json errorJson(const KernelError& e) {
+  nlohmann::json j{{"kernel", e.kernel}, {"launch", e.launch}, {"cuda_error", e.cudaError}, {"message", e.message}};
+  if (e.located) {
+    j["pc"] = e.pc;
+    j["block_index"] = {e.blockIndex.x, e.blockIndex.y, e.blockIndex.z};
+    j["thread_index"] = {e.threadIndex.x, e.threadIndex.y, e.threadIndex.z};
+    if (!e.file.empty()) {
+      j["file"] = e.file;
+      j["line"] = e.line;
+    }
+  }
+  return j;
+}
+
+// A failed launch as a SARIF tool execution notification.
+nlohmann::json errorNotification(const KernelError& e) {
+  std::string text = fmt::format("kernel {} (launch {}) failed with {}: {}", e.kernel, e.launch, e.cudaError, e.message);
+  if (e.located)
+    text += fmt::format(" [block {} thread {}, pc {}]", dim(e.blockIndex), dim(e.threadIndex), e.pc);
+  nlohmann::json n{{"level", "error"},
+                   {"descriptor", {{"id", "kernel-fault"}}},
+                   {"message", {{"text", text}}},
+                   {"properties", errorJson(e)}};
+  if (e.located && !e.file.empty())
+    n["locations"] = nlohmann::json::array(
+        {{{"physicalLocation",
+           {{"artifactLocation", {{"uri", e.file}}}, {"region", {{"startLine", std::max<uint32_t>(e.line, 1)}}}}}}});
+  return n;
+}
 }  // namespace
 
 void writeJson(std::ostream& out, const Report& report) {
@@ -149,7 +185,12 @@ void writeJson(std::ostream& out, const Report& report) {
     if (!r.notes.empty()) j["notes"] = r.notes;
     races.push_back(std::move(j));
   }
-  out << nlohmann::json{{"races", races}, {"unique_races", report.uniqueRaces()}, {"occurrences", report.occurrences()}}
+  nlohmann::json errors = nlohmann::json::array();
+  for (const KernelError& e : report.errors()) errors.push_back(errorJson(e));
+  out << nlohmann::json{{"races", races},
+                        {"unique_races", report.uniqueRaces()},
+                        {"occurrences", report.occurrences()},
+                        {"errors", errors}}
              .dump(2)
       << "\n";
 }
@@ -183,10 +224,15 @@ void writeSarif(std::ostream& out, const Report& report) {
   for (RaceKind k : {RaceKind::WriteWrite, RaceKind::WriteRead, RaceKind::ReadWrite, RaceKind::AtomicScope})
     rules.push_back({{"id", "data-race/" + std::string(toString(k))},
                      {"shortDescription", {{"text", std::string(toString(k)) + " data race"}}}});
+  nlohmann::json notifications = nlohmann::json::array();
+  for (const KernelError& e : report.errors()) notifications.push_back(errorNotification(e));
+  nlohmann::json invocation{{"executionSuccessful", report.errors().empty()},
+                            {"toolExecutionNotifications", notifications}};
   nlohmann::json sarif{
       {"$schema", "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"},
       {"version", "2.1.0"},
       {"runs", nlohmann::json::array({{{"tool", {{"driver", {{"name", "predatar"}, {"rules", rules}}}}},
+                                       {"invocations", nlohmann::json::array({invocation})},
                                        {"results", results}}})}};
   out << sarif.dump(2) << "\n";
 }

@@ -36,8 +36,24 @@ std::vector<std::string> raceNotes(const KernelInfo& kernel, const Race& race);
 // an address in hex when no symbol covers it.
 std::string nameLocation(const KernelInfo& kernel, MemorySpace space, uint64_t address);
 
+// A kernel launch that did not complete (fault, deadlock, step limit,
+// unsupported feature): the race report of that launch is incomplete.
+struct KernelError {
+  std::string kernel;
+  uint64_t launch = 0;
+  std::string cudaError;  // what the program's CUDA calls return, e.g. "cudaErrorIllegalAddress"
+  std::string message;    // the emulator's description
+  bool located = false;   // pc, position and thread below are known
+  uint32_t pc = 0;
+  std::string file;       // source position (-lineinfo), empty when unknown
+  uint32_t line = 0;
+  Dim3 blockIndex, threadIndex;
+};
+
 class Report {
  public:
+  void addError(KernelError error) { errors_.push_back(std::move(error)); }
+  const std::vector<KernelError>& errors() const { return errors_; }
   void add(const KernelInfo& kernel, const RaceLog& log);
   void add(ReportedRace race) { races_.push_back(std::move(race)); }
   const std::vector<ReportedRace>& races() const { return races_; }
@@ -46,6 +62,7 @@ class Report {
 
  private:
   std::vector<ReportedRace> races_;
+  std::vector<KernelError> errors_;
 };
 
 struct TextOptions {

@@ -608,12 +608,15 @@ void cvta(Ctx& x, const Instr& in, uint32_t m) {
     default: window = 0;
   }
   bool is32 = ptx::typeBytes(in.type) == 4;
+  // Shared and local window addresses are 32 bits wide on the hardware, in
+  // both directions (a wrapped 32-bit offset stays in the window).
+  bool narrow = is32 || in.space == ptx::Space::Shared || in.space == ptx::Space::Local;
   if (in.toGeneric) {
-    forLanes(m, [&](uint32_t l) { d[l] = window + (is32 ? uint32_t(a[l]) : a[l]); });
+    forLanes(m, [&](uint32_t l) { d[l] = window + (narrow ? uint32_t(a[l]) : a[l]); });
   } else {
     forLanes(m, [&](uint32_t l) {
       uint64_t v = window ? (a[l] & kWindowMask) : a[l];
-      d[l] = is32 ? uint32_t(v) : v;
+      d[l] = narrow ? uint32_t(v) : v;
     });
   }
 }

@@ -4,6 +4,7 @@
 // src/sim (which implements it) and its users; extend it, do not break it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -74,6 +75,9 @@ struct ScheduleOptions {
   // Blocks resident at once (0: all, the default, so blocks may wait for each
   // other); later blocks start as earlier ones finish. Bounds memory use.
   uint32_t maxResidentBlocks = 0;
+  // When set and true (a signal handler sets it), the launch stops at the next
+  // scheduling round with a Cancelled error that lists the live warps.
+  const std::atomic<bool>* interrupt = nullptr;
 };
 
 struct LaunchConfig {
@@ -94,12 +98,30 @@ struct LaunchConfig {
 absl::Status launch(const Module& module, std::string_view kernel, const LaunchConfig& config,
                     DeviceMemory& memory, EventSink& sink);
 
+// Where a failed launch stopped: the faulting thread (for a deadlock or the
+// step limit, the first stuck one) and its instruction, for reports.
+struct FaultSite {
+  uint32_t pc = 0;
+  uint32_t ptxLine = 0;
+  std::string file;             // source position (-lineinfo); empty when unknown
+  uint32_t line = 0, column = 0;
+  Dim3 blockIdx, threadIdx;
+};
+
 // Execution counters of one launch (also filled when the launch fails).
 struct LaunchStats {
   uint64_t warpInstructions = 0;    // instructions issued by warps (one per lane group)
   uint64_t threadInstructions = 0;  // sum over issued instructions of their active lanes
+  std::optional<FaultSite> fault;   // set when the launch failed in a thread
 };
 absl::Status launch(const Module& module, std::string_view kernel, const LaunchConfig& config,
                     DeviceMemory& memory, EventSink& sink, LaunchStats* stats);
+
+// The name of the error a GPU's runtime returns after a launch failed with
+// `status` ("cudaErrorIllegalAddress", "cudaErrorLaunchTimeout", ...), for reports.
+const char* cudaErrorNameOf(const absl::Status& status);
+
+// A kernel's demangled name ("kmain(unsigned int*)"); the name itself when it is not mangled.
+std::string demangledName(const std::string& mangled);
 
 }  // namespace predatar::sim

@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,7 +31,7 @@ inline constexpr uint64_t kWindowMask = (1ull << kWindowShift) - 1;
 struct Ctx;
 using ExecFn = void (*)(Ctx&, const ptx::Instr&, uint32_t mask);
 
-enum class Ctrl : uint8_t { Plain, Bra, Call, Ret, Exit, Trap, Bar, WarpSync, Nanosleep };
+enum class Ctrl : uint8_t { Plain, Bra, Call, Ret, Exit, Trap, Bar, WarpSync, Nanosleep, Unsupported };
 
 class LoadedModule final : public Module {
  public:
@@ -39,6 +41,7 @@ class LoadedModule final : public Module {
   ptx::Module ir;
   std::vector<ExecFn> fns;   // per instruction (Plain)
   std::vector<Ctrl> ctrl;    // per instruction
+  std::map<uint32_t, std::string> unsupported;  // pc -> why (Ctrl::Unsupported: refused when executed)
   std::vector<KernelSignature> sigs;
   std::vector<GlobalVariable> globalVars;
   std::vector<uint64_t> varAddress;  // per ir variable: host address (global/const); 0 otherwise
@@ -123,6 +126,7 @@ struct Launch {
   // Allocation cache for bounds checks.
   uint64_t cacheBase = 1, cacheEnd = 0;
   absl::Status error;
+  std::optional<FaultSite> faultSite;  // the first fault's thread and instruction
   uint64_t clockBase = 0;
 
   Origin origin(uint32_t pc) {
@@ -132,6 +136,7 @@ struct Launch {
   std::string where(uint32_t pc) const;
   std::string threadName(const Warp& w, uint32_t lane) const;
   void fault(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what);
+  void recordFaultSite(const Warp& w, uint32_t lane, uint32_t pc);
 };
 
 struct Ctx {

@@ -59,14 +59,17 @@ absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptxText, std::s
         continue;
       case Op::Nanosleep: mod->ctrl[pc] = Ctrl::Nanosleep; continue;
       case Op::BrxIdx: error = "unsupported instruction brx.idx"; break;
+      case Op::Unsupported: error = "unsupported instruction '" + ir.unsupported.at(pc) + "'"; break;
       case Op::Ld: case Op::St: case Op::Atom: case Op::Red: case Op::Membar: case Op::Nop: case Op::Prefetch:
         mod->fns[pc] = selectMemory(in, error);
         break;
       default: mod->fns[pc] = selectAlu(in, error); break;
     }
     if (!mod->fns[pc]) {
-      return absl::InvalidArgumentError(sourceName + ":" + std::to_string(in.line) + ": in function '" +
-                                        functionName(ir, in.func) + "': " + error);
+      // Refused by name when a thread executes it (kernel, PC, line, thread),
+      // so that kernels of the module that do not use it still run.
+      mod->ctrl[pc] = Ctrl::Unsupported;
+      mod->unsupported[pc] = error;
     }
   }
   mod->varAddress.assign(ir.variables.size(), 0);
@@ -116,8 +119,31 @@ std::string Launch::threadName(const Warp& w, uint32_t lane) const {
          std::to_string(t / (bx * by)) + ")";
 }
 
+void Launch::recordFaultSite(const Warp& w, uint32_t lane, uint32_t pc) {
+  if (faultSite) return;
+  FaultSite site;
+  site.pc = pc;
+  const Block& b = blocks[w.block];
+  uint32_t t = w.inBlock * 32 + lane;
+  site.blockIdx = b.idx;
+  site.threadIdx = Dim3{t % cfg.block.x, (t / cfg.block.x) % cfg.block.y, t / (cfg.block.x * cfg.block.y)};
+  const ptx::Module& ir = M.ir;
+  if (pc < ir.code.size()) {
+    const Instr& in = ir.code[pc];
+    site.ptxLine = in.line;
+    if (in.source != UINT32_MAX) {
+      const auto& loc = ir.sources[in.source];
+      site.file = ir.fileName(loc.file);
+      site.line = loc.line;
+      site.column = loc.column;
+    }
+  }
+  faultSite = std::move(site);
+}
+
 void Launch::fault(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what) {
   if (!error.ok()) return;
+  recordFaultSite(w, lane, pc);
   error = absl::FailedPreconditionError("kernel '" + kernelName + "': " + what + " at " + where(pc) + " by " +
                                         threadName(w, lane));
 }
@@ -451,6 +477,15 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
             }
             ++pc;
             break;
+          case Ctrl::Unsupported:
+            if (exec) {
+              L.fault(w, uint32_t(std::countr_zero(exec)), pc,
+                      L.M.unsupported.at(pc) + " (not supported by the emulator)");
+              forLanes(mask, [&](uint32_t l) { w.pc[l] = pc; });
+              return executed;
+            }
+            ++pc;
+            break;
           case Ctrl::Trap:
             if (exec) {
               L.fault(w, uint32_t(std::countr_zero(exec)), pc, "trap instruction executed");
@@ -587,6 +622,7 @@ std::string Runner::waitingReport(bool includeRunning) {
       uint32_t l0 = uint32_t(std::countr_zero(groups));
       uint32_t pc = w.pc[l0];
       uint8_t kind = (w.waiting >> l0) & 1 ? w.waitKind[l0] : uint8_t(kNotWaiting);
+      L.recordFaultSite(w, l0, pc);  // the first stuck thread locates a deadlock or livelock
       uint32_t g = 0;
       forLanes(groups, [&](uint32_t l) {
         uint8_t k = (w.waiting >> l) & 1 ? w.waitKind[l] : uint8_t(kNotWaiting);
@@ -645,6 +681,9 @@ absl::Status Runner::run() {
     while (retired-- > 0 && nextBlock < nblocks) admit();
     if (order.empty()) break;
     if (random) std::shuffle(order.begin(), order.end(), rng);
+    if (L.cfg.schedule.interrupt && L.cfg.schedule.interrupt->load(std::memory_order_relaxed))
+      return absl::CancelledError("kernel '" + L.kernelName + "': interrupted by a signal; live warps:" +
+                                  waitingReport(true));
     bool progress = false;
     for (uint32_t i : order) {
       Warp& w = L.warps[i];
@@ -674,6 +713,28 @@ absl::Status Runner::run() {
 }  // namespace
 
 // ---------------------------------------------------------------- launch
+
+std::string demangledName(const std::string& mangled) { return demangle(mangled); }
+
+const char* cudaErrorNameOf(const absl::Status& status) {
+  std::string m(status.message());
+  auto has = [&](const char* what) { return m.find(what) != std::string::npos; };
+  switch (status.code()) {
+    case absl::StatusCode::kOk: return "cudaSuccess";
+    case absl::StatusCode::kFailedPrecondition:  // faults of the emulated kernel
+      if (has("misaligned")) return "cudaErrorMisalignedAddress";
+      if (has("out-of-bounds") || has("out of bounds") || has("illegal address")) return "cudaErrorIllegalAddress";
+      if (has("deadlock")) return "cudaErrorLaunchTimeout";
+      if (has("assert")) return "cudaErrorAssert";
+      return "cudaErrorLaunchFailure";
+    case absl::StatusCode::kOutOfRange: return "cudaErrorIllegalAddress";
+    case absl::StatusCode::kDeadlineExceeded:
+    case absl::StatusCode::kResourceExhausted: return "cudaErrorLaunchTimeout";
+    case absl::StatusCode::kUnimplemented: return "cudaErrorNotSupported";
+    case absl::StatusCode::kInvalidArgument: return "cudaErrorInvalidValue";
+    default: return "cudaErrorLaunchFailure";
+  }
+}
 
 absl::Status launch(const Module& module, std::string_view kernel, const LaunchConfig& config,
                     DeviceMemory& memory, EventSink& sink) {
@@ -849,6 +910,7 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
   if (stats) {
     stats->warpInstructions = L.steps;
     stats->threadInstructions = L.threadSteps;
+    if (!st.ok()) stats->fault = L.faultSite;
   }
   return st;
 }

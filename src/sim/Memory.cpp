@@ -55,11 +55,13 @@ bool resolve(Ctx& x, const Instr& in, uint32_t m, uint32_t bytes, Access& acc, c
     switch (space) {
       case ptx::Space::Global: kind = Kind::Global; break;
       case ptx::Space::Const: kind = Kind::Const; break;
-      case ptx::Space::Shared: kind = Kind::Shared; off = a & kWindowMask; break;
-      case ptx::Space::Local: kind = Kind::Local; off = a & kWindowMask; break;
+      // Shared and local addresses are 32 bits wide on the hardware: the
+      // register + offset sum wraps (nvcc -O2 emits 0xFFFFFFC0 + 68 for 4).
+      case ptx::Space::Shared: kind = Kind::Shared; off = uint32_t(a); break;
+      case ptx::Space::Local: kind = Kind::Local; off = uint32_t(a); break;
       case ptx::Space::Param:
         if ((a >> kWindowShift) == 3) { kind = Kind::Param; off = a & kWindowMask; }
-        else { kind = Kind::Local; off = a & kWindowMask; }
+        else { kind = Kind::Local; off = uint32_t(a); }
         break;
       default:
         switch (a >> kWindowShift) {

@@ -19,13 +19,20 @@ assert r and {r[0]['first']['line'], r[0]['second']['line']} == {7, 8}, r" && ok
 # --dump prints the buffers
 run "$p" kernel "$cuda/figures.ptx" -e itsRacy -g 1 -b 2 -a buf:int:2 --dump >/dev/null
 grep -q "i32\[2\]: 1 1" "$tmp/err" && ok || bad "dump: $(cat "$tmp/err")"
-# faults and bad input: exit 2 with a message naming what is wrong
-[ "$(run "$p" kernel "$cuda/errors.ptx" -e outOfBounds -g 1 -b 32 -a buf:int:4 -a scalar:int:64)" = 2 ] && grep -qi "out of bounds\|out-of-bounds" "$tmp/err" && grep -q "outOfBounds" "$tmp/err" && ok || bad "out of bounds: $(cat "$tmp/err")"
-[ "$(run "$p" kernel "$cuda/errors.ptx" -e barrierDeadlock -g 1 -b 64 -a buf:int:64)" = 2 ] && grep -qi "deadlock" "$tmp/err" && ok || bad "deadlock: $(cat "$tmp/err")"
+# kernel faults: exit 3 with a message naming what is wrong, and the report carries them
+[ "$(run "$p" kernel "$cuda/errors.ptx" -e outOfBounds -g 1 -b 32 -a buf:int:4 -a scalar:int:64)" = 3 ] && grep -qi "out of bounds\|out-of-bounds" "$tmp/err" && grep -q "outOfBounds" "$tmp/err" && grep -q "KERNEL FAULT (cudaErrorIllegalAddress)" "$tmp/out" && ok || bad "out of bounds: $(cat "$tmp/err")"
+[ "$(run "$p" kernel "$cuda/errors.ptx" -e barrierDeadlock -g 1 -b 64 -a buf:int:64 --format json)" = 3 ] && grep -qi "deadlock" "$tmp/err" && ok || bad "deadlock: $(cat "$tmp/err")"
+python3 -c "
+import json; e=json.load(open('$tmp/out'))['errors']
+assert len(e) == 1 and e[0]['cuda_error'] == 'cudaErrorLaunchTimeout' and 'thread_index' in e[0], e" && ok || bad "deadlock json errors: $(cat "$tmp/out")"
+# demangled --entry names, as documented
+mm="-g 1 -b 16,16 -a buf:f32:256 -a buf:f32:256 -a buf:f32:256 -a scalar:int:16"
+[ "$(run "$p" kernel "$cuda/matmul.ptx" -e 'matmulTiled(float const*, float const*, float*, int)' $mm)" = 0 ] && ok || bad "demangled --entry: $(cat "$tmp/err")"
+[ "$(run "$p" kernel "$cuda/matmul.ptx" -e matmulTiled $mm)" = 0 ] && ok || bad "demangled --entry without parameters: $(cat "$tmp/err")"
 [ "$(run "$p" kernel "$cuda/figures.ptx" -e nosuch)" = 2 ] && grep -q "no kernel 'nosuch'" "$tmp/err" && ok || bad "unknown entry: $(cat "$tmp/err")"
 [ "$(run "$p" kernel "$cuda/figures.ptx" -e itsRacy -a buf:int)" = 2 ] && ok || bad "bad arg spec"
 printf '.version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k() { frobnicate.b32 %%r1; ret; }\n' >"$tmp/bad.ptx"
-[ "$(run "$p" kernel "$tmp/bad.ptx" -e k)" = 2 ] && grep -q "bad.ptx:4" "$tmp/err" && ok || bad "unsupported PTX: $(cat "$tmp/err")"
+[ "$(run "$p" kernel "$tmp/bad.ptx" -e k)" = 3 ] && grep -q "bad.ptx:4" "$tmp/err" && grep -q "unsupported instruction 'frobnicate.b32'" "$tmp/err" && ok || bad "unsupported PTX: $(cat "$tmp/err")"
 
 # run: an unmodified CUDA program (committed binary) with races at lines 23/25/27.
 app=$root/tests/cuda/run/bin/shared_race
@@ -39,7 +46,39 @@ grep -q "shiftSum: out\[0\]" "$tmp/err" && ok || bad "program stdout should move
 printf '# hide the shared-memory race\nrace:*shared_race.cu:25\nrace:launches*\n' >"$tmp/supp"
 [ "$(run "$p" run --suppressions "$tmp/supp" -- "$app")" = 0 ] && grep -q "suppressed" "$tmp/err" && ok || bad "suppressions: $(tail -2 "$tmp/err")"
 [ "$(run "$p" run --kernel-name nosuchkernel -- "$app")" = 0 ] && grep -q "0 kernel launches checked" "$tmp/err" && ok || bad "kernel-name filter: $(tail -1 "$tmp/err")"
+[ "$(run "$p" run --kernel-name 'shiftSum(int const*, int*)' -- "$app")" = 1 ] && grep -q "1 kernel launch checked" "$tmp/err" && ok || bad "demangled --kernel-name: $(tail -1 "$tmp/err")"
+# run --stats: per launch and in total, as kernel --stats
+run "$p" run --stats -- "$app" >/dev/null
+grep -q "predatar stats: launch 0 shiftSum(int const\*, int\*) \[gwcp\]: [0-9]* events; peak metadata" "$tmp/err" && grep -q "predatar stats: total \[gwcp\]" "$tmp/err" && grep -q "predatar stats: total: 1 launches" "$tmp/err" && ok || bad "run --stats: $(cat "$tmp/err")"
 [ "$(run "$p" run -- "$staticApp")" = 2 ] && grep -q "cudart shared" "$tmp/err" && ok || bad "static runtime: $(cat "$tmp/err")"
 [ "$(run "$p" run -- /nonexistent/app)" = 2 ] && ok || bad "missing program"
+# Loud failure: a faulting kernel makes the program's CUDA calls return the
+# sticky error, the report carries it (text, JSON, SARIF) and predatar exits 3
+# although the program exits 0; exit 4 when the program itself fails.
+fp=$root/tests/cuda/faults/bin/fault_program
+[ "$(run "$p" run --format json -- "$fp" oob)" = 3 ] && grep -q "synchronize: cudaErrorIllegalAddress" "$tmp/err" && grep -q "memcpy: cudaErrorIllegalAddress" "$tmp/err" && ok || bad "fault run: $(cat "$tmp/err")"
+python3 -c "
+import json; e=json.load(open('$tmp/out'))['errors']
+assert len(e) == 1, e
+e=e[0]
+assert e['cuda_error'] == 'cudaErrorIllegalAddress' and e['kernel'] == 'storeOutOfBounds(int*, int)', e
+assert e['file'].endswith('fault_program.cu') and e['line'] == 16 and e['thread_index'] == [1, 0, 0], e" && ok || bad "fault json: $(cat "$tmp/out")"
+[ "$(run "$p" run --format sarif -- "$fp" oob)" = 3 ] && ok || bad "fault sarif exit"
+python3 -c "
+import json; inv=json.load(open('$tmp/out'))['runs'][0]['invocations'][0]
+n=inv['toolExecutionNotifications']
+assert not inv['executionSuccessful'] and len(n) == 1, inv
+assert 'storeOutOfBounds' in n[0]['message']['text'] and 'cudaErrorIllegalAddress' in n[0]['message']['text'], n
+assert n[0]['locations'][0]['physicalLocation']['region']['startLine'] == 16, n" && ok || bad "fault sarif: $(cat "$tmp/out")"
+[ "$(run "$p" run -- "$fp" oob)" = 3 ] && grep -q "KERNEL FAULT (cudaErrorIllegalAddress) in storeOutOfBounds" "$tmp/out" && ok || bad "fault text: $(cat "$tmp/out")"
+# an unsupported instruction (wmma) is refused by name, with kernel, line and thread; nothing aborts
+[ "$(run "$p" run --format json -- "$fp" wmma)" = 3 ] && grep -q "launch: cudaErrorLaunchFailure" "$tmp/err" && ok || bad "wmma run: $(cat "$tmp/err")"
+python3 -c "
+import json; e=json.load(open('$tmp/out'))['errors'][0]
+assert 'wmma.load' in e['message'] and e['kernel'].startswith('tensorCore') and e['line'] == 34, e" && ok || bad "wmma json: $(cat "$tmp/out")"
+# the program's own failure (exit 5, no race, no fault): exit 4, its status in the summary
+[ "$(run "$p" run -- "$fp" exit 5)" = 4 ] && grep -q "program exited with 5" "$tmp/err" && ok || bad "program failure: $(cat "$tmp/err")"
+[ "$(run "$p" run -- "$fp" exit 0)" = 0 ] && ok || bad "clean program: $(cat "$tmp/err")"
+
 echo "kernel/run cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -392,12 +392,26 @@ TEST(EmulatorErrors, UnsupportedInstruction) {
   ret;
 }
 )";
+  // Loaded (other kernels of the module run); refused by name when executed.
   auto m = loadPtx(ptx, "bad.ptx", mem);
-  ASSERT_FALSE(m.ok());
-  std::string msg(m.status().message());
+  ASSERT_TRUE(m.ok()) << m.status();
+  NullSink sink;
+  LaunchConfig cfg;
+  cfg.grid = {1, 1, 1};
+  cfg.block = {32, 1, 1};
+  uint64_t p = 0;
+  cfg.args = {&p};
+  LaunchStats stats;
+  auto st = launch(**m, "k", cfg, mem, sink, &stats);
+  ASSERT_FALSE(st.ok());
+  std::string msg(st.message());
   EXPECT_NE(msg.find("bad.ptx:9"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("frobnicate"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("unsupported instruction 'frobnicate.b32'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("'k'"), std::string::npos) << msg;
+  ASSERT_TRUE(stats.fault.has_value());
+  EXPECT_EQ(stats.fault->ptxLine, 9u);
+  EXPECT_EQ(stats.fault->threadIdx.x, 0u);
+  EXPECT_STREQ(cudaErrorNameOf(st), "cudaErrorLaunchFailure");
 }
 
 TEST(EmulatorErrors, TrapAndArgumentCount) {

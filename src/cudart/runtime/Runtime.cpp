@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "analysis/Detector.h"
+#include "cudart/runtime/Interrupt.h"
 
 namespace predatar::cudart {
 namespace {
@@ -121,6 +122,7 @@ Runtime& Runtime::get() {
     if (!r->options().errors.empty()) std::exit(125);
     creator = ::getpid();
     created = r;
+    if (!r->options().reportPath.empty()) installInterruptHandlers();
     return r;
   }();
   return *runtime;
@@ -422,15 +424,17 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   uint64_t threads = uint64_t(block.x) * block.y * block.z;
   if (grid.x == 0 || grid.y == 0 || grid.z == 0 || threads == 0 || threads > 1024 || block.x > 1024 ||
       block.y > 1024 || block.z > 64 || grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu)
-    return cudaErrorInvalidConfiguration;
+    return cudaErrorInvalidValue;  // CUDA 13 (driver 580) returns "invalid argument" here, not 9
   if (dynamicShared > uint64_t(std::max(kernel.maxDynamicSharedBytes, 48 * 1024)))
     return cudaErrorInvalidValue;
   RegisteredModule& m = *kernel.module;
   if (!m.fatbinStatus.ok()) {
     warn(absl::StrCat("cannot launch ", kernel.demangled, ": ", m.fatbinStatus.message()));
-    return cudaErrorNoKernelImageForDevice;
+    return refuseLaunch(kernel, grid, block, cudaErrorNoKernelImageForDevice, std::string(m.fatbinStatus.message()));
   }
-  if (cudaError_t e = ensureLoaded(m); e != cudaSuccess) return e;
+  if (cudaError_t e = ensureLoaded(m); e != cudaSuccess)
+    return refuseLaunch(kernel, grid, block, e, absl::StrCat("cannot load the PTX of ", m.sourceName, ": ",
+                                                             describe(m.loadStatus)));
   const sim::KernelSignature* sig = signature(kernel);
   if (sig == nullptr) {
     warn(absl::StrCat("kernel ", kernel.mangled, " is registered but not in the PTX of ", m.sourceName));
@@ -443,6 +447,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   config.block = Dim3{block.x, block.y, block.z};
   config.dynamicSharedBytes = uint32_t(dynamicShared);
   config.schedule = options_.schedule;
+  config.schedule.interrupt = interruptFlag();
   for (size_t i = 0; i < sig->params.size(); ++i) config.args.push_back(args[i]);
 
   LaunchRecord record;
@@ -476,7 +481,19 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     warn(absl::StrCat("launch ", record.index, ": ", record.kernel, " <<<(", grid.x, ",", grid.y, ",", grid.z,
                       "), (", block.x, ",", block.y, ",", block.z, "), ", dynamicShared, ">>>",
                       record.checked ? "" : " (not checked)"));
-  absl::Status status = sim::launch(*m.module, kernel.mangled, config, *memory_, fanout);
+  sim::LaunchStats stats;
+  setInLaunch(true);
+  auto started = std::chrono::steady_clock::now();
+  absl::Status status = sim::launch(*m.module, kernel.mangled, config, *memory_, fanout, &stats);
+  record.figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  setInLaunch(false);
+  record.figures.warpInstructions = stats.warpInstructions;
+  record.figures.threadInstructions = stats.threadInstructions;
+  for (const auto& d : detectors) {
+    DetectorStats ds = d->stats();
+    record.figures.detectors.push_back(DetectorFigures{std::string(d->name()), ds.events, ds.peakThreadClockBytes,
+                                                       ds.peakLockClockBytes, ds.peakQueueBytes, ds.peakShadowBytes});
+  }
   record.info = std::move(info.info);
   if (record.info.grid.count() == 0 || record.info.name.empty()) {
     record.info.grid = config.grid;
@@ -500,8 +517,13 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     warn(absl::StrCat("kernel ", record.kernel, " failed: ", record.error));
     result = errorForLaunch(status);
     if (result != cudaErrorNotSupported && result != cudaErrorInvalidValue) sticky_ = result;
+    record.cudaError = errorName(result);
+    if (stats.fault)
+      record.fault = FaultLocation{stats.fault->pc, stats.fault->file, stats.fault->line, stats.fault->blockIdx,
+                                   stats.fault->threadIdx};
   }
-  if (options_.reportPath.empty() && !options_.quiet)
+  // Races as they are found (the full report comes at exit).
+  if (!options_.quiet)
     for (const Race& r : record.races) std::fprintf(stderr, "%s\n", describeRace(record, r).c_str());
   bool interesting = !record.races.empty() || !record.error.empty();
   // The source table and symbols only serve to describe races.
@@ -514,7 +536,24 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     writeReport();
     lastReportWrite_ = now;
   }
+  dieIfInterrupted(*this);
   return result;
+}
+
+cudaError_t Runtime::refuseLaunch(const KernelRecord& kernel, dim3 grid, dim3 block, cudaError_t error,
+                                  std::string why) {
+  LaunchRecord record;
+  record.index = launches_.size();
+  record.kernel = kernel.demangled;
+  record.mangled = kernel.mangled;
+  record.module = kernel.module->sourceName;
+  record.grid = Dim3{grid.x, grid.y, grid.z};
+  record.block = Dim3{block.x, block.y, block.z};
+  record.error = std::move(why);
+  record.cudaError = errorName(error);
+  launches_.push_back(std::move(record));
+  writeReport();
+  return error;
 }
 
 void Runtime::finish() {

@@ -139,6 +139,9 @@ class Runtime {
 
  private:
   bool selected(const KernelRecord& kernel);
+  // A launch refused before it ran (module without loadable PTX, unsupported
+  // feature): recorded in the report as a failed launch; returns `error`.
+  cudaError_t refuseLaunch(const KernelRecord& kernel, dim3 grid, dim3 block, cudaError_t error, std::string why);
 
   std::recursive_mutex mutex_;
   RunOptions options_;
