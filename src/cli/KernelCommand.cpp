@@ -10,6 +10,7 @@
 
 #include "cli/Cli.h"
 #include "cli/Commands.h"
+#include "io/InputFile.h"
 #include "sim/Device.h"
 #include "sim/KernelArgs.h"
 
@@ -39,13 +40,11 @@ int fail(const std::string& message) {
 
 int runKernel(const KernelCommandArgs& a) {
   std::vector<std::string> detectors = a.report.detectorList();
-  std::ifstream in(a.ptx);
-  if (!in) return fail(fmt::format("{}: cannot open file", a.ptx));
-  std::stringstream text;
-  text << in.rdbuf();
+  auto text = io::readTextFile(a.ptx);
+  if (!text.ok()) return fail(std::string(text.status().message()));
 
   sim::DeviceMemory memory;
-  auto module = sim::loadPtx(text.str(), a.ptx, memory);
+  auto module = sim::loadPtx(*text, a.ptx, memory);
   if (!module.ok()) return fail(std::string(module.status().message()));
   const sim::KernelSignature* kernel = nullptr;
   std::string available;

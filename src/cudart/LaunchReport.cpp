@@ -110,7 +110,7 @@ std::string launchesToJson(const std::vector<LaunchRecord>& launches) {
                        {"error", l.error.empty() ? json(nullptr) : json(l.error)},
                        {"races", std::move(races)}});
   }
-  return out.dump(1) + "\n";
+  return out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";  // non-UTF-8 names: U+FFFD
 }
 
 std::string describeRace(const LaunchRecord& launch, const Race& race) {

@@ -129,7 +129,7 @@ void writeJson(std::ostream& out, const Report& report) {
     races.push_back(std::move(j));
   }
   out << nlohmann::json{{"races", races}, {"unique_races", report.uniqueRaces()}, {"occurrences", report.occurrences()}}
-             .dump(2)
+             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)  // non-UTF-8 text: U+FFFD
       << "\n";
 }
 
@@ -166,7 +166,7 @@ void writeSarif(std::ostream& out, const Report& report) {
       {"version", "2.1.0"},
       {"runs", nlohmann::json::array({{{"tool", {{"driver", {{"name", "predatar"}, {"rules", rules}}}}},
                                        {"results", results}}})}};
-  out << sarif.dump(2) << "\n";
+  out << sarif.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace predatar
