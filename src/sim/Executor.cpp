@@ -616,6 +616,24 @@ std::string Runner::waitingReport(bool includeRunning) {
   return s;
 }
 
+// What a real device refuses at launch, refused here before anything is
+// allocated: an sm_90 block has at most 227 KiB of shared memory and a thread
+// at most 512 KiB of local memory (stack frames).
+constexpr uint64_t kMaxSharedBytesPerBlock = 227 * 1024;
+constexpr uint64_t kMaxLocalBytesPerThread = 512 * 1024;
+
+absl::Status checkMemoryPerBlock(const Launch& L) {
+  if (L.sharedBytes > kMaxSharedBytesPerBlock)
+    return absl::InvalidArgumentError("kernel '" + L.kernelName + "': " + std::to_string(L.sharedBytes) +
+                                      " bytes of shared memory per block (static + dynamic); the device has " +
+                                      std::to_string(kMaxSharedBytesPerBlock));
+  if (L.stackBytes > kMaxLocalBytesPerThread)
+    return absl::InvalidArgumentError("kernel '" + L.kernelName + "': " + std::to_string(L.stackBytes) +
+                                      " bytes of local memory per thread; the device allows " +
+                                      std::to_string(kMaxLocalBytesPerThread));
+  return absl::OkStatus();
+}
+
 absl::Status Runner::run() {
   std::mt19937_64 rng(L.cfg.schedule.seed);
   bool random = L.cfg.schedule.policy == ScheduleOptions::Policy::Random;
@@ -770,6 +788,7 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
   uint64_t dynBase = alignUp(shared, 16);
   for (uint32_t v : dynVars) L.sharedOffset[v] = dynBase;
   L.sharedBytes = (config.dynamicSharedBytes || !dynVars.empty()) ? dynBase + config.dynamicSharedBytes : shared;
+  if (auto st = checkMemoryPerBlock(L); !st.ok()) return st;
   // constants
   L.consts.assign(ir.functions.size(), {});
   for (uint32_t f : reach) {

@@ -2,7 +2,7 @@
 # Bad input is refused, never crashes, hangs or passes silently. Every kept
 # input under tests/reliability/{ptx,litmus} carries on its first line
 # "expect-error: TEXT"; predatar must exit non-zero (not by a signal or an
-# abort) within a few seconds, naming the file and saying TEXT.
+# abort) within a few seconds, naming the file (or the kernel) and saying TEXT.
 #   ptx/*.ptx       predatar kernel FILE -e k
 #   litmus/*.litmus predatar litmus FILE
 # Plus inputs that cannot live in git: an empty file, an empty folder, a
@@ -17,7 +17,7 @@ expect_refusal() {
   if [ "$code" -eq 0 ] || [ "$code" -ge 124 ]; then
     echo "FAIL $name: exit code $code: $(head -c 400 "$tmp/err")"; fail=$((fail+1)); return
   fi
-  if ! grep -qiF -- "$want" "$tmp/err" || ! grep -qF -- "$name" "$tmp/err"; then
+  if ! grep -qiF -- "$want" "$tmp/err" || ! grep -qF -e "$name" -e "kernel 'k'" "$tmp/err"; then
     echo "FAIL $name: message lacks '$want' or the name: $(head -c 400 "$tmp/err")"; fail=$((fail+1)); return
   fi
   pass=$((pass+1))
@@ -33,6 +33,8 @@ expect_refusal "no .litmus files" nothing_here "$p" check "$tmp/nothing_here"
 expect_refusal "not a program" nothing_here "$p" run -- "$tmp/nothing_here"
 expect_refusal "not a text file" /dev/zero "$p" kernel /dev/zero -e k
 expect_refusal "not a text file" /dev/zero "$p" check /dev/zero
+expect_refusal "bytes of shared memory per block" literals_ok.ptx \
+  "$p" kernel "$dir/literals_ok.ptx" -e k -a buf:u32:4 --shared 2147483648
 expect_refusal "is a folder" nothing_here "$p" kernel "$tmp/nothing_here" -e k
 # Valid literals still read as ptxas reads them.
 "$p" kernel "$dir/literals_ok.ptx" -e k -a buf:u32:4 --dump >/dev/null 2>"$tmp/err" &&
