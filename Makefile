@@ -3,7 +3,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup build demo check test test-asan bench clean
+.PHONY: all setup build demo check test test-asan bench fuzz clean
 
 all: build
 
@@ -29,8 +29,16 @@ test-asan:
 # The second README command (and CI): everything, plus the sanitizer build.
 check: setup test test-asan
 
+# libFuzzer harnesses (PTX parser, litmus reader, fat binary reader), built
+# with clang in $(FUZZ_BUILD), each run for FUZZ_SECONDS; crashes land in
+# $(FUZZ_BUILD)/artifacts.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 300
+fuzz:
+	@tests/fuzz/run_fuzz.sh . $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
 bench: build
 	@bench/run.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -90,7 +90,9 @@ void LocksetDetector::memory(const MemoryEvent& event) {
   for (size_t i = 0; i < accesses.size(); ++i)
     for (size_t j = i + 1; j < accesses.size(); ++j)
       if (accesses[i].first == accesses[j].first) compare(accesses[i].first, accesses[i].second, accesses[j].second);
-  for (const auto& [key, r] : accesses) {
+  for (const auto& entry : accesses) {  // no structured binding: lambdas below capture r (clang < 16)
+    const auto& key = entry.first;
+    const auto& r = entry.second;
     History& h = shadow_[key];
     if (r.writes()) {
       // A write replaces the last writes and reads of the bytes it covers.

@@ -101,6 +101,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : kExitInputError;
+  } catch (const std::bad_alloc&) {  // an input asked for more memory than there is
+    std::cerr << "predatar: error: out of memory\n";
+    return kExitInputError;
+  } catch (const std::exception& e) {  // a bug: say so, never abort
+    std::cerr << "predatar: internal error: " << e.what() << "\n";
+    return kExitInputError;
   }
   return exitCode;
 }

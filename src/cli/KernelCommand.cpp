@@ -10,6 +10,7 @@
 
 #include "cli/Cli.h"
 #include "cli/Commands.h"
+#include "io/InputFile.h"
 #include "sim/Device.h"
 #include "sim/KernelArgs.h"
 
@@ -25,7 +26,8 @@ struct KernelCommandArgs {
   std::vector<std::string> args;
   std::string schedule = "rr";
   uint64_t seed = 0;
-  uint64_t stepLimit = 1ull << 36;
+  uint64_t stepLimit = sim::kDefaultStepLimit;
+  double timeout = 0;
   bool dump = false;
   size_t dumpLimit = 64;
   std::string dumpDir;
@@ -55,13 +57,11 @@ KernelError kernelError(const std::string& kernel, const absl::Status& status, c
 
 int runKernel(const KernelCommandArgs& a) {
   std::vector<std::string> detectors = a.report.detectorList();
-  std::ifstream in(a.ptx);
-  if (!in) return fail(fmt::format("{}: cannot open file", a.ptx));
-  std::stringstream text;
-  text << in.rdbuf();
+  auto text = io::readTextFile(a.ptx);
+  if (!text.ok()) return fail(std::string(text.status().message()));
 
   sim::DeviceMemory memory;
-  auto module = sim::loadPtx(text.str(), a.ptx, memory);
+  auto module = sim::loadPtx(*text, a.ptx, memory);
   if (!module.ok()) return fail(std::string(module.status().message()));
   const sim::KernelSignature* kernel = nullptr;
   std::string available;
@@ -89,6 +89,7 @@ int runKernel(const KernelCommandArgs& a) {
                                                   : sim::ScheduleOptions::Policy::RoundRobin;
   config.schedule.seed = a.seed;
   config.schedule.stepLimit = a.stepLimit;
+  config.schedule.timeLimitSeconds = a.timeout;
   std::vector<sim::ArgSpec> specs;
   for (const std::string& s : a.args) {
     auto spec = sim::parseArgSpec(s);
@@ -154,7 +155,9 @@ void addKernelCommand(CLI::App& app, int& exitCode) {
       ->check(CLI::IsMember({"rr", "random"}))
       ->capture_default_str();
   cmd->add_option("--seed", a->seed, "Seed of the random schedule")->capture_default_str();
-  cmd->add_option("--step-limit", a->stepLimit, "Warp instructions before the run is stopped");
+  cmd->add_option("--step-limit", a->stepLimit, "Warp instructions before the run is stopped")->capture_default_str();
+  cmd->add_option("--timeout", a->timeout, "Seconds before the launch is stopped (0: no limit)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--dump", a->dump, "Print the argument buffers after the run (stderr)");
   cmd->add_option("--dump-limit", a->dumpLimit, "Elements printed per buffer with --dump")->capture_default_str();
   cmd->add_option("--dump-dir", a->dumpDir, "Write each buffer as raw bytes to DIR/NAME.bin");

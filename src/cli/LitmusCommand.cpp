@@ -90,6 +90,12 @@ int runLitmus(const LitmusArgs& args) {
       inputError = true;
       continue;
     }
+    if (file->expectations.empty()) {  // nothing to check: it would pass whatever the detectors say
+      std::cerr << "predatar: error: " << path
+                << ": no expect lines (predatar litmus checks them; use predatar check to only analyse)\n";
+      inputError = true;
+      continue;
+    }
     FileOutcome o = runFile(*file, options);
     if (!args.quiet || !o.failures.empty())
       fmt::print("{:<60} {:>6} {:>6} {:>8}\n", path, o.verdict["gwcp"], o.verdict["hb"], o.verdict["lockset"]);

@@ -36,6 +36,8 @@ struct RunArgs {
   std::string suppressions;
   std::string schedule = "rr";
   std::optional<uint64_t> seed;
+  std::optional<uint64_t> stepLimit;
+  std::optional<double> timeout;
   bool verbose = false;
 };
 
@@ -268,6 +270,8 @@ int runProgram(const RunArgs& a) {
   settings.reportPath = std::string(dir) + "/report.json";
   settings.schedule = a.schedule == "random" ? "random" : "round-robin";
   settings.seed = a.seed;
+  settings.stepLimit = a.stepLimit;
+  settings.timeLimitSeconds = a.timeout;
   settings.kernelName = a.kernelName;
   settings.launchSkip = a.launchSkip;
   settings.launchCount = a.launchCount;
@@ -332,6 +336,8 @@ void addRunCommand(CLI::App& app, int& exitCode) {
       ->check(CLI::IsMember({"rr", "random"}))
       ->capture_default_str();
   cmd->add_option("--seed", a->seed, "Seed of the random schedule");
+  cmd->add_option("--step-limit", a->stepLimit, "Warp instructions before a launch is stopped (default 2^32)");
+  cmd->add_option("--timeout", a->timeout, "Seconds before a launch is stopped")->check(CLI::PositiveNumber);
   cmd->add_flag("--verbose", a->verbose, "Print each launch as it runs");
   cmd->prefix_command(false);
   cmd->callback([a, &exitCode] { exitCode = runProgram(*a); });

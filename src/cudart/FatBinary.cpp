@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -27,17 +28,30 @@ constexpr uint64_t kMaxContainerBytes = uint64_t(1) << 34;
 
 std::string hex(uint64_t v) { return absl::StrCat("0x", absl::Hex(v)); }
 
+// Streams the frame into a growing buffer: memory follows the bytes actually
+// decoded, never what a (possibly corrupt) header claims.
 absl::StatusOr<std::string> zstdDecompress(std::string_view in, uint64_t expectedSize) {
-  unsigned long long frameSize = ZSTD_getFrameContentSize(in.data(), in.size());
-  uint64_t size = expectedSize;
-  if (frameSize != ZSTD_CONTENTSIZE_ERROR && frameSize != ZSTD_CONTENTSIZE_UNKNOWN) size = frameSize;
-  if (size == 0 || size > kMaxContainerBytes)
-    return absl::DataLossError(absl::StrCat("zstd entry with bad decompressed size ", size));
-  std::string out(size, '\0');
-  size_t got = ZSTD_decompress(out.data(), out.size(), in.data(), in.size());
-  if (ZSTD_isError(got))
-    return absl::DataLossError(absl::StrCat("zstd decompression failed: ", ZSTD_getErrorName(got)));
-  out.resize(got);
+  std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> ctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  if (!ctx) return absl::ResourceExhaustedError("zstd: cannot create a decompression context");
+  std::string out;
+  ZSTD_inBuffer input{in.data(), in.size(), 0};
+  size_t chunk = std::max<size_t>(ZSTD_DStreamOutSize(), std::min<uint64_t>(expectedSize, 1u << 20));
+  while (true) {
+    size_t used = out.size();
+    if (used + chunk > kMaxContainerBytes)
+      return absl::DataLossError(absl::StrCat("zstd entry larger than ", kMaxContainerBytes, " bytes"));
+    out.resize(used + chunk);
+    ZSTD_outBuffer output{out.data() + used, chunk, 0};
+    size_t left = ZSTD_decompressStream(ctx.get(), &output, &input);
+    out.resize(used + output.pos);
+    if (ZSTD_isError(left))
+      return absl::DataLossError(absl::StrCat("zstd decompression failed: ", ZSTD_getErrorName(left)));
+    if (left == 0) break;  // frame complete
+    if (input.pos == input.size && output.pos < chunk)
+      return absl::DataLossError("zstd decompression failed: truncated frame");
+    chunk = std::min<size_t>(chunk * 2, 64u << 20);
+  }
+  if (out.empty()) return absl::DataLossError("zstd entry decompresses to nothing");
   return out;
 }
 
@@ -56,7 +70,8 @@ absl::StatusOr<std::string> lz4DecompressBlock(std::string_view in, uint64_t exp
   if (expectedSize > kMaxContainerBytes)
     return absl::DataLossError(absl::StrCat("lz4 entry with bad decompressed size ", expectedSize));
   std::string out;
-  out.reserve(expectedSize);
+  // LZ4 expands at most ~255x: reserve no more than the input can produce.
+  out.reserve(std::min<uint64_t>(expectedSize, uint64_t(in.size()) * 256));
   const auto* p = reinterpret_cast<const uint8_t*>(in.data());
   const uint8_t* end = p + in.size();
   auto readLength = [&](uint64_t base, uint64_t& length) -> bool {
@@ -139,7 +154,7 @@ absl::StatusOr<std::vector<FatBinEntry>> parseFatbinContainer(const void* data, 
       while (!entry.name.empty() && entry.name.back() == ' ') entry.name.pop_back();
     }
     // Options: {u32 textOffset, u32 textLength} at optionsOffset, text in the header.
-    if (optionsOffset && optionsOffset + 8 <= entryHeader) {
+    if (optionsOffset && uint64_t(optionsOffset) + 8 <= entryHeader) {  // no 32-bit wrap
       uint32_t textOffset = load<uint32_t>(e + optionsOffset);
       uint32_t length = load<uint32_t>(e + optionsOffset + 4);
       if (textOffset < entryHeader) {

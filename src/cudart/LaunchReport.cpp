@@ -133,7 +133,7 @@ std::string launchesToJson(const std::vector<LaunchRecord>& launches) {
                                  {"blockIdx", dim(l.fault->blockIdx)},
                                  {"threadIdx", dim(l.fault->threadIdx)}};
   }
-  return out.dump(1) + "\n";
+  return out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";  // non-UTF-8 names: U+FFFD
 }
 
 std::string describeRace(const LaunchRecord& launch, const Race& race) {

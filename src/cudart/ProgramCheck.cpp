@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -45,6 +46,11 @@ std::string cstr(const std::string& bytes, uint64_t offset) {
 absl::StatusOr<ProgramInfo> inspectProgram(const std::string& program) {
   ProgramInfo info;
   info.path = resolve(program);
+  std::error_code ec;
+  if (std::filesystem::is_directory(info.path, ec))
+    return absl::InvalidArgumentError(absl::StrCat("'", program, "' is a folder, not a program"));
+  // Only regular files are inspected (a device such as /dev/zero never ends).
+  if (std::filesystem::exists(info.path, ec) && !std::filesystem::is_regular_file(info.path, ec)) return info;
   std::ifstream in(info.path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot open the program '", program, "'"));
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

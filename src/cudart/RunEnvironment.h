@@ -17,6 +17,8 @@ struct RunSettings {
   std::string schedule;                        // "round-robin" or "random"; empty: default
   std::optional<uint64_t> seed;
   std::optional<uint32_t> quantum;
+  std::optional<uint64_t> stepLimit;         // per launch
+  std::optional<double> timeLimitSeconds;    // per launch
   std::string kernelName;                      // substring filter; empty: every kernel
   uint64_t launchSkip = 0;
   std::optional<uint64_t> launchCount;

@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "io/InputFile.h"
 #include "report/Report.h"
 
 namespace predatar::litmus {
@@ -618,14 +619,9 @@ absl::StatusOr<LitmusFile> parse(std::string_view text, const std::string& path)
 }
 
 absl::StatusOr<LitmusFile> read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(fmt::format("{}: cannot open file", path));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  std::string text = buffer.str();
-  if (text.find('\0') != std::string::npos)
-    return absl::InvalidArgumentError(fmt::format("{}: not a text file (contains NUL bytes)", path));
-  return parse(text, path);
+  auto text = io::readTextFile(path);
+  if (!text.ok()) return text.status();
+  return parse(*text, path);
 }
 
 absl::StatusOr<std::vector<std::string>> collect(const std::vector<std::string>& paths) {
@@ -639,6 +635,7 @@ absl::StatusOr<std::vector<std::string>> collect(const std::vector<std::string>&
            it.increment(ec))
         if (it->is_regular_file() && it->path().extension() == ".litmus") found.push_back(it->path().string());
       if (ec) return absl::NotFoundError(fmt::format("{}: {}", p, ec.message()));
+      if (found.empty()) return absl::NotFoundError(fmt::format("{}: no .litmus files in this folder", p));
       std::sort(found.begin(), found.end());
       files.insert(files.end(), found.begin(), found.end());
     } else if (fs::exists(p, ec)) {

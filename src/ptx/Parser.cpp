@@ -1,6 +1,8 @@
 #include "ptx/Parser.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdlib>
 #include <cmath>
 #include <functional>
 #include <tuple>
@@ -81,6 +83,45 @@ struct Token {
 bool identStart(char c) { return std::isalpha(uint8_t(c)) || c == '_' || c == '$' || c == '%' || c == '.'; }
 bool identChar(char c) { return std::isalnum(uint8_t(c)) || c == '_' || c == '$' || c == '%' || c == '.'; }
 
+// Whole-text unsigned integer in `base`; false on junk, empty or overflow.
+bool parseUnsigned(std::string_view t, int base, uint64_t& out) {
+  if (t.empty()) return false;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), out, base);
+  return ec == std::errc() && p == t.data() + t.size();
+}
+
+// Fills tok.kind/bits/f64 from tok.text as ptxas reads numbers: 0fXXXXXXXX and
+// 0dXXXXXXXXXXXXXXXX raw floats, decimal floats, hex/binary/octal/decimal
+// integers with an optional U suffix. False when the text is not a valid number
+// (a malformed literal, `09`, an out-of-range value): never throws.
+bool numberToken(Token& tok) {
+  std::string_view t = tok.text;
+  bool prefixed = t.size() > 1 && t[0] == '0';
+  char p = prefixed ? char(std::tolower(uint8_t(t[1]))) : 0;
+  if (p == 'f' || p == 'd') {  // raw IEEE bits: exactly 8 or 16 hex digits
+    tok.kind = Tok::Float;
+    tok.f64 = p == 'd';
+    std::string_view hex = t.substr(2);
+    return hex.size() == (tok.f64 ? 16u : 8u) && parseUnsigned(hex, 16, tok.bits);
+  }
+  if (p != 'x' && t.find_first_of(".eE") != std::string_view::npos) {
+    tok.kind = Tok::Float;
+    tok.f64 = true;
+    std::string text(t);
+    char* end = nullptr;
+    double d = std::strtod(text.c_str(), &end);
+    // Underflow to a denormal or zero is what ptxas does too; overflow is an error.
+    if (end != text.c_str() + text.size() || !std::isfinite(d)) return false;
+    std::memcpy(&tok.bits, &d, 8);
+    return true;
+  }
+  if (!t.empty() && (t.back() == 'U' || t.back() == 'u')) t.remove_suffix(1);
+  if (p == 'x') return parseUnsigned(t.substr(2), 16, tok.bits);
+  if (p == 'b') return parseUnsigned(t.substr(2), 2, tok.bits);
+  if (t.size() > 1 && t[0] == '0') return parseUnsigned(t.substr(1), 8, tok.bits);
+  return parseUnsigned(t, 10, tok.bits);
+}
+
 absl::Status lex(std::string_view s, const std::string& src, std::vector<Token>& out) {
   uint32_t line = 1;
   size_t i = 0, n = s.size();
@@ -116,31 +157,10 @@ absl::Status lex(std::string_view s, const std::string& src, std::vector<Token>&
                         !(s[b] == '0' && b + 1 < n && (s[b + 1] == 'x' || s[b + 1] == 'X' || s[b + 1] == 'f' ||
                                                          s[b + 1] == 'F' || s[b + 1] == 'd' || s[b + 1] == 'D')))))
         ++i;
-      std::string t(s.substr(b, i - b));
       Token tok{Tok::Int, s.substr(b, i - b), line};
-      if (t.size() > 2 && t[0] == '0' && (t[1] == 'f' || t[1] == 'F')) {
-        tok.kind = Tok::Float;
-        tok.bits = std::stoull(t.substr(2), nullptr, 16);
-      } else if (t.size() > 2 && t[0] == '0' && (t[1] == 'd' || t[1] == 'D')) {
-        tok.kind = Tok::Float;
-        tok.f64 = true;
-        tok.bits = std::stoull(t.substr(2), nullptr, 16);
-      } else if (t.find_first_of(".eE") != std::string::npos && !(t.size() > 1 && (t[1] == 'x' || t[1] == 'X'))) {
-        tok.kind = Tok::Float;
-        tok.f64 = true;
-        double d = std::stod(t);
-        std::memcpy(&tok.bits, &d, 8);
-      } else {
-        if (!t.empty() && (t.back() == 'U' || t.back() == 'u')) t.pop_back();
-        try {
-          if (t.size() > 2 && (t[1] == 'x' || t[1] == 'X')) tok.bits = std::stoull(t.substr(2), nullptr, 16);
-          else if (t.size() > 2 && (t[1] == 'b' || t[1] == 'B')) tok.bits = std::stoull(t.substr(2), nullptr, 2);
-          else if (t.size() > 1 && t[0] == '0') tok.bits = std::stoull(t, nullptr, 8);
-          else tok.bits = std::stoull(t, nullptr, 10);
-        } catch (...) {
-          return absl::InvalidArgumentError(src + ":" + std::to_string(line) + ": bad number '" + t + "'");
-        }
-      }
+      if (!numberToken(tok))
+        return absl::InvalidArgumentError(src + ":" + std::to_string(line) + ": bad number '" +
+                                          std::string(tok.text) + "'");
       out.push_back(tok);
       continue;
     }
@@ -162,6 +182,13 @@ absl::Status lex(std::string_view s, const std::string& src, std::vector<Token>&
 }
 
 // ---------------------------------------------------------------- parser
+
+// Bounds on what a PTX text may ask the emulator to allocate: well above what
+// ptxas accepts (a local/shared array is limited by the device's memory, a
+// function by 255 registers per thread after allocation) and small enough that
+// a hostile or corrupt file gets a clear error instead of bad_alloc.
+constexpr uint64_t kMaxVariableBytes = 1ull << 30;
+constexpr uint64_t kMaxRegisters = 1u << 20;
 
 struct POp {
   enum K : uint8_t { Name, Int, Float, Addr, Vec, List, Pipe, Sink } k = Name;
@@ -344,8 +371,8 @@ class Parser {
       } else if (m == ".v2") vecw = 2;
       else if (m == ".v4") vecw = 4;
       else if (m == ".attribute") {  // .attribute(.managed)
-        while (!isPunct(')')) next();
-        next();
+        while (!isPunct(')') && peek().kind != Tok::End) next();
+        if (auto st = expect(')'); !st.ok()) return st;
       } else if (m == ".ptr" || m == ".global" || m == ".shared" || m == ".const" || m == ".local") {
       } else {
         auto it = typeTable().find(m.substr(1));
@@ -362,9 +389,15 @@ class Parser {
       if (accept(']')) { unsized = true; continue; }
       auto n = expectInt();
       if (!n.ok()) return n.status();
+      if (*n != 0 && count > kMaxVariableBytes / *n)
+        return err(v.line, "variable '" + v.name + "' is too large (limit " + std::to_string(kMaxVariableBytes) +
+                               " bytes)");
       count *= *n;
       if (auto st = expect(']'); !st.ok()) return st;
     }
+    if (v.elementBytes != 0 && count > kMaxVariableBytes / v.elementBytes)
+      return err(v.line, "variable '" + v.name + "' is too large (limit " + std::to_string(kMaxVariableBytes) +
+                             " bytes)");
     v.bytes = count * v.elementBytes;
     if (unsized) {
       v.bytes = 0;
@@ -457,9 +490,13 @@ class Parser {
     while (accept('[')) {
       auto n = expectInt();
       if (!n.ok()) return n.status();
+      if (*n != 0 && count > kMaxVariableBytes / *n)
+        return err(peek().line, "parameter '" + p.name + "' is too large");
       count *= uint32_t(*n);
       if (auto st = expect(']'); !st.ok()) return st;
     }
+    if (uint64_t(count) * std::max<uint32_t>(typeBytes(p.type), 1) > kMaxVariableBytes)
+      return err(peek().line, "parameter '" + p.name + "' is too large");
     p.bytes = typeBytes(p.type) * count;
     if (p.type == Type::Pred) p.bytes = 4;
     p.align = std::max<uint32_t>(p.align, std::min<uint32_t>(typeBytes(p.type), 8));
@@ -601,6 +638,9 @@ class Parser {
         auto n = expectInt();
         if (!n.ok()) return n.status();
         if (auto st = expect('>'); !st.ok()) return st;
+        if (*n > kMaxRegisters || f.numRegs + *n > kMaxRegisters)
+          return err(line, "too many registers: " + base + "<" + std::to_string(*n) + "> (limit " +
+                               std::to_string(kMaxRegisters) + " per function)");
         for (uint64_t i = 0; i < *n; ++i) {
           std::string nm = base + std::to_string(i);
           scopes_.back()[nm] = Sym{Sym::Reg, f.numRegs++, 0, 8};

@@ -191,7 +191,7 @@ void writeJson(std::ostream& out, const Report& report) {
                         {"unique_races", report.uniqueRaces()},
                         {"occurrences", report.occurrences()},
                         {"errors", errors}}
-             .dump(2)
+             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)  // non-UTF-8 text: U+FFFD
       << "\n";
 }
 
@@ -234,7 +234,7 @@ void writeSarif(std::ostream& out, const Report& report) {
       {"runs", nlohmann::json::array({{{"tool", {{"driver", {{"name", "predatar"}, {"rules", rules}}}}},
                                        {"invocations", nlohmann::json::array({invocation})},
                                        {"results", results}}})}};
-  out << sarif.dump(2) << "\n";
+  out << sarif.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace predatar

@@ -67,11 +67,16 @@ class Module {
 absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptx, std::string sourceName,
                                                 DeviceMemory& memory);
 
+inline constexpr uint64_t kDefaultStepLimit = uint64_t(1) << 32;
+
 struct ScheduleOptions {
   enum class Policy { RoundRobin, Random } policy = Policy::RoundRobin;
   uint64_t seed = 0;
   uint32_t quantum = 64;               // instructions a warp runs before the next is scheduled
-  uint64_t stepLimit = 1ull << 36;     // warp instructions before the run is stopped
+  // Warp instructions before a launch is stopped: 2^32 is ~5 minutes of
+  // emulation, far more than test-sized launches need; raise it for big ones.
+  uint64_t stepLimit = kDefaultStepLimit;
+  double timeLimitSeconds = 0;         // wall-clock seconds per launch before it is stopped (0: none)
   // Blocks resident at once (0: all, the default, so blocks may wait for each
   // other); later blocks start as earlier ones finish. Bounds memory use.
   uint32_t maxResidentBlocks = 0;

@@ -122,6 +122,7 @@ struct Launch {
   uint64_t seq = 0;
   uint64_t steps = 0;
   uint64_t threadSteps = 0;
+  uint64_t memoryChanges = 0;  // stores and atomics that changed a byte (livelock detection)
   LockInference locks;
   // Allocation cache for bounds checks.
   uint64_t cacheBase = 1, cacheEnd = 0;

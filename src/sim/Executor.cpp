@@ -8,6 +8,7 @@
 
 #include "ptx/Parser.h"
 #include "sim/Exec.h"
+#include "sim/Livelock.h"
 
 namespace predatar::sim {
 
@@ -536,6 +537,7 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
                 return;
               }
               uint8_t* local = w.local.get() + size_t(l) * L.stackBytes;
+              L.memoryChanges += !cs.argOffsets.empty();  // frames are memory: see Livelock.h
               for (size_t i = 0; i < cs.argOffsets.size(); ++i)
                 std::memcpy(local + newBase + callee.params[i].offset, local + w.frameBase[l] + cs.argOffsets[i],
                             callee.params[i].bytes);
@@ -564,6 +566,7 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
               CallFrame f = w.calls[size_t(l) * L.maxDepth + (--w.depth[l])];
               const ptx::CallSite& cs = L.M.ir.calls[f.call];
               uint8_t* local = w.local.get() + size_t(l) * L.stackBytes;
+              L.memoryChanges += !cs.retOffsets.empty();
               for (size_t i = 0; i < cs.retOffsets.size(); ++i)
                 std::memcpy(local + f.frameBase + cs.retOffsets[i], local + w.frameBase[l] + callee.rets[i].offset,
                             callee.rets[i].bytes);
@@ -652,11 +655,38 @@ std::string Runner::waitingReport(bool includeRunning) {
   return s;
 }
 
+// What a real device refuses at launch, refused here before anything is
+// allocated: an sm_90 block has at most 227 KiB of shared memory and a thread
+// at most 512 KiB of local memory (stack frames).
+constexpr uint64_t kMaxSharedBytesPerBlock = 227 * 1024;
+constexpr uint64_t kMaxLocalBytesPerThread = 512 * 1024;
+
+std::string seconds(double s) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", s);
+  return text;
+}
+
+absl::Status checkMemoryPerBlock(const Launch& L) {
+  if (L.sharedBytes > kMaxSharedBytesPerBlock)
+    return absl::InvalidArgumentError("kernel '" + L.kernelName + "': " + std::to_string(L.sharedBytes) +
+                                      " bytes of shared memory per block (static + dynamic); the device has " +
+                                      std::to_string(kMaxSharedBytesPerBlock));
+  if (L.stackBytes > kMaxLocalBytesPerThread)
+    return absl::InvalidArgumentError("kernel '" + L.kernelName + "': " + std::to_string(L.stackBytes) +
+                                      " bytes of local memory per thread; the device allows " +
+                                      std::to_string(kMaxLocalBytesPerThread));
+  return absl::OkStatus();
+}
+
 absl::Status Runner::run() {
   std::mt19937_64 rng(L.cfg.schedule.seed);
   bool random = L.cfg.schedule.policy == ScheduleOptions::Policy::Random;
   uint64_t quantum = std::max<uint32_t>(L.cfg.schedule.quantum, 1);
   uint64_t limit = L.cfg.schedule.stepLimit;
+  LivelockDetector livelock;
+  const auto start = std::chrono::steady_clock::now();
+  const std::chrono::duration<double> timeLimit(L.cfg.schedule.timeLimitSeconds);
   uint32_t nblocks = uint32_t(L.blocks.size());
   uint32_t resident = L.cfg.schedule.maxResidentBlocks ? std::min(L.cfg.schedule.maxResidentBlocks, nblocks) : nblocks;
   std::vector<uint32_t> order, alive;
@@ -697,7 +727,7 @@ absl::Status Runner::run() {
       if (L.steps >= limit) {
         return absl::ResourceExhaustedError("kernel '" + L.kernelName + "': step limit of " + std::to_string(limit) +
                                             " warp instructions reached (a livelock, or a lock that is never "
-                                            "released?); live warps:" + waitingReport(true));
+                                            "released? a longer run needs --step-limit); live warps:" + waitingReport(true));
       }
     }
     bool anyLive = false;
@@ -705,6 +735,17 @@ absl::Status Runner::run() {
     if (anyLive && !progress) {
       return absl::FailedPreconditionError("kernel '" + L.kernelName + "': deadlock: every live warp waits forever:" +
                                            waitingReport(false));
+    }
+    if (anyLive && !random && livelock.afterRound(L, order)) {  // sound for the deterministic schedule only
+      return absl::FailedPreconditionError(
+          "kernel '" + L.kernelName +
+          "': deadlock: the running warps spin without changing memory, so no thread can ever make progress "
+          "(a spin-wait on a value only a waiting thread would write?):" + waitingReport(true));
+    }
+    if (timeLimit.count() > 0 && std::chrono::steady_clock::now() - start > timeLimit) {
+      return absl::DeadlineExceededError("kernel '" + L.kernelName + "': time limit of " +
+                                         seconds(L.cfg.schedule.timeLimitSeconds) + " s reached after " + std::to_string(L.steps) +
+                                         " warp instructions (an endless loop?); live warps:" + waitingReport(true));
     }
   }
   return absl::OkStatus();
@@ -831,6 +872,7 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
   uint64_t dynBase = alignUp(shared, 16);
   for (uint32_t v : dynVars) L.sharedOffset[v] = dynBase;
   L.sharedBytes = (config.dynamicSharedBytes || !dynVars.empty()) ? dynBase + config.dynamicSharedBytes : shared;
+  if (auto st = checkMemoryPerBlock(L); !st.ok()) return st;
   // constants
   L.consts.assign(ir.functions.size(), {});
   for (uint32_t f : reach) {

@@ -212,7 +212,11 @@ void execSt(Ctx& x, const Instr& in, uint32_t m) {
   if (evMask && isRelease(in.sem)) emitFence(x, evMask, toEventScope(in.scope));
   for (uint32_t k = 0; k < in.vec; ++k) {
     const uint64_t* s = S(x, in.src[k]);
-    forLanes(m, [&](uint32_t l) { storeBits(acc.ptr[l] + k * size, size, s[l]); });
+    forLanes(m, [&](uint32_t l) {
+      uint8_t* p = acc.ptr[l] + k * size;
+      if (std::memcmp(p, &s[l], size) != 0) ++x.L->memoryChanges;  // little endian: low bytes first
+      storeBits(p, size, s[l]);
+    });
   }
   if (evMask) {
     x.L->locks.access(x.W->firstThread, evMask);
@@ -308,6 +312,7 @@ void execAtom(Ctx& x, const Instr& in, uint32_t m) {
     std::memcpy(&bv, &bb, size);
     std::memcpy(&cv, &cb, size);
     T nv = atomicApply<T>(in.atom, old, bv, cv);
+    if (std::memcmp(&nv, &old, size) != 0) ++L.memoryChanges;
     std::memcpy(acc.ptr[l], &nv, size);
     if (in.atom == ptx::AtomOp::Cas && old == bv) success |= 1u << l;
     if (d) {

@@ -373,9 +373,19 @@ TEST(EmulatorErrors, StepLimit) {
   NullSink sink;
   ScheduleOptions s;
   s.stepLimit = 100000;
+  s.policy = ScheduleOptions::Policy::Random;  // the livelock detector is off: only the limit stops it
   auto st = f.run("spinForever", {1, 1, 1}, {32, 1, 1}, f.args(flag), sink, 0, s);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(std::string(st.message()).find("step limit"), std::string::npos) << st;
+}
+
+TEST(EmulatorErrors, SpinOnUnchangingMemoryIsADeadlock) {
+  Fixture f("errors");
+  int* flag = f.zeros<int>(1);
+  NullSink sink;
+  auto st = f.run("spinForever", {1, 1, 1}, {32, 1, 1}, f.args(flag), sink);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(std::string(st.message()).find("deadlock: the running warps spin"), std::string::npos) << st;
 }
 
 TEST(EmulatorErrors, UnsupportedInstruction) {

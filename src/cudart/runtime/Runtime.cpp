@@ -95,6 +95,10 @@ RunOptions RunOptions::fromEnvironment() {
   number("PREDATAR_SEED", o.schedule.seed);
   number("PREDATAR_QUANTUM", o.schedule.quantum);
   number("PREDATAR_STEP_LIMIT", o.schedule.stepLimit);
+  if (const char* v = env("PREDATAR_TIME_LIMIT")) {
+    if (!absl::SimpleAtod(v, &o.schedule.timeLimitSeconds) || o.schedule.timeLimitSeconds < 0)
+      o.errors.push_back(absl::StrCat("PREDATAR_TIME_LIMIT='", v, "' is not a number of seconds"));
+  }
   number("PREDATAR_LAUNCH_SKIP", o.launchSkip);
   if (env("PREDATAR_LAUNCH_COUNT")) {
     uint64_t n = 0;

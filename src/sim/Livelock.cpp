@@ -1,0 +1,74 @@
+#include "sim/Livelock.h"
+
+#include <algorithm>
+
+namespace predatar::sim {
+namespace {
+
+// Steps without a memory change before fingerprints are taken: loops that
+// compute in registers for a while are common and must not pay for hashing.
+constexpr uint64_t kQuietStepsBeforeChecking = uint64_t(1) << 16;
+constexpr size_t kMaxFingerprints = size_t(1) << 16;
+
+struct Hash2 {
+  uint64_t a = 0x9E3779B97F4A7C15ull, b = 0xC2B2AE3D27D4EB4Full;
+  void add(uint64_t x) {
+    a = (a ^ x) * 0x100000001B3ull;
+    a ^= a >> 29;
+    b = ((b + x) * 0xFF51AFD7ED558CCDull);
+    b ^= b >> 31;
+  }
+  template <typename T>
+  void addAll(const T* p, size_t n) {
+    for (size_t i = 0; i < n; ++i) add(uint64_t(p[i]));
+  }
+};
+
+}  // namespace
+
+std::pair<uint64_t, uint64_t> LivelockDetector::fingerprint(const Launch& L,
+                                                            const std::vector<uint32_t>& order) const {
+  Hash2 h;
+  for (uint32_t i : order) {
+    const Warp& w = L.warps[i];
+    h.add(i);
+    h.add(w.exited);
+    h.add(w.waiting);
+    h.add(w.rotate);
+    h.add(w.groupSteps);
+    h.add(w.lastPc);
+    h.addAll(w.pc, 32);
+    h.addAll(w.waitKind, 32);
+    h.addAll(w.barrierId, 32);
+    h.addAll(w.depth, 32);
+    h.addAll(w.frameBase, 32);
+    if (w.regs) h.addAll(w.regs.get(), size_t(L.slotsPerWarp) * 32);
+    for (const CallFrame& f : w.calls) {
+      h.add(f.returnPc);
+      h.add(f.frameBase);
+    }
+    const Block& b = L.blocks[w.block];
+    h.add(b.exitedThreads);
+    for (const Barrier& bar : b.barriers) h.add(bar.arrived);
+  }
+  return {h.a, h.b};
+}
+
+bool LivelockDetector::afterRound(const Launch& L, const std::vector<uint32_t>& order) {
+  if (L.memoryChanges != lastChanges_) {
+    lastChanges_ = L.memoryChanges;
+    quietSince_ = L.steps;
+    nextCheckAt_ = L.steps + kQuietStepsBeforeChecking;
+    seen_.clear();
+    return false;
+  }
+  if (L.steps < nextCheckAt_) return false;
+  // Space the fingerprints so that hashing costs at most about a quarter of
+  // the emulation: a fingerprint reads every register of every live warp.
+  uint64_t words = uint64_t(order.size()) * (uint64_t(L.slotsPerWarp) * 32 + 256);
+  nextCheckAt_ = L.steps + std::max<uint64_t>(1, words / 32);
+  if (seen_.size() >= kMaxFingerprints) seen_.clear();
+  return !seen_.insert(fingerprint(L, order)).second;
+}
+
+}  // namespace predatar::sim
