@@ -49,7 +49,8 @@ const char* toString(Op op) {
       "cvt", "setp", "selp", "set", "slct", "mov", "mov(pack)", "mov(unpack)", "mov(frame)", "mov(clock)", "cvta",
       "ld", "st", "atom", "red", "prefetch",
       "membar", "bar", "bar.warp.sync", "shfl", "vote", "match", "redux", "activemask",
-      "bra", "brx.idx", "call", "ret", "exit", "trap", "nanosleep", "nop"};
+      "bra", "brx.idx", "call", "ret", "exit", "trap", "nanosleep", "nop",
+      "add(carry)", "sub(carry)", "mad(carry)", "mul24", "mad24", "dp4a", "dp2a"};
   return names[static_cast<int>(op)];
 }
 
@@ -536,6 +537,8 @@ class Parser {
     scopes_.emplace_back();
     labels_.clear();
     labelFixups_.clear();
+    tableFixups_.clear();
+    branchTableNames_.clear();
     constIndex_.clear();
     curSource_ = UINT32_MAX;
     Function& f = m_.functions[fi];
@@ -576,7 +579,26 @@ class Parser {
       if (it == labels_.end()) return err(line, "unknown label '" + std::string(label) + "'");
       m_.code[pc].target = it->second;
     }
+    if (auto st = resolveBranchTables(); !st.ok()) return st;
     curFuncName_.clear();
+    return absl::OkStatus();
+  }
+
+  // Each brx.idx gets its table (Module::branchTables) of instruction indices.
+  absl::Status resolveBranchTables() {
+    for (auto& [pc, name, line] : tableFixups_) {
+      auto table = branchTableNames_.find(name);
+      if (table == branchTableNames_.end())
+        return err(line, "unknown .branchtargets list '" + std::string(name) + "'");
+      std::vector<uint32_t> targets;
+      for (std::string_view label : table->second) {
+        auto it = labels_.find(label);
+        if (it == labels_.end()) return err(line, "unknown label '" + std::string(label) + "' in .branchtargets");
+        targets.push_back(it->second);
+      }
+      m_.branchTables.push_back(std::move(targets));
+      m_.code[pc].target = uint32_t(m_.branchTables.size() - 1);
+    }
     return absl::OkStatus();
   }
 
@@ -668,9 +690,14 @@ class Parser {
         continue;
       }
       if (t.kind == Tok::Ident && peek(1).kind == Tok::Punct && peek(1).text[0] == ':' ) {
-        labels_[t.text] = uint32_t(m_.code.size());
+        std::string_view label = t.text;
+        uint32_t labelLine = t.line;
+        labels_[label] = uint32_t(m_.code.size());
         next();
         next();
+        if (peek().kind == Tok::Ident && peek().text == ".branchtargets") {
+          if (auto st = branchTargets(label, labelLine); !st.ok()) return st;
+        }
         continue;
       }
       if (auto st = instruction(); !st.ok()) return st;
@@ -810,7 +837,7 @@ class Parser {
         m.atom = atoms.at(p);
         continue;
       }
-      if (base == "mul" || base == "mad" || base == "mul24" || base == "mad24") {
+      if (base == "mul" || base == "mad" || base == "mul24" || base == "mad24" || base == "madc" || base == "dp2a") {
         if (p == "lo") { m.mode = uint8_t(MulMode::Lo); continue; }
         if (p == "hi") { m.mode = uint8_t(MulMode::Hi); continue; }
         if (p == "wide") { m.mode = uint8_t(MulMode::Wide); continue; }
@@ -880,7 +907,9 @@ class Parser {
       if (p == "to") { m.to = true; continue; }
       if (p == "v2") { m.vec = 2; continue; }
       if (p == "v4") { m.vec = 4; continue; }
-      if (p == "cc" && (base == "add" || base == "sub")) continue;
+      if (p == "cc" && (base == "add" || base == "sub" || base == "addc" || base == "subc" || base == "mad" ||
+                        base == "madc"))
+        continue;
       if (p == "approx" || p == "full" || p == "sync" || p == "aligned" || p == "ca" || p == "cg" || p == "cs" ||
           p == "lu" || p == "cv" || p == "wb" || p == "wt" || p == "noftz" || p == "L1" || p == "L2" ||
           p.find("::") != std::string_view::npos)
@@ -962,6 +991,7 @@ class Parser {
   absl::StatusOr<Ref> srcRef(const POp& o, Type t, uint32_t line, Instr* in = nullptr) {
     if (o.k == POp::Int || o.k == POp::Float) return constRef(addConst({Constant::Kind::Value, immBits(o, t), 0}));
     if (o.k != POp::Name) return err(line, "unsupported operand in '" + opcodeText_ + "'");
+    if (o.name == "WARP_SZ") return constRef(addConst({Constant::Kind::Value, 32, 0}));
     if (o.name[0] == '%') {
       int sp = specialIndex(o.name);
       if (sp >= 0) return specialRef(uint32_t(sp));
@@ -1059,8 +1089,8 @@ class Parser {
         "cnot", "shl", "shr", "popc", "clz", "brev", "bfe", "bfi", "prmt", "lop3", "copysign", "sad", "rcp",
         "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "selp", "slct", "testp", "cvt", "setp", "set",
         "mov", "cvta", "ld", "ldu", "st", "atom", "red", "membar", "fence", "bar", "barrier", "shfl", "vote",
-        "match", "redux", "shf", "bfind", "isspacep", "activemask", "bra", "call", "ret", "exit", "trap", "brkpt", "pmevent", "nanosleep",
-        "prefetch", "prefetchu", "discard"};
+        "match", "redux", "shf", "bfind", "isspacep", "activemask", "bra", "brx", "call", "ret", "exit", "trap", "brkpt", "pmevent", "nanosleep",
+        "prefetch", "prefetchu", "discard", "addc", "subc", "madc", "mul24", "mad24", "dp4a", "dp2a"};
     if (!known.count(base)) return unsupported(line);
     Mods m;
     if (base != "call" && base != "brx") {
@@ -1098,6 +1128,69 @@ class Parser {
     }
     in.nsrc = uint8_t(nsrc);
     return absl::OkStatus();
+  }
+
+  static bool hasPart(const std::vector<std::string_view>& parts, std::string_view p) {
+    return std::find(parts.begin() + 1, parts.end(), p) != parts.end();
+  }
+
+  // add.cc / addc / sub.cc / subc / mad.cc / madc: `carry` says whether the
+  // carry flag is read (kCarryIn) and written (kCarryOut, the .cc suffix).
+  absl::Status carryArithmetic(Instr& in, const std::vector<POp>& ops, uint32_t line, Op op, uint8_t carry) {
+    in.op = op;
+    in.carry = carry;
+    if (typeBytes(in.type) < 4 || ptx::isFloat(in.type)) return unsupported(line);
+    return simple(in, ops, op == Op::MadCarry ? 3 : 2, line);
+  }
+
+  // addc/subc/madc, mul24/mad24, dp4a/dp2a (executed by sim/IntegerExtended.cpp).
+  absl::Status extendedInteger(std::string_view base, const std::vector<std::string_view>& parts,
+                               const std::vector<POp>& ops, Instr& in, uint32_t line) {
+    if (in.type == Type::None) return err(line, "missing type in '" + opcodeText_ + "'");
+    uint8_t out = hasPart(parts, "cc") ? kCarryOut : 0;
+    if (base == "addc") return carryArithmetic(in, ops, line, Op::AddCarry, kCarryIn | out);
+    if (base == "subc") return carryArithmetic(in, ops, line, Op::SubCarry, kCarryIn | out);
+    if (base == "madc") return carryArithmetic(in, ops, line, Op::MadCarry, kCarryIn | out);
+    if (base == "mul24" || base == "mad24") {
+      in.op = base == "mul24" ? Op::Mul24 : Op::Mad24;
+      if (in.type != Type::U32 && in.type != Type::S32) return unsupported(line);
+      return simple(in, ops, in.op == Op::Mul24 ? 2 : 3, line);
+    }
+    // dp4a.atype.btype / dp2a.mode.atype.btype: d and c are s32 when either source is signed.
+    in.op = base == "dp4a" ? Op::Dp4a : Op::Dp2a;
+    if (in.type2 == Type::None) return err(line, "'" + opcodeText_ + "' needs two types");
+    Type acc = isSigned(in.type) || isSigned(in.type2) ? Type::S32 : Type::U32;
+    return simple(in, ops, 3, line, {in.type, in.type2, acc});
+  }
+
+  // brx.idx{.uni} index, table: the table is a `.branchtargets` list of this function.
+  absl::Status branchIndexed(const std::vector<std::string_view>& parts, const std::vector<POp>& ops, Instr& in,
+                             uint32_t line) {
+    if (parts.size() < 2 || parts[1] != "idx") return unsupported(line);
+    for (size_t i = 2; i < parts.size(); ++i)
+      if (parts[i] == "uni") in.uni = true;
+      else return err(line, "unsupported modifier '." + std::string(parts[i]) + "' in '" + opcodeText_ + "'");
+    if (auto st = needOps(ops, 2, line); !st.ok()) return st;
+    if (ops[1].k != POp::Name) return err(line, "brx.idx needs a .branchtargets label");
+    in.op = Op::BrxIdx;
+    auto index = srcRef(ops[0], Type::U32, line);
+    if (!index.ok()) return index.status();
+    in.src[0] = *index;
+    in.nsrc = 1;
+    tableFixups_.emplace_back(uint32_t(m_.code.size()), ops[1].name, line);
+    return absl::OkStatus();
+  }
+
+  // `name: .branchtargets L1, L2, ...;` (the label and colon are consumed).
+  absl::Status branchTargets(std::string_view name, uint32_t line) {
+    next();  // .branchtargets
+    std::vector<std::string_view> targets;
+    do {
+      if (peek().kind != Tok::Ident) return err(line, "expected a label in .branchtargets");
+      targets.push_back(next().text);
+    } while (accept(','));
+    branchTableNames_[name] = targets;
+    return expect(';');
   }
 
   absl::Status decode(std::string_view base, const std::vector<std::string_view>& parts, Mods& m,
@@ -1141,6 +1234,7 @@ class Parser {
         case Op::Selp: return simple(in, ops, 3, line, {Type::None, Type::None, Type::Pred});
         case Op::Slct: return simple(in, ops, 3, line, {Type::None, Type::None, in.type2});
         case Op::Mad:
+          if (hasPart(parts, "cc")) return carryArithmetic(in, ops, line, Op::MadCarry, kCarryOut);
           if (MulMode(in.mode) == MulMode::Wide) {
             Type wide = in.type == Type::S32 ? Type::S64 : in.type == Type::U32 ? Type::U64
                         : in.type == Type::S16 ? Type::S32 : Type::U32;
@@ -1148,8 +1242,8 @@ class Parser {
           }
           return simple(in, ops, 3, line);
         case Op::Add: case Op::Sub:
-          if (parts.size() > 1 && (parts[1] == "cc" || parts[0] == "addc" || parts[0] == "subc"))
-            return unsupported(line);
+          if (hasPart(parts, "cc"))
+            return carryArithmetic(in, ops, line, in.op == Op::Add ? Op::AddCarry : Op::SubCarry, kCarryOut);
           return simple(in, ops, 2, line);
         default: return simple(in, ops, size_t(it->second.second), line);
       }
@@ -1173,8 +1267,10 @@ class Parser {
       if (in.atom == AtomOp::None || in.type == Type::None) return unsupported(line);
       return simple(in, ops, 2, line, {Type::None, Type::U32});
     }
-    if (base == "addc" || base == "subc" || base == "mul24" || base == "mad24" || base == "dp4a" || base == "dp2a")
-      return unsupported(line);
+    if (base == "addc" || base == "subc" || base == "madc" || base == "mul24" || base == "mad24" || base == "dp4a" ||
+        base == "dp2a")
+      return extendedInteger(base, parts, ops, in, line);
+    if (base == "brx") return branchIndexed(parts, ops, in, line);
     if (base == "cvt") {
       in.op = Op::Cvt;
       if (m.types.size() != 2) return err(line, "cvt needs two types in '" + opcodeText_ + "'");
@@ -1478,6 +1574,8 @@ class Parser {
   std::unordered_map<std::string_view, uint32_t> labels_;
   std::vector<std::tuple<uint32_t, std::string_view, uint32_t>> labelFixups_;
   std::vector<std::tuple<uint32_t, std::string_view, uint32_t>> pendingCalls_;
+  std::vector<std::tuple<uint32_t, std::string_view, uint32_t>> tableFixups_;  // brx.idx pc, table, line
+  std::unordered_map<std::string_view, std::vector<std::string_view>> branchTableNames_;
   std::map<std::tuple<uint8_t, uint64_t, uint32_t>, uint32_t> constIndex_;
   std::unordered_map<uint64_t, uint32_t> sourceIdx_;
   std::optional<Variable> pendingFrameVar_;
