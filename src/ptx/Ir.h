@@ -37,6 +37,8 @@ enum class Op : uint8_t {
   Bra, BrxIdx, Call, Ret, Exit, Trap, Nanosleep, Nop,
   // extended-precision and packed integer arithmetic (sim/IntegerExtended.cpp)
   AddCarry, SubCarry, MadCarry, Mul24, Mad24, Dp4a, Dp2a,
+  // texture fetch through a texture object (sim/Texture.cpp): mode = dimensions
+  Tex,
 };
 const char* toString(Op op);
 

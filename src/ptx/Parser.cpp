@@ -50,7 +50,7 @@ const char* toString(Op op) {
       "ld", "st", "atom", "red", "prefetch",
       "membar", "bar", "bar.warp.sync", "shfl", "vote", "match", "redux", "activemask",
       "bra", "brx.idx", "call", "ret", "exit", "trap", "nanosleep", "nop",
-      "add(carry)", "sub(carry)", "mad(carry)", "mul24", "mad24", "dp4a", "dp2a"};
+      "add(carry)", "sub(carry)", "mad(carry)", "mul24", "mad24", "dp4a", "dp2a", "tex"};
   return names[static_cast<int>(op)];
 }
 
@@ -738,6 +738,13 @@ class Parser {
         o.name = next().text;
         o.addrHasName = true;
       }
+      if (o.addrHasName && accept(',')) {  // [texture, {coordinates}]
+        auto coords = operand();
+        if (!coords.ok()) return coords.status();
+        o.elems.push_back(std::move(*coords));
+        if (auto st = expect(']'); !st.ok()) return st;
+        return o;
+      }
       while (!isPunct(']')) {
         bool neg = false;
         if (accept('+')) {}
@@ -833,6 +840,7 @@ class Parser {
         if (p == "clamp") { m.mode |= 2; continue; }
       }
       if (base == "bfind" && p == "shiftamt") { m.mode = 1; continue; }
+      if (base == "tex" && (p == "1d" || p == "2d" || p == "3d")) continue;
       if ((base == "atom" || base == "red" || base == "redux") && atoms.count(p) && m.atom == AtomOp::None) {
         m.atom = atoms.at(p);
         continue;
@@ -1090,7 +1098,7 @@ class Parser {
         "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "selp", "slct", "testp", "cvt", "setp", "set",
         "mov", "cvta", "ld", "ldu", "st", "atom", "red", "membar", "fence", "bar", "barrier", "shfl", "vote",
         "match", "redux", "shf", "bfind", "isspacep", "activemask", "bra", "brx", "call", "ret", "exit", "trap", "brkpt", "pmevent", "nanosleep",
-        "prefetch", "prefetchu", "discard", "addc", "subc", "madc", "mul24", "mad24", "dp4a", "dp2a"};
+        "prefetch", "prefetchu", "discard", "addc", "subc", "madc", "mul24", "mad24", "dp4a", "dp2a", "tex"};
     if (!known.count(base)) return unsupported(line);
     Mods m;
     if (base != "call" && base != "brx") {
@@ -1178,6 +1186,40 @@ class Parser {
     in.src[0] = *index;
     in.nsrc = 1;
     tableFixups_.emplace_back(uint32_t(m_.code.size()), ops[1].name, line);
+    return absl::OkStatus();
+  }
+
+  // tex.{1d,2d,3d}.v4.dtype.ctype {d0..d3}, [texobj, {coordinates}]
+  absl::Status textureFetch(const std::vector<std::string_view>& parts, const std::vector<POp>& ops, Instr& in,
+                            uint32_t line) {
+    std::string_view geometry = parts.size() > 1 ? parts[1] : "";
+    in.mode = geometry == "1d" ? 1 : geometry == "2d" ? 2 : geometry == "3d" ? 3 : 0;
+    if (in.mode == 0 || in.vec != 4 || in.type2 == Type::None) return unsupported(line);
+    if (auto st = needOps(ops, 2, line); !st.ok()) return st;
+    if (ops[0].k != POp::Vec || ops[0].elems.size() != 4 || ops[1].k != POp::Addr || ops[1].elems.size() != 1)
+      return err(line, "expected '{d0, d1, d2, d3}, [texture, {coordinates}]' in '" + opcodeText_ + "'");
+    in.op = Op::Tex;
+    for (const POp& d : ops[0].elems) {
+      auto r = dstRef(d, line);
+      if (!r.ok()) return r.status();
+      in.dst[in.ndst++] = *r;
+    }
+    POp handle;
+    handle.k = POp::Name;
+    handle.name = ops[1].name;
+    auto h = srcRef(handle, Type::U64, line);
+    if (!h.ok()) return h.status();
+    in.src[in.nsrc++] = *h;
+    const POp& coords = ops[1].elems[0];
+    std::vector<const POp*> cs;
+    if (coords.k == POp::Vec) for (auto& e : coords.elems) cs.push_back(&e);
+    else cs.push_back(&coords);
+    if (cs.size() < in.mode) return err(line, "too few texture coordinates in '" + opcodeText_ + "'");
+    for (uint32_t i = 0; i < in.mode; ++i) {
+      auto c = srcRef(*cs[i], in.type2, line);
+      if (!c.ok()) return c.status();
+      in.src[in.nsrc++] = *c;
+    }
     return absl::OkStatus();
   }
 
@@ -1271,6 +1313,7 @@ class Parser {
         base == "dp2a")
       return extendedInteger(base, parts, ops, in, line);
     if (base == "brx") return branchIndexed(parts, ops, in, line);
+    if (base == "tex") return textureFetch(parts, ops, in, line);
     if (base == "cvt") {
       in.op = Op::Cvt;
       if (m.types.size() != 2) return err(line, "cvt needs two types in '" + opcodeText_ + "'");

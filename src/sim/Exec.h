@@ -179,6 +179,8 @@ ExecFn selectAlu(const ptx::Instr& in, std::string& error);
 ExecFn selectMemory(const ptx::Instr& in, std::string& error);
 // add.cc/addc, sub.cc/subc, mad.cc/madc, mul24/mad24, dp4a/dp2a (IntegerExtended.cpp).
 ExecFn selectIntegerExtended(const ptx::Instr& in, std::string& error);
+// tex through texture objects (Texture.cpp).
+ExecFn selectTexture(const ptx::Instr& in, std::string& error);
 
 // Warp-level data exchange (Memory.cpp), executed on the full participating mask.
 void execShfl(Ctx& x, const ptx::Instr& in, uint32_t mask);
