@@ -39,6 +39,8 @@ enum class Op : uint8_t {
   AddCarry, SubCarry, MadCarry, Mul24, Mad24, Dp4a, Dp2a,
   // texture fetch through a texture object (sim/Texture.cpp): mode = dimensions
   Tex,
+  // unformatted surface load/store (sim/Texture.cpp): mode = dimensions | out-of-range mode << 4
+  SurfLoad, SurfStore,
 };
 const char* toString(Op op);
 

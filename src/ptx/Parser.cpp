@@ -50,7 +50,7 @@ const char* toString(Op op) {
       "ld", "st", "atom", "red", "prefetch",
       "membar", "bar", "bar.warp.sync", "shfl", "vote", "match", "redux", "activemask",
       "bra", "brx.idx", "call", "ret", "exit", "trap", "nanosleep", "nop",
-      "add(carry)", "sub(carry)", "mad(carry)", "mul24", "mad24", "dp4a", "dp2a", "tex"};
+      "add(carry)", "sub(carry)", "mad(carry)", "mul24", "mad24", "dp4a", "dp2a", "tex", "suld", "sust"};
   return names[static_cast<int>(op)];
 }
 
@@ -840,7 +840,8 @@ class Parser {
         if (p == "clamp") { m.mode |= 2; continue; }
       }
       if (base == "bfind" && p == "shiftamt") { m.mode = 1; continue; }
-      if (base == "tex" && (p == "1d" || p == "2d" || p == "3d")) continue;
+      if ((base == "tex" || base == "suld" || base == "sust") && (p == "1d" || p == "2d" || p == "3d")) continue;
+      if ((base == "suld" || base == "sust") && (p == "b" || p == "trap" || p == "clamp" || p == "zero")) continue;
       if ((base == "atom" || base == "red" || base == "redux") && atoms.count(p) && m.atom == AtomOp::None) {
         m.atom = atoms.at(p);
         continue;
@@ -1098,7 +1099,7 @@ class Parser {
         "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "selp", "slct", "testp", "cvt", "setp", "set",
         "mov", "cvta", "ld", "ldu", "st", "atom", "red", "membar", "fence", "bar", "barrier", "shfl", "vote",
         "match", "redux", "shf", "bfind", "isspacep", "activemask", "bra", "brx", "call", "ret", "exit", "trap", "brkpt", "pmevent", "nanosleep",
-        "prefetch", "prefetchu", "discard", "addc", "subc", "madc", "mul24", "mad24", "dp4a", "dp2a", "tex"};
+        "prefetch", "prefetchu", "discard", "addc", "subc", "madc", "mul24", "mad24", "dp4a", "dp2a", "tex", "suld", "sust"};
     if (!known.count(base)) return unsupported(line);
     Mods m;
     if (base != "call" && base != "brx") {
@@ -1223,6 +1224,50 @@ class Parser {
     return absl::OkStatus();
   }
 
+  // suld.b.{1d,2d,3d}{.v2,.v4}.bN.{trap,clamp,zero} {d...}, [surf, {x, y, z}] (x in bytes); sust likewise
+  // with the operands swapped. Formatted (.p) access is refused.
+  absl::Status surfaceAccess(std::string_view base, const std::vector<std::string_view>& parts,
+                             const std::vector<POp>& ops, Instr& in, uint32_t line) {
+    if (!hasPart(parts, "b")) return unsupported(line);
+    uint8_t dims = hasPart(parts, "1d") ? 1 : hasPart(parts, "2d") ? 2 : hasPart(parts, "3d") ? 3 : 0;
+    uint8_t range = hasPart(parts, "clamp") ? 1 : hasPart(parts, "zero") ? 2 : 0;
+    if (dims == 0 || in.type == Type::None || typeBytes(in.type) > 8) return unsupported(line);
+    in.mode = uint8_t(dims | range << 4);
+    in.op = base == "suld" ? Op::SurfLoad : Op::SurfStore;
+    if (auto st = needOps(ops, 2, line); !st.ok()) return st;
+    const POp& addr = in.op == Op::SurfLoad ? ops[1] : ops[0];
+    const POp& vals = in.op == Op::SurfLoad ? ops[0] : ops[1];
+    if (addr.k != POp::Addr || addr.elems.size() != 1)
+      return err(line, "expected '[surface, {coordinates}]' in '" + opcodeText_ + "'");
+    std::vector<const POp*> vs;
+    if (vals.k == POp::Vec) for (auto& e : vals.elems) vs.push_back(&e);
+    else vs.push_back(&vals);
+    if (vs.size() != in.vec) return err(line, "vector width mismatch in '" + opcodeText_ + "'");
+    POp handle;
+    handle.k = POp::Name;
+    handle.name = addr.name;
+    auto h = srcRef(handle, Type::U64, line);
+    if (!h.ok()) return h.status();
+    in.src[in.nsrc++] = *h;
+    const POp& coords = addr.elems[0];
+    std::vector<const POp*> cs;
+    if (coords.k == POp::Vec) for (auto& e : coords.elems) cs.push_back(&e);
+    else cs.push_back(&coords);
+    if (cs.size() < dims) return err(line, "too few surface coordinates in '" + opcodeText_ + "'");
+    for (uint32_t i = 0; i < dims; ++i) {
+      auto c = srcRef(*cs[i], Type::S32, line);
+      if (!c.ok()) return c.status();
+      in.src[in.nsrc++] = *c;
+    }
+    // Values: loads write dst[0..vec), stores read them from dst[] slots as sources (src holds the coordinates).
+    for (const POp* v : vs) {
+      auto r = in.op == Op::SurfLoad ? dstRef(*v, line) : srcRef(*v, in.type, line);
+      if (!r.ok()) return r.status();
+      in.dst[in.ndst++] = *r;
+    }
+    return absl::OkStatus();
+  }
+
   // `name: .branchtargets L1, L2, ...;` (the label and colon are consumed).
   absl::Status branchTargets(std::string_view name, uint32_t line) {
     next();  // .branchtargets
@@ -1314,6 +1359,7 @@ class Parser {
       return extendedInteger(base, parts, ops, in, line);
     if (base == "brx") return branchIndexed(parts, ops, in, line);
     if (base == "tex") return textureFetch(parts, ops, in, line);
+    if (base == "suld" || base == "sust") return surfaceAccess(base, parts, ops, in, line);
     if (base == "cvt") {
       in.op = Op::Cvt;
       if (m.types.size() != 2) return err(line, "cvt needs two types in '" + opcodeText_ + "'");

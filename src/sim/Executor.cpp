@@ -63,7 +63,7 @@ absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptxText, std::s
       case Op::Dp2a:
         mod->fns[pc] = selectIntegerExtended(in, error);
         break;
-      case Op::Tex: mod->fns[pc] = selectTexture(in, error); break;
+      case Op::Tex: case Op::SurfLoad: case Op::SurfStore: mod->fns[pc] = selectTexture(in, error); break;
       case Op::Ld: case Op::St: case Op::Atom: case Op::Red: case Op::Membar: case Op::Nop: case Op::Prefetch:
         mod->fns[pc] = selectMemory(in, error);
         break;

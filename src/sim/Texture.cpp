@@ -168,6 +168,59 @@ void execTex(Ctx& x, const ptx::Instr& in, uint32_t m) {
   });
 }
 
+// suld/sust.b: x in bytes, y and z in rows and slices; out of range: trap
+// (fault), clamp (to the nearest element) or zero (loads 0, stores dropped).
+void execSurface(Ctx& x, const ptx::Instr& in, uint32_t m) {
+  const uint64_t* handle = S(x, in.src[0]);
+  uint32_t dims = in.mode & 0xF, range = in.mode >> 4;
+  uint32_t size = ptx::typeBytes(in.type), bytes = size * in.vec;
+  bool load = in.op == ptx::Op::SurfLoad;
+  forLanes(m, [&](uint32_t l) {
+    if (x.faulted) return;
+    std::optional<TextureObject> t = findTexture(handle[l]);
+    if (!t || !t->surface) {
+      x.L->fault(*x.W, l, x.pc, std::string(load ? "suld" : "sust") + " through " + hex(handle[l]) +
+                                    ", which is not a live surface object");
+      x.faulted = true;
+      return;
+    }
+    uint64_t element = uint64_t(t->channels) * t->channelBytes;
+    int64_t c[3] = {0, 0, 0};
+    int64_t limit[3] = {int64_t(t->width * element), int64_t(t->height), int64_t(t->depth)};
+    bool inside = true;
+    for (uint32_t d = 0; d < dims; ++d) {
+      c[d] = int32_t(uint32_t(S(x, in.src[1 + d])[l]));
+      int64_t last = d == 0 ? limit[0] - int64_t(bytes) : limit[d] - 1;
+      if (c[d] < 0 || c[d] > last) {
+        inside = false;
+        if (range == 1) {
+          c[d] = std::clamp<int64_t>(c[d], 0, std::max<int64_t>(last, 0));
+          if (d == 0) c[d] -= c[d] % int64_t(element);
+        }
+      }
+    }
+    if (!inside && range == 0) {
+      x.L->fault(*x.W, l, x.pc, std::string(load ? "suld" : "sust") + " outside the surface (x " +
+                                    std::to_string(c[0]) + " bytes, y " + std::to_string(c[1]) + ")");
+      x.faulted = true;
+      return;
+    }
+    uint8_t* p = const_cast<uint8_t*>(t->data) + (uint64_t(c[2]) * t->height + uint64_t(c[1])) * t->pitch +
+                 uint64_t(c[0]);
+    bool skip = !inside && range == 2;
+    for (uint32_t k = 0; k < in.vec; ++k) {
+      if (load) {
+        uint64_t v = 0;
+        if (!skip) std::memcpy(&v, p + k * size, size);
+        if (in.dst[k] != ptx::kNoRef) D(x, in.dst[k])[l] = v;
+      } else if (!skip) {
+        uint64_t v = S(x, in.dst[k])[l];
+        std::memcpy(p + k * size, &v, size);
+      }
+    }
+  });
+}
+
 }  // namespace
 
 uint64_t createTexture(const TextureObject& texture) {
@@ -193,6 +246,7 @@ std::optional<TextureObject> findTexture(uint64_t handle) {
 }
 
 ExecFn selectTexture(const ptx::Instr& in, std::string& error) {
+  if (in.op == ptx::Op::SurfLoad || in.op == ptx::Op::SurfStore) return &execSurface;
   bool dstOk = in.type == ptx::Type::F32 || in.type == ptx::Type::S32 || in.type == ptx::Type::U32;
   bool coordOk = in.type2 == ptx::Type::F32 || in.type2 == ptx::Type::S32;
   if (!dstOk || !coordOk) {

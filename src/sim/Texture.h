@@ -23,9 +23,11 @@ struct TextureObject {
   bool normalizedFloat = false;   // cudaReadModeNormalizedFloat
   bool normalizedCoords = false;
   float border[4] = {0, 0, 0, 0};
+  bool surface = false;           // a surface object (suld/sust; data is writable)
 };
 
-// The handle kernels receive (never 0); the object is copied.
+// The handle kernels receive (never 0); the object is copied. Texture and
+// surface objects share the handle space.
 uint64_t createTexture(const TextureObject& texture);
 bool destroyTexture(uint64_t handle);
 std::optional<TextureObject> findTexture(uint64_t handle);

@@ -1,7 +1,8 @@
 // Texture objects over a CUDA array (cudaMallocArray, cudaMemcpy2DToArray),
 // linear memory (tex1Dfetch) and pitched memory (cudaMallocPitch): point and
 // linear filtering, clamp/wrap/border addressing, normalized coordinates and
-// normalized-float reads of 8-bit data.
+// normalized-float reads of 8-bit data; surface writes and reads of a CUDA
+// array (surf2Dwrite/surf2Dread) sampled back through a texture.
 #include <cstdio>
 
 #define CHECK(call)                                                               \
@@ -22,6 +23,17 @@ __global__ void sample2D(cudaTextureObject_t point, cudaTextureObject_t linear, 
 __global__ void fetch1D(cudaTextureObject_t linearMemory, cudaTextureObject_t pitched, float* out) {
   int i = threadIdx.x;
   out[i] = float(tex1Dfetch<int>(linearMemory, i)) + tex2D<float4>(pitched, i + 0.5f, 1.5f).y;
+}
+
+__global__ void surfaceWrite(cudaSurfaceObject_t surface, int w) {
+  int x = threadIdx.x, y = blockIdx.x;
+  surf2Dwrite(float(x * y), surface, x * 4, y);
+  if (x == 0) surf2Dwrite(-1.0f, surface, (w + 3) * 4, y, cudaBoundaryModeZero);  // dropped
+}
+__global__ void surfaceRead(cudaSurfaceObject_t surface, cudaTextureObject_t texture, float* out, int w) {
+  int x = threadIdx.x, y = blockIdx.x;
+  out[y * w + x] = surf2Dread<float>(surface, x * 4, y) + 1000.0f * tex2D<float>(texture, x + 0.5f, y + 0.5f) +
+                   surf2Dread<float>(surface, (x + 100) * 4, y, cudaBoundaryModeClamp);
 }
 
 int main() {
@@ -102,6 +114,31 @@ int main() {
   for (int i = 0; i < w; ++i) printf(" %.4f", r1[i]);
   printf("\n");
 
+  cudaArray_t surfaceArray;
+  CHECK(cudaMallocArray(&surfaceArray, &fdesc, w, h, cudaArraySurfaceLoadStore));
+  cudaResourceDesc sres = {};
+  sres.resType = cudaResourceTypeArray;
+  sres.res.array.array = surfaceArray;
+  cudaSurfaceObject_t surface;
+  CHECK(cudaCreateSurfaceObject(&surface, &sres));
+  cudaTextureObject_t surfaceTexture;
+  td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
+  td.filterMode = cudaFilterModePoint;
+  td.normalizedCoords = 0;
+  CHECK(cudaCreateTextureObject(&surfaceTexture, &sres, &td, nullptr));
+  surfaceWrite<<<h, w>>>(surface, w);
+  surfaceRead<<<h, w>>>(surface, surfaceTexture, out, w);
+  float sr[h][w];
+  CHECK(cudaMemcpy(sr, out, sizeof sr, cudaMemcpyDeviceToHost));
+  printf("surface row 3:");
+  for (int x = 0; x < w; ++x) printf(" %g", sr[3][x]);
+  printf("\n");
+  float back[h][w];
+  CHECK(cudaMemcpy2DFromArray(back, w * sizeof(float), surfaceArray, 0, 0, w * sizeof(float), h, cudaMemcpyDeviceToHost));
+  printf("copied back: %g %g\n", back[2][3], back[3][7]);
+  CHECK(cudaDestroySurfaceObject(surface));
+  CHECK(cudaDestroyTextureObject(surfaceTexture));
+  CHECK(cudaFreeArray(surfaceArray));
   CHECK(cudaDestroyTextureObject(point));
   CHECK(cudaDestroyTextureObject(linear));
   CHECK(cudaDestroyTextureObject(linearMemory));

@@ -128,7 +128,7 @@ cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f) {
 cudaError_t cudaMallocArray(cudaArray** array, const cudaChannelFormatDesc* desc, size_t width, size_t height,
                             unsigned int flags) {
   if (array == nullptr || desc == nullptr || width == 0 || elementBytes(*desc) == 0) return fail(cudaErrorInvalidValue);
-  if (flags != 0) return unsupported("cudaMallocArray with flags (surface load/store, texture gather)");
+  if (flags & ~0x2u) return unsupported("cudaMallocArray with flags other than cudaArraySurfaceLoadStore");
   std::lock_guard lock(rt().mutex());
   auto* a = new cudaArray;
   a->desc = *desc;
@@ -256,6 +256,29 @@ cudaError_t cudaCreateTextureObject(unsigned long long* object, const cudaResour
     return fail(cudaErrorInvalidValue);  // CUDA filters only floating-point results
   *object = predatar::sim::createTexture(t);
   return cudaSuccess;
+}
+
+// Surfaces over CUDA arrays (any array: the load/store flag is not enforced).
+cudaError_t cudaCreateSurfaceObject(unsigned long long* object, const cudaResourceDesc* res) {
+  if (object == nullptr || res == nullptr) return fail(cudaErrorInvalidValue);
+  if (res->resType != 0) return unsupported("cudaCreateSurfaceObject over anything but a CUDA array");
+  std::lock_guard lock(rt().mutex());
+  cudaArray* a = res->res.array.array;
+  if (!arrays().count(a)) return fail(cudaErrorInvalidValue);
+  predatar::sim::TextureObject t;
+  if (cudaError_t e = describeChannels(a->desc, t); e != cudaSuccess) return fail(e);
+  t.surface = true;
+  t.data = a->data.data();
+  t.width = a->width;
+  t.height = std::max<size_t>(a->height, 1);
+  t.pitch = a->pitch;
+  *object = predatar::sim::createTexture(t);
+  return cudaSuccess;
+}
+
+cudaError_t cudaDestroySurfaceObject(unsigned long long object) {
+  if (object == 0) return cudaSuccess;
+  return predatar::sim::destroyTexture(object) ? cudaSuccess : fail(cudaErrorInvalidValue);
 }
 
 cudaError_t cudaDestroyTextureObject(unsigned long long object) {
