@@ -93,6 +93,7 @@ int main() {
   uchar4* image;
   size_t pitch;
   CHECK(cudaMallocPitch(&image, &pitch, w * sizeof(uchar4), 2));
+  CHECK(cudaMemset2D(image, pitch, 0xFF, w * sizeof(uchar4), 2));
   CHECK(cudaMemcpy2D(image, pitch, pixels, w * sizeof(uchar4), w * sizeof(uchar4), 2, cudaMemcpyHostToDevice));
   cudaResourceDesc pres = {};
   pres.resType = cudaResourceTypePitch2D;

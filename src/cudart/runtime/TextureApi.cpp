@@ -8,6 +8,7 @@
 #include <set>
 #include <vector>
 
+#include "cudart/runtime/Graph.h"
 #include "cudart/runtime/GraphTypes.h"
 #include "cudart/runtime/Runtime.h"
 #include "cudart/runtime/Unsupported.h"
@@ -202,6 +203,47 @@ cudaError_t cudaMemcpyFromArray(void* dst, cudaArray* src, size_t wOffset, size_
 }
 cudaError_t cudaMemcpyFromArray_ptds(void* dst, cudaArray* src, size_t wOffset, size_t hOffset, size_t count,
                                      int kind) __attribute__((alias("cudaMemcpyFromArray"), visibility("default")));
+
+// Pitched memory: rows of `width` bytes, `pitch` apart.
+cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
+  std::lock_guard lock(rt().mutex());
+  if (rt().sticky() != cudaSuccess) return fail(rt().sticky());
+  if (width > pitch) return fail(cudaErrorInvalidValue);
+  for (size_t r = 0; r < height; ++r)
+    if (cudaError_t e = rt().fill(static_cast<uint8_t*>(devPtr) + r * pitch, value, width); e != cudaSuccess)
+      return fail(e);
+  return cudaSuccess;
+}
+cudaError_t cudaMemset2D_ptds(void* devPtr, size_t pitch, int value, size_t width, size_t height)
+    __attribute__((alias("cudaMemset2D"), visibility("default")));
+
+cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t stream) {
+  {
+    std::lock_guard lock(rt().mutex());
+    if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
+    if (isCapturing(stream)) return unsupported("cudaMemset2DAsync during stream capture");
+  }
+  return cudaMemset2D(devPtr, pitch, value, width, height);
+}
+cudaError_t cudaMemset2DAsync_ptsz(void* devPtr, size_t pitch, int value, size_t width, size_t height,
+                                   cudaStream_t stream)
+    __attribute__((alias("cudaMemset2DAsync"), visibility("default")));
+
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                         int kind);
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                              size_t height, int kind, cudaStream_t stream) {
+  {
+    std::lock_guard lock(rt().mutex());
+    if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
+    if (isCapturing(stream)) return unsupported("cudaMemcpy2DAsync during stream capture");
+  }
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+cudaError_t cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                   size_t height, int kind, cudaStream_t stream)
+    __attribute__((alias("cudaMemcpy2DAsync"), visibility("default")));
 
 cudaError_t cudaCreateTextureObject(unsigned long long* object, const cudaResourceDesc* res,
                                     const cudaTextureDesc* tex, const void* view) {
