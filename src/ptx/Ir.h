@@ -37,6 +37,12 @@ enum class Op : uint8_t {
   Membar, Bar, BarWarpSync, Shfl, Vote, Match, Redux, Activemask,
   Bra, BrxIdx, Call, Ret, Exit, Trap, Nanosleep, Nop,
   Unsupported,  // an instruction the emulator does not implement: refused when executed
+  // extended-precision and packed integer arithmetic (sim/IntegerExtended.cpp)
+  AddCarry, SubCarry, MadCarry, Mul24, Mad24, Dp4a, Dp2a,
+  // texture fetch through a texture object (sim/Texture.cpp): mode = dimensions
+  Tex,
+  // unformatted surface load/store (sim/Texture.cpp): mode = dimensions | out-of-range mode << 4
+  SurfLoad, SurfStore,
 };
 const char* toString(Op op);
 
@@ -52,6 +58,8 @@ enum class MulMode : uint8_t { Lo, Hi, Wide };
 enum class BarKind : uint8_t { Sync, Arrive, RedPopc, RedAnd, RedOr };
 // Calls to external functions the emulator implements (Instr::mode of a Call).
 enum Builtin : uint8_t { kNotBuiltin = 0, kVprintf = 1, kAssertFail = 2 };
+// Instr::carry: `.cc` writes the carry flag, addc/subc/madc read it.
+enum CarryFlags : uint8_t { kCarryOut = 1, kCarryIn = 2 };
 enum class TestpMode : uint8_t { Finite, Infinite, Number, NotANumber, Normal, Subnormal };
 
 // Special registers with a per-lane value fixed for the lifetime of a warp;
@@ -116,6 +124,7 @@ struct Instr {
   uint8_t vec = 1;   // ld/st vector width
   bool ftz = false, sat = false, nc = false, uni = false, negC = false, toGeneric = false;
   bool guardNeg = false;
+  uint8_t carry = 0;  // AddCarry/SubCarry/MadCarry: kCarryOut | kCarryIn
   uint8_t ndst = 0, nsrc = 0;
   Ref dst[4] = {kNoRef, kNoRef, kNoRef, kNoRef};
   Ref src[4] = {kNoRef, kNoRef, kNoRef, kNoRef};

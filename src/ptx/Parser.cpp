@@ -51,7 +51,8 @@ const char* toString(Op op) {
       "cvt", "setp", "selp", "set", "slct", "mov", "mov(pack)", "mov(unpack)", "mov(frame)", "mov(clock)", "cvta",
       "ld", "st", "atom", "red", "prefetch",
       "membar", "bar", "bar.warp.sync", "shfl", "vote", "match", "redux", "activemask",
-      "bra", "brx.idx", "call", "ret", "exit", "trap", "nanosleep", "nop", "unsupported"};
+      "bra", "brx.idx", "call", "ret", "exit", "trap", "nanosleep", "nop", "unsupported",
+      "add(carry)", "sub(carry)", "mad(carry)", "mul24", "mad24", "dp4a", "dp2a", "tex", "suld", "sust"};
   return names[static_cast<int>(op)];
 }
 
@@ -573,6 +574,8 @@ class Parser {
     scopes_.emplace_back();
     labels_.clear();
     labelFixups_.clear();
+    tableFixups_.clear();
+    branchTableNames_.clear();
     constIndex_.clear();
     curSource_ = UINT32_MAX;
     Function& f = m_.functions[fi];
@@ -613,7 +616,26 @@ class Parser {
       if (it == labels_.end()) return err(line, "unknown label '" + std::string(label) + "'");
       m_.code[pc].target = it->second;
     }
+    if (auto st = resolveBranchTables(); !st.ok()) return st;
     curFuncName_.clear();
+    return absl::OkStatus();
+  }
+
+  // Each brx.idx gets its table (Module::branchTables) of instruction indices.
+  absl::Status resolveBranchTables() {
+    for (auto& [pc, name, line] : tableFixups_) {
+      auto table = branchTableNames_.find(name);
+      if (table == branchTableNames_.end())
+        return err(line, "unknown .branchtargets list '" + std::string(name) + "'");
+      std::vector<uint32_t> targets;
+      for (std::string_view label : table->second) {
+        auto it = labels_.find(label);
+        if (it == labels_.end()) return err(line, "unknown label '" + std::string(label) + "' in .branchtargets");
+        targets.push_back(it->second);
+      }
+      m_.branchTables.push_back(std::move(targets));
+      m_.code[pc].target = uint32_t(m_.branchTables.size() - 1);
+    }
     return absl::OkStatus();
   }
 
@@ -708,9 +730,14 @@ class Parser {
         continue;
       }
       if (t.kind == Tok::Ident && peek(1).kind == Tok::Punct && peek(1).text[0] == ':' ) {
-        labels_[t.text] = uint32_t(m_.code.size());
+        std::string_view label = t.text;
+        uint32_t labelLine = t.line;
+        labels_[label] = uint32_t(m_.code.size());
         next();
         next();
+        if (peek().kind == Tok::Ident && peek().text == ".branchtargets") {
+          if (auto st = branchTargets(label, labelLine); !st.ok()) return st;
+        }
         continue;
       }
       if (auto st = instruction(); !st.ok()) return st;
@@ -750,6 +777,13 @@ class Parser {
       if (peek().kind == Tok::Ident) {
         o.name = next().text;
         o.addrHasName = true;
+      }
+      if (o.addrHasName && accept(',')) {  // [texture, {coordinates}]
+        auto coords = operand();
+        if (!coords.ok()) return coords.status();
+        o.elems.push_back(std::move(*coords));
+        if (auto st = expect(']'); !st.ok()) return st;
+        return o;
       }
       while (!isPunct(']')) {
         bool neg = false;
@@ -846,11 +880,13 @@ class Parser {
         if (p == "clamp") { m.mode |= 2; continue; }
       }
       if (base == "bfind" && p == "shiftamt") { m.mode = 1; continue; }
+      if ((base == "tex" || base == "suld" || base == "sust") && (p == "1d" || p == "2d" || p == "3d")) continue;
+      if ((base == "suld" || base == "sust") && (p == "b" || p == "trap" || p == "clamp" || p == "zero")) continue;
       if ((base == "atom" || base == "red" || base == "redux") && atoms.count(p) && m.atom == AtomOp::None) {
         m.atom = atoms.at(p);
         continue;
       }
-      if (base == "mul" || base == "mad" || base == "mul24" || base == "mad24") {
+      if (base == "mul" || base == "mad" || base == "mul24" || base == "mad24" || base == "madc" || base == "dp2a") {
         if (p == "lo") { m.mode = uint8_t(MulMode::Lo); continue; }
         if (p == "hi") { m.mode = uint8_t(MulMode::Hi); continue; }
         if (p == "wide") { m.mode = uint8_t(MulMode::Wide); continue; }
@@ -920,7 +956,9 @@ class Parser {
       if (p == "to") { m.to = true; continue; }
       if (p == "v2") { m.vec = 2; continue; }
       if (p == "v4") { m.vec = 4; continue; }
-      if (p == "cc" && (base == "add" || base == "sub")) continue;
+      if (p == "cc" && (base == "add" || base == "sub" || base == "addc" || base == "subc" || base == "mad" ||
+                        base == "madc"))
+        continue;
       if (p == "approx" || p == "full" || p == "sync" || p == "aligned" || p == "ca" || p == "cg" || p == "cs" ||
           p == "lu" || p == "cv" || p == "wb" || p == "wt" || p == "noftz" || p == "L1" || p == "L2" ||
           p.find("::") != std::string_view::npos)
@@ -1002,6 +1040,7 @@ class Parser {
   absl::StatusOr<Ref> srcRef(const POp& o, Type t, uint32_t line, Instr* in = nullptr) {
     if (o.k == POp::Int || o.k == POp::Float) return constRef(addConst({Constant::Kind::Value, immBits(o, t), 0}));
     if (o.k != POp::Name) return err(line, "unsupported operand in '" + opcodeText_ + "'");
+    if (o.name == "WARP_SZ") return constRef(addConst({Constant::Kind::Value, 32, 0}));
     if (o.name[0] == '%') {
       int sp = specialIndex(o.name);
       if (sp >= 0) return specialRef(uint32_t(sp));
@@ -1099,8 +1138,8 @@ class Parser {
         "cnot", "shl", "shr", "popc", "clz", "brev", "bfe", "bfi", "prmt", "lop3", "copysign", "sad", "rcp",
         "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "selp", "slct", "testp", "cvt", "setp", "set",
         "mov", "cvta", "ld", "ldu", "st", "atom", "red", "membar", "fence", "bar", "barrier", "shfl", "vote",
-        "match", "redux", "shf", "bfind", "isspacep", "activemask", "bra", "call", "ret", "exit", "trap", "brkpt", "pmevent", "nanosleep",
-        "prefetch", "prefetchu", "discard"};
+        "match", "redux", "shf", "bfind", "isspacep", "activemask", "bra", "brx", "call", "ret", "exit", "trap", "brkpt", "pmevent", "nanosleep",
+        "prefetch", "prefetchu", "discard", "addc", "subc", "madc", "mul24", "mad24", "dp4a", "dp2a", "tex", "suld", "sust"};
     if (!known.count(base)) {  // kept, so that kernels that do not execute it still run
       in.op = Op::Unsupported;
       m_.unsupported[uint32_t(m_.code.size())] = opcodeText_;
@@ -1145,6 +1184,147 @@ class Parser {
     return absl::OkStatus();
   }
 
+  static bool hasPart(const std::vector<std::string_view>& parts, std::string_view p) {
+    return std::find(parts.begin() + 1, parts.end(), p) != parts.end();
+  }
+
+  // add.cc / addc / sub.cc / subc / mad.cc / madc: `carry` says whether the
+  // carry flag is read (kCarryIn) and written (kCarryOut, the .cc suffix).
+  absl::Status carryArithmetic(Instr& in, const std::vector<POp>& ops, uint32_t line, Op op, uint8_t carry) {
+    in.op = op;
+    in.carry = carry;
+    if (typeBytes(in.type) < 4 || ptx::isFloat(in.type)) return unsupported(line);
+    return simple(in, ops, op == Op::MadCarry ? 3 : 2, line);
+  }
+
+  // addc/subc/madc, mul24/mad24, dp4a/dp2a (executed by sim/IntegerExtended.cpp).
+  absl::Status extendedInteger(std::string_view base, const std::vector<std::string_view>& parts,
+                               const std::vector<POp>& ops, Instr& in, uint32_t line) {
+    if (in.type == Type::None) return err(line, "missing type in '" + opcodeText_ + "'");
+    uint8_t out = hasPart(parts, "cc") ? kCarryOut : 0;
+    if (base == "addc") return carryArithmetic(in, ops, line, Op::AddCarry, kCarryIn | out);
+    if (base == "subc") return carryArithmetic(in, ops, line, Op::SubCarry, kCarryIn | out);
+    if (base == "madc") return carryArithmetic(in, ops, line, Op::MadCarry, kCarryIn | out);
+    if (base == "mul24" || base == "mad24") {
+      in.op = base == "mul24" ? Op::Mul24 : Op::Mad24;
+      if (in.type != Type::U32 && in.type != Type::S32) return unsupported(line);
+      return simple(in, ops, in.op == Op::Mul24 ? 2 : 3, line);
+    }
+    // dp4a.atype.btype / dp2a.mode.atype.btype: d and c are s32 when either source is signed.
+    in.op = base == "dp4a" ? Op::Dp4a : Op::Dp2a;
+    if (in.type2 == Type::None) return err(line, "'" + opcodeText_ + "' needs two types");
+    Type acc = isSigned(in.type) || isSigned(in.type2) ? Type::S32 : Type::U32;
+    return simple(in, ops, 3, line, {in.type, in.type2, acc});
+  }
+
+  // brx.idx{.uni} index, table: the table is a `.branchtargets` list of this function.
+  absl::Status branchIndexed(const std::vector<std::string_view>& parts, const std::vector<POp>& ops, Instr& in,
+                             uint32_t line) {
+    if (parts.size() < 2 || parts[1] != "idx") return unsupported(line);
+    for (size_t i = 2; i < parts.size(); ++i)
+      if (parts[i] == "uni") in.uni = true;
+      else return err(line, "unsupported modifier '." + std::string(parts[i]) + "' in '" + opcodeText_ + "'");
+    if (auto st = needOps(ops, 2, line); !st.ok()) return st;
+    if (ops[1].k != POp::Name) return err(line, "brx.idx needs a .branchtargets label");
+    in.op = Op::BrxIdx;
+    auto index = srcRef(ops[0], Type::U32, line);
+    if (!index.ok()) return index.status();
+    in.src[0] = *index;
+    in.nsrc = 1;
+    tableFixups_.emplace_back(uint32_t(m_.code.size()), ops[1].name, line);
+    return absl::OkStatus();
+  }
+
+  // tex.{1d,2d,3d}.v4.dtype.ctype {d0..d3}, [texobj, {coordinates}]
+  absl::Status textureFetch(const std::vector<std::string_view>& parts, const std::vector<POp>& ops, Instr& in,
+                            uint32_t line) {
+    std::string_view geometry = parts.size() > 1 ? parts[1] : "";
+    in.mode = geometry == "1d" ? 1 : geometry == "2d" ? 2 : geometry == "3d" ? 3 : 0;
+    if (in.mode == 0 || in.vec != 4 || in.type2 == Type::None) return unsupported(line);
+    if (auto st = needOps(ops, 2, line); !st.ok()) return st;
+    if (ops[0].k != POp::Vec || ops[0].elems.size() != 4 || ops[1].k != POp::Addr || ops[1].elems.size() != 1)
+      return err(line, "expected '{d0, d1, d2, d3}, [texture, {coordinates}]' in '" + opcodeText_ + "'");
+    in.op = Op::Tex;
+    for (const POp& d : ops[0].elems) {
+      auto r = dstRef(d, line);
+      if (!r.ok()) return r.status();
+      in.dst[in.ndst++] = *r;
+    }
+    POp handle;
+    handle.k = POp::Name;
+    handle.name = ops[1].name;
+    auto h = srcRef(handle, Type::U64, line);
+    if (!h.ok()) return h.status();
+    in.src[in.nsrc++] = *h;
+    const POp& coords = ops[1].elems[0];
+    std::vector<const POp*> cs;
+    if (coords.k == POp::Vec) for (auto& e : coords.elems) cs.push_back(&e);
+    else cs.push_back(&coords);
+    if (cs.size() < in.mode) return err(line, "too few texture coordinates in '" + opcodeText_ + "'");
+    for (uint32_t i = 0; i < in.mode; ++i) {
+      auto c = srcRef(*cs[i], in.type2, line);
+      if (!c.ok()) return c.status();
+      in.src[in.nsrc++] = *c;
+    }
+    return absl::OkStatus();
+  }
+
+  // suld.b.{1d,2d,3d}{.v2,.v4}.bN.{trap,clamp,zero} {d...}, [surf, {x, y, z}] (x in bytes); sust likewise
+  // with the operands swapped. Formatted (.p) access is refused.
+  absl::Status surfaceAccess(std::string_view base, const std::vector<std::string_view>& parts,
+                             const std::vector<POp>& ops, Instr& in, uint32_t line) {
+    if (!hasPart(parts, "b")) return unsupported(line);
+    uint8_t dims = hasPart(parts, "1d") ? 1 : hasPart(parts, "2d") ? 2 : hasPart(parts, "3d") ? 3 : 0;
+    uint8_t range = hasPart(parts, "clamp") ? 1 : hasPart(parts, "zero") ? 2 : 0;
+    if (dims == 0 || in.type == Type::None || typeBytes(in.type) > 8) return unsupported(line);
+    in.mode = uint8_t(dims | range << 4);
+    in.op = base == "suld" ? Op::SurfLoad : Op::SurfStore;
+    if (auto st = needOps(ops, 2, line); !st.ok()) return st;
+    const POp& addr = in.op == Op::SurfLoad ? ops[1] : ops[0];
+    const POp& vals = in.op == Op::SurfLoad ? ops[0] : ops[1];
+    if (addr.k != POp::Addr || addr.elems.size() != 1)
+      return err(line, "expected '[surface, {coordinates}]' in '" + opcodeText_ + "'");
+    std::vector<const POp*> vs;
+    if (vals.k == POp::Vec) for (auto& e : vals.elems) vs.push_back(&e);
+    else vs.push_back(&vals);
+    if (vs.size() != in.vec) return err(line, "vector width mismatch in '" + opcodeText_ + "'");
+    POp handle;
+    handle.k = POp::Name;
+    handle.name = addr.name;
+    auto h = srcRef(handle, Type::U64, line);
+    if (!h.ok()) return h.status();
+    in.src[in.nsrc++] = *h;
+    const POp& coords = addr.elems[0];
+    std::vector<const POp*> cs;
+    if (coords.k == POp::Vec) for (auto& e : coords.elems) cs.push_back(&e);
+    else cs.push_back(&coords);
+    if (cs.size() < dims) return err(line, "too few surface coordinates in '" + opcodeText_ + "'");
+    for (uint32_t i = 0; i < dims; ++i) {
+      auto c = srcRef(*cs[i], Type::S32, line);
+      if (!c.ok()) return c.status();
+      in.src[in.nsrc++] = *c;
+    }
+    // Values: loads write dst[0..vec), stores read them from dst[] slots as sources (src holds the coordinates).
+    for (const POp* v : vs) {
+      auto r = in.op == Op::SurfLoad ? dstRef(*v, line) : srcRef(*v, in.type, line);
+      if (!r.ok()) return r.status();
+      in.dst[in.ndst++] = *r;
+    }
+    return absl::OkStatus();
+  }
+
+  // `name: .branchtargets L1, L2, ...;` (the label and colon are consumed).
+  absl::Status branchTargets(std::string_view name, uint32_t line) {
+    next();  // .branchtargets
+    std::vector<std::string_view> targets;
+    do {
+      if (peek().kind != Tok::Ident) return err(line, "expected a label in .branchtargets");
+      targets.push_back(next().text);
+    } while (accept(','));
+    branchTableNames_[name] = targets;
+    return expect(';');
+  }
+
   absl::Status decode(std::string_view base, const std::vector<std::string_view>& parts, Mods& m,
                       const std::vector<POp>& ops, Instr& in, uint32_t line) {
     in.type = m.types.empty() ? Type::None : m.types[0];
@@ -1186,6 +1366,7 @@ class Parser {
         case Op::Selp: return simple(in, ops, 3, line, {Type::None, Type::None, Type::Pred});
         case Op::Slct: return simple(in, ops, 3, line, {Type::None, Type::None, in.type2});
         case Op::Mad:
+          if (hasPart(parts, "cc")) return carryArithmetic(in, ops, line, Op::MadCarry, kCarryOut);
           if (MulMode(in.mode) == MulMode::Wide) {
             Type wide = in.type == Type::S32 ? Type::S64 : in.type == Type::U32 ? Type::U64
                         : in.type == Type::S16 ? Type::S32 : Type::U32;
@@ -1193,8 +1374,8 @@ class Parser {
           }
           return simple(in, ops, 3, line);
         case Op::Add: case Op::Sub:
-          if (parts.size() > 1 && (parts[1] == "cc" || parts[0] == "addc" || parts[0] == "subc"))
-            return unsupported(line);
+          if (hasPart(parts, "cc"))
+            return carryArithmetic(in, ops, line, in.op == Op::Add ? Op::AddCarry : Op::SubCarry, kCarryOut);
           return simple(in, ops, 2, line);
         default: return simple(in, ops, size_t(it->second.second), line);
       }
@@ -1218,8 +1399,12 @@ class Parser {
       if (in.atom == AtomOp::None || in.type == Type::None) return unsupported(line);
       return simple(in, ops, 2, line, {Type::None, Type::U32});
     }
-    if (base == "addc" || base == "subc" || base == "mul24" || base == "mad24" || base == "dp4a" || base == "dp2a")
-      return unsupported(line);
+    if (base == "addc" || base == "subc" || base == "madc" || base == "mul24" || base == "mad24" || base == "dp4a" ||
+        base == "dp2a")
+      return extendedInteger(base, parts, ops, in, line);
+    if (base == "brx") return branchIndexed(parts, ops, in, line);
+    if (base == "tex") return textureFetch(parts, ops, in, line);
+    if (base == "suld" || base == "sust") return surfaceAccess(base, parts, ops, in, line);
     if (base == "cvt") {
       in.op = Op::Cvt;
       if (m.types.size() != 2) return err(line, "cvt needs two types in '" + opcodeText_ + "'");
@@ -1523,6 +1708,8 @@ class Parser {
   std::unordered_map<std::string_view, uint32_t> labels_;
   std::vector<std::tuple<uint32_t, std::string_view, uint32_t>> labelFixups_;
   std::vector<std::tuple<uint32_t, std::string_view, uint32_t>> pendingCalls_;
+  std::vector<std::tuple<uint32_t, std::string_view, uint32_t>> tableFixups_;  // brx.idx pc, table, line
+  std::unordered_map<std::string_view, std::vector<std::string_view>> branchTableNames_;
   std::map<std::tuple<uint8_t, uint64_t, uint32_t>, uint32_t> constIndex_;
   std::unordered_map<uint64_t, uint32_t> sourceIdx_;
   std::optional<Variable> pendingFrameVar_;

@@ -31,7 +31,7 @@ inline constexpr uint64_t kWindowMask = (1ull << kWindowShift) - 1;
 struct Ctx;
 using ExecFn = void (*)(Ctx&, const ptx::Instr&, uint32_t mask);
 
-enum class Ctrl : uint8_t { Plain, Bra, Call, Ret, Exit, Trap, Bar, WarpSync, Nanosleep, Unsupported };
+enum class Ctrl : uint8_t { Plain, Bra, Call, Ret, Exit, Trap, Bar, WarpSync, Nanosleep, BrxIdx, Unsupported };
 
 class LoadedModule final : public Module {
  public:
@@ -63,6 +63,7 @@ struct Warp {
   uint32_t exists = 0;      // lanes with a thread
   uint32_t exited = 0;
   uint32_t waiting = 0;     // lanes waiting (barrier / warp sync)
+  uint32_t carry = 0;       // per lane: the carry flag CC.CF of add.cc / addc ...
   uint32_t pc[32] = {};
   uint8_t waitKind[32] = {};
   uint8_t barrierId[32] = {};
@@ -182,6 +183,10 @@ inline void forLanes(uint32_t m, F&& f) {
 // when the instruction/type combination is unsupported.
 ExecFn selectAlu(const ptx::Instr& in, std::string& error);
 ExecFn selectMemory(const ptx::Instr& in, std::string& error);
+// add.cc/addc, sub.cc/subc, mad.cc/madc, mul24/mad24, dp4a/dp2a (IntegerExtended.cpp).
+ExecFn selectIntegerExtended(const ptx::Instr& in, std::string& error);
+// tex through texture objects (Texture.cpp).
+ExecFn selectTexture(const ptx::Instr& in, std::string& error);
 
 // Warp-level data exchange (Memory.cpp), executed on the full participating mask.
 void execShfl(Ctx& x, const ptx::Instr& in, uint32_t mask);

@@ -59,7 +59,12 @@ absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptxText, std::s
         mod->ctrl[pc] = Ctrl::WarpSync;
         continue;
       case Op::Nanosleep: mod->ctrl[pc] = Ctrl::Nanosleep; continue;
-      case Op::BrxIdx: error = "unsupported instruction brx.idx"; break;
+      case Op::BrxIdx: mod->ctrl[pc] = Ctrl::BrxIdx; continue;
+      case Op::AddCarry: case Op::SubCarry: case Op::MadCarry: case Op::Mul24: case Op::Mad24: case Op::Dp4a:
+      case Op::Dp2a:
+        mod->fns[pc] = selectIntegerExtended(in, error);
+        break;
+      case Op::Tex: case Op::SurfLoad: case Op::SurfStore: mod->fns[pc] = selectTexture(in, error); break;
       case Op::Unsupported: error = "unsupported instruction '" + ir.unsupported.at(pc) + "'"; break;
       case Op::Ld: case Op::St: case Op::Atom: case Op::Red: case Op::Membar: case Op::Nop: case Op::Prefetch:
         mod->fns[pc] = selectMemory(in, error);
@@ -469,6 +474,32 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
               regroup = true;
             }
             break;
+          case Ctrl::BrxIdx: {
+            // Per lane: the table entry its index selects (lanes whose guard is false fall through).
+            const std::vector<uint32_t>& table = L.M.ir.branchTables[in.target];
+            const uint64_t* index = S(x, in.src[0]);
+            uint32_t bad = 0;
+            forLanes(exec, [&](uint32_t l) { if (index[l] >= table.size()) bad |= 1u << l; });
+            if (bad) {
+              uint32_t lane = uint32_t(std::countr_zero(bad));
+              L.fault(w, lane, pc, "brx.idx index " + std::to_string(index[lane]) + " outside its table of " +
+                                       std::to_string(table.size()) + " targets");
+              forLanes(mask, [&](uint32_t l) { w.pc[l] = pc; });
+              return executed;
+            }
+            uint32_t first = exec ? uint32_t(table[index[std::countr_zero(exec)]]) : pc + 1;
+            bool same = true;
+            forLanes(mask, [&](uint32_t l) {
+              uint32_t t = ((exec >> l) & 1) ? table[index[l]] : pc + 1;
+              same = same && t == first;
+            });
+            if (same) pc = first;
+            else {
+              forLanes(mask, [&](uint32_t l) { w.pc[l] = ((exec >> l) & 1) ? table[index[l]] : pc + 1; });
+              regroup = true;
+            }
+            break;
+          }
           case Ctrl::Exit:
             if (exec) {
               forLanes(exec, [&](uint32_t l) { w.pc[l] = pc; });

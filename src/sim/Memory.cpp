@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "sim/Exec.h"
+#include "sim/HalfFloat.h"
 
 namespace predatar::sim {
 
@@ -227,7 +228,9 @@ void execSt(Ctx& x, const Instr& in, uint32_t m) {
 template <class T>
 T atomicApply(ptx::AtomOp op, T old, T b, T c) {
   using ptx::AtomOp;
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (requires { T::apply(op, old, b, c); }) {  // f16 / bf16 (HalfFloat.h)
+    return T::apply(op, old, b, c);
+  } else if constexpr (std::is_floating_point_v<T>) {
     switch (op) {
       case AtomOp::Add: return old + b;
       case AtomOp::Min: return std::fmin(old, b);
@@ -377,6 +380,11 @@ ExecFn selectMemory(const Instr& in, std::string& error) {
         case Type::S64: return &execAtom<int64_t>;
         case Type::F32: return &execAtom<float>;
         case Type::F64: return &execAtom<double>;
+        case Type::B16: case Type::U16: return &execAtom<uint16_t>;  // atom.cas.b16
+        case Type::F16: return &execAtom<F16Atomic>;
+        case Type::BF16: return &execAtom<BF16Atomic>;
+        case Type::F16x2: return &execAtom<F16x2Atomic>;
+        case Type::BF16x2: return &execAtom<BF16x2Atomic>;
         default: error = std::string("unsupported atomic type .") + ptx::toString(in.type); return nullptr;
       }
     }

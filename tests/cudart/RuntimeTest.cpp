@@ -308,14 +308,14 @@ TEST_F(Runtime, ErrorNamesAndStrings) {
 }
 
 // Functions the emulator does not implement exist (so programs load) and fail by name.
-extern "C" int cudaGraphCreate(void**, unsigned int);
+extern "C" int cudaIpcGetMemHandle(void*, void*);
 
 TEST_F(Runtime, UnsupportedFunctionsFailByName) {
   testing::internal::CaptureStderr();
-  void* graph = nullptr;
-  EXPECT_EQ(cudaGraphCreate(&graph, 0), cudaErrorNotSupported);
+  char handle[64];
+  EXPECT_EQ(cudaIpcGetMemHandle(handle, nullptr), cudaErrorNotSupported);
   std::string err = testing::internal::GetCapturedStderr();
-  EXPECT_NE(err.find("cudaGraphCreate is not supported by the emulator"), std::string::npos) << err;
+  EXPECT_NE(err.find("cudaIpcGetMemHandle is not supported by the emulator"), std::string::npos) << err;
   EXPECT_EQ(cudaGetLastError(), cudaErrorNotSupported);
 }
 

@@ -155,7 +155,7 @@ TEST(PtxParser, ErrorsNameLineAndFunction) {
   EXPECT_EQ(bad("foo.bar %r1;"), "OK");
   EXPECT_NE(bad("add.s32 %r1, %r9, 1;").find("unknown register '%r9'"), std::string::npos) << bad("add.s32 %r1, %r9, 1;");
   EXPECT_NE(bad("bra $L_nowhere;").find("unknown label"), std::string::npos);
-  EXPECT_NE(bad("add.cc.u32 %r1, %r1, 1;").find("unsupported instruction 'add.cc.u32'"), std::string::npos);
+  EXPECT_NE(bad("add.cc.f32 %r1, %r1, 1;").find("unsupported instruction 'add.cc.f32'"), std::string::npos);
   EXPECT_NE(bad("ld.global.weird.u32 %r1, [%r2];").find("unsupported modifier '.weird'"), std::string::npos);
   auto m = parse(".version 8.0\n.target sm_75\n.address_size 64\n.maxclusterrank 2\n", "d.ptx");
   ASSERT_FALSE(m.ok());

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "cudart/runtime/Graph.h"
 #include "cudart/runtime/Runtime.h"
 
 using namespace predatar::cudart;
@@ -68,6 +69,7 @@ cudaError_t launchKernel(KernelRecord* kernel, dim3 grid, dim3 block, void** arg
                          cudaStream_t stream) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
   if (kernel == nullptr) return fail(cudaErrorInvalidDeviceFunction);
+  if (isCapturing(stream)) return fail(captureKernel(*kernel, grid, block, args, sharedMem, stream));
   return fail(rt().launch(*kernel, grid, block, args, sharedMem, stream));
 }
 
@@ -175,6 +177,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userD
     PREDATAR_LOCK_AND_CHECK_STICKY();
     if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
     if (fn == nullptr) return fail(cudaErrorInvalidValue);
+    if (isCapturing(stream)) return fail(captureHost(fn, userData, stream));
   }
   fn(userData);
   return cudaSuccess;
@@ -294,10 +297,6 @@ cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int) 
   return cudaSuccess;
 }
 
-cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t) { return cudaMalloc(devPtr, size); }
-
-cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t) { return cudaFree(devPtr); }
-
 cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
   if (pitch == nullptr) return fail(cudaErrorInvalidValue);
   size_t p = (width + 511) / 512 * 512;
@@ -317,6 +316,7 @@ cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t count, int kind)
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, int kind, cudaStream_t stream) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
   if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
+  if (isCapturing(stream)) return fail(captureCopy(dst, src, count, kind, stream));
   return fail(rt().copy(dst, src, count, kind));
 }
 
@@ -350,6 +350,7 @@ cudaError_t cudaMemset_ptds(void* devPtr, int value, size_t count)
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
   if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
+  if (isCapturing(stream)) return fail(captureFill(devPtr, value, count, stream));
   return fail(rt().fill(devPtr, value, count));
 }
 
@@ -496,6 +497,7 @@ cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
   if (!rt().validStream(stream) || rt().event(event) == nullptr) return fail(cudaErrorInvalidResourceHandle);
+  captureEventWait(stream, event);
   return cudaSuccess;
 }
 
@@ -515,6 +517,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
   Runtime::Event* e = rt().event(event);
   if (e == nullptr || !rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
+  if (isCapturing(stream)) return fail(captureEventRecord(event, stream));
   e->recorded = true;
   e->time = std::chrono::steady_clock::now();
   return cudaSuccess;

@@ -1,0 +1,30 @@
+// CUDA graphs: explicit construction, stream capture and execution
+// (Graph.cpp). The other runtime functions call the capture hooks: work
+// issued to a capturing stream becomes a graph node instead of running.
+#pragma once
+
+#include "cudart/runtime/GraphTypes.h"
+#include "cudart/runtime/Runtime.h"
+
+namespace predatar::cudart {
+
+inline constexpr cudaError_t kErrorIllegalState = 401;
+inline constexpr cudaError_t kErrorStreamCaptureUnsupported = 900;
+inline constexpr cudaError_t kErrorStreamCaptureInvalidated = 901;
+inline constexpr cudaError_t kErrorStreamCaptureUnmatched = 903;
+inline constexpr cudaError_t kErrorStreamCaptureImplicit = 906;
+
+// Whether `stream` belongs to an active capture (call with the runtime lock held).
+bool isCapturing(cudaStream_t stream);
+// Add a node to the capture of `stream` (the arguments are copied).
+cudaError_t captureKernel(KernelRecord& kernel, dim3 grid, dim3 block, void** args, uint64_t sharedBytes,
+                          cudaStream_t stream);
+cudaError_t captureCopy(void* dst, const void* src, uint64_t bytes, int kind, cudaStream_t stream);
+cudaError_t captureFill(void* dst, int value, uint64_t bytes, cudaStream_t stream);
+cudaError_t captureHost(cudaHostFn_t fn, void* userData, cudaStream_t stream);
+// Events recorded on / waited for by a capturing stream carry its dependencies.
+cudaError_t captureEventRecord(cudaEvent_t event, cudaStream_t stream);
+// Returns true when the wait was a capture join (handled).
+bool captureEventWait(cudaStream_t stream, cudaEvent_t event);
+
+}  // namespace predatar::cudart

@@ -1,0 +1,333 @@
+// CUDA arrays and texture objects: cudaCreateChannelDesc, cudaMallocArray,
+// copies to and from arrays, cudaCreateTextureObject over an array, linear or
+// pitched memory (sampled by sim/Texture.cpp). Mipmapped arrays, resource
+// views, half-float channels and surfaces are refused by name.
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <vector>
+
+#include "cudart/runtime/Graph.h"
+#include "cudart/runtime/GraphTypes.h"
+#include "cudart/runtime/Runtime.h"
+#include "cudart/runtime/Unsupported.h"
+#include "sim/Texture.h"
+
+using namespace predatar::cudart;
+
+extern "C" {
+struct cudaChannelFormatDesc {
+  int x, y, z, w;
+  int f;  // cudaChannelFormatKind: 0 signed, 1 unsigned, 2 float
+};
+struct cudaResourceDesc {
+  int resType;  // 0 array, 1 mipmapped array, 2 linear, 3 pitch2D
+  union {
+    struct { cudaArray* array; } array;
+    struct { void* devPtr; cudaChannelFormatDesc desc; size_t sizeInBytes; } linear;
+    struct { void* devPtr; cudaChannelFormatDesc desc; size_t width, height, pitchInBytes; } pitch2D;
+    int reserved[32];
+  } res;
+  unsigned int flags;
+};
+static_assert(sizeof(cudaResourceDesc) == 144 && offsetof(cudaResourceDesc, flags) == 136);
+struct cudaTextureDesc {
+  int addressMode[3];
+  int filterMode;
+  int readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned int maxAnisotropy;
+  int mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+  int disableTrilinearOptimization;
+  int seamlessCubemap;
+};
+static_assert(sizeof(cudaTextureDesc) == 72 && offsetof(cudaTextureDesc, normalizedCoords) == 40);
+}
+
+struct cudaArray {
+  cudaChannelFormatDesc desc;
+  size_t width = 0, height = 0, depth = 0;  // height/depth 0 as given (1D/2D)
+  size_t pitch = 0;                          // bytes per row
+  std::vector<uint8_t> data;
+};
+
+namespace {
+
+Runtime& rt() { return Runtime::get(); }
+
+std::set<cudaArray*>& arrays() {
+  static auto* s = new std::set<cudaArray*>;
+  return *s;
+}
+
+size_t elementBytes(const cudaChannelFormatDesc& d) { return size_t(d.x + d.y + d.z + d.w) / 8; }
+
+// The texel layout of a channel descriptor, or an error naming what is unsupported.
+cudaError_t describeChannels(const cudaChannelFormatDesc& d, predatar::sim::TextureObject& t) {
+  int bits[4] = {d.x, d.y, d.z, d.w};
+  t.channels = 0;
+  for (int b : bits)
+    if (b) ++t.channels;
+  if (t.channels == 0 || d.x == 0) return cudaErrorInvalidValue;
+  for (uint32_t c = 1; c < t.channels; ++c)
+    if (bits[c] != d.x) return unsupported("cudaCreateTextureObject with channels of different sizes");
+  if (d.x != 8 && d.x != 16 && d.x != 32) return unsupported("cudaCreateTextureObject with this channel size");
+  t.channelBytes = uint32_t(d.x / 8);
+  switch (d.f) {
+    case 0: t.kind = predatar::sim::TextureObject::Kind::Signed; break;
+    case 1: t.kind = predatar::sim::TextureObject::Kind::Unsigned; break;
+    case 2:
+      if (d.x != 32) return unsupported("cudaCreateTextureObject with half-float channels");
+      t.kind = predatar::sim::TextureObject::Kind::Float;
+      break;
+    default: return unsupported("cudaCreateTextureObject with this channel format kind");
+  }
+  return cudaSuccess;
+}
+
+// The non-array side of an array copy must be where `kind` says.
+bool linearSideValid(const void* p, size_t bytes, int kind, bool isSource) {
+  bool device = isSource ? (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice)
+                         : (kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice);
+  if (kind == cudaMemcpyDefault) return !rt().kindOf(p) || rt().isDeviceRange(p, bytes);
+  return !device || rt().isDeviceRange(p, bytes);
+}
+
+// Copies `height` rows of `width` bytes between an array region and pitched linear memory.
+cudaError_t arrayCopy(cudaArray* a, size_t wOffset, size_t hOffset, uint8_t* linear, size_t pitch, size_t width,
+                      size_t height, int kind, bool toArray) {
+  std::lock_guard lock(rt().mutex());
+  if (rt().sticky() != cudaSuccess) return fail(rt().sticky());
+  if (!arrays().count(a) || linear == nullptr || width > pitch) return fail(cudaErrorInvalidValue);
+  size_t rows = std::max<size_t>(a->height, 1) * std::max<size_t>(a->depth, 1);
+  if (wOffset + width > a->pitch || hOffset + height > rows) return fail(cudaErrorInvalidValue);
+  if (height && !linearSideValid(linear, pitch * (height - 1) + width, kind, toArray))
+    return fail(cudaErrorInvalidValue);
+  for (size_t r = 0; r < height; ++r) {
+    uint8_t* cell = a->data.data() + (hOffset + r) * a->pitch + wOffset;
+    if (toArray) std::memcpy(cell, linear + r * pitch, width);
+    else std::memcpy(linear + r * pitch, cell, width);
+  }
+  return cudaSuccess;
+}
+
+}  // namespace
+
+extern "C" {
+
+// Exported (the library builds with hidden visibility by default).
+#pragma GCC visibility push(default)
+
+cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f) {
+  return cudaChannelFormatDesc{x, y, z, w, f};
+}
+
+cudaError_t cudaMallocArray(cudaArray** array, const cudaChannelFormatDesc* desc, size_t width, size_t height,
+                            unsigned int flags) {
+  if (array == nullptr || desc == nullptr || width == 0 || elementBytes(*desc) == 0) return fail(cudaErrorInvalidValue);
+  if (flags & ~0x2u) return unsupported("cudaMallocArray with flags other than cudaArraySurfaceLoadStore");
+  std::lock_guard lock(rt().mutex());
+  auto* a = new cudaArray;
+  a->desc = *desc;
+  a->width = width;
+  a->height = height;
+  a->pitch = width * elementBytes(*desc);
+  a->data.assign(a->pitch * std::max<size_t>(height, 1), 0);
+  arrays().insert(a);
+  *array = a;
+  return cudaSuccess;
+}
+
+cudaError_t cudaFreeArray(cudaArray* array) {
+  std::lock_guard lock(rt().mutex());
+  if (array == nullptr) return cudaSuccess;
+  if (!arrays().erase(array)) return fail(cudaErrorInvalidValue);
+  delete array;
+  return cudaSuccess;
+}
+
+cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc* desc, cudaExtent* extent, unsigned int* flags, cudaArray* array) {
+  std::lock_guard lock(rt().mutex());
+  if (!arrays().count(array)) return fail(cudaErrorInvalidValue);
+  if (desc) *desc = array->desc;
+  if (extent) *extent = cudaExtent{array->width, array->height, array->depth};
+  if (flags) *flags = 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy2DToArray(cudaArray* dst, size_t wOffset, size_t hOffset, const void* src, size_t spitch,
+                                size_t width, size_t height, int kind) {
+  return arrayCopy(dst, wOffset, hOffset, static_cast<uint8_t*>(const_cast<void*>(src)), spitch, width, height,
+                   kind, true);
+}
+cudaError_t cudaMemcpy2DToArray_ptds(cudaArray* dst, size_t wOffset, size_t hOffset, const void* src, size_t spitch,
+                                     size_t width, size_t height, int kind)
+    __attribute__((alias("cudaMemcpy2DToArray"), visibility("default")));
+
+cudaError_t cudaMemcpy2DFromArray(void* dst, size_t dpitch, cudaArray* src, size_t wOffset, size_t hOffset,
+                                  size_t width, size_t height, int kind) {
+  return arrayCopy(src, wOffset, hOffset, static_cast<uint8_t*>(dst), dpitch, width, height, kind, false);
+}
+cudaError_t cudaMemcpy2DFromArray_ptds(void* dst, size_t dpitch, cudaArray* src, size_t wOffset, size_t hOffset,
+                                       size_t width, size_t height, int kind)
+    __attribute__((alias("cudaMemcpy2DFromArray"), visibility("default")));
+
+// `count` bytes from (wOffset, hOffset) on, continuing row after row.
+cudaError_t cudaMemcpyToArray(cudaArray* dst, size_t wOffset, size_t hOffset, const void* src, size_t count,
+                              int kind) {
+  {
+    std::lock_guard lock(rt().mutex());
+    if (!arrays().count(dst)) return fail(cudaErrorInvalidValue);
+    if (wOffset == 0 && count % dst->pitch == 0)
+      return cudaMemcpy2DToArray(dst, 0, hOffset, src, dst->pitch, dst->pitch, count / dst->pitch, kind);
+  }
+  if (wOffset + count <= dst->pitch) return cudaMemcpy2DToArray(dst, wOffset, hOffset, src, count, count, 1, kind);
+  return unsupported("cudaMemcpyToArray of a partial row range across rows");
+}
+cudaError_t cudaMemcpyToArray_ptds(cudaArray* dst, size_t wOffset, size_t hOffset, const void* src, size_t count,
+                                   int kind) __attribute__((alias("cudaMemcpyToArray"), visibility("default")));
+
+cudaError_t cudaMemcpyFromArray(void* dst, cudaArray* src, size_t wOffset, size_t hOffset, size_t count, int kind) {
+  {
+    std::lock_guard lock(rt().mutex());
+    if (!arrays().count(src)) return fail(cudaErrorInvalidValue);
+    if (wOffset == 0 && count % src->pitch == 0)
+      return cudaMemcpy2DFromArray(dst, src->pitch, src, 0, hOffset, src->pitch, count / src->pitch, kind);
+  }
+  if (wOffset + count <= src->pitch) return cudaMemcpy2DFromArray(dst, count, src, wOffset, hOffset, count, 1, kind);
+  return unsupported("cudaMemcpyFromArray of a partial row range across rows");
+}
+cudaError_t cudaMemcpyFromArray_ptds(void* dst, cudaArray* src, size_t wOffset, size_t hOffset, size_t count,
+                                     int kind) __attribute__((alias("cudaMemcpyFromArray"), visibility("default")));
+
+// Pitched memory: rows of `width` bytes, `pitch` apart.
+cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
+  std::lock_guard lock(rt().mutex());
+  if (rt().sticky() != cudaSuccess) return fail(rt().sticky());
+  if (width > pitch) return fail(cudaErrorInvalidValue);
+  for (size_t r = 0; r < height; ++r)
+    if (cudaError_t e = rt().fill(static_cast<uint8_t*>(devPtr) + r * pitch, value, width); e != cudaSuccess)
+      return fail(e);
+  return cudaSuccess;
+}
+cudaError_t cudaMemset2D_ptds(void* devPtr, size_t pitch, int value, size_t width, size_t height)
+    __attribute__((alias("cudaMemset2D"), visibility("default")));
+
+cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t stream) {
+  {
+    std::lock_guard lock(rt().mutex());
+    if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
+    if (isCapturing(stream)) return unsupported("cudaMemset2DAsync during stream capture");
+  }
+  return cudaMemset2D(devPtr, pitch, value, width, height);
+}
+cudaError_t cudaMemset2DAsync_ptsz(void* devPtr, size_t pitch, int value, size_t width, size_t height,
+                                   cudaStream_t stream)
+    __attribute__((alias("cudaMemset2DAsync"), visibility("default")));
+
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                         int kind);
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                              size_t height, int kind, cudaStream_t stream) {
+  {
+    std::lock_guard lock(rt().mutex());
+    if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
+    if (isCapturing(stream)) return unsupported("cudaMemcpy2DAsync during stream capture");
+  }
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+cudaError_t cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                   size_t height, int kind, cudaStream_t stream)
+    __attribute__((alias("cudaMemcpy2DAsync"), visibility("default")));
+
+cudaError_t cudaCreateTextureObject(unsigned long long* object, const cudaResourceDesc* res,
+                                    const cudaTextureDesc* tex, const void* view) {
+  if (object == nullptr || res == nullptr || tex == nullptr) return fail(cudaErrorInvalidValue);
+  if (view != nullptr) return unsupported("cudaCreateTextureObject with a resource view");
+  if (tex->sRGB) return unsupported("cudaCreateTextureObject with sRGB conversion");
+  std::lock_guard lock(rt().mutex());
+  predatar::sim::TextureObject t;
+  cudaError_t e = cudaSuccess;
+  switch (res->resType) {
+    case 0: {
+      cudaArray* a = res->res.array.array;
+      if (!arrays().count(a)) return fail(cudaErrorInvalidValue);
+      e = describeChannels(a->desc, t);
+      t.data = a->data.data();
+      t.width = a->width;
+      t.height = std::max<size_t>(a->height, 1);
+      t.pitch = a->pitch;
+      break;
+    }
+    case 2:
+      e = describeChannels(res->res.linear.desc, t);
+      if (e == cudaSuccess && !rt().isDeviceRange(res->res.linear.devPtr, res->res.linear.sizeInBytes))
+        e = cudaErrorInvalidValue;
+      t.data = static_cast<const uint8_t*>(res->res.linear.devPtr);
+      t.linearMemory = true;
+      t.width = e == cudaSuccess ? res->res.linear.sizeInBytes / (t.channels * t.channelBytes) : 0;
+      t.pitch = res->res.linear.sizeInBytes;
+      break;
+    case 3: {
+      const auto& p = res->res.pitch2D;
+      e = describeChannels(p.desc, t);
+      if (e == cudaSuccess && (p.height == 0 || !rt().isDeviceRange(p.devPtr, p.pitchInBytes * (p.height - 1) +
+                                                                                p.width * t.channels * t.channelBytes)))
+        e = cudaErrorInvalidValue;
+      t.data = static_cast<const uint8_t*>(p.devPtr);
+      t.width = p.width;
+      t.height = p.height;
+      t.pitch = p.pitchInBytes;
+      break;
+    }
+    default: return unsupported("cudaCreateTextureObject over a mipmapped array");
+  }
+  if (e != cudaSuccess) return fail(e);
+  for (int d = 0; d < 3; ++d) t.address[d] = predatar::sim::TextureObject::Address(tex->addressMode[d] & 3);
+  t.linearFilter = tex->filterMode == 1;
+  t.normalizedFloat = tex->readMode == 1 && t.kind != predatar::sim::TextureObject::Kind::Float &&
+                      t.channelBytes < 4;
+  t.normalizedCoords = tex->normalizedCoords != 0;
+  std::copy(tex->borderColor, tex->borderColor + 4, t.border);
+  if (t.linearFilter && t.kind != predatar::sim::TextureObject::Kind::Float && !t.normalizedFloat)
+    return fail(cudaErrorInvalidValue);  // CUDA filters only floating-point results
+  *object = predatar::sim::createTexture(t);
+  return cudaSuccess;
+}
+
+// Surfaces over CUDA arrays (any array: the load/store flag is not enforced).
+cudaError_t cudaCreateSurfaceObject(unsigned long long* object, const cudaResourceDesc* res) {
+  if (object == nullptr || res == nullptr) return fail(cudaErrorInvalidValue);
+  if (res->resType != 0) return unsupported("cudaCreateSurfaceObject over anything but a CUDA array");
+  std::lock_guard lock(rt().mutex());
+  cudaArray* a = res->res.array.array;
+  if (!arrays().count(a)) return fail(cudaErrorInvalidValue);
+  predatar::sim::TextureObject t;
+  if (cudaError_t e = describeChannels(a->desc, t); e != cudaSuccess) return fail(e);
+  t.surface = true;
+  t.data = a->data.data();
+  t.width = a->width;
+  t.height = std::max<size_t>(a->height, 1);
+  t.pitch = a->pitch;
+  *object = predatar::sim::createTexture(t);
+  return cudaSuccess;
+}
+
+cudaError_t cudaDestroySurfaceObject(unsigned long long object) {
+  if (object == 0) return cudaSuccess;
+  return predatar::sim::destroyTexture(object) ? cudaSuccess : fail(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaDestroyTextureObject(unsigned long long object) {
+  if (object == 0) return cudaSuccess;
+  return predatar::sim::destroyTexture(object) ? cudaSuccess : fail(cudaErrorInvalidValue);
+}
+
+#pragma GCC visibility pop
+
+}  // extern "C"

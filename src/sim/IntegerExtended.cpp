@@ -1,0 +1,163 @@
+// Extended-precision and packed integer arithmetic: add.cc/addc, sub.cc/subc,
+// mad.cc/madc (the per-lane carry flag lives in Warp::carry), mul24/mad24 and
+// the byte/halfword dot products dp4a/dp2a.
+#include <type_traits>
+
+#include "sim/Exec.h"
+
+namespace predatar::sim {
+
+using ptx::Instr;
+using ptx::Op;
+using ptx::Type;
+
+namespace {
+
+template <class T> using Unsigned = std::make_unsigned_t<T>;
+
+// d = a + b (+ CF); SUB: d = a - (b + CF). The carry out of a subtraction is
+// its borrow, as PTX defines CC.CF for sub.cc.
+template <class T, bool SUB> void addCarry(Ctx& x, const Instr& in, uint32_t m) {
+  using UT = Unsigned<T>;
+  uint64_t* d = D(x, in.dst[0]);
+  const uint64_t* a = S(x, in.src[0]);
+  const uint64_t* b = S(x, in.src[1]);
+  uint32_t& flags = x.W->carry;
+  uint32_t out = flags;
+  forLanes(m, [&](uint32_t l) {
+    UT av = UT(a[l]), bv = UT(b[l]);
+    UT cin = (in.carry & ptx::kCarryIn) ? UT((flags >> l) & 1) : UT(0);
+    UT r;
+    bool c;
+    if constexpr (SUB) {
+      r = UT(av - bv - cin);
+      c = av < bv || UT(av - bv) < cin;
+    } else {
+      UT s = UT(av + bv);
+      r = UT(s + cin);
+      c = s < av || r < s;
+    }
+    d[l] = uint64_t(r);
+    out = (out & ~(1u << l)) | (uint32_t(c) << l);
+  });
+  if (in.carry & ptx::kCarryOut) flags = out;
+}
+
+template <class T> Unsigned<T> productPart(T a, T b, ptx::MulMode mode) {
+  using UT = Unsigned<T>;
+  if (mode != ptx::MulMode::Hi) return UT(UT(a) * UT(b));
+  if constexpr (sizeof(T) == 4) {
+    using Wide = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
+    return UT(uint64_t(Wide(a) * Wide(b)) >> 32);
+  } else {
+    using Wide = std::conditional_t<std::is_signed_v<T>, __int128, unsigned __int128>;
+    return UT((unsigned __int128)(Wide(a) * Wide(b)) >> 64);
+  }
+}
+
+// mad{c}.lo/hi{.cc}: d = (a*b).lo/hi + c (+ CF).
+template <class T> void madCarry(Ctx& x, const Instr& in, uint32_t m) {
+  using UT = Unsigned<T>;
+  uint64_t* d = D(x, in.dst[0]);
+  const uint64_t* a = S(x, in.src[0]);
+  const uint64_t* b = S(x, in.src[1]);
+  const uint64_t* c = S(x, in.src[2]);
+  uint32_t& flags = x.W->carry;
+  uint32_t out = flags;
+  forLanes(m, [&](uint32_t l) {
+    UT p = productPart<T>(T(a[l]), T(b[l]), ptx::MulMode(in.mode));
+    UT cin = (in.carry & ptx::kCarryIn) ? UT((flags >> l) & 1) : UT(0);
+    UT s = UT(p + UT(c[l]));
+    UT r = UT(s + cin);
+    d[l] = uint64_t(r);
+    out = (out & ~(1u << l)) | (uint32_t(s < p || r < s) << l);
+  });
+  if (in.carry & ptx::kCarryOut) flags = out;
+}
+
+// The low 24 bits of a, sign- or zero-extended; the 48-bit product.
+template <bool SIGNED> int64_t product24(uint64_t a, uint64_t b) {
+  auto extend = [](uint64_t v) -> int64_t {
+    if constexpr (SIGNED) return int64_t(int32_t(uint32_t(v) << 8) >> 8);
+    else return int64_t(v & 0xFFFFFF);
+  };
+  return extend(a) * extend(b);
+}
+
+// mul24.lo: bits 31..0 of the 48-bit product; mul24.hi: bits 47..16.
+template <bool SIGNED, bool MAD> void mul24(Ctx& x, const Instr& in, uint32_t m) {
+  uint64_t* d = D(x, in.dst[0]);
+  const uint64_t* a = S(x, in.src[0]);
+  const uint64_t* b = S(x, in.src[1]);
+  const uint64_t* c = MAD ? S(x, in.src[2]) : nullptr;
+  bool hi = ptx::MulMode(in.mode) == ptx::MulMode::Hi;
+  forLanes(m, [&](uint32_t l) {
+    uint64_t p = uint64_t(product24<SIGNED>(a[l], b[l]));
+    uint32_t r = hi ? uint32_t(p >> 16) : uint32_t(p);
+    if constexpr (MAD) r += uint32_t(c[l]);
+    d[l] = r;
+  });
+}
+
+int32_t byteOf(uint64_t v, uint32_t i, bool isSigned) {
+  uint32_t byte = uint32_t(v >> (8 * i)) & 0xFF;
+  return isSigned ? int32_t(int8_t(byte)) : int32_t(byte);
+}
+int32_t halfOf(uint64_t v, uint32_t i, bool isSigned) {
+  uint32_t half = uint32_t(v >> (16 * i)) & 0xFFFF;
+  return isSigned ? int32_t(int16_t(half)) : int32_t(half);
+}
+
+// dp4a: c + the dot product of a's and b's four bytes; dp2a.lo/hi: c + the dot
+// product of a's two halfwords with b's bytes 0-1 (lo) or 2-3 (hi). 32-bit wraparound.
+void dotProduct(Ctx& x, const Instr& in, uint32_t m) {
+  uint64_t* d = D(x, in.dst[0]);
+  const uint64_t* a = S(x, in.src[0]);
+  const uint64_t* b = S(x, in.src[1]);
+  const uint64_t* c = S(x, in.src[2]);
+  bool sa = ptx::isSigned(in.type), sb = ptx::isSigned(in.type2);
+  bool four = in.op == Op::Dp4a;
+  uint32_t firstByte = ptx::MulMode(in.mode) == ptx::MulMode::Hi ? 2 : 0;
+  forLanes(m, [&](uint32_t l) {
+    uint32_t sum = uint32_t(c[l]);
+    if (four) {
+      for (uint32_t i = 0; i < 4; ++i) sum += uint32_t(byteOf(a[l], i, sa) * byteOf(b[l], i, sb));
+    } else {
+      for (uint32_t i = 0; i < 2; ++i) sum += uint32_t(halfOf(a[l], i, sa) * byteOf(b[l], firstByte + i, sb));
+    }
+    d[l] = sum;
+  });
+}
+
+template <template <class> class H> ExecFn byWidth(Type t) {
+  switch (t) {
+    case Type::U32: case Type::B32: return &H<uint32_t>::run;
+    case Type::S32: return &H<int32_t>::run;
+    case Type::U64: case Type::B64: return &H<uint64_t>::run;
+    case Type::S64: return &H<int64_t>::run;
+    default: return nullptr;
+  }
+}
+template <class T> struct AddH { static void run(Ctx& x, const Instr& in, uint32_t m) { addCarry<T, false>(x, in, m); } };
+template <class T> struct SubH { static void run(Ctx& x, const Instr& in, uint32_t m) { addCarry<T, true>(x, in, m); } };
+template <class T> struct MadH { static void run(Ctx& x, const Instr& in, uint32_t m) { madCarry<T>(x, in, m); } };
+
+}  // namespace
+
+ExecFn selectIntegerExtended(const Instr& in, std::string& error) {
+  ExecFn f = nullptr;
+  bool s32 = in.type == Type::S32;
+  switch (in.op) {
+    case Op::AddCarry: f = byWidth<AddH>(in.type); break;
+    case Op::SubCarry: f = byWidth<SubH>(in.type); break;
+    case Op::MadCarry: f = byWidth<MadH>(in.type); break;
+    case Op::Mul24: f = s32 ? &mul24<true, false> : &mul24<false, false>; break;
+    case Op::Mad24: f = s32 ? &mul24<true, true> : &mul24<false, true>; break;
+    case Op::Dp4a: case Op::Dp2a: f = &dotProduct; break;
+    default: break;
+  }
+  if (!f) error = std::string("unsupported instruction ") + ptx::toString(in.op) + "." + ptx::toString(in.type);
+  return f;
+}
+
+}  // namespace predatar::sim

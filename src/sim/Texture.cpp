@@ -1,0 +1,259 @@
+// Texture fetches (PTX tex.1d/2d/3d through texture objects) with CUDA's
+// sampling rules: normalized coordinates, wrap/clamp/mirror/border addressing
+// (wrap and mirror need normalized coordinates, else they clamp), point
+// sampling, linear filtering with 8-bit fractional weights as the hardware
+// computes them, and element-type or normalized-float reads. Texture reads
+// are not memory events: textures are read-only while a kernel runs.
+#include "sim/Texture.h"
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+#include "sim/Exec.h"
+
+namespace predatar::sim {
+
+namespace {
+
+struct Registry {
+  std::mutex mutex;
+  std::map<uint64_t, TextureObject> objects;
+  uint64_t next = 1;
+};
+Registry& registry() {
+  static auto* r = new Registry;
+  return *r;
+}
+
+// One channel of a texel as read (raw integer value or float).
+double channelValue(const TextureObject& t, const uint8_t* texel, uint32_t c) {
+  const uint8_t* p = texel + c * t.channelBytes;
+  switch (t.kind) {
+    case TextureObject::Kind::Float: {
+      if (t.channelBytes == 4) { float f; std::memcpy(&f, p, 4); return f; }
+      return 0;  // half-float channels are refused when the texture is created
+    }
+    case TextureObject::Kind::Unsigned: {
+      uint32_t v = 0;
+      std::memcpy(&v, p, t.channelBytes);
+      return t.normalizedFloat ? double(v) / double((1ull << (8 * t.channelBytes)) - 1) : double(v);
+    }
+    case TextureObject::Kind::Signed: {
+      int64_t v = 0;
+      if (t.channelBytes == 1) v = int8_t(*p);
+      else if (t.channelBytes == 2) { int16_t s; std::memcpy(&s, p, 2); v = s; }
+      else { int32_t s; std::memcpy(&s, p, 4); v = s; }
+      if (!t.normalizedFloat) return double(v);
+      double scale = double((1ull << (8 * t.channelBytes - 1)) - 1);
+      return std::max(double(v) / scale, -1.0);
+    }
+  }
+  return 0;
+}
+
+// Resolves integer texel index `i` in [0, n) under an address mode; false: border.
+bool resolveIndex(int64_t& i, uint64_t n, TextureObject::Address mode, bool normalized) {
+  int64_t size = int64_t(n);
+  if (!normalized && (mode == TextureObject::Address::Wrap || mode == TextureObject::Address::Mirror))
+    mode = TextureObject::Address::Clamp;
+  switch (mode) {
+    case TextureObject::Address::Clamp: i = std::clamp<int64_t>(i, 0, size - 1); return true;
+    case TextureObject::Address::Border: return i >= 0 && i < size;
+    case TextureObject::Address::Wrap: i = ((i % size) + size) % size; return true;
+    case TextureObject::Address::Mirror: {
+      int64_t period = 2 * size, m = ((i % period) + period) % period;
+      i = m < size ? m : period - 1 - m;
+      return true;
+    }
+  }
+  return true;
+}
+
+struct Texel {
+  double v[4] = {0, 0, 0, 0};
+};
+
+Texel readTexel(const TextureObject& t, int64_t x, int64_t y, int64_t z) {
+  Texel out;
+  int64_t idx[3] = {x, y, z};
+  uint64_t size[3] = {t.width, t.height, t.depth};
+  for (int d = 0; d < 3; ++d)
+    if (!resolveIndex(idx[d], size[d], t.address[d], t.normalizedCoords)) {
+      for (int c = 0; c < 4; ++c) out.v[c] = t.border[c];
+      return out;
+    }
+  uint64_t texelBytes = uint64_t(t.channels) * t.channelBytes;
+  const uint8_t* p = t.data + (uint64_t(idx[2]) * t.height + uint64_t(idx[1])) * t.pitch + uint64_t(idx[0]) * texelBytes;
+  for (uint32_t c = 0; c < t.channels; ++c) out.v[c] = channelValue(t, p, c);
+  if (t.channels < 4) out.v[3] = (t.kind == TextureObject::Kind::Float || t.normalizedFloat) ? 1.0 : 0.0;
+  return out;
+}
+
+// Texel coordinate along one dimension: normalized coordinates scale by the
+// size; wrap and mirror keep the fractional part first.
+double texelCoordinate(const TextureObject& t, double x, uint64_t size) {
+  if (!t.normalizedCoords) return x;
+  return x * double(size);
+}
+
+Texel sample(const TextureObject& t, const double* coord, uint32_t dims) {
+  uint64_t size[3] = {t.width, t.height, t.depth};
+  double u[3] = {0, 0, 0};
+  for (uint32_t d = 0; d < dims; ++d) u[d] = texelCoordinate(t, coord[d], size[d]);
+  if (!t.linearFilter) {
+    int64_t i[3] = {0, 0, 0};
+    for (uint32_t d = 0; d < dims; ++d) i[d] = int64_t(std::floor(u[d]));
+    return readTexel(t, i[0], i[1], i[2]);
+  }
+  // Linear: weights from the 8-bit fraction of u - 0.5 (the hardware's 1.8 fixed point).
+  int64_t base[3] = {0, 0, 0};
+  double frac[3] = {0, 0, 0};
+  for (uint32_t d = 0; d < dims; ++d) {
+    double b = u[d] - 0.5;
+    base[d] = int64_t(std::floor(b));
+    frac[d] = std::round((b - std::floor(b)) * 256.0) / 256.0;
+  }
+  Texel out;
+  uint32_t corners = 1u << dims;
+  for (uint32_t k = 0; k < corners; ++k) {
+    double w = 1;
+    int64_t i[3] = {0, 0, 0};
+    for (uint32_t d = 0; d < dims; ++d) {
+      bool upper = (k >> d) & 1;
+      i[d] = base[d] + (upper ? 1 : 0);
+      w *= upper ? frac[d] : 1 - frac[d];
+    }
+    if (w == 0) continue;
+    Texel v = readTexel(t, i[0], i[1], i[2]);
+    for (int c = 0; c < 4; ++c) out.v[c] += w * v.v[c];
+  }
+  return out;
+}
+
+void execTex(Ctx& x, const ptx::Instr& in, uint32_t m) {
+  const uint64_t* handle = S(x, in.src[0]);
+  uint32_t dims = in.mode;
+  bool floatCoords = in.type2 == ptx::Type::F32;
+  bool floatResult = in.type == ptx::Type::F32;
+  forLanes(m, [&](uint32_t l) {
+    if (x.faulted) return;
+    std::optional<TextureObject> t = findTexture(handle[l]);
+    if (!t) {
+      x.L->fault(*x.W, l, x.pc, "tex through " + hex(handle[l]) + ", which is not a live texture object");
+      x.faulted = true;
+      return;
+    }
+    double coord[3] = {0, 0, 0};
+    for (uint32_t d = 0; d < dims; ++d) {
+      uint64_t raw = S(x, in.src[1 + d])[l];
+      coord[d] = floatCoords ? double(std::bit_cast<float>(uint32_t(raw))) : double(int32_t(uint32_t(raw)));
+    }
+    Texel v;
+    if (t->linearMemory) {  // tex1Dfetch: an element index, zero outside
+      int64_t i = floatCoords ? int64_t(std::floor(coord[0])) : int64_t(coord[0]);
+      if (i >= 0 && uint64_t(i) < t->width) v = readTexel(*t, i, 0, 0);
+    } else if (!floatCoords) {  // integer coordinates: texel indices
+      v = readTexel(*t, int64_t(coord[0]), int64_t(coord[1]), int64_t(coord[2]));
+    } else {
+      v = sample(*t, coord, dims);
+    }
+    for (int c = 0; c < 4; ++c) {
+      if (in.dst[c] == ptx::kNoRef) continue;
+      uint64_t bits = floatResult ? std::bit_cast<uint32_t>(float(v.v[c]))
+                                  : uint64_t(uint32_t(int32_t(int64_t(v.v[c]))));
+      D(x, in.dst[c])[l] = bits;
+    }
+  });
+}
+
+// suld/sust.b: x in bytes, y and z in rows and slices; out of range: trap
+// (fault), clamp (to the nearest element) or zero (loads 0, stores dropped).
+void execSurface(Ctx& x, const ptx::Instr& in, uint32_t m) {
+  const uint64_t* handle = S(x, in.src[0]);
+  uint32_t dims = in.mode & 0xF, range = in.mode >> 4;
+  uint32_t size = ptx::typeBytes(in.type), bytes = size * in.vec;
+  bool load = in.op == ptx::Op::SurfLoad;
+  forLanes(m, [&](uint32_t l) {
+    if (x.faulted) return;
+    std::optional<TextureObject> t = findTexture(handle[l]);
+    if (!t || !t->surface) {
+      x.L->fault(*x.W, l, x.pc, std::string(load ? "suld" : "sust") + " through " + hex(handle[l]) +
+                                    ", which is not a live surface object");
+      x.faulted = true;
+      return;
+    }
+    uint64_t element = uint64_t(t->channels) * t->channelBytes;
+    int64_t c[3] = {0, 0, 0};
+    int64_t limit[3] = {int64_t(t->width * element), int64_t(t->height), int64_t(t->depth)};
+    bool inside = true;
+    for (uint32_t d = 0; d < dims; ++d) {
+      c[d] = int32_t(uint32_t(S(x, in.src[1 + d])[l]));
+      int64_t last = d == 0 ? limit[0] - int64_t(bytes) : limit[d] - 1;
+      if (c[d] < 0 || c[d] > last) {
+        inside = false;
+        if (range == 1) {
+          c[d] = std::clamp<int64_t>(c[d], 0, std::max<int64_t>(last, 0));
+          if (d == 0) c[d] -= c[d] % int64_t(element);
+        }
+      }
+    }
+    if (!inside && range == 0) {
+      x.L->fault(*x.W, l, x.pc, std::string(load ? "suld" : "sust") + " outside the surface (x " +
+                                    std::to_string(c[0]) + " bytes, y " + std::to_string(c[1]) + ")");
+      x.faulted = true;
+      return;
+    }
+    uint8_t* p = const_cast<uint8_t*>(t->data) + (uint64_t(c[2]) * t->height + uint64_t(c[1])) * t->pitch +
+                 uint64_t(c[0]);
+    bool skip = !inside && range == 2;
+    for (uint32_t k = 0; k < in.vec; ++k) {
+      if (load) {
+        uint64_t v = 0;
+        if (!skip) std::memcpy(&v, p + k * size, size);
+        if (in.dst[k] != ptx::kNoRef) D(x, in.dst[k])[l] = v;
+      } else if (!skip) {
+        uint64_t v = S(x, in.dst[k])[l];
+        std::memcpy(p + k * size, &v, size);
+      }
+    }
+  });
+}
+
+}  // namespace
+
+uint64_t createTexture(const TextureObject& texture) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  uint64_t h = r.next++;
+  r.objects[h] = texture;
+  return h;
+}
+
+bool destroyTexture(uint64_t handle) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  return r.objects.erase(handle) > 0;
+}
+
+std::optional<TextureObject> findTexture(uint64_t handle) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  auto it = r.objects.find(handle);
+  if (it == r.objects.end()) return std::nullopt;
+  return it->second;
+}
+
+ExecFn selectTexture(const ptx::Instr& in, std::string& error) {
+  if (in.op == ptx::Op::SurfLoad || in.op == ptx::Op::SurfStore) return &execSurface;
+  bool dstOk = in.type == ptx::Type::F32 || in.type == ptx::Type::S32 || in.type == ptx::Type::U32;
+  bool coordOk = in.type2 == ptx::Type::F32 || in.type2 == ptx::Type::S32;
+  if (!dstOk || !coordOk) {
+    error = std::string("unsupported texture fetch tex.v4.") + ptx::toString(in.type) + "." + ptx::toString(in.type2);
+    return nullptr;
+  }
+  return &execTex;
+}
+
+}  // namespace predatar::sim

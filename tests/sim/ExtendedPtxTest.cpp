@@ -1,0 +1,114 @@
+// Carry arithmetic, brx.idx and texture fetches on inline PTX, and the errors
+// that name what is wrong with them.
+#include <gtest/gtest.h>
+
+#include "SimTestUtil.h"
+#include "ptx/Parser.h"
+#include "sim/Texture.h"
+
+namespace predatar::sim::testing {
+namespace {
+
+const char* kHeader = ".version 8.0\n.target sm_75\n.address_size 64\n";
+
+const char* kKernel = R"(
+.visible .entry k(.param .u64 out, .param .u64 tex)
+{
+.reg .b32 %r<10>;
+.reg .b64 %rd<5>;
+.reg .f32 %f<8>;
+ld.param.u64 %rd1, [out];
+ld.param.u64 %rd2, [tex];
+mov.u32 %r1, %tid.x;
+add.cc.u32 %r2, %r1, -1;
+addc.u32 %r3, 0, 0;
+rem.u32 %r4, %r1, 3;
+ts: .branchtargets L0, L1, L2;
+brx.idx %r4, ts;
+L0: mov.u32 %r5, 10; bra.uni D;
+L1: mov.u32 %r5, 20; bra.uni D;
+L2: mov.u32 %r5, 30;
+D:
+cvt.rn.f32.u32 %f1, %r1;
+add.f32 %f1, %f1, 0f3F000000;
+tex.1d.v4.f32.f32 {%f2, %f3, %f4, %f5}, [%rd2, {%f1}];
+cvt.rzi.u32.f32 %r6, %f2;
+mul.wide.u32 %rd3, %r1, 12;
+add.s64 %rd4, %rd1, %rd3;
+st.global.u32 [%rd4], %r3;
+st.global.u32 [%rd4+4], %r5;
+st.global.u32 [%rd4+8], %r6;
+ret;
+}
+)";
+
+TEST(ExtendedPtx, CarryIndexedBranchAndTexture) {
+  DeviceMemory memory;
+  auto m = loadPtx(std::string(kHeader) + kKernel, "k.ptx", memory);
+  ASSERT_TRUE(m.ok()) << m.status();
+  std::vector<float> texels(32);
+  for (int i = 0; i < 32; ++i) texels[i] = float(2 * i);
+  TextureObject t;
+  t.data = reinterpret_cast<const uint8_t*>(texels.data());
+  t.width = 32;
+  t.pitch = 32 * 4;
+  t.address[0] = TextureObject::Address::Clamp;
+  uint64_t handle = createTexture(t);
+  uint64_t out = memory.allocate(32 * 12, "out");
+  LaunchConfig cfg;
+  cfg.grid = {1, 1, 1};
+  cfg.block = {32, 1, 1};
+  cfg.args = {&out, &handle};
+  NullSink sink;
+  auto st = launch(**m, "k", cfg, memory, sink);
+  ASSERT_TRUE(st.ok()) << st;
+  const auto* r = reinterpret_cast<const uint32_t*>(out);
+  for (uint32_t i = 0; i < 32; ++i) {
+    EXPECT_EQ(r[3 * i], i >= 1 ? 1u : 0u) << i;       // carry of tid + 0xFFFFFFFF
+    EXPECT_EQ(r[3 * i + 1], 10u * (i % 3 + 1)) << i;  // brx.idx target per lane
+    EXPECT_EQ(r[3 * i + 2], 2 * i) << i;              // point-sampled texel
+  }
+  EXPECT_TRUE(destroyTexture(handle));
+  // The handle is gone: the fetch faults and says so.
+  st = launch(**m, "k", cfg, memory, sink);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(std::string(st.message()).find("not a live texture object"), std::string::npos) << st;
+}
+
+std::string parseError(const std::string& body) {
+  std::string text = std::string(kHeader) + ".visible .entry e()\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n.reg .f32 %f<5>;\n" +
+                     body + "\nret;\n}\n";
+  auto m = ptx::parse(text, "e.ptx");
+  return m.ok() ? "OK" : std::string(m.status().message());
+}
+
+TEST(ExtendedPtx, ErrorsNameTheProblem) {
+  EXPECT_NE(parseError("brx.idx %r1, nosuch;").find("unknown .branchtargets list 'nosuch'"), std::string::npos);
+  EXPECT_NE(parseError("t: .branchtargets A;\nbrx.idx %r1, t;").find("unknown label 'A' in .branchtargets"),
+            std::string::npos);
+  EXPECT_NE(parseError("tex.a2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];").find("unsupported modifier '.a2d'"),
+            std::string::npos);
+  EXPECT_NE(parseError("suld.p.2d.b32.trap {%r1}, [%rd1, {%r2, %r3}];").find("unsupported modifier '.p' in 'suld.p.2d.b32.trap'"),
+            std::string::npos)
+      << parseError("suld.p.2d.b32.trap {%r1}, [%rd1, {%r2, %r3}];");
+  EXPECT_EQ(parseError("mul24.lo.s32 %r1, %r2, %r3;\ndp4a.u32.s32 %r1, %r2, %r3, %r1;\nmov.u32 %r1, WARP_SZ;"), "OK");
+}
+
+TEST(ExtendedPtx, BranchIndexOutOfRangeFaults) {
+  DeviceMemory memory;
+  auto m = loadPtx(std::string(kHeader) +
+                       ".visible .entry b()\n{\n.reg .b32 %r<2>;\nmov.u32 %r1, %tid.x;\n"
+                       "t: .branchtargets A, B;\nbrx.idx %r1, t;\nA: ret;\nB: ret;\n}\n",
+                   "b.ptx", memory);
+  ASSERT_TRUE(m.ok()) << m.status();
+  LaunchConfig cfg;
+  cfg.grid = {1, 1, 1};
+  cfg.block = {4, 1, 1};
+  NullSink sink;
+  auto st = launch(**m, "b", cfg, memory, sink);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(std::string(st.message()).find("brx.idx index 2 outside its table of 2 targets"), std::string::npos) << st;
+}
+
+}  // namespace
+}  // namespace predatar::sim::testing
