@@ -173,6 +173,7 @@ int runProgram(const RunArgs& a) {
   auto env = cudart::runtimeEnvironment(settings, *libraryDir, std::getenv("LD_LIBRARY_PATH"),
                                         std::getenv("LD_PRELOAD"));
   env.emplace_back("PREDATAR_COMPRESSION", a.report.compression);
+  if (a.report.stats) env.emplace_back("PREDATAR_STATS", "1");
   // Machine-readable reports keep standard output to themselves.
   bool cleanStdout = a.report.format != "text" && a.report.output.empty();
   auto status = execute(a.command, env, cleanStdout);

@@ -55,8 +55,10 @@ bool resolve(Ctx& x, const Instr& in, uint32_t m, uint32_t bytes, Access& acc, c
     switch (space) {
       case ptx::Space::Global: kind = Kind::Global; break;
       case ptx::Space::Const: kind = Kind::Const; break;
-      case ptx::Space::Shared: kind = Kind::Shared; off = a & kWindowMask; break;
-      case ptx::Space::Local: kind = Kind::Local; off = a & kWindowMask; break;
+      // Shared and local windows are 32-bit: nvcc splits offsets so that a
+      // 32-bit base register may wrap below zero before the constant is added.
+      case ptx::Space::Shared: kind = Kind::Shared; off = uint32_t(a); break;
+      case ptx::Space::Local: kind = Kind::Local; off = uint32_t(a); break;
       case ptx::Space::Param:
         if ((a >> kWindowShift) == 3) { kind = Kind::Param; off = a & kWindowMask; }
         else { kind = Kind::Local; off = a & kWindowMask; }

@@ -483,6 +483,15 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   }
   for (const auto& d : detectors)
     for (const Race& r : d->races().races()) record.races.push_back(r);
+  // `predatar run --stats`: detectors live per launch, so their peaks are per launch.
+  if (env("PREDATAR_STATS"))
+    for (const auto& d : detectors) {
+      DetectorStats s = d->stats();
+      std::fprintf(stderr, "predatar stats [%s] launch %zu: %llu events; peak metadata %llu bytes\n",
+                   std::string(d->name()).c_str(), record.index, (unsigned long long)s.events,
+                   (unsigned long long)(s.peakThreadClockBytes + s.peakLockClockBytes + s.peakQueueBytes +
+                                        s.peakShadowBytes));
+    }
   // Name global locations outside the module's variables by their allocation.
   for (const Race& r : record.races) {
     std::string name;
