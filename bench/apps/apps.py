@@ -73,6 +73,14 @@ def run(predatar, program, size, detectors, compression="on", report=None, stats
     return proc.stdout, proc.returncode, cpu, wall, rss
 
 
+def head_commit():
+    try:
+        return subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True).stdout.strip() or "unknown"
+    except OSError:
+        return "unknown"
+
+
 def program_exit(text):
     m = re.search(r"program exited with (-?\d+)", text)
     return int(m.group(1)) if m else None
@@ -83,7 +91,8 @@ def observe(predatar, app, work):
     result = {}
     for build, suffix in BUILDS:
         report = os.path.join(work, f"{app}{suffix}.json")
-        text, _, _, _, _ = run(predatar, os.path.join(HERE, "bin", app + suffix), "small", "all", report=report)
+        text, _, _, _, _ = run(predatar, os.path.join(HERE, "bin", app + suffix), "small", "all", report=report,
+                               stats=True)
         m = re.search(r": (PASS|FAIL)\b", text)
         row = {"verdict": m.group(1) if m else "NONE", "exit": program_exit(text), "text": text}
         if os.path.exists(report):
@@ -95,6 +104,7 @@ def observe(predatar, app, work):
 def expect_lines(app, observed):
     lines = [f"# expected races of bench/apps/{app}.cu at the small size, per build and detector",
              "# (regenerate: bench/apps/run.sh --update-expect; see RESULTS.md for the semantics in force)",
+             f"# generated on top of commit {head_commit()}",
              "# BUILD DETECTOR: found=SITES missed=SITES other=LINES (lines of reported races no marker names)"]
     for build, _ in BUILDS:
         lines.append(f"{build} verdict: {observed[build]['verdict']}")
@@ -126,6 +136,12 @@ def check(predatar, apps):
             if len(want) != len(got):
                 problems.append(f"{path} has {len(want)} lines, expected {len(got)}")
             clean = observed["race-free"]
+            missing = [d for d in DETECTORS if d not in peak_metadata(clean["text"])]
+            if missing:
+                problems.append(f"no `--stats` line for {', '.join(missing)}")
+            alone, _, _, _, _ = run(predatar, os.path.join(HERE, "bin", app), "small", "none")
+            if ": PASS" not in alone or program_exit(alone) != 0 or "0 unique races" not in alone:
+                problems.append("the race-free build under --detectors none did not PASS without races")
             if clean["verdict"] != "PASS" or clean["exit"] != 0:
                 problems.append(f"the race-free build did not PASS with exit 0 (verdict {clean['verdict']}, exit {clean['exit']})")
             if problems:
