@@ -24,7 +24,7 @@ std::vector<std::string> ReportOptions::detectorList() const {
     std::string canonical = canonicalDetectorName(item);
     if (canonical.empty())
       throw CLI::ValidationError("--detectors",
-                                 fmt::format("unknown detector '{}' (expected gwcp, hb, lockset or all)", item));
+                                 fmt::format("unknown detector '{}' (expected gwcp, hb, lockset, all or none)", item));
     if (std::find(names.begin(), names.end(), canonical) == names.end()) names.push_back(canonical);
   }
   if (names.empty() && detectors != "none") throw CLI::ValidationError("--detectors", "no detector named");
