@@ -42,7 +42,10 @@ __global__ void reduce(const float* in, float* partials, int* flags, float* resu
     __syncthreads();
   }
   if (t < 32) warpTail(s, t);
-  if (t == 0) {
+  // Even blocks publish in the first half of `partials`, odd blocks in the
+  // second, on their own source lines, so that the two injected fence races
+  // are told apart by line (and the compiler cannot merge the two stores).
+  if (t == 0 && blockIdx.x % 2 == 0) {
     partials[blockIdx.x] = s[0];  // RACE: red-fence-scope
 #ifdef RACEY
     __threadfence_block();  // RACE: red-fence-scope
@@ -50,17 +53,27 @@ __global__ void reduce(const float* in, float* partials, int* flags, float* resu
     __threadfence();
 #endif
     atomicExch(&flags[blockIdx.x], 1);
+  } else if (t == 0) {
+    partials[gridDim.x + blockIdx.x] = s[0];  // RACE: red-no-reader-fence
+    __threadfence();
+    atomicExch(&flags[blockIdx.x], 1);
   }
   if (blockIdx.x != 0) return;
-  // Block 0 adds the partial sums: thread i waits for block i's flag.
+  // Block 0 adds the partial sums: thread i waits for blocks 2i and 2i + 1.
   float mine = 0.0f;
-  for (int b = t; b < gridDim.x; b += BLOCK) {
+  for (int b = 2 * t; b < gridDim.x; b += 2 * BLOCK) {  // even blocks
+    while (atomicAdd(&flags[b], 0) == 0) {
+    }
+    __threadfence();
+    mine += partials[b];  // RACE: red-fence-scope
+  }
+  for (int b = 2 * t + 1; b < gridDim.x; b += 2 * BLOCK) {  // odd blocks
     while (atomicAdd(&flags[b], 0) == 0) {
     }
 #ifndef RACEY
     __threadfence();
 #endif
-    mine += partials[b];  // RACE: red-no-reader-fence
+    mine += partials[gridDim.x + b];  // RACE: red-no-reader-fence
   }
   __syncthreads();
   s[t] = mine;
@@ -83,7 +96,7 @@ int main(int argc, char** argv) {
   float *d_in, *d_partials, *d_result;
   int* d_flags;
   CHECK(cudaMalloc(&d_in, n * sizeof(float)));
-  CHECK(cudaMalloc(&d_partials, blocks * sizeof(float)));
+  CHECK(cudaMalloc(&d_partials, 2 * blocks * sizeof(float)));
   CHECK(cudaMalloc(&d_flags, blocks * sizeof(int)));
   CHECK(cudaMalloc(&d_result, sizeof(float)));
   CHECK(cudaMemcpy(d_in, in, n * sizeof(float), cudaMemcpyHostToDevice));
