@@ -15,6 +15,7 @@ std::vector<std::string> ReportOptions::detectorList() const {
   std::vector<std::string> names;
   std::stringstream in(detectors);
   for (std::string item; std::getline(in, item, ',');) {
+    if (item == "none") continue;  // execution alone (run and kernel), e.g. to time the emulator
     if (item == "all") {
       for (const auto& n : allDetectorNames())
         if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
@@ -23,16 +24,16 @@ std::vector<std::string> ReportOptions::detectorList() const {
     std::string canonical = canonicalDetectorName(item);
     if (canonical.empty())
       throw CLI::ValidationError("--detectors",
-                                 fmt::format("unknown detector '{}' (expected gwcp, hb, lockset or all)", item));
+                                 fmt::format("unknown detector '{}' (expected gwcp, hb, lockset, all or none)", item));
     if (std::find(names.begin(), names.end(), canonical) == names.end()) names.push_back(canonical);
   }
-  if (names.empty()) throw CLI::ValidationError("--detectors", "no detector named");
+  if (names.empty() && detectors != "none") throw CLI::ValidationError("--detectors", "no detector named");
   return names;
 }
 
 void addReportOptions(CLI::App& command, ReportOptions& options) {
   command.add_option("--detectors,-d", options.detectors,
-                     "Comma-separated detectors: gwcp (PreDataR), hb (Barracuda+), lockset (ScoRD), or all")
+                     "Comma-separated detectors: gwcp (PreDataR), hb (Barracuda+), lockset (ScoRD), all, or none (execute only)")
       ->capture_default_str();
   command.add_option("--format,-f", options.format, "Report format")
       ->check(CLI::IsMember({"text", "json", "sarif"}))
