@@ -6,9 +6,12 @@
 // lane of a warp event, one per participant of a barrier; lanes of one warp
 // event share a trace position and are unordered), scoped happens-before is
 // built from its generators (thread order, barriers, rel(l) -> later
-// overlapping acq(l)) and closed transitively, and <GWCP is computed as the
+// overlapping acq(l), message passing F -> F' of rule 4, a read observing the
+// last writes of its word before it in trace order or the RMW chain they
+// end) and closed transitively, and <GWCP is computed as the
 // least fixpoint of rules (i)-(iv). A location is racy when some conflicting
-// pair e1 <tr e2 on it (or two lanes of one warp event) is unordered.
+// pair e1 <tr e2 on it (or two lanes of one warp event) is unordered and not
+// excused by same-location observation. Volatile accesses are plain.
 // Points the semantics page leaves open are settled as follows:
 //  * a thread's participation in a bar/syncwarp counts as an event after
 //    that barrier, so a thread idle between two barriers carries ordering
