@@ -52,7 +52,7 @@ const char* toString(Op op) {
       "ld", "st", "atom", "red", "prefetch",
       "membar", "bar", "bar.warp.sync", "shfl", "vote", "match", "redux", "activemask",
       "bra", "brx.idx", "call", "ret", "exit", "trap", "nanosleep", "nop", "unsupported",
-      "add(carry)", "sub(carry)", "mad(carry)", "mul24", "mad24", "dp4a", "dp2a", "tex", "suld", "sust"};
+      "add(carry)", "sub(carry)", "mad(carry)", "mul24", "mad24", "dp4a", "dp2a", "vabsdiff4", "tex", "suld", "sust"};
   return names[static_cast<int>(op)];
 }
 
@@ -880,6 +880,7 @@ class Parser {
         if (p == "clamp") { m.mode |= 2; continue; }
       }
       if (base == "bfind" && p == "shiftamt") { m.mode = 1; continue; }
+      if (base == "vabsdiff4" && p == "add") { m.hasMode = true; continue; }
       if ((base == "tex" || base == "suld" || base == "sust") && (p == "1d" || p == "2d" || p == "3d")) continue;
       if ((base == "suld" || base == "sust") && (p == "b" || p == "trap" || p == "clamp" || p == "zero")) continue;
       if ((base == "atom" || base == "red" || base == "redux") && atoms.count(p) && m.atom == AtomOp::None) {
@@ -1139,7 +1140,7 @@ class Parser {
         "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "selp", "slct", "testp", "cvt", "setp", "set",
         "mov", "cvta", "ld", "ldu", "st", "atom", "red", "membar", "fence", "bar", "barrier", "shfl", "vote",
         "match", "redux", "shf", "bfind", "isspacep", "activemask", "bra", "brx", "call", "ret", "exit", "trap", "brkpt", "pmevent", "nanosleep",
-        "prefetch", "prefetchu", "discard", "addc", "subc", "madc", "mul24", "mad24", "dp4a", "dp2a", "tex", "suld", "sust"};
+        "prefetch", "prefetchu", "discard", "addc", "subc", "madc", "mul24", "mad24", "dp4a", "dp2a", "tex", "suld", "sust", "vabsdiff4"};
     if (!known.count(base)) {  // kept, so that kernels that do not execute it still run
       in.op = Op::Unsupported;
       m_.unsupported[uint32_t(m_.code.size())] = opcodeText_;
@@ -1402,6 +1403,13 @@ class Parser {
     if (base == "addc" || base == "subc" || base == "madc" || base == "mul24" || base == "mad24" || base == "dp4a" ||
         base == "dp2a")
       return extendedInteger(base, parts, ops, in, line);
+    if (base == "vabsdiff4") {  // only the reducing form: d = c + sum of |a.byte - b.byte|
+      if (!m.hasMode || m.sat || m.types.size() != 3) return unsupported(line);
+      in.op = Op::Vabsdiff4;
+      in.type = m.types[1];
+      in.type2 = m.types[2];
+      return simple(in, ops, 3, line, {m.types[1], m.types[2], m.types[0]});
+    }
     if (base == "brx") return branchIndexed(parts, ops, in, line);
     if (base == "tex") return textureFetch(parts, ops, in, line);
     if (base == "suld" || base == "sust") return surfaceAccess(base, parts, ops, in, line);

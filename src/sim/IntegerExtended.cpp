@@ -1,6 +1,6 @@
 // Extended-precision and packed integer arithmetic: add.cc/addc, sub.cc/subc,
 // mad.cc/madc (the per-lane carry flag lives in Warp::carry), mul24/mad24 and
-// the byte/halfword dot products dp4a/dp2a.
+// the byte/halfword dot products dp4a/dp2a and the byte SIMD vabsdiff4.add.
 #include <type_traits>
 
 #include "sim/Exec.h"
@@ -129,6 +129,23 @@ void dotProduct(Ctx& x, const Instr& in, uint32_t m) {
   });
 }
 
+// vabsdiff4.add: c + the sum over the four bytes of |a.byte - b.byte|.
+void absoluteDifference4(Ctx& x, const Instr& in, uint32_t m) {
+  uint64_t* d = D(x, in.dst[0]);
+  const uint64_t* a = S(x, in.src[0]);
+  const uint64_t* b = S(x, in.src[1]);
+  const uint64_t* c = S(x, in.src[2]);
+  bool sa = ptx::isSigned(in.type), sb = ptx::isSigned(in.type2);
+  forLanes(m, [&](uint32_t l) {
+    uint32_t sum = uint32_t(c[l]);
+    for (uint32_t i = 0; i < 4; ++i) {
+      int32_t diff = byteOf(a[l], i, sa) - byteOf(b[l], i, sb);
+      sum += uint32_t(diff < 0 ? -diff : diff);
+    }
+    d[l] = sum;
+  });
+}
+
 template <template <class> class H> ExecFn byWidth(Type t) {
   switch (t) {
     case Type::U32: case Type::B32: return &H<uint32_t>::run;
@@ -154,6 +171,7 @@ ExecFn selectIntegerExtended(const Instr& in, std::string& error) {
     case Op::Mul24: f = s32 ? &mul24<true, false> : &mul24<false, false>; break;
     case Op::Mad24: f = s32 ? &mul24<true, true> : &mul24<false, true>; break;
     case Op::Dp4a: case Op::Dp2a: f = &dotProduct; break;
+    case Op::Vabsdiff4: f = &absoluteDifference4; break;
     default: break;
   }
   if (!f) error = std::string("unsupported instruction ") + ptx::toString(in.op) + "." + ptx::toString(in.type);

@@ -1,9 +1,11 @@
 // Integer PTX the samples use: extended-precision add/sub/mad with carry
 // (add.cc/addc, sub.cc/subc, mad.cc/madc), 24-bit multiplies (mul24/mad24),
-// dot products (dp4a/dp2a), indirect branches (brx.idx) and WARP_SZ.
+// dot products (dp4a/dp2a), byte SIMD (vabsdiff4.add), indirect branches
+// (brx.idx) and WARP_SZ.
 // Each thread writes its own results: no races.
 #include <cstdio>
 #include <cstdint>
+#include <cstdlib>
 
 __device__ uint64_t add64(uint32_t alo, uint32_t ahi, uint32_t blo, uint32_t bhi) {
   uint32_t lo, hi;
@@ -66,6 +68,9 @@ __global__ void integers(uint32_t* out, int perThread) {
   uint32_t warp;
   asm("mov.u32 %0, WARP_SZ;" : "=r"(warp));
   o[16] = warp;
+  uint32_t sad;
+  asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(sad) : "r"(0x10FF0380u + t), "r"(0x2001FF7Fu), "r"(5u));
+  o[17] = sad;
 }
 
 // The same values computed on the host.
@@ -98,10 +103,13 @@ void reference(int t, uint32_t* o) {
   o[14] = uint32_t(1 + dot(0xFFFF0002u + t, 0x01020304u, false, false, 1, 2));
   o[15] = uint32_t(100 * (t % 3 + 1));
   o[16] = 32;
+  uint32_t a = 0x10FF0380u + t, b = 0x2001FF7Fu, sad = 5;
+  for (int i = 0; i < 4; ++i) sad += uint32_t(abs(int((a >> (8 * i)) & 0xFF) - int((b >> (8 * i)) & 0xFF)));
+  o[17] = sad;
 }
 
 int main() {
-  const int threads = 4, perThread = 17;
+  const int threads = 4, perThread = 18;
   uint32_t* d;
   cudaMalloc(&d, threads * perThread * sizeof(uint32_t));
   integers<<<1, threads>>>(d, perThread);
