@@ -106,6 +106,7 @@ ResolvedAccess resolved(const cudart::ReportedAccess& a) {
     r.file = a.source->file;
     r.line = a.source->line;
     r.column = a.source->column;
+    r.inlinedInto = a.source->inlinedInto;
   }
   return r;
 }

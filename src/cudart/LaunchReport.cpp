@@ -48,6 +48,12 @@ json access(const LaunchRecord& launch, const Access& a) {
     j["file"] = src->file;
     j["line"] = src->line;
     j["column"] = src->column;
+    if (!src->inlinedInto.empty()) {
+      json chain = json::array();
+      for (const InlinedCall& c : src->inlinedInto)
+        chain.push_back(json{{"function", c.function}, {"file", c.file}, {"line", c.line}, {"column", c.column}});
+      j["inlinedInto"] = std::move(chain);
+    }
   } else {
     j["file"] = nullptr;
     j["line"] = nullptr;
@@ -70,9 +76,10 @@ std::string location(const LaunchRecord& launch, const Race& race) {
 
 std::string position(const LaunchRecord& launch, const Access& a) {
   std::ostringstream out;
-  if (const SourcePosition* src = sourceOf(launch, a))
+  if (const SourcePosition* src = sourceOf(launch, a)) {
     out << src->file << ":" << src->line << ":" << src->column;
-  else
+    for (const InlinedCall& c : src->inlinedInto) out << ", inlined into " << c.function << " at " << c.file << ":" << c.line;
+  } else
     out << "pc " << a.origin.pc;
   auto b = coords(a.block, launch.grid), t = coords(a.thread, launch.block);
   out << " (" << (a.type == AccessType::Read ? "read" : a.type == AccessType::Write ? "write" : "atomic")
@@ -169,7 +176,11 @@ ReportedAccess readAccess(const json& j) {
   a.scope = j.at("scope").get<std::string>();
   a.pc = j.at("pc").get<uint64_t>();
   if (j.contains("file") && j["file"].is_string())
-    a.source = SourcePosition{j["file"].get<std::string>(), j.value("line", 0u), j.value("column", 0u)};
+    a.source = SourcePosition{j["file"].get<std::string>(), j.value("line", 0u), j.value("column", 0u), {}};
+  if (a.source && j.contains("inlinedInto"))
+    for (const auto& c : j["inlinedInto"])
+      a.source->inlinedInto.push_back(InlinedCall{c.value("function", std::string()), c.value("file", std::string()),
+                                                  c.value("line", 0u), c.value("column", 0u)});
   return a;
 }
 

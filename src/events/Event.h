@@ -46,11 +46,23 @@ struct Origin {
   static constexpr uint32_t kNoSource = UINT32_MAX;
 };
 
-// A source position that reports show: "file:line:col".
+// A call site of an inlined function: "inlined into reduce at red.cu:145".
+struct InlinedCall {
+  std::string function;  // the caller (demangled)
+  std::string file;
+  uint32_t line = 0;
+  uint32_t column = 0;
+  bool operator==(const InlinedCall&) const = default;
+};
+
+// A source position that reports show: "file:line:col" (the innermost
+// position: an inlined function's own line), with the calls it was inlined
+// through, innermost first.
 struct SourcePosition {
   std::string file;
   uint32_t line = 0;
   uint32_t column = 0;
+  std::vector<InlinedCall> inlinedInto = {};
   bool operator==(const SourcePosition&) const = default;
 };
 

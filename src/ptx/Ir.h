@@ -185,6 +185,13 @@ struct Function {
 
 struct SourceLoc {
   uint32_t file = 0, line = 0, column = 0;
+  // Code of an inlined function (`.loc ... function_name L, inlined_at F L C`):
+  // its own position above; the call site is sources[inlinedAt] (itself
+  // possibly inlined: a chain); `function` is its name (debug string, mangled)
+  // and `enclosing` the PTX function the code was inlined into.
+  uint32_t inlinedAt = UINT32_MAX;
+  std::string function = {};
+  uint32_t enclosing = UINT32_MAX;
   bool operator==(const SourceLoc&) const = default;
 };
 
@@ -199,6 +206,7 @@ struct Module {
   std::vector<std::vector<uint32_t>> branchTables;  // brx.idx targets
   std::vector<std::pair<uint32_t, std::string>> files;  // .file index -> name
   std::vector<SourceLoc> sources;
+  std::map<std::string, std::string> debugStrings;  // `.section .debug_str` label -> string
   std::map<uint32_t, std::string> unsupported;  // code index of an Op::Unsupported -> its opcode text
 
   int32_t findFunction(std::string_view name) const;

@@ -328,9 +328,14 @@ class Parser {
       next();
       while (peek().kind != Tok::End && !isPunct('{')) next();
       int depth = 0;
+      std::string* text = nullptr;  // `$L__info_stringN: .b8 95,90,...,0` (names of inlined functions)
       do {
         if (isPunct('{')) ++depth;
         if (isPunct('}')) --depth;
+        if (peek().kind == Tok::Ident && peek().text[0] == '$' && isPunct(':', 1))
+          text = &m_.debugStrings[std::string(peek().text)];
+        else if (text && peek().kind == Tok::Int && peek().bits != 0 && peek().bits < 256 && text->size() < 4096)
+          text->push_back(char(peek().bits));
         next();
       } while (depth > 0 && peek().kind != Tok::End);
       return absl::OkStatus();
@@ -676,6 +681,16 @@ class Parser {
     return expect(';');
   }
 
+  static std::tuple<uint32_t, uint32_t, uint32_t> positionKey(const SourceLoc& l) { return {l.file, l.line, l.column}; }
+  // A position with its inlining chain (one entry per distinct chain).
+  uint32_t inlinedSource(const SourceLoc& loc) {
+    auto key = std::make_tuple(loc.file, loc.line, loc.column, loc.inlinedAt, loc.function, loc.enclosing);
+    auto it = inlinedIdx_.find(key);
+    if (it != inlinedIdx_.end()) return it->second;
+    m_.sources.push_back(loc);
+    return inlinedIdx_[key] = uint32_t(m_.sources.size() - 1);
+  }
+
   uint32_t sourceIndex(uint32_t file, uint32_t line, uint32_t col) {
     SourceLoc loc{file, line, col};
     uint64_t key = (uint64_t(file) << 48) ^ (uint64_t(line) << 16) ^ col;
@@ -709,18 +724,28 @@ class Parser {
         while (peek().kind == Tok::Int && nums.size() < 3) nums.push_back(next().bits);
         uint32_t file = nums.size() > 0 ? uint32_t(nums[0]) : 0, line = nums.size() > 1 ? uint32_t(nums[1]) : 0,
                  col = nums.size() > 2 ? uint32_t(nums[2]) : 0;
-        // `, function_name X, inlined_at F L C`: report the call site in user code.
+        // `, function_name X, inlined_at F L C`: the inlined function's own
+        // position, with the call site (the latest .loc at F L C) as its chain.
+        SourceLoc loc{file, line, col};
         while (accept(',')) {
           if (acceptIdent("inlined_at")) {
             std::vector<uint64_t> at;
             while (peek().kind == Tok::Int && at.size() < 3) at.push_back(next().bits);
-            if (at.size() >= 2) { file = uint32_t(at[0]); line = uint32_t(at[1]); col = at.size() > 2 ? uint32_t(at[2]) : 0; }
+            if (at.size() >= 2) {
+              SourceLoc site{uint32_t(at[0]), uint32_t(at[1]), at.size() > 2 ? uint32_t(at[2]) : 0};
+              auto latest = latestAt_.find(positionKey(site));
+              loc.inlinedAt = latest != latestAt_.end() ? latest->second : inlinedSource(site);
+              loc.enclosing = curFunc_;
+            }
+          } else if (acceptIdent("function_name")) {
+            if (peek().kind == Tok::Ident && peek().line == t.line) loc.function = std::string(next().text);
           } else {
             next();
             if (peek().kind == Tok::Ident && peek().line == t.line && !isPunct(',')) next();
           }
         }
-        curSource_ = sourceIndex(file, line, col);
+        curSource_ = loc.inlinedAt == UINT32_MAX ? sourceIndex(file, line, col) : inlinedSource(loc);
+        latestAt_[positionKey(loc)] = curSource_;
         continue;
       }
       if (t.kind == Tok::Ident && (t.text == ".pragma" || t.text == ".maxnreg")) { skipStatement(); continue; }
@@ -1720,6 +1745,8 @@ class Parser {
   std::unordered_map<std::string_view, std::vector<std::string_view>> branchTableNames_;
   std::map<std::tuple<uint8_t, uint64_t, uint32_t>, uint32_t> constIndex_;
   std::unordered_map<uint64_t, uint32_t> sourceIdx_;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> latestAt_;  // position -> latest .loc there
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, std::string, uint32_t>, uint32_t> inlinedIdx_;
   std::optional<Variable> pendingFrameVar_;
 };
 

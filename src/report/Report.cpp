@@ -14,12 +14,13 @@ Dim3 coordinates(uint32_t linear, const Dim3& shape) {
 }
 
 ResolvedAccess resolve(const KernelInfo& kernel, const Access& access) {
-  ResolvedAccess r{access, coordinates(access.block, kernel.grid), coordinates(access.thread, kernel.block), {}, 0, 0};
+  ResolvedAccess r{access, coordinates(access.block, kernel.grid), coordinates(access.thread, kernel.block), {}, 0, 0, {}};
   if (access.origin.source < kernel.sources.size()) {
     const SourcePosition& pos = kernel.sources[access.origin.source];
     r.file = pos.file;
     r.line = pos.line;
     r.column = pos.column;
+    r.inlinedInto = pos.inlinedInto;
   }
   return r;
 }
@@ -32,9 +33,17 @@ std::string operation(const Access& a) {
   return op;
 }
 
+// ", inlined into step at red.cu:5, inlined into reduce at red.cu:10"
+std::string inliningChain(const std::vector<InlinedCall>& calls) {
+  std::string s;
+  for (const InlinedCall& c : calls) s += fmt::format(", inlined into {} at {}:{}", c.function, c.file, c.line);
+  return s;
+}
+
 std::string where(const ResolvedAccess& a) {
   if (a.file.empty()) return fmt::format("pc {:#x}", a.access.origin.pc);
-  return a.column ? fmt::format("{}:{}:{}", a.file, a.line, a.column) : fmt::format("{}:{}", a.file, a.line);
+  return (a.column ? fmt::format("{}:{}:{}", a.file, a.line, a.column) : fmt::format("{}:{}", a.file, a.line)) +
+         inliningChain(a.inlinedInto);
 }
 
 }  // namespace
@@ -135,6 +144,12 @@ nlohmann::json accessJson(const ResolvedAccess& a) {
     j["file"] = a.file;
     j["line"] = a.line;
     if (a.column) j["column"] = a.column;
+    if (!a.inlinedInto.empty()) {
+      nlohmann::json chain = nlohmann::json::array();
+      for (const InlinedCall& c : a.inlinedInto)
+        chain.push_back({{"function", c.function}, {"file", c.file}, {"line", c.line}, {"column", c.column}});
+      j["inlined_into"] = std::move(chain);
+    }
   }
   return j;
 }
@@ -197,7 +212,7 @@ void writeJson(std::ostream& out, const Report& report) {
 
 void writeSarif(std::ostream& out, const Report& report) {
   auto location = [](const ResolvedAccess& a, const std::string& message) {
-    nlohmann::json loc{{"message", {{"text", message}}}};
+    nlohmann::json loc{{"message", {{"text", message + inliningChain(a.inlinedInto)}}}};
     if (!a.file.empty())
       loc["physicalLocation"] = {{"artifactLocation", {{"uri", a.file}}},
                                  {"region", {{"startLine", std::max<uint32_t>(a.line, 1)}}}};

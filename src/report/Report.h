@@ -18,6 +18,7 @@ struct ResolvedAccess {
   std::string file;  // source file (or the litmus file)
   uint32_t line = 0;
   uint32_t column = 0;
+  std::vector<InlinedCall> inlinedInto = {};  // innermost first; empty when not inlined
 };
 
 struct ReportedRace {

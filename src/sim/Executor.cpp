@@ -32,6 +32,39 @@ uint64_t alignUp(uint64_t v, uint64_t a) { return a <= 1 ? v : (v + a - 1) / a *
 
 std::string functionName(const ptx::Module& m, uint32_t f) { return f < m.functions.size() ? m.functions[f].name : "?"; }
 
+// CUDA's own headers (atomicCAS, __shfl_sync, ...): reports show the user's
+// line that called them, not the header's.
+bool toolkitHeader(const std::string& file) {
+  return file.find("/include/") != std::string::npos &&
+         (file.find("cuda") != std::string::npos || file.find("crt/") != std::string::npos);
+}
+
+// A .loc with its inlining chain: the innermost position in user code, then
+// each call site out, named by the function it lies in (the next inlined
+// function out, or the PTX function at the end).
+SourcePosition sourcePosition(const ptx::Module& ir, const ptx::SourceLoc& loc) {
+  std::vector<InlinedCall> frames;  // [0]: own position; then call sites
+  frames.push_back(InlinedCall{"", ir.fileName(loc.file), loc.line, loc.column});
+  const ptx::SourceLoc* cur = &loc;
+  for (int depth = 0; cur->inlinedAt < ir.sources.size() && depth < 64; ++depth) {
+    const ptx::SourceLoc& site = ir.sources[cur->inlinedAt];
+    std::string caller;
+    if (site.inlinedAt != UINT32_MAX && !site.function.empty()) {
+      auto name = ir.debugStrings.find(site.function);
+      caller = name != ir.debugStrings.end() ? demangle(name->second) : site.function;
+    } else {
+      caller = demangle(functionName(ir, cur->enclosing));
+    }
+    frames.push_back(InlinedCall{caller.substr(0, caller.find('(')), ir.fileName(site.file), site.line, site.column});
+    cur = &site;
+  }
+  size_t first = 0;
+  while (first + 1 < frames.size() && toolkitHeader(frames[first].file)) ++first;
+  SourcePosition p{frames[first].file, frames[first].line, frames[first].column};
+  p.inlinedInto.assign(frames.begin() + long(first) + 1, frames.end());
+  return p;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- loading
@@ -137,11 +170,11 @@ void Launch::recordFaultSite(const Warp& w, uint32_t lane, uint32_t pc) {
   if (pc < ir.code.size()) {
     const Instr& in = ir.code[pc];
     site.ptxLine = in.line;
-    if (in.source != UINT32_MAX) {
-      const auto& loc = ir.sources[in.source];
-      site.file = ir.fileName(loc.file);
-      site.line = loc.line;
-      site.column = loc.column;
+    if (in.source < ir.sources.size()) {
+      SourcePosition pos = sourcePosition(ir, ir.sources[in.source]);  // the user's line, not a CUDA header's
+      site.file = pos.file;
+      site.line = pos.line;
+      site.column = pos.column;
     }
   }
   faultSite = std::move(site);
@@ -925,7 +958,7 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
   L.info.name = L.kernelName;
   L.info.grid = config.grid;
   L.info.block = config.block;
-  for (const auto& s : ir.sources) L.info.sources.push_back(SourcePosition{ir.fileName(s.file), s.line, s.column});
+  for (const auto& s : ir.sources) L.info.sources.push_back(sourcePosition(ir, s));
   // nvcc declares typed arrays as `.align A .b8 name[bytes]` with A the
   // element's alignment (int tile[64] -> .align 4 .b8 tile[256]), so reports
   // index such arrays by the alignment, not by byte.

@@ -16,6 +16,16 @@ python3 -c "
 import json,sys; d=json.load(open('$tmp/out')); r=d['races']
 assert r and {r[0]['first']['line'], r[0]['second']['line']} == {7, 8}, r" && ok || bad "kernel itsRacy lines"
 [ "$(run "$p" kernel "$cuda/figures.ptx" -e intraWarpSynced -g 1 -b 32 -a buf:int:32 -a buf:int:32 -d all)" = 0 ] && ok || bad "kernel synced exit"
+# races inside inlined __device__ functions: the function's own line and the inlining chain
+[ "$(run "$p" kernel "$cuda/inlined.ptx" -e inlinedReduce -g 1 -b 32 -a buf:int:1 --format json)" = 1 ] && ok || bad "inlined exit"
+python3 -c "
+import json; r=json.load(open('$tmp/out'))['races']
+a=[x for race in r for x in (race['first'], race['second']) if x.get('line') == 5]
+assert a, r
+chain=[(c['function'], c['line']) for c in a[0]['inlined_into']]
+assert chain == [('step', 9), ('inlinedReduce', 16)], chain" && ok || bad "inlined json: $(head -c 800 "$tmp/out")"
+run "$p" kernel "$cuda/inlined.ptx" -e inlinedReduce -g 1 -b 32 -a buf:int:1 >/dev/null
+grep -q "inlined.cu:5:[0-9]*, inlined into step at [^ ]*inlined.cu:9, inlined into inlinedReduce at [^ ]*inlined.cu:16" "$tmp/out" && ok || bad "inlined text: $(head -12 "$tmp/out")"
 # --dump prints the buffers
 run "$p" kernel "$cuda/figures.ptx" -e itsRacy -g 1 -b 2 -a buf:int:2 --dump >/dev/null
 grep -q "i32\[2\]: 1 1" "$tmp/err" && ok || bad "dump: $(cat "$tmp/err")"

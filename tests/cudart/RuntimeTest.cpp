@@ -327,5 +327,28 @@ TEST_F(Runtime, ResetFreesAllocations) {
   cudaGetLastError();
 }
 
+// The device reads as an sm_90-class GPU (H100 SXM under CUDA 13).
+TEST(RuntimeDevice, PropertiesOfAnSm90ClassGpu) {
+  cudaDeviceProp p;
+  ASSERT_EQ(cudaGetDeviceProperties(&p, 0), 0);
+  EXPECT_EQ(p.major, 9);
+  EXPECT_EQ(p.minor, 0);
+  EXPECT_EQ(p.multiProcessorCount, 132);
+  EXPECT_EQ(p.warpSize, 32);
+  EXPECT_EQ(p.sharedMemPerBlock, 48u * 1024);
+  EXPECT_EQ(p.sharedMemPerBlockOptin, 227u * 1024);
+  EXPECT_EQ(p.sharedMemPerMultiprocessor, 228u * 1024);
+  EXPECT_EQ(p.maxThreadsPerBlock, 1024);
+  int v = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, 0), 0);
+  EXPECT_EQ(v, 1980000);
+  ASSERT_EQ(cudaDeviceGetAttribute(&v, cudaDevAttrComputeMode, 0), 0);
+  EXPECT_EQ(v, 0);  // cudaComputeModeDefault
+  ASSERT_EQ(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0), 0);
+  EXPECT_EQ(v, 132);
+  ASSERT_EQ(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0), 0);
+  EXPECT_EQ(v, 227 * 1024);
+}
+
 }  // namespace
 }  // namespace predatar::cudart

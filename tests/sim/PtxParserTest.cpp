@@ -132,10 +132,12 @@ TEST(PtxParser, DecodesInstructions) {
   const Instr& sts = m->code[k.begin + 11];
   EXPECT_EQ(sts.addr.offset, 4);
   EXPECT_EQ(sts.space, Space::Shared);
-  // source positions: .loc with inlined_at reports the call site
+  // source positions: a .loc with inlined_at keeps its own line, the call site as its chain
   const Instr& unpack = m->code[k.begin + 5];
   ASSERT_NE(unpack.source, UINT32_MAX);
-  EXPECT_EQ(m->sources[unpack.source].line, 20u);
+  EXPECT_EQ(m->sources[unpack.source].line, 8u);
+  ASSERT_LT(m->sources[unpack.source].inlinedAt, m->sources.size());
+  EXPECT_EQ(m->sources[m->sources[unpack.source].inlinedAt].line, 20u);
   EXPECT_EQ(m->sources[m->code[k.begin].source].line, 7u);
   // call
   const Instr& call = m->code[k.begin + 8];

@@ -33,12 +33,14 @@ std::vector<CallConfiguration>& callStack() {
   return stack;
 }
 
-constexpr int kMajor = 8, kMinor = 0;
-constexpr int kMultiprocessors = 16;
-constexpr size_t kGlobalMemory = size_t(16) << 30;
+// An sm_90-class device as an H100 SXM (80 GB) reports itself under CUDA 13.
+constexpr int kMajor = 9, kMinor = 0;
+constexpr int kMultiprocessors = 132;
+constexpr size_t kGlobalMemory = size_t(80) << 30;
 constexpr int kSharedPerBlock = 48 * 1024;
-constexpr int kSharedPerBlockOptin = 163 * 1024;
-constexpr int kSharedPerSm = 164 * 1024;
+constexpr int kSharedPerBlockOptin = 227 * 1024;
+constexpr int kSharedPerSm = 228 * 1024;
+constexpr int kClockKHz = 1980000, kMemoryClockKHz = 2619000;
 
 int deviceCount() { return 1; }
 
@@ -622,7 +624,8 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->asyncEngineCount = 2;
   p->unifiedAddressing = 1;
   p->memoryBusWidth = 5120;
-  p->l2CacheSize = 40 * 1024 * 1024;
+  p->l2CacheSize = 50 * 1024 * 1024;
+  p->ECCEnabled = 1;
   p->maxThreadsPerMultiProcessor = 2048;
   p->streamPrioritiesSupported = 1;
   p->globalL1CacheSupported = 1;
@@ -663,7 +666,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, int attr, int device) {
     case cudaDevAttrWarpSize: v = 32; break;
     case cudaDevAttrMaxPitch: v = int(p.memPitch); break;
     case cudaDevAttrMaxRegistersPerBlock: v = p.regsPerBlock; break;
-    case cudaDevAttrClockRate: v = 1410000; break;
+    case cudaDevAttrClockRate: v = kClockKHz; break;
     case cudaDevAttrTextureAlignment: v = int(p.textureAlignment); break;
     case cudaDevAttrGpuOverlap: v = 1; break;
     case cudaDevAttrMultiProcessorCount: v = p.multiProcessorCount; break;
@@ -672,9 +675,9 @@ cudaError_t cudaDeviceGetAttribute(int* value, int attr, int device) {
     case cudaDevAttrCanMapHostMemory: v = 1; break;
     case cudaDevAttrComputeMode: v = 0; break;
     case cudaDevAttrConcurrentKernels: v = 1; break;
-    case cudaDevAttrEccEnabled: v = 0; break;
+    case cudaDevAttrEccEnabled: v = p.ECCEnabled; break;
     case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId: v = 0; break;
-    case cudaDevAttrMemoryClockRate: v = 1215000; break;
+    case cudaDevAttrMemoryClockRate: v = kMemoryClockKHz; break;
     case cudaDevAttrGlobalMemoryBusWidth: v = p.memoryBusWidth; break;
     case cudaDevAttrL2CacheSize: v = p.l2CacheSize; break;
     case cudaDevAttrMaxThreadsPerMultiProcessor: v = p.maxThreadsPerMultiProcessor; break;
