@@ -18,7 +18,8 @@ MessagePassing::PerThread& MessagePassing::at(const ThreadClocks& t) {
   auto [it, inserted] = threads_.try_emplace(index(t));
   if (inserted) {
     for (VectorClock* c : {&it->second.fenceAny, &it->second.fenceDevice, &it->second.pendingSame,
-                           &it->second.pendingOther})
+                           &it->second.pendingOther, &it->second.unfencedSame, &it->second.unfencedOther,
+                           &it->second.unfencedAcquired})
       c->setGeometry(geometry_);
   }
   return it->second;
@@ -42,6 +43,15 @@ void MessagePassing::fence(ThreadClocks& t, Scope scope, bool withWcp) {
   };
   acquire(p.pendingSame);
   if (device) acquire(p.pendingOther);
+  // What a fence before those unfenced flag writes would have ordered.
+  auto note = [&](VectorClock& unfenced, const Origin& write) {
+    if (unfenced.empty()) return;
+    p.unfencedAcquired.join(unfenced);
+    p.unfencedAcquiredWrite = write;
+    unfenced.clear();
+  };
+  note(p.unfencedSame, p.unfencedSameWrite);
+  if (device) note(p.unfencedOther, p.unfencedOtherWrite);
   // F of the release pattern: everything of t up to here (what it just
   // acquired included, for transitivity).
   p.fenceAny = t.hbSnapshot();
@@ -62,6 +72,7 @@ void MessagePassing::strongRead(const ThreadClocks& t, uint64_t key, Scope scope
   if (chain == chains_.end()) return;
   const Chain& c = chain->second;
   bool device = scope != Scope::Block;
+  noteUnfenced(t, c, device);
   VectorClock same(geometry_), other(geometry_);
   bool contributed = std::any_of(c.writers.begin(), c.writers.end(), [&](const Writer& w) {
     return w.block == t.block && w.thread == t.thread;
@@ -91,11 +102,24 @@ void MessagePassing::strongRead(const ThreadClocks& t, uint64_t key, Scope scope
   }
 }
 
+void MessagePassing::noteUnfenced(const ThreadClocks& t, const Chain& c, bool device) {
+  if (!c.unfenced) return;
+  const UnfencedWrite& w = *c.unfenced;
+  if (w.block == t.block && w.thread == t.thread) return;
+  if (w.block != t.block && !(device && w.device)) return;
+  PerThread& p = at(t);
+  (w.block == t.block ? p.unfencedSame : p.unfencedOther).join(w.atWrite);
+  (w.block == t.block ? p.unfencedSameWrite : p.unfencedOtherWrite) = w.origin;
+}
+
 void MessagePassing::chainEnd(uint64_t key) { chains_.erase(key); }
 
-void MessagePassing::chainAdd(const ThreadClocks& t, uint64_t key, Scope scope) {
+void MessagePassing::chainAdd(const ThreadClocks& t, uint64_t key, Scope scope, const Origin& origin) {
   auto p = threads_.find(index(t));
-  if (p == threads_.end() || !p->second.fencedAny) return;  // no fence before W: no release pattern
+  if (p == threads_.end() || !p->second.fencedAny) {  // no fence before W: no release pattern
+    chains_[key].unfenced = UnfencedWrite{t.block, t.thread, scope != Scope::Block, t.hbSnapshot(), origin};
+    return;
+  }
   const PerThread& writer = p->second;
   bool device = scope != Scope::Block && writer.fencedDevice;
   Chain& c = chains_[key];
@@ -134,6 +158,8 @@ MissingFence MessagePassing::missingFence(const ThreadClocks& t, const AccessRec
     return {MissingFence::Side::AfterRead, p->pendingSameRead};
   if (earlier.clock <= p->pendingOther.get(earlier.block, earlier.thread))
     return {MissingFence::Side::AfterRead, p->pendingOtherRead};
+  if (earlier.clock <= p->unfencedAcquired.get(earlier.block, earlier.thread))
+    return {MissingFence::Side::BeforeWrite, p->unfencedAcquiredWrite};
   return {};
 }
 
@@ -144,11 +170,13 @@ uint64_t MessagePassing::bytes() const {
                    chains_.capacity() * (sizeof(uint64_t) + sizeof(Chain)) +
                    observed_.capacity() * (sizeof(std::pair<uint64_t, uint64_t>) + sizeof(Observed));
   for (const auto& [_, p] : threads_)
-    total += p.fenceAny.bytes() + p.fenceDevice.bytes() + p.pendingSame.bytes() + p.pendingOther.bytes();
+    total += p.fenceAny.bytes() + p.fenceDevice.bytes() + p.pendingSame.bytes() + p.pendingOther.bytes() +
+             p.unfencedSame.bytes() + p.unfencedOther.bytes() + p.unfencedAcquired.bytes();
   for (const auto& [_, c] : chains_) {
     total += c.device.bytes();
     for (const auto& [b, clock] : c.byBlock) total += clock.bytes() + sizeof(b);
     for (const Writer& w : c.writers) total += sizeof(w) + w.fenceAny.bytes() + w.fenceDevice.bytes();
+    if (c.unfenced) total += c.unfenced->atWrite.bytes();
   }
   return total;
 }
@@ -170,7 +198,7 @@ void updateChains(ThreadTable& threads, MessagePassing& messages, const MemoryEv
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     if ((event.lockLanes >> lane) & 1) return;
     const ThreadClocks& t = threads.at(event.lanes.block, thread);
-    words(lane, [&](uint64_t key) { messages.chainAdd(t, key, event.scope); });
+    words(lane, [&](uint64_t key) { messages.chainAdd(t, key, event.scope, event.origin); });
   });
 }
 

@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -59,14 +60,15 @@ class MessagePassing {
   // non-RMW write or a lock operation wrote, then chainAdd for every strong
   // write or RMW that is not a lock operation.
   void chainEnd(uint64_t key);
-  void chainAdd(const ThreadClocks& t, uint64_t key, Scope scope);
+  void chainAdd(const ThreadClocks& t, uint64_t key, Scope scope, const Origin& origin);
 
   // Same-location observation: thread t has, at or before its current
   // access, a strong read/RMW of `key` after the strong write `write`, and
   // morally strong with it.
   bool observed(uint64_t key, const ThreadClocks& t, const AccessRecord& write) const;
   // The fence that would order `earlier` before thread t's current access: a
-  // fence after a flag read t made whose pattern lacks only that.
+  // fence after a flag read t made whose pattern lacks only that, or a fence
+  // before the flag write that t read and then fenced after.
   MissingFence missingFence(const ThreadClocks& t, const AccessRecord& earlier) const;
 
   void exit(const ThreadClocks& t);
@@ -78,6 +80,11 @@ class MessagePassing {
     bool fencedAny = false, fencedDevice = false;
     VectorClock pendingSame, pendingOther;   // observed releases awaiting a covering fence
     Origin pendingSameRead, pendingOtherRead;  // the latest read that brought one
+    // Writes of flags with no fence before them that t read (H at the write):
+    // pending until t's covering fence, then what one producer fence would
+    // have ordered (only for the missing-fence note; they order nothing).
+    VectorClock unfencedSame, unfencedOther, unfencedAcquired;
+    Origin unfencedSameWrite, unfencedOtherWrite, unfencedAcquiredWrite;
   };
   // One writer's releases in a chain (a reader never takes its own).
   struct Writer {
@@ -85,14 +92,24 @@ class MessagePassing {
     bool device;  // made a device-scoped write after a device fence
     VectorClock fenceAny, fenceDevice;
   };
+  // A strong write with no fence before it in its thread: no release, but a
+  // reader's report can say where the fence was missing.
+  struct UnfencedWrite {
+    uint32_t block, thread;
+    bool device;
+    VectorClock atWrite;  // H of the writer at the write
+    Origin origin;
+  };
   struct Chain {
     std::vector<std::pair<uint32_t, VectorClock>> byBlock;  // writer block -> join of H at its latest fence
     VectorClock device;  // device-scoped writes: join of H at their latest device fence
     std::vector<Writer> writers;
+    std::optional<UnfencedWrite> unfenced;  // the latest only: bounded for atomics-heavy code
   };
   struct Observed { uint64_t blockScoped = 0, deviceScoped = 0; };  // seq + 1 of the latest read
 
   PerThread& at(const ThreadClocks& t);
+  void noteUnfenced(const ThreadClocks& t, const Chain& c, bool device);
   const PerThread* find(const ThreadClocks& t) const;
   uint64_t index(const ThreadClocks& t) const { return uint64_t(t.block) * threadsPerBlock_ + t.thread; }
 

@@ -74,5 +74,35 @@ TEST(RaceNotes, MissingFenceAfterTheFlagRead) {
       << text(r, writePlainText);
 }
 
+TEST(RaceNotes, MissingFenceBeforeTheFlagWrite) {
+  auto file = litmus::parse(
+      "launch blocks=2 threads=32\n"
+      "b0.t0: wr d\n"
+      "b0.t0: awr f @ k.cu:12\n"
+      "b1.t0: ard f\n"
+      "b1.t0: fence\n"
+      "b1.t0: rd d\n",
+      "notes.litmus");
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  Report r = reportOf(file->trace);
+  ASSERT_EQ(r.races().size(), 1u);
+  EXPECT_NE(text(r, writePlainText).find("no fence before the flag write at k.cu:12"), std::string::npos)
+      << text(r, writePlainText);
+}
+
+TEST(RaceNotes, NoFenceNoteWhenBothFencesAreMissing) {
+  auto file = litmus::parse(
+      "launch blocks=2 threads=32\n"
+      "b0.t0: wr d\n"
+      "b0.t0: awr f\n"
+      "b1.t0: ard f\n"
+      "b1.t0: rd d\n",
+      "notes.litmus");
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  Report r = reportOf(file->trace);
+  ASSERT_EQ(r.races().size(), 1u);
+  EXPECT_EQ(text(r, writePlainText).find("no fence"), std::string::npos) << text(r, writePlainText);
+}
+
 }  // namespace
 }  // namespace predatar
