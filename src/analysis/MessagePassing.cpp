@@ -11,6 +11,7 @@ void MessagePassing::reset(uint32_t threadsPerBlock, const ClockGeometry* geomet
   threadsPerBlock_ = threadsPerBlock;
   threads_.clear();
   chains_.clear();
+  unfenced_.clear();
   observed_.clear();
 }
 
@@ -18,8 +19,7 @@ MessagePassing::PerThread& MessagePassing::at(const ThreadClocks& t) {
   auto [it, inserted] = threads_.try_emplace(index(t));
   if (inserted) {
     for (VectorClock* c : {&it->second.fenceAny, &it->second.fenceDevice, &it->second.pendingSame,
-                           &it->second.pendingOther, &it->second.unfencedSame, &it->second.unfencedOther,
-                           &it->second.unfencedAcquired})
+                           &it->second.pendingOther})
       c->setGeometry(geometry_);
   }
   return it->second;
@@ -44,14 +44,13 @@ void MessagePassing::fence(ThreadClocks& t, Scope scope, bool withWcp) {
   acquire(p.pendingSame);
   if (device) acquire(p.pendingOther);
   // What a fence before those unfenced flag writes would have ordered.
-  auto note = [&](VectorClock& unfenced, const Origin& write) {
-    if (unfenced.empty()) return;
-    p.unfencedAcquired.join(unfenced);
-    p.unfencedAcquiredWrite = write;
-    unfenced.clear();
+  auto note = [&](std::optional<UnfencedWrite>& unfenced) {
+    if (!unfenced) return;
+    p.unfencedAcquired = unfenced;
+    unfenced.reset();
   };
-  note(p.unfencedSame, p.unfencedSameWrite);
-  if (device) note(p.unfencedOther, p.unfencedOtherWrite);
+  note(p.unfencedSame);
+  if (device) note(p.unfencedOther);
   // F of the release pattern: everything of t up to here (what it just
   // acquired included, for transitivity).
   p.fenceAny = t.hbSnapshot();
@@ -68,11 +67,11 @@ void MessagePassing::strongRead(const ThreadClocks& t, uint64_t key, Scope scope
   Observed& o = observed_[{key, index(t)}];
   (scope == Scope::Block ? o.blockScoped : o.deviceScoped) = seq + 1;
   if (lockLane) return;
+  bool device = scope != Scope::Block;
+  if (auto w = unfenced_.find(key); w != unfenced_.end()) noteUnfenced(t, w->second, device);
   auto chain = chains_.find(key);
   if (chain == chains_.end()) return;
   const Chain& c = chain->second;
-  bool device = scope != Scope::Block;
-  noteUnfenced(t, c, device);
   VectorClock same(geometry_), other(geometry_);
   bool contributed = std::any_of(c.writers.begin(), c.writers.end(), [&](const Writer& w) {
     return w.block == t.block && w.thread == t.thread;
@@ -102,24 +101,25 @@ void MessagePassing::strongRead(const ThreadClocks& t, uint64_t key, Scope scope
   }
 }
 
-void MessagePassing::noteUnfenced(const ThreadClocks& t, const Chain& c, bool device) {
-  if (!c.unfenced) return;
-  const UnfencedWrite& w = *c.unfenced;
+void MessagePassing::noteUnfenced(const ThreadClocks& t, const UnfencedWrite& w, bool device) {
   if (w.block == t.block && w.thread == t.thread) return;
   if (w.block != t.block && !(device && w.device)) return;
   PerThread& p = at(t);
-  (w.block == t.block ? p.unfencedSame : p.unfencedOther).join(w.atWrite);
-  (w.block == t.block ? p.unfencedSameWrite : p.unfencedOtherWrite) = w.origin;
+  (w.block == t.block ? p.unfencedSame : p.unfencedOther) = w;
 }
 
-void MessagePassing::chainEnd(uint64_t key) { chains_.erase(key); }
+void MessagePassing::chainEnd(uint64_t key) {
+  chains_.erase(key);
+  unfenced_.erase(key);
+}
 
 void MessagePassing::chainAdd(const ThreadClocks& t, uint64_t key, Scope scope, const Origin& origin) {
   auto p = threads_.find(index(t));
   if (p == threads_.end() || !p->second.fencedAny) {  // no fence before W: no release pattern
-    chains_[key].unfenced = UnfencedWrite{t.block, t.thread, scope != Scope::Block, t.hbSnapshot(), origin};
+    unfenced_.insert_or_assign(key, UnfencedWrite{t.block, t.thread, scope != Scope::Block, t.now, origin});
     return;
   }
+  unfenced_.erase(key);
   const PerThread& writer = p->second;
   bool device = scope != Scope::Block && writer.fencedDevice;
   Chain& c = chains_[key];
@@ -158,8 +158,9 @@ MissingFence MessagePassing::missingFence(const ThreadClocks& t, const AccessRec
     return {MissingFence::Side::AfterRead, p->pendingSameRead};
   if (earlier.clock <= p->pendingOther.get(earlier.block, earlier.thread))
     return {MissingFence::Side::AfterRead, p->pendingOtherRead};
-  if (earlier.clock <= p->unfencedAcquired.get(earlier.block, earlier.thread))
-    return {MissingFence::Side::BeforeWrite, p->unfencedAcquiredWrite};
+  if (const auto& w = p->unfencedAcquired;
+      w && w->block == earlier.block && w->thread == earlier.thread && earlier.clock <= w->epoch)
+    return {MissingFence::Side::BeforeWrite, w->origin};
   return {};
 }
 
@@ -168,15 +169,14 @@ void MessagePassing::exit(const ThreadClocks& t) { threads_.erase(index(t)); }
 uint64_t MessagePassing::bytes() const {
   uint64_t total = threads_.capacity() * (sizeof(uint64_t) + sizeof(PerThread)) +
                    chains_.capacity() * (sizeof(uint64_t) + sizeof(Chain)) +
-                   observed_.capacity() * (sizeof(std::pair<uint64_t, uint64_t>) + sizeof(Observed));
+                   observed_.capacity() * (sizeof(std::pair<uint64_t, uint64_t>) + sizeof(Observed)) +
+                   unfenced_.capacity() * (sizeof(uint64_t) + sizeof(UnfencedWrite));
   for (const auto& [_, p] : threads_)
-    total += p.fenceAny.bytes() + p.fenceDevice.bytes() + p.pendingSame.bytes() + p.pendingOther.bytes() +
-             p.unfencedSame.bytes() + p.unfencedOther.bytes() + p.unfencedAcquired.bytes();
+    total += p.fenceAny.bytes() + p.fenceDevice.bytes() + p.pendingSame.bytes() + p.pendingOther.bytes();
   for (const auto& [_, c] : chains_) {
     total += c.device.bytes();
     for (const auto& [b, clock] : c.byBlock) total += clock.bytes() + sizeof(b);
     for (const Writer& w : c.writers) total += sizeof(w) + w.fenceAny.bytes() + w.fenceDevice.bytes();
-    if (c.unfenced) total += c.unfenced->atWrite.bytes();
   }
   return total;
 }

@@ -75,16 +75,25 @@ class MessagePassing {
   uint64_t bytes() const;
 
  private:
+  // A strong write with no fence before it in its thread: no release, but a
+  // reader's report can say where the fence was missing. Only the writer's
+  // own epoch is kept (not its clock): the note covers the writer's own
+  // earlier accesses, at no cost per atomic.
+  struct UnfencedWrite {
+    uint32_t block, thread;
+    bool device;
+    Clock epoch;
+    Origin origin;
+  };
   struct PerThread {
     VectorClock fenceAny, fenceDevice;       // H at the latest fence, at the latest device fence
     bool fencedAny = false, fencedDevice = false;
     VectorClock pendingSame, pendingOther;   // observed releases awaiting a covering fence
     Origin pendingSameRead, pendingOtherRead;  // the latest read that brought one
-    // Writes of flags with no fence before them that t read (H at the write):
-    // pending until t's covering fence, then what one producer fence would
-    // have ordered (only for the missing-fence note; they order nothing).
-    VectorClock unfencedSame, unfencedOther, unfencedAcquired;
-    Origin unfencedSameWrite, unfencedOtherWrite, unfencedAcquiredWrite;
+    // The latest flag write with no fence before it that t read: pending
+    // until t's covering fence, then what one producer fence would have
+    // ordered (only for the missing-fence note; it orders nothing).
+    std::optional<UnfencedWrite> unfencedSame, unfencedOther, unfencedAcquired;
   };
   // One writer's releases in a chain (a reader never takes its own).
   struct Writer {
@@ -92,24 +101,15 @@ class MessagePassing {
     bool device;  // made a device-scoped write after a device fence
     VectorClock fenceAny, fenceDevice;
   };
-  // A strong write with no fence before it in its thread: no release, but a
-  // reader's report can say where the fence was missing.
-  struct UnfencedWrite {
-    uint32_t block, thread;
-    bool device;
-    VectorClock atWrite;  // H of the writer at the write
-    Origin origin;
-  };
   struct Chain {
     std::vector<std::pair<uint32_t, VectorClock>> byBlock;  // writer block -> join of H at its latest fence
     VectorClock device;  // device-scoped writes: join of H at their latest device fence
     std::vector<Writer> writers;
-    std::optional<UnfencedWrite> unfenced;  // the latest only: bounded for atomics-heavy code
   };
   struct Observed { uint64_t blockScoped = 0, deviceScoped = 0; };  // seq + 1 of the latest read
 
   PerThread& at(const ThreadClocks& t);
-  void noteUnfenced(const ThreadClocks& t, const Chain& c, bool device);
+  void noteUnfenced(const ThreadClocks& t, const UnfencedWrite& w, bool device);
   const PerThread* find(const ThreadClocks& t) const;
   uint64_t index(const ThreadClocks& t) const { return uint64_t(t.block) * threadsPerBlock_ + t.thread; }
 
@@ -117,6 +117,7 @@ class MessagePassing {
   uint32_t threadsPerBlock_ = 1;
   absl::flat_hash_map<uint64_t, PerThread> threads_;  // threads that fenced or read strongly
   absl::flat_hash_map<uint64_t, Chain> chains_;
+  absl::flat_hash_map<uint64_t, UnfencedWrite> unfenced_;  // word -> its latest unfenced strong write
   absl::flat_hash_map<std::pair<uint64_t, uint64_t>, Observed> observed_;  // (word, thread)
 };
 
