@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "sim/Exec.h"
+#include "sim/HalfFloat.h"
 
 namespace predatar::sim {
 
@@ -19,48 +20,6 @@ namespace {
 
 struct Half { uint16_t bits; };
 struct BHalf { uint16_t bits; };
-
-float halfToFloat(uint16_t h) {
-  uint32_t sign = uint32_t(h & 0x8000) << 16, exp = (h >> 10) & 0x1F, man = h & 0x3FF, f;
-  if (exp == 0) {
-    if (man == 0) f = sign;
-    else {
-      exp = 127 - 15 + 1;
-      while (!(man & 0x400)) { man <<= 1; --exp; }
-      man &= 0x3FF;
-      f = sign | (exp << 23) | (man << 13);
-    }
-  } else if (exp == 31) f = sign | 0x7F800000 | (man << 13);
-  else f = sign | ((exp + 127 - 15) << 23) | (man << 13);
-  return std::bit_cast<float>(f);
-}
-uint16_t floatToHalf(float v) {  // round to nearest even
-  uint32_t x = std::bit_cast<uint32_t>(v);
-  uint32_t sign = (x >> 16) & 0x8000;
-  int32_t exp = int32_t((x >> 23) & 0xFF) - 127 + 15;
-  uint32_t man = x & 0x7FFFFF;
-  if (((x >> 23) & 0xFF) == 0xFF) return uint16_t(sign | 0x7C00 | (man ? 0x200 : 0));
-  if (exp >= 31) return uint16_t(sign | 0x7C00);
-  if (exp <= 0) {
-    if (exp < -10) return uint16_t(sign);
-    man |= 0x800000;
-    uint32_t shift = uint32_t(14 - exp);
-    uint32_t h = man >> shift, rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
-    if (rem > half || (rem == half && (h & 1))) ++h;
-    return uint16_t(sign | h);
-  }
-  uint32_t h = sign | (uint32_t(exp) << 10) | (man >> 13);
-  uint32_t rem = man & 0x1FFF;
-  if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) ++h;
-  return uint16_t(h);
-}
-float bf16ToFloat(uint16_t h) { return std::bit_cast<float>(uint32_t(h) << 16); }
-uint16_t floatToBf16(float v) {
-  uint32_t x = std::bit_cast<uint32_t>(v);
-  if (std::isnan(v)) return uint16_t((x >> 16) | 0x40);
-  uint32_t rounding = 0x7FFF + ((x >> 16) & 1);
-  return uint16_t((x + rounding) >> 16);
-}
 
 template <class T> inline T get(uint64_t v) {
   if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(uint32_t(v));
@@ -465,8 +424,8 @@ template <class T> void fTestp(Ctx& x, const Instr& in, uint32_t m) {
 // ---------------------------------------------------------------- f16 / bf16 (scalar and x2)
 
 template <class T> inline bool compare(ptx::Cmp c, T a, T b);
-template <bool BF> inline double hget(uint16_t h) { return BF ? bf16ToFloat(h) : halfToFloat(h); }
-template <bool BF> inline uint16_t hput(double v) { return BF ? floatToBf16(float(v)) : floatToHalf(float(v)); }
+template <bool BF> inline double hget(uint16_t h) { return BF ? bf16ToFloat(h) : f16ToFloat(h); }
+template <bool BF> inline uint16_t hput(double v) { return BF ? floatToBf16(float(v)) : floatToF16(float(v)); }
 
 template <bool BF, int N, class F>
 void halfLoop(Ctx& x, const Instr& in, uint32_t m, int nsrc, F f) {
@@ -750,7 +709,7 @@ template <class S> struct SrcT { using type = S; };
 template <> struct SrcT<Half> { using type = float; };
 template <> struct SrcT<BHalf> { using type = float; };
 template <class S> inline typename SrcT<S>::type readSrc(uint64_t v) {
-  if constexpr (std::is_same_v<S, Half>) return halfToFloat(uint16_t(v));
+  if constexpr (std::is_same_v<S, Half>) return f16ToFloat(uint16_t(v));
   else if constexpr (std::is_same_v<S, BHalf>) return bf16ToFloat(uint16_t(v));
   else return get<S>(v);
 }
@@ -766,7 +725,7 @@ template <class Dt, class St> uint64_t convert(St s, const Instr& in) {
     } else {
       f = float(s);
     }
-    return std::is_same_v<Dt, Half> ? floatToHalf(f) : floatToBf16(f);
+    return std::is_same_v<Dt, Half> ? floatToF16(f) : floatToBf16(f);
   } else if constexpr (std::is_floating_point_v<Dt>) {
     Dt r;
     if constexpr (std::is_floating_point_v<St>) {
