@@ -1,4 +1,4 @@
-// predatar check FILE...: analyse litmus traces and report races.
+// predatar check FILE...: analyse traces (litmus or RAPID's STD) and report races.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -7,19 +7,21 @@
 
 #include "cli/Cli.h"
 #include "cli/Commands.h"
-#include "litmus/Litmus.h"
+#include "litmus/TraceInput.h"
 
 namespace predatar::cli {
 namespace {
 
 struct CheckArgs {
   std::vector<std::string> files;
+  std::string traceFormat = "auto";
+  std::string stdThreads = "warps";
   ReportOptions report;
 };
 
 int runCheck(const CheckArgs& args) {
   std::vector<std::string> detectors = args.report.detectorList();
-  auto files = litmus::collect(args.files);
+  auto files = litmus::collect(args.files, {".litmus", ".std"});
   if (!files.ok()) {
     std::cerr << "predatar: " << files.status().message() << "\n";
     return kExitInputError;
@@ -28,30 +30,29 @@ int runCheck(const CheckArgs& args) {
     std::cerr << "predatar: no .litmus files found\n";
     return kExitInputError;
   }
-  // Every file is read first: any malformed input stops the run before analysis.
-  std::vector<litmus::LitmusFile> parsed;
-  bool bad = false;
-  for (const std::string& path : *files) {
-    auto file = litmus::read(path);
-    if (!file.ok()) {
-      std::cerr << "predatar: error: " << file.status().message() << "\n";
-      bad = true;
-      continue;
-    }
-    parsed.push_back(std::move(*file));
-  }
-  if (bad) return kExitInputError;
-
+  litmus::TraceFormat format = *litmus::traceFormatNamed(args.traceFormat);
+  // Each file streams through the detectors as it is read. A malformed file is
+  // found during its analysis; then no report is written and every file is
+  // still read, so that every error is shown at once.
   auto start = std::chrono::steady_clock::now();
   Report report;
   std::vector<std::unique_ptr<Detector>> all;
-  for (const auto& file : parsed) {
-    auto results = litmus::analyze(file, detectors, args.report.detectorOptions());
-    for (auto& d : results) {
-      report.add(file.trace.kernel, d->races());
+  bool bad = false;
+  for (const std::string& path : *files) {
+    auto analysis = litmus::analyzeTrace(path, format, detectors, args.report.detectorOptions(),
+                                         args.stdThreads == "lanes" ? litmus::StdThreads::Lanes
+                                                                    : litmus::StdThreads::Warps);
+    if (!analysis.ok()) {
+      std::cerr << "predatar: error: " << analysis.status().message() << "\n";
+      bad = true;
+      continue;
+    }
+    for (auto& d : analysis->detectors) {
+      report.add(analysis->summary.kernel, d->races());
       all.push_back(std::move(d));
     }
   }
+  if (bad) return kExitInputError;
   if (args.report.stats) {
     std::vector<const Detector*> views;
     for (const auto& d : all) views.push_back(d.get());
@@ -64,8 +65,16 @@ int runCheck(const CheckArgs& args) {
 
 void addCheckCommand(CLI::App& app, int& exitCode) {
   auto args = std::make_shared<CheckArgs>();
-  CLI::App* cmd = app.add_subcommand("check", "Analyse litmus traces (.litmus files or folders) and report races");
-  cmd->add_option("files", args->files, "Litmus files or folders")->required();
+  CLI::App* cmd = app.add_subcommand(
+      "check", "Analyse traces (.litmus files, RAPID .std traces, or folders of them) and report races");
+  cmd->add_option("files", args->files, "Trace files or folders")->required();
+  cmd->add_option("--trace-format", args->traceFormat,
+                  "Trace format: auto (by extension, else by content), litmus or std (RAPID's STD)")
+      ->check(CLI::IsMember({"auto", "litmus", "std"}));
+  cmd->add_option("--std-threads", args->stdThreads,
+                  "STD threads become: warps (thread k is lane 0 of warp k; default) or lanes (lane k%32 of warp "
+                  "k/32: smaller clocks, but lockset does not compare threads of one warp)")
+      ->check(CLI::IsMember({"warps", "lanes"}));
   addReportOptions(*cmd, args->report);
   cmd->callback([args, &exitCode] { exitCode = runCheck(*args); });
 }

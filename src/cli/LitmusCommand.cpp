@@ -9,7 +9,7 @@
 
 #include "cli/Cli.h"
 #include "cli/Commands.h"
-#include "litmus/Litmus.h"
+#include "litmus/TraceInput.h"
 
 namespace predatar::cli {
 namespace {
@@ -37,12 +37,13 @@ std::string join(const std::set<std::string>& s) {
   return out;
 }
 
-FileOutcome runFile(const litmus::LitmusFile& file, const DetectorOptions& options) {
+// The expect lines, compared once the whole file has streamed through the detectors.
+FileOutcome checkExpectations(const litmus::Analysis& analysis) {
+  const litmus::LitmusSummary& file = analysis.summary;
   FileOutcome outcome{file.path, std::filesystem::path(file.path).parent_path().filename().string(), {}, {}, {}};
-  auto detectors = litmus::analyze(file, allDetectorNames(), options);
-  for (const auto& d : detectors) {
+  for (const auto& d : analysis.detectors) {
     std::string name(d->name());
-    std::set<std::string> found = litmus::racyLocations(file, *d);
+    std::set<std::string> found = litmus::racyLocations(file.kernel, *d);
     outcome.racy[name] = !found.empty();
     outcome.verdict[name] = "-";
     for (const auto& x : file.expectations) {
@@ -79,24 +80,25 @@ int runLitmus(const LitmusArgs& args) {
     std::cerr << "predatar: " << files.status().message() << "\n";
     return kExitInputError;
   }
-  DetectorOptions options{args.compression == "on", false, args.volatileSemantics == "strong"};
+  // Expectations name locations: keep a report for each.
+  DetectorOptions options{args.compression == "on", /*perLocationDedup=*/true, args.volatileSemantics == "strong"};
   std::vector<FileOutcome> outcomes;
   bool inputError = false, mismatch = false;
   if (!args.quiet) fmt::print("{:<60} {:>6} {:>6} {:>8}\n", "file", "gwcp", "hb", "lockset");
   for (const std::string& path : *files) {
-    auto file = litmus::read(path);
-    if (!file.ok()) {
-      std::cerr << "predatar: error: " << file.status().message() << "\n";
+    auto analysis = litmus::analyzeTrace(path, litmus::TraceFormat::Litmus, allDetectorNames(), options);
+    if (!analysis.ok()) {
+      std::cerr << "predatar: error: " << analysis.status().message() << "\n";
       inputError = true;
       continue;
     }
-    if (file->expectations.empty()) {  // nothing to check: it would pass whatever the detectors say
+    if (analysis->summary.expectations.empty()) {  // nothing to check: it would pass whatever the detectors say
       std::cerr << "predatar: error: " << path
                 << ": no expect lines (predatar litmus checks them; use predatar check to only analyse)\n";
       inputError = true;
       continue;
     }
-    FileOutcome o = runFile(*file, options);
+    FileOutcome o = checkExpectations(*analysis);
     if (!args.quiet || !o.failures.empty())
       fmt::print("{:<60} {:>6} {:>6} {:>8}\n", path, o.verdict["gwcp"], o.verdict["hb"], o.verdict["lockset"]);
     for (const auto& f : o.failures) fmt::print("  FAIL {}\n", f);

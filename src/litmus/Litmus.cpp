@@ -11,7 +11,7 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "io/InputFile.h"
+#include "io/LineReader.h"
 #include "report/Report.h"
 
 namespace predatar::litmus {
@@ -121,8 +121,14 @@ struct Who {
   uint32_t block = 0;
   uint32_t index = 0;  // thread or warp
   std::optional<LaneMask> mask;
-  std::string text;
 };
+
+// "b1.t3", "b1.w0", "b1": for messages only (formatted on error, not per event).
+std::string text(const Who& who) {
+  return who.kind == Who::Thread ? fmt::format("b{}.t{}", who.block, who.index)
+         : who.kind == Who::Warp ? fmt::format("b{}.w{}", who.block, who.index)
+                                 : fmt::format("b{}", who.block);
+}
 
 enum class Op { Rd, Wr, Atom, Ard, Awr, Acq, Rel, Fence, Bar, SyncWarp, Exit };
 
@@ -146,6 +152,9 @@ struct RawEvent {
 };
 
 constexpr uint32_t kMaxIndex = 1u << 24;
+// Origin::pc of an event with an '@' position: this bit plus the position's
+// index (never a line number, which is below 2^32).
+constexpr uint64_t kPositionPc = uint64_t(1) << 32;
 
 uint32_t smallNumber(Lexer& lex, std::string_view what, uint64_t limit = kMaxIndex) {
   uint64_t v = lex.number(what);
@@ -193,9 +202,6 @@ Who parseWho(Lexer& lex) {
     who.mask = LaneMask(mask);
     lex.expect("]", "after the lane mask");
   }
-  who.text = who.kind == Who::Thread ? fmt::format("b{}.t{}", who.block, who.index)
-             : who.kind == Who::Warp ? fmt::format("b{}.w{}", who.block, who.index)
-                                     : fmt::format("b{}", who.block);
   (void)start;
   return who;
 }
@@ -277,7 +283,7 @@ RawEvent parseEvent(Lexer& lex, uint32_t line) {
   RawEvent e;
   e.line = line;
   e.who = parseWho(lex);
-  lex.expect(":", fmt::format("after '{}'", e.who.text));
+  if (!lex.accept(":")) lex.expect(":", fmt::format("after '{}'", text(e.who)));
   bool scoped = false;
   std::tie(e.op, e.scope) = parseOp(lex, scoped);
   switch (e.op) {
@@ -321,34 +327,48 @@ Expectation parseExpectation(Lexer& lex, uint32_t line) {
 
 // ---------------------------------------------------------------- building the trace
 
+// The launch geometry a file without a complete `launch` line implies: one
+// more than the largest block and thread its events name.
+struct GeometryScan {
+  uint32_t maxBlock = 0, maxThread = 0;
+  void observe(const RawEvent& e) {
+    maxBlock = std::max(maxBlock, e.who.block + 1);
+    if (e.who.kind == Who::Thread) maxThread = std::max(maxThread, e.who.index + 1);
+    if (e.who.kind == Who::Warp) {
+      uint32_t top = e.who.mask ? 32 - std::countl_zero(*e.who.mask) : 32;
+      maxThread = std::max(maxThread, e.who.index * kWarpSize + top);
+    }
+  }
+};
+
+// Turns parsed events into the event stream, one at a time: nothing per
+// event is kept (names, locks and positions are interned; per-thread state is
+// sized by the launch).
 class TraceBuilder {
  public:
-  TraceBuilder(LitmusFile& file, std::set<std::string> sharedNames) : file_(file), shared_(std::move(sharedNames)) {}
+  TraceBuilder(LitmusSummary& out, EventSink& sink, std::set<std::string> sharedNames)
+      : out_(out), sink_(sink), shared_(std::move(sharedNames)) {}
 
-  void geometry(std::optional<uint32_t> blocks, std::optional<uint32_t> threads, const std::vector<RawEvent>& events) {
-    uint32_t maxBlock = 0, maxThread = 0;
-    for (const RawEvent& e : events) {
-      maxBlock = std::max(maxBlock, e.who.block + 1);
-      if (e.who.kind == Who::Thread) maxThread = std::max(maxThread, e.who.index + 1);
-      if (e.who.kind == Who::Warp) {
-        uint32_t top = e.who.mask ? 32 - std::countl_zero(*e.who.mask) : 32;
-        maxThread = std::max(maxThread, e.who.index * kWarpSize + top);
-      }
-    }
-    blocks_ = blocks.value_or(std::max(maxBlock, 1u));
-    threads_ = threads.value_or(std::max(maxThread, 1u));
+  void begin(uint32_t blocks, uint32_t threads) {
+    blocks_ = blocks;
+    threads_ = threads;
     if (uint64_t(blocks_) * threads_ > (1u << 24)) fail("the launch has more than 2^24 threads");
-    KernelInfo& k = file_.trace.kernel;
-    k.name = file_.path;
+    KernelInfo& k = out_.kernel;
+    k.name = out_.path;
     k.grid = Dim3{blocks_, 1, 1};
     k.block = Dim3{threads_, 1, 1};
     exited_.assign(uint64_t(blocks_) * threads_, false);
     held_.assign(uint64_t(blocks_) * threads_, {});
+    sink_.kernelBegin(k);
   }
 
   void add(const RawEvent& e) {
     line_ = e.line;
-    Origin origin{file_.trace.events.size(), e.line, source(e)};
+    Origin origin{out_.events++, e.line, source(e)};
+    // An event with an '@' position is that instruction: races are kept once
+    // per pair of positions, as for a program (a trace of 10^7 events from a
+    // few hundred sites keeps a few hundred races, not one per line pair).
+    if (e.position) origin.pc = kPositionPc | origin.source;
     if (e.who.block >= blocks_)
       fail(fmt::format("block {} is outside the launch (blocks={})", e.who.block, blocks_));
     switch (e.op) {
@@ -357,27 +377,27 @@ class TraceBuilder {
       default: break;
     }
     if (e.who.kind == Who::Block)
-      fail(fmt::format("'{}' names a whole block, which only 'bar' takes; name a thread or a warp", e.who.text));
+      fail(fmt::format("'{}' names a whole block, which only 'bar' takes; name a thread or a warp", text(e.who)));
     WarpLanes lanes = lanesOf(e.who, /*allowExited=*/false);
     switch (e.op) {
       case Op::Rd: case Op::Wr: case Op::Atom: case Op::Ard: case Op::Awr: return memory(e, lanes, origin);
       case Op::Acq: case Op::Rel: return lock(e, lanes, origin);
-      case Op::Fence: file_.trace.events.push_back(FenceEvent{lanes, e.scope, origin}); return;
+      case Op::Fence: sink_.fence(FenceEvent{lanes, e.scope, origin}); return;
       case Op::Exit:
         forEachThread(lanes, [&](uint32_t t) { exited_[index(lanes.block, t)] = true; });
-        file_.trace.events.push_back(ExitEvent{lanes, origin});
+        sink_.exit(ExitEvent{lanes, origin});
         return;
       default: return;
     }
   }
 
+  // Completes the kernel description (names for reports) and ends the stream.
   void finish() {
-    KernelInfo& k = file_.trace.kernel;
-    for (const auto& [name, info] : names_) {
-      (void)name;
+    KernelInfo& k = out_.kernel;
+    for (const auto& [name, info] : names_)
       k.symbols.push_back(MemorySymbol{name, info.space, info.base, (uint64_t(info.maxIndex) + 1) * 4, 4});
-    }
     k.lockNames = lockNames_;
+    sink_.kernelEnd();
   }
 
  private:
@@ -395,10 +415,12 @@ class TraceBuilder {
   }
 
   uint32_t source(const RawEvent& e) {
-    SourcePosition pos = e.position ? *e.position : SourcePosition{file_.path, e.line, 0};
-    auto& sources = file_.trace.kernel.sources;
-    // A hash index, not a search: without '@' positions every event is its own
-    // source line, and a linear search made reading quadratic (10^5 events: 204 s).
+    // Without '@' the position is the litmus line itself (kernel.name and
+    // Origin::pc): no entry per event, so memory does not grow with the trace.
+    if (!e.position) return kTraceLineSource;
+    SourcePosition pos = *e.position;
+    auto& sources = out_.kernel.sources;
+    // A hash index, not a search (a linear search made reading quadratic).
     std::string key = fmt::format("{}\n{}:{}", pos.file, pos.line, pos.column);
     auto [it, added] = sourceIndex_.try_emplace(std::move(key), uint32_t(sources.size()));
     if (added) sources.push_back(std::move(pos));
@@ -413,7 +435,7 @@ class TraceBuilder {
       lanes.warp = who.index / kWarpSize;
       lanes.mask = LaneMask(1) << (who.index % kWarpSize);
       if (!allowExited && exited_[index(who.block, who.index)])
-        fail(fmt::format("{} has exited and takes part in no later event", who.text));
+        fail(fmt::format("{} has exited and takes part in no later event", text(who)));
       return lanes;
     }
     lanes.warp = who.index;
@@ -426,17 +448,17 @@ class TraceBuilder {
       if (!named) continue;
       if (thread >= threads_) {
         if (who.mask)
-          fail(fmt::format("lane {} of {} is thread {}, outside the launch (threads={})", lane, who.text, thread,
+          fail(fmt::format("lane {} of {} is thread {}, outside the launch (threads={})", lane, text(who), thread,
                            threads_));
         continue;
       }
       if (exited_[index(who.block, thread)] && !allowExited) {
-        if (who.mask) fail(fmt::format("lane {} of {} (thread {}) has exited", lane, who.text, thread));
+        if (who.mask) fail(fmt::format("lane {} of {} (thread {}) has exited", lane, text(who), thread));
         continue;  // the unmasked form means the lanes still running
       }
       lanes.mask |= LaneMask(1) << lane;
     }
-    if (!lanes.mask) fail(fmt::format("every lane of {} has exited", who.text));
+    if (!lanes.mask) fail(fmt::format("every lane of {} has exited", text(who)));
     return lanes;
   }
 
@@ -463,7 +485,7 @@ class TraceBuilder {
 
   void memory(const RawEvent& e, const WarpLanes& lanes, const Origin& origin) {
     if (e.who.kind == Who::Thread && e.operand->index.base != IndexExpr::Constant)
-      fail(fmt::format("'{}' indexes {} by lane or tid, which only a warp event may do", e.who.text, e.operand->name));
+      fail(fmt::format("'{}' indexes {} by lane or tid, which only a warp event may do", text(e.who), e.operand->name));
     MemoryEvent m;
     m.lanes = lanes;
     m.origin = origin;
@@ -474,51 +496,51 @@ class TraceBuilder {
     m.scope = e.scope;
     m.size = 4;
     forEachThread(lanes, [&](uint32_t t) { m.address[t % kWarpSize] = address(*e.operand, t, m.space); });
-    file_.trace.events.push_back(m);
+    sink_.memory(m);
   }
 
   void lock(const RawEvent& e, const WarpLanes& lanes, const Origin& origin) {
     if (std::popcount(lanes.mask) != 1)
       fail(fmt::format("'{}' would make several lanes hold lock {} at once; write one event per thread",
-                       e.who.text, e.operand->name));
+                       text(e.who), e.operand->name));
     auto [it, inserted] = lockIds_.try_emplace(e.operand->name, lockNames_.size());
     if (inserted) lockNames_.push_back(e.operand->name);
     uint32_t thread = lanes.warp * kWarpSize + uint32_t(std::countr_zero(lanes.mask));
     auto& held = held_[index(lanes.block, thread)];
-    std::string who = fmt::format("b{}.t{}", lanes.block, thread);
+    auto who = [&] { return fmt::format("b{}.t{}", lanes.block, thread); };
     LockEvent l{lanes, e.scope, {}, origin};
     l.lock.fill(it->second);
     if (e.op == Op::Acq) {
       for (const auto& [name, line] : held)
         if (name == e.operand->name)
-          fail(fmt::format("{} already holds lock {} (acquired on line {})", who, name, line));
+          fail(fmt::format("{} already holds lock {} (acquired on line {})", who(), name, line));
       held.emplace_back(e.operand->name, e.line);
-      file_.trace.events.push_back(AcquireEvent{l});
+      sink_.acquire(l);
       return;
     }
     if (held.empty() || std::none_of(held.begin(), held.end(), [&](auto& h) { return h.first == e.operand->name; }))
-      fail(fmt::format("{} releases lock {} which it does not hold", who, e.operand->name));
+      fail(fmt::format("{} releases lock {} which it does not hold", who(), e.operand->name));
     if (held.back().first != e.operand->name)
       fail(fmt::format("{} releases lock {} but acquired {} later (line {}): acquires and releases must be well nested",
-                       who, e.operand->name, held.back().first, held.back().second));
+                       who(), e.operand->name, held.back().first, held.back().second));
     held.pop_back();
-    file_.trace.events.push_back(ReleaseEvent{l});
+    sink_.release(l);
   }
 
   void barrier(const RawEvent& e, const Origin& origin) {
     if (e.who.kind != Who::Block)
       fail(fmt::format("'bar' is __syncthreads() of a whole block: write 'b{}: bar', not '{}: bar'", e.who.block,
-                       e.who.text));
+                       text(e.who)));
     BarrierEvent b{e.who.block, {}, origin};
     for (uint32_t t = 0; t < threads_; ++t)
       if (!exited_[index(e.who.block, t)]) b.threads.push_back(t);
-    file_.trace.events.push_back(std::move(b));
+    sink_.barrier(b);
   }
 
   void syncWarp(const RawEvent& e, const Origin& origin) {
     if (e.who.kind != Who::Warp)
       fail(fmt::format("'syncwarp' is __syncwarp(mask) of a warp: write 'b{}.w<N>[mask]: syncwarp', not '{}'",
-                       e.who.block, e.who.text));
+                       e.who.block, text(e.who)));
     // Lanes that have exited take part in no later barrier.
     WarpLanes lanes = lanesOf(e.who, /*allowExited=*/true);
     LaneMask live = 0;
@@ -526,10 +548,11 @@ class TraceBuilder {
       if (!exited_[index(lanes.block, t)]) live |= LaneMask(1) << (t % kWarpSize);
     });
     lanes.mask = live;
-    if (live) file_.trace.events.push_back(SyncWarpEvent{lanes, origin});
+    if (live) sink_.syncWarp(SyncWarpEvent{lanes, origin});
   }
 
-  LitmusFile& file_;
+  LitmusSummary& out_;
+  EventSink& sink_;
   std::set<std::string> shared_;
   uint32_t blocks_ = 1, threads_ = 1, line_ = 0;
   std::vector<bool> exited_;
@@ -546,89 +569,173 @@ std::string_view stripComment(std::string_view line) {
   return hash == std::string_view::npos ? line : line.substr(0, hash);
 }
 
-}  // namespace
-
-absl::StatusOr<LitmusFile> parse(std::string_view text, const std::string& path) {
-  LitmusFile file;
-  file.path = path;
-  std::vector<RawEvent> events;
+// The statements beside the events.
+struct Header {
   std::set<std::string> shared;
   std::optional<uint32_t> blocks, threads;
   uint32_t launchLine = 0;
+  uint32_t firstEventLine = 0;
+};
+
+// The keyword a non-event statement starts with, or empty for an event.
+std::string_view statementKeyword(const Lexer& lex) {
+  if (lex.peek().kind != Tok::Ident) return {};
+  for (std::string_view k : {"launch", "shared", "expect", "truth"})
+    if (lex.peek().text == k) return k;
+  return {};
+}
+
+void parseLaunch(Lexer& lex, Header& header, uint32_t lineNo) {
+  if (header.launchLine) fail(fmt::format("a second 'launch' line (the first is line {})", header.launchLine));
+  header.launchLine = lineNo;
+  while (lex.peek().kind != Tok::End) {
+    std::string key = lex.ident("'blocks=N' or 'threads=N'");
+    lex.expect("=", fmt::format("after '{}'", key));
+    uint32_t value = smallNumber(lex, key, 1u << 24);
+    if (value == 0) fail(fmt::format("'{}' must be at least 1", key));
+    if (key != "blocks" && key != "threads")
+      fail(fmt::format("unknown launch parameter '{}' (expected blocks or threads)", key));
+    auto& slot = key == "blocks" ? header.blocks : header.threads;
+    if (slot) fail(fmt::format("'{}' is given twice", key));
+    slot = value;
+  }
+}
+
+// Handles a non-event statement (header, expect, truth) of the first pass.
+void parseStatement(std::string_view keyword, Lexer& lex, Header& header, LitmusSummary& out, uint32_t lineNo) {
+  if (keyword == "launch" || keyword == "shared") {
+    if (header.firstEventLine)
+      fail(fmt::format("'{}' must come before the first event (line {})", keyword, header.firstEventLine));
+    lex.next();
+    if (keyword == "launch") return parseLaunch(lex, header, lineNo);
+    do {
+      header.shared.insert(lex.ident("a shared memory name"));
+    } while (lex.accept(",") || lex.peek().kind == Tok::Ident);
+    expectEnd(lex, "the shared names");
+  } else if (keyword == "expect") {
+    lex.next();
+    out.expectations.push_back(parseExpectation(lex, lineNo));
+  } else {
+    lex.next();
+    lex.expect(":", "after 'truth'");
+    out.truth = std::string(lex.rest());  // documentation only
+  }
+}
+
+// Reads the input once, streaming events as they come when the `launch` line
+// gives the geometry; otherwise the first pass only finds the geometry and a
+// second pass streams the events. Expect lines are kept and compared by the
+// caller after the analysis, wherever they stand in the file.
+absl::StatusOr<LitmusSummary> streamLines(io::LineReader& in, EventSink& sink) {
+  LitmusSummary out;
+  out.path = in.path();
+  Header header;
+  std::optional<TraceBuilder> builder;
+  GeometryScan scan;
   uint32_t lineNo = 0;
+  std::string_view raw;
   try {
-    size_t start = 0;
-    while (start <= text.size()) {
-      size_t end = text.find('\n', start);
-      if (end == std::string_view::npos) end = text.size();
-      std::string_view raw = text.substr(start, end - start);
-      start = end + 1;
-      ++lineNo;
-      if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    while (in.next(raw)) {
+      lineNo = uint32_t(in.lineNumber());
       Lexer lex(stripComment(raw));
-      if (lex.peek().kind == Tok::End) {
-        if (end == text.size()) break;
+      if (lex.peek().kind == Tok::End) continue;
+      if (std::string_view keyword = statementKeyword(lex); !keyword.empty()) {
+        parseStatement(keyword, lex, header, out, lineNo);
         continue;
       }
-      const std::string first = lex.peek().kind == Tok::Ident ? lex.peek().text : "";
-      if (first == "launch" || first == "shared") {
-        if (!events.empty())
-          fail(fmt::format("'{}' must come before the first event (line {})", first, events.front().line));
-        lex.next();
-        if (first == "shared") {
-          do {
-            shared.insert(lex.ident("a shared memory name"));
-          } while (lex.accept(",") || lex.peek().kind == Tok::Ident);
-          expectEnd(lex, "the shared names");
-        } else {
-          if (launchLine) fail(fmt::format("a second 'launch' line (the first is line {})", launchLine));
-          launchLine = lineNo;
-          while (lex.peek().kind != Tok::End) {
-            std::string key = lex.ident("'blocks=N' or 'threads=N'");
-            lex.expect("=", fmt::format("after '{}'", key));
-            uint32_t value = smallNumber(lex, key, 1u << 24);
-            if (value == 0) fail(fmt::format("'{}' must be at least 1", key));
-            if (key != "blocks" && key != "threads")
-              fail(fmt::format("unknown launch parameter '{}' (expected blocks or threads)", key));
-            auto& slot = key == "blocks" ? blocks : threads;
-            if (slot) fail(fmt::format("'{}' is given twice", key));
-            slot = value;
-          }
+      RawEvent e = parseEvent(lex, lineNo);
+      if (!header.firstEventLine) {
+        header.firstEventLine = lineNo;
+        if (header.blocks && header.threads) {
+          builder.emplace(out, sink, header.shared);
+          builder->begin(*header.blocks, *header.threads);
         }
-      } else if (first == "expect") {
-        lex.next();
-        file.expectations.push_back(parseExpectation(lex, lineNo));
-      } else if (first == "truth") {
-        lex.next();
-        lex.expect(":", "after 'truth'");
-        file.truth = std::string(lex.rest());  // documentation only
-      } else {
-        events.push_back(parseEvent(lex, lineNo));
       }
-      if (end == text.size()) break;
+      if (builder) builder->add(e);
+      else scan.observe(e);
     }
-    TraceBuilder builder(file, shared);
+    if (!in.status().ok()) return in.status();
+    if (!builder) {
+      lineNo = 0;
+      if (header.firstEventLine) {
+        if (!in.rewindable())
+          fail("has no 'launch blocks=B threads=T' line, which a trace that cannot be read twice (a pipe) needs");
+        if (absl::Status rewound = in.rewind(); !rewound.ok()) return rewound;
+      }
+      builder.emplace(out, sink, header.shared);
+      builder->begin(header.blocks.value_or(std::max(scan.maxBlock, 1u)),
+                     header.threads.value_or(std::max(scan.maxThread, 1u)));
+      while (header.firstEventLine && in.next(raw)) {
+        lineNo = uint32_t(in.lineNumber());
+        Lexer lex(stripComment(raw));
+        if (lex.peek().kind == Tok::End || !statementKeyword(lex).empty()) continue;
+        builder->add(parseEvent(lex, lineNo));
+      }
+      if (!in.status().ok()) return in.status();
+    }
     lineNo = 0;
-    builder.geometry(blocks, threads, events);
-    for (const RawEvent& e : events) {
-      lineNo = e.line;
-      builder.add(e);
-    }
-    builder.finish();
+    builder->finish();
   } catch (const ParseError& e) {
-    if (lineNo == 0) return absl::InvalidArgumentError(fmt::format("{}: {}", path, e.message));
-    return absl::InvalidArgumentError(fmt::format("{}:{}: {}", path, lineNo, e.message));
+    if (lineNo == 0) return absl::InvalidArgumentError(fmt::format("{}: {}", out.path, e.message));
+    return absl::InvalidArgumentError(fmt::format("{}:{}: {}", out.path, lineNo, e.message));
   }
-  return file;
+  return out;
+}
+
+// Keeps the streamed events: the whole-trace form (tests, the differential checks).
+class TraceRecorder final : public EventSink {
+ public:
+  explicit TraceRecorder(Trace& trace) : trace_(trace) {}
+  void kernelBegin(const KernelInfo&) override {}
+  void memory(const MemoryEvent& e) override { trace_.events.push_back(e); }
+  void barrier(const BarrierEvent& e) override { trace_.events.push_back(e); }
+  void syncWarp(const SyncWarpEvent& e) override { trace_.events.push_back(e); }
+  void fence(const FenceEvent& e) override { trace_.events.push_back(e); }
+  void acquire(const LockEvent& e) override { trace_.events.push_back(AcquireEvent{e}); }
+  void release(const LockEvent& e) override { trace_.events.push_back(ReleaseEvent{e}); }
+  void exit(const ExitEvent& e) override { trace_.events.push_back(e); }
+  void kernelEnd() override {}
+
+ private:
+  Trace& trace_;
+};
+
+absl::StatusOr<LitmusFile> toFile(absl::StatusOr<LitmusSummary> summary, Trace trace) {
+  if (!summary.ok()) return summary.status();
+  trace.kernel = std::move(summary->kernel);
+  return LitmusFile{std::move(summary->path), std::move(trace), std::move(summary->expectations),
+                    std::move(summary->truth)};
+}
+
+}  // namespace
+
+absl::StatusOr<LitmusSummary> stream(const std::string& path, EventSink& sink) {
+  auto in = io::LineReader::open(path);
+  if (!in.ok()) return in.status();
+  return streamLines(**in, sink);
+}
+
+absl::StatusOr<LitmusSummary> streamText(std::string_view text, const std::string& path, EventSink& sink) {
+  auto in = io::LineReader::fromText(text, path);
+  return streamLines(*in, sink);
+}
+
+absl::StatusOr<LitmusFile> parse(std::string_view text, const std::string& path) {
+  Trace trace;
+  TraceRecorder recorder(trace);
+  auto summary = streamText(text, path, recorder);
+  return toFile(std::move(summary), std::move(trace));
 }
 
 absl::StatusOr<LitmusFile> read(const std::string& path) {
-  auto text = io::readTextFile(path);
-  if (!text.ok()) return text.status();
-  return parse(*text, path);
+  Trace trace;
+  TraceRecorder recorder(trace);
+  auto summary = stream(path, recorder);
+  return toFile(std::move(summary), std::move(trace));
 }
 
-absl::StatusOr<std::vector<std::string>> collect(const std::vector<std::string>& paths) {
+absl::StatusOr<std::vector<std::string>> collect(const std::vector<std::string>& paths,
+                                                  const std::vector<std::string>& extensions) {
   namespace fs = std::filesystem;
   std::vector<std::string> files;
   for (const std::string& p : paths) {
@@ -637,9 +744,15 @@ absl::StatusOr<std::vector<std::string>> collect(const std::vector<std::string>&
       std::vector<std::string> found;
       for (auto it = fs::recursive_directory_iterator(p, ec); !ec && it != fs::recursive_directory_iterator();
            it.increment(ec))
-        if (it->is_regular_file() && it->path().extension() == ".litmus") found.push_back(it->path().string());
+        if (it->is_regular_file() && std::find(extensions.begin(), extensions.end(), it->path().extension().string()) !=
+                                           extensions.end())
+          found.push_back(it->path().string());
       if (ec) return absl::NotFoundError(fmt::format("{}: {}", p, ec.message()));
-      if (found.empty()) return absl::NotFoundError(fmt::format("{}: no .litmus files in this folder", p));
+      if (found.empty()) {
+        std::string kinds = extensions.front() + " files";
+        for (size_t i = 1; i < extensions.size(); ++i) kinds += " or " + extensions[i] + " files";
+        return absl::NotFoundError(fmt::format("{}: no {} in this folder", p, kinds));
+      }
       std::sort(found.begin(), found.end());
       files.insert(files.end(), found.begin(), found.end());
     } else if (fs::exists(p, ec)) {
@@ -666,9 +779,12 @@ std::vector<std::unique_ptr<Detector>> analyze(const LitmusFile& file, const std
 }
 
 std::set<std::string> racyLocations(const LitmusFile& file, const Detector& detector) {
+  return racyLocations(file.trace.kernel, detector);
+}
+
+std::set<std::string> racyLocations(const KernelInfo& kernel, const Detector& detector) {
   std::set<std::string> names;
-  for (const LocationKey& loc : detector.races().locations())
-    names.insert(nameLocation(file.trace.kernel, loc.space, loc.address));
+  for (const LocationKey& loc : detector.races().locations()) names.insert(nameLocation(kernel, loc.space, loc.address));
   return names;
 }
 

@@ -1,5 +1,6 @@
 // The hand-written trace format (`.litmus`, ../shared/docs/litmus-format.md):
-// reading a file into a Trace with its expectations, and checking them.
+// streaming a file's events to detectors as they are read (memory does not
+// grow with the trace), or reading it into a Trace; checking its expectations.
 #pragma once
 
 #include <optional>
@@ -28,12 +29,33 @@ struct LitmusFile {
   std::optional<std::string> truth;  // documentation only
 };
 
-// Parses litmus text; `path` names the file in errors ("path:line: ...").
+// What a streamed read leaves once every event has gone to the sink: the
+// complete kernel description (names of locations, locks and positions, for
+// reports), the expectations (compared after the analysis) and the count.
+struct LitmusSummary {
+  std::string path;
+  KernelInfo kernel;
+  std::vector<Expectation> expectations;
+  std::optional<std::string> truth;
+  uint64_t events = 0;
+};
+
+// Streams a litmus file: kernelBegin, each event as its line is read, then
+// kernelEnd. Memory is independent of the trace length. A file without a
+// complete `launch` line is read twice (the first pass finds the geometry).
+// On an error ("path:line: ...") the sink has seen a prefix of the events and
+// no kernelEnd.
+absl::StatusOr<LitmusSummary> stream(const std::string& path, EventSink& sink);
+absl::StatusOr<LitmusSummary> streamText(std::string_view text, const std::string& path, EventSink& sink);
+
+// Parses litmus text into a whole Trace; `path` names the file in errors ("path:line: ...").
 absl::StatusOr<LitmusFile> parse(std::string_view text, const std::string& path);
 absl::StatusOr<LitmusFile> read(const std::string& path);
 
-// The .litmus files under each path (a file, or a folder searched recursively), sorted.
-absl::StatusOr<std::vector<std::string>> collect(const std::vector<std::string>& paths);
+// The files under each path (a file, or a folder searched recursively for
+// `extensions`), sorted per folder.
+absl::StatusOr<std::vector<std::string>> collect(const std::vector<std::string>& paths,
+                                                  const std::vector<std::string>& extensions = {".litmus"});
 
 // Runs the detectors over a file's trace; one RaceLog per detector, in order.
 std::vector<std::unique_ptr<Detector>> analyze(const LitmusFile& file, const std::vector<std::string>& detectors,
@@ -41,5 +63,6 @@ std::vector<std::unique_ptr<Detector>> analyze(const LitmusFile& file, const std
 
 // The locations a detector reported, named as expect lines name them.
 std::set<std::string> racyLocations(const LitmusFile& file, const Detector& detector);
+std::set<std::string> racyLocations(const KernelInfo& kernel, const Detector& detector);
 
 }  // namespace predatar::litmus

@@ -21,6 +21,9 @@ ResolvedAccess resolve(const KernelInfo& kernel, const Access& access) {
     r.line = pos.line;
     r.column = pos.column;
     r.inlinedInto = pos.inlinedInto;
+  } else if (access.origin.source == kTraceLineSource) {
+    r.file = kernel.name;
+    r.line = uint32_t(access.origin.pc);
   }
   return r;
 }

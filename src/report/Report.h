@@ -37,6 +37,11 @@ std::vector<std::string> raceNotes(const KernelInfo& kernel, const Race& race);
 // an address in hex when no symbol covers it.
 std::string nameLocation(const KernelInfo& kernel, MemorySpace space, uint64_t address);
 
+// Origin::source of a trace-file event without a position of its own (a
+// litmus line without '@'): it is at kernel.name (the file), line origin.pc.
+// No sources entry per event, so reading a trace keeps nothing per line.
+inline constexpr uint32_t kTraceLineSource = Origin::kNoSource - 1;
+
 // A kernel launch that did not complete (fault, deadlock, step limit,
 // unsupported feature): the race report of that launch is incomplete.
 struct KernelError {

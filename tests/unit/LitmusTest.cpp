@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "report/Report.h"
+
 namespace predatar::litmus {
 namespace {
 
@@ -66,7 +68,11 @@ TEST(Litmus, SourcePositionsAndCommentsAndCrLf) {
   const auto& k = f.trace.kernel;
   EXPECT_EQ(k.sources.at(std::get<MemoryEvent>(f.trace.events[0]).origin.source).file, "kernel.cu");
   EXPECT_EQ(k.sources.at(std::get<MemoryEvent>(f.trace.events[0]).origin.source).line, 12u);
-  EXPECT_EQ(k.sources.at(std::get<MemoryEvent>(f.trace.events[1]).origin.source).line, 2u);
+  // Without '@' the position is the line itself: no source entry per event.
+  const Origin& second = std::get<MemoryEvent>(f.trace.events[1]).origin;
+  EXPECT_EQ(second.source, kTraceLineSource);
+  EXPECT_EQ(second.pc, 2u);
+  EXPECT_EQ(k.name, "t.litmus");
 }
 
 TEST(Litmus, ErrorsNameFileLineAndWhatWasExpected) {
