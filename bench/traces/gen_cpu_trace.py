@@ -10,10 +10,11 @@ the variables l protects; outside, mostly its own variables, sometimes any
 variable (the racy accesses). Deterministic for a seed.
 
 Mapping (README "STD traces"): the k-th STD thread to appear is litmus thread
-t(32k) of block 0 (its own warp); variables are global words; locks are device-scoped;
+tk of block 0 (--std-threads lanes, what `predatar check` does without lockset;
+t(32k) with warps); variables are global words; locks are device-scoped;
 the STD program location N is the litmus position '@ loc:N'.
 
-usage: gen_cpu_trace.py EVENTS OUT_PREFIX [--threads 32 --locks 100 --vars 10000 --seed 1 --std-threads warps]
+usage: gen_cpu_trace.py EVENTS OUT_PREFIX [--threads 32 --locks 100 --vars 10000 --seed 1 --std-threads lanes]
 writes OUT_PREFIX.litmus and OUT_PREFIX.std
 """
 import argparse
@@ -28,7 +29,7 @@ def main():
     ap.add_argument("--locks", type=int, default=100)
     ap.add_argument("--vars", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--std-threads", choices=["warps", "lanes"], default="warps",
+    ap.add_argument("--std-threads", choices=["warps", "lanes"], default="lanes",
                     help="the litmus side as predatar check --std-threads maps STD threads")
     a = ap.parse_args()
     rng = random.Random(a.seed)

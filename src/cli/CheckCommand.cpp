@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 
@@ -15,7 +16,7 @@ namespace {
 struct CheckArgs {
   std::vector<std::string> files;
   std::string traceFormat = "auto";
-  std::string stdThreads = "warps";
+  std::string stdThreads = "auto";
   ReportOptions report;
 };
 
@@ -31,6 +32,12 @@ int runCheck(const CheckArgs& args) {
     return kExitInputError;
   }
   litmus::TraceFormat format = *litmus::traceFormatNamed(args.traceFormat);
+  // gwcp and hb find the same races either way (lanes of a warp are separate
+  // threads), with 32x smaller clocks as lanes; lockset needs warps.
+  bool lockset = std::find(detectors.begin(), detectors.end(), "lockset") != detectors.end();
+  litmus::StdThreads stdThreads = args.stdThreads == "lanes" || (args.stdThreads == "auto" && !lockset)
+                                      ? litmus::StdThreads::Lanes
+                                      : litmus::StdThreads::Warps;
   // Each file streams through the detectors as it is read. A malformed file is
   // found during its analysis; then no report is written and every file is
   // still read, so that every error is shown at once.
@@ -39,9 +46,7 @@ int runCheck(const CheckArgs& args) {
   std::vector<std::unique_ptr<Detector>> all;
   bool bad = false;
   for (const std::string& path : *files) {
-    auto analysis = litmus::analyzeTrace(path, format, detectors, args.report.detectorOptions(),
-                                         args.stdThreads == "lanes" ? litmus::StdThreads::Lanes
-                                                                    : litmus::StdThreads::Warps);
+    auto analysis = litmus::analyzeTrace(path, format, detectors, args.report.detectorOptions(), stdThreads);
     if (!analysis.ok()) {
       std::cerr << "predatar: error: " << analysis.status().message() << "\n";
       bad = true;
@@ -72,9 +77,10 @@ void addCheckCommand(CLI::App& app, int& exitCode) {
                   "Trace format: auto (by extension, else by content), litmus or std (RAPID's STD)")
       ->check(CLI::IsMember({"auto", "litmus", "std"}));
   cmd->add_option("--std-threads", args->stdThreads,
-                  "STD threads become: warps (thread k is lane 0 of warp k; default) or lanes (lane k%32 of warp "
-                  "k/32: smaller clocks, but lockset does not compare threads of one warp)")
-      ->check(CLI::IsMember({"warps", "lanes"}));
+                  "STD thread k becomes: lanes (thread k: lane k%32 of warp k/32, small clocks; lockset does not "
+                  "compare lanes of one warp), warps (thread 32k: lane 0 of warp k), or auto (default: warps when "
+                  "lockset runs, else lanes)")
+      ->check(CLI::IsMember({"auto", "warps", "lanes"}));
   addReportOptions(*cmd, args->report);
   cmd->callback([args, &exitCode] { exitCode = runCheck(*args); });
 }

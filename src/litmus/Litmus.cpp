@@ -152,9 +152,6 @@ struct RawEvent {
 };
 
 constexpr uint32_t kMaxIndex = 1u << 24;
-// Origin::pc of an event with an '@' position: this bit plus the position's
-// index (never a line number, which is below 2^32).
-constexpr uint64_t kPositionPc = uint64_t(1) << 32;
 
 uint32_t smallNumber(Lexer& lex, std::string_view what, uint64_t limit = kMaxIndex) {
   uint64_t v = lex.number(what);

@@ -29,6 +29,11 @@ struct LitmusFile {
   std::optional<std::string> truth;  // documentation only
 };
 
+// Origin::pc of a trace event with a source position of its own (litmus '@',
+// an STD program location): this bit plus the position's index, never a line
+// number (below 2^32). Races are deduplicated by pc.
+inline constexpr uint64_t kPositionPc = uint64_t(1) << 32;
+
 // What a streamed read leaves once every event has gone to the sink: the
 // complete kernel description (names of locations, locks and positions, for
 // reports), the expectations (compared after the analysis) and the count.

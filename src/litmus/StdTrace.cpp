@@ -130,8 +130,10 @@ class StdBuilder {
   }
 
   void add(const StdEvent& e) {
+    if (e.op == StdOp::Begin || e.op == StdOp::End) return;  // atomicity markers: no synchronization
     uint32_t thread = *threads_.find(e.thread);
-    Origin origin{out_.events, e.location, source(e.location)};
+    uint32_t position = source(e.location);
+    Origin origin{out_.events, kPositionPc | position, position};
     switch (e.op) {
       case StdOp::Read:
       case StdOp::Write: return access(e, thread, origin);
@@ -140,7 +142,7 @@ class StdBuilder {
       case StdOp::Fork:
       case StdOp::Join: return forkJoin(e, thread, origin);
       case StdOp::Begin:
-      case StdOp::End: return;  // atomicity markers: no synchronization
+      case StdOp::End: return;
     }
   }
 

@@ -4,11 +4,12 @@
 //
 // ops: r(V) w(V) acq(L) rel(L) fork(T) join(T) begin end. How a CPU trace
 // becomes our event stream (README "STD traces"):
-// * thread k (in order of first appearance) is a thread of block 0: by
-//   default lane 0 of warp k (thread 32k), so no two CPU threads share a
-//   warp and every detector compares them; with StdThreads::Lanes lane k%32
-//   of warp k/32 (thread k): vector clocks 32x smaller, but lockset (which
-//   keeps per-warp state) no longer compares threads of one warp;
+// * thread k (in order of first appearance) is a thread of block 0: with
+//   StdThreads::Warps lane 0 of warp k (thread 32k), so no two CPU threads
+//   share a warp and every detector compares them; with StdThreads::Lanes
+//   lane k%32 of warp k/32 (thread k): vector clocks 32x smaller, gwcp and hb
+//   find the same races, but lockset (which keeps per-warp state) no longer
+//   compares threads of one warp (`check --std-threads auto` picks);
 // * r/w: plain 4-byte loads/stores of global memory, one word per variable;
 // * acq/rel: device-scoped lock events; re-entrant acquires (Java monitors)
 //   are counted and only the outermost pair becomes events;
