@@ -27,7 +27,7 @@ measure() {
   local label=$1 events=$2; shift 2
   local log; log=$(mktemp)
   /usr/bin/time -f "%e %U %S %M" -o "$log" "$@" >/dev/null 2>&1
-  read -r wall user sys rss <"$log"
+  read -r wall user sys rss < <(tail -1 "$log")  # after "Command exited with non-zero status 1" (races)
   rm -f "$log"
   CPU=$(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f", u+s}')
   printf "%-34s %10s %8.1f %8.2f %9.1f %9.0f\n" "$label" "$events" "$wall" "$CPU" "$(awk -v r="$rss" 'BEGIN{print r/1024}')" \
