@@ -1,10 +1,8 @@
 #include "cudart/runtime/Fork.h"
 
-#include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdlib>
 #include <string>
 
@@ -13,16 +11,7 @@
 
 namespace predatar::cudart {
 
-void watchChildProcesses(Runtime& runtime) {
-  pthread_atfork(nullptr, nullptr, adoptRuntimeAfterFork);
-  // Another CUDA program that the program under test executed inherits its
-  // environment: the first process to claim the main report keeps its name.
-  const std::string& report = runtime.options().reportPath;
-  if (report.empty()) return;
-  int fd = ::open((report + ".claim").c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
-  if (fd >= 0) ::close(fd);
-  else if (errno == EEXIST) runtime.becomeChildProcess();
-}
+void watchChildProcesses(Runtime&) { pthread_atfork(nullptr, nullptr, adoptRuntimeAfterFork); }
 
 void Runtime::becomeChildProcess() {
   std::string pid = std::to_string(::getpid());
