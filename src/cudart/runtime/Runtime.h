@@ -134,8 +134,7 @@ class Runtime {
   bool destroyEvent(cudaEvent_t event);
 
   void writeReport();
-  // In a process other than the one `predatar run` started (a fork() child,
-  // or a program it executed): its own report file beside the main one
+  // In a fork() child of the program: its own report file beside the main one
   // (PREDATAR_REPORT.pid<N>, merged by `predatar run`), its own launches only,
   // kernels named with the pid, and the report rewritten after every finding
   // (such a child often ends with _exit). See Fork.cpp.
