@@ -5,6 +5,11 @@
 # are one source-line pair at 8 locations (per-location reports: 8 unique races). Prints the peak RSS of `predatar check`,
 # its CPU time, and the unique races and occurrences of its JSON report.
 # usage: race_storage.sh PREDATAR [EVENTS=200000]
+# Measured (2-core shared machine, RelWithDebInfo, gwcp):
+#   200000 events, before (main 3733d9c): 199992 unique races, peak RSS 2192 MiB, CPU 21.8 s
+#   200000 events, after:                      16 unique races, peak RSS  164 MiB, CPU  1.4 s
+#   10^6 events, after: 16 unique races (999992 occurrences), peak RSS 568 MiB (the
+#   trace the litmus reader holds), CPU 6.0 s
 set -eu
 p=$1; n=${2:-200000}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
