@@ -9,9 +9,11 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -252,6 +254,29 @@ void printRunStats(const std::vector<cudart::ReportedLaunch>& launches) {
                            warpInstructions, seconds);
 }
 
+// The launches of the run: the main report, then those of child processes
+// (fork() children, CUDA programs the program ran: `<report>.pid<N>`, see
+// cudart/runtime/Fork.h), in pid order. Removes the temporary folder.
+absl::StatusOr<std::vector<cudart::ReportedLaunch>> readRunReports(const std::string& dir, const std::string& main) {
+  std::vector<std::string> children;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    std::string name = entry.path().string();
+    if (name.rfind(main + ".pid", 0) == 0 && name.find(".tmp") == std::string::npos) children.push_back(name);
+  }
+  std::sort(children.begin(), children.end());
+  std::vector<cudart::ReportedLaunch> all;
+  absl::Status error;
+  for (const std::string& path : [&] { auto v = children; v.insert(v.begin(), main); return v; }()) {
+    auto launches = cudart::readLaunchReportFile(path);
+    if (launches.ok()) all.insert(all.end(), launches->begin(), launches->end());
+    else if (!absl::IsNotFound(launches.status()) && error.ok()) error = launches.status();
+  }
+  std::filesystem::remove_all(dir, ec);
+  if (!error.ok()) return error;
+  return all;
+}
+
 int runProgram(const RunArgs& a) {
   if (a.command.empty()) return fail("no program given: predatar run [options] -- ./app [args]");
   std::vector<std::string> detectors = a.report.detectorList();
@@ -285,13 +310,10 @@ int runProgram(const RunArgs& a) {
   // Machine-readable reports keep standard output to themselves.
   bool cleanStdout = a.report.format != "text" && a.report.output.empty();
   auto status = execute(a.command, env, cleanStdout);
-  auto launches = cudart::readLaunchReportFile(settings.reportPath);
-  std::remove(settings.reportPath.c_str());
-  rmdir(dir);
+  auto launches = readRunReports(dir, settings.reportPath);
   if (!status.ok()) return fail(std::string(status.status().message()));
-  std::vector<cudart::ReportedLaunch> list;
-  if (launches.ok()) list = std::move(*launches);
-  else if (!absl::IsNotFound(launches.status())) return fail(std::string(launches.status().message()));
+  if (!launches.ok()) return fail(std::string(launches.status().message()));
+  std::vector<cudart::ReportedLaunch> list = std::move(*launches);
 
   Report all = toReport(list), kept;
   size_t hidden = 0;

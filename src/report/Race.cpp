@@ -22,15 +22,35 @@ void RaceLog::add(MemorySpace space, uint32_t sharedBlock, uint64_t address, con
                   const Access& second, MissingFence missingFence) {
   ++occurrences_;
   LocationKey where{space, space == MemorySpace::Shared ? sharedBlock : 0, address};
-  if (racyLocations_.insert(where).second) sortedStale_ = true;
+  if (racyLocations_.insert(where).second) sortedStale_ = true;  // exact, for expectations and tests
   RaceKind kind = classify(first, second);
-  Key key{launch_, first.origin.pc, second.origin.pc, uint8_t(kind), perLocation_ ? uint8_t(space) : 0,
-          perLocation_ && space == MemorySpace::Shared ? sharedBlock : 0, perLocation_ ? address : 0};
-  auto [it, inserted] = index_.try_emplace(key, races_.size());
-  if (!inserted) {
+  Key pairKey{launch_, first.origin.pc, second.origin.pc, uint8_t(kind), 0, 0, 0};
+  if (!perLocation_) {  // one report per instruction pair
+    auto [it, inserted] = index_.try_emplace(pairKey, races_.size());
+    if (!inserted) {
+      ++races_[it->second].count;
+      return;
+    }
+    races_.push_back(Race{detector_, kernel_, kind, space, sharedBlock, address, first, second, 1, missingFence});
+    return;
+  }
+  // An instruction is its source position when it has one: a litmus trace
+  // names each event by its line, but many events may be one `@ file:line`.
+  auto site = [](const Origin& o) { return o.source == Origin::kNoSource ? o.pc : (uint64_t(1) << 63) | o.source; };
+  pairKey = Key{launch_, site(first.origin), site(second.origin), uint8_t(kind), 0, 0, 0};
+  Key key{launch_, site(first.origin), site(second.origin), uint8_t(kind), uint8_t(space),
+          space == MemorySpace::Shared ? sharedBlock : 0, address};
+  if (auto it = index_.find(key); it != index_.end()) {
     ++races_[it->second].count;
     return;
   }
+  auto [pair, firstOfPair] = pairs_.try_emplace(pairKey, races_.size(), 0);
+  if (!firstOfPair && pair->second.second >= kLocationsPerPair) {  // enough examples of this pair
+    ++races_[pair->second.first].count;
+    return;
+  }
+  ++pair->second.second;
+  index_.emplace(key, races_.size());
   races_.push_back(Race{detector_, kernel_, kind, space, sharedBlock, address, first, second, 1, missingFence});
 }
 
@@ -45,6 +65,7 @@ const std::set<LocationKey>& RaceLog::locations() const {
 void RaceLog::clear() {
   races_.clear();
   index_.clear();
+  pairs_.clear();
   racyLocations_.clear();
   sortedLocations_.clear();
   sortedStale_ = false;

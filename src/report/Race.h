@@ -78,11 +78,17 @@ struct LocationKey {
 // Collects races of one detector. Unique races are keyed by the two
 // accesses' instructions and the kind, like the paper's count; with
 // `perLocation` the location is part of the key, so every racy location
-// keeps a report (litmus files, whose expectations name locations).
+// keeps a report (litmus files, whose expectations name locations), up to
+// kLocationsPerPair per instruction pair: further locations of that pair only
+// add to the count of its first report (and to locations()). Storage is thus
+// bounded by the unique instruction pairs, however many occurrences (each
+// occurrence only counts), and counts and occurrences stay exact.
 class RaceLog {
  public:
   explicit RaceLog(std::string detector = {}, bool perLocation = false)
       : detector_(std::move(detector)), perLocation_(perLocation) {}
+
+  static constexpr uint32_t kLocationsPerPair = 64;
 
   void setPerLocation(bool perLocation) { perLocation_ = perLocation; }
   // Races added from now on belong to this kernel launch.
@@ -107,6 +113,9 @@ class RaceLog {
   bool perLocation_;
   std::vector<Race> races_;
   absl::flat_hash_map<Key, size_t> index_;
+  // perLocation: per instruction pair (location fields zero), its first
+  // report and how many location reports it has.
+  absl::flat_hash_map<Key, std::pair<size_t, uint32_t>> pairs_;
   absl::flat_hash_set<LocationKey> racyLocations_;
   mutable std::set<LocationKey> sortedLocations_;
   mutable bool sortedStale_ = false;

@@ -2,15 +2,24 @@
 #include <cstring>
 
 #include "sim/Device.h"
+#include "sim/DeviceArena.h"
 
 namespace predatar::sim {
 
-uint64_t DeviceMemory::allocate(uint64_t bytes, std::string label) {
+DeviceMemory::DeviceMemory() = default;
+
+uint64_t DeviceMemory::allocate(uint64_t bytes, std::string label, Placement placement) {
   uint64_t size = (std::max<uint64_t>(bytes, 1) + 255) / 256 * 256;
-  void* p = std::aligned_alloc(256, size);
-  if (!p) return 0;
-  std::memset(p, 0, size);
-  uint64_t base = reinterpret_cast<uint64_t>(p);
+  uint64_t base = 0;
+  if (placement == Placement::DeviceOnly && arena_) {
+    base = arena_->allocate(size);
+  } else {
+    void* p = std::aligned_alloc(256, size);
+    if (!p) return 0;
+    std::memset(p, 0, size);
+    base = reinterpret_cast<uint64_t>(p);
+  }
+  if (base == 0) return 0;
   allocations_[base] = Allocation{base, bytes, std::move(label)};
   return base;
 }
@@ -19,9 +28,15 @@ absl::Status DeviceMemory::free(uint64_t address) {
   auto it = allocations_.find(address);
   if (it == allocations_.end())
     return absl::InvalidArgumentError("free of an address that is not the base of a device allocation");
-  std::free(reinterpret_cast<void*>(address));
+  if (arena_ && arena_->contains(address)) arena_->free(address);
+  else std::free(reinterpret_cast<void*>(address));
   allocations_.erase(it);
   return absl::OkStatus();
+}
+
+bool DeviceMemory::protectDeviceOnly() {
+  if (!arena_) arena_ = DeviceArena::reserve(uint64_t(1) << 40);  // address space only (MAP_NORESERVE)
+  return arena_ != nullptr;
 }
 
 std::optional<DeviceMemory::Allocation> DeviceMemory::find(uint64_t address, uint64_t bytes) const {
@@ -35,7 +50,8 @@ std::optional<DeviceMemory::Allocation> DeviceMemory::find(uint64_t address, uin
 }
 
 DeviceMemory::~DeviceMemory() {
-  for (auto& [base, a] : allocations_) std::free(reinterpret_cast<void*>(base));
+  for (auto& [base, a] : allocations_)
+    if (!arena_ || !arena_->contains(base)) std::free(reinterpret_cast<void*>(base));
 }
 
 }  // namespace predatar::sim

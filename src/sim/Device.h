@@ -20,20 +20,33 @@
 
 namespace predatar::sim {
 
+class DeviceArena;
+
 // Device memory is host memory of this process: a device pointer is the
 // address of a host buffer. The table knows every allocation so that an
-// emulated access out of bounds is an error, not a crash.
+// emulated access out of bounds is an error, not a crash. With
+// protectDeviceOnly() (the CUDA runtime does it), DeviceOnly allocations
+// (cudaMalloc) live in a DeviceArena that host code cannot read or write
+// unless the arena is open (see sim/DeviceArena.h).
 class DeviceMemory {
  public:
-  uint64_t allocate(uint64_t bytes, std::string label = {});  // zero-filled, 256-byte aligned
+  enum class Placement { HostVisible, DeviceOnly };
+  uint64_t allocate(uint64_t bytes, std::string label = {},
+                    Placement placement = Placement::HostVisible);  // zero-filled, 256-byte aligned
   absl::Status free(uint64_t address);                          // must be an allocation's base
   // The allocation containing [address, address+bytes), if any.
   struct Allocation { uint64_t base; uint64_t bytes; std::string label; };
   std::optional<Allocation> find(uint64_t address, uint64_t bytes = 1) const;
+  // From now on DeviceOnly allocations are not host-accessible; false when the
+  // address space cannot be reserved (they then stay host memory).
+  bool protectDeviceOnly();
+  DeviceArena* arena() { return arena_.get(); }
+  DeviceMemory();
   ~DeviceMemory();
 
  private:
   std::map<uint64_t, Allocation> allocations_;
+  std::unique_ptr<DeviceArena> arena_;
 };
 
 struct KernelParam {

@@ -8,6 +8,7 @@
 
 #include "ptx/Parser.h"
 #include "sim/Exec.h"
+#include "sim/BarrierCheck.h"
 #include "sim/Livelock.h"
 
 namespace predatar::sim {
@@ -309,6 +310,10 @@ void Runner::checkBarrier(Block& b, uint32_t id, uint32_t pc) {
   Barrier& bar = b.barriers[id];
   uint32_t expected = bar.expected ? bar.expected : b.threads - b.exitedThreads;
   if (bar.arrived < expected) return;
+  if (auto divergent = findDivergentBarrier(L, b, id)) {  // synccheck: waiters stay, the launch stops
+    L.fault(*divergent->warp, divergent->lane, divergent->pc, divergent->what);
+    return;
+  }
   BarrierEvent ev;
   ev.block = b.index;
   ev.threads = std::move(bar.threads);
@@ -378,6 +383,10 @@ bool Runner::barrier(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t mas
     w.waiting |= exec;
   }
   checkBarrier(b, id, pc);
+  if (!L.error.ok()) {
+    x.faulted = true;
+    return false;
+  }
   return true;
 }
 

@@ -13,6 +13,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "analysis/Detector.h"
+#include "cudart/runtime/Fork.h"
+#include "cudart/runtime/HostAccess.h"
 #include "cudart/runtime/Interrupt.h"
 
 namespace predatar::cudart {
@@ -126,13 +128,20 @@ Runtime& Runtime::get() {
     if (!r->options().errors.empty()) std::exit(125);
     creator = ::getpid();
     created = r;
+    watchChildProcesses(*r);
     if (!r->options().reportPath.empty()) installInterruptHandlers();
+    protectDeviceMemoryFromHost(*r);
     return r;
   }();
   return *runtime;
 }
 
 Runtime* Runtime::existing() { return creator == ::getpid() ? created.load() : nullptr; }
+
+void adoptRuntimeAfterFork() {
+  creator = ::getpid();
+  if (Runtime* r = created.load()) r->becomeChildProcess();
+}
 
 Runtime::Runtime(RunOptions options)
     : options_(std::move(options)), memory_(std::make_unique<sim::DeviceMemory>()) {}
@@ -308,7 +317,9 @@ cudaError_t Runtime::allocate(void** pointer, uint64_t bytes, AllocationKind kin
   if (bytes > (uint64_t(1) << 40)) return cudaErrorMemoryAllocation;
   const char* api = kind == AllocationKind::Device ? "cudaMalloc"
                     : kind == AllocationKind::Host ? "cudaMallocHost" : "cudaMallocManaged";
-  uint64_t base = memory_->allocate(bytes, absl::StrCat(api, " #", ++allocationCount_));
+  auto placement = kind == AllocationKind::Device ? sim::DeviceMemory::Placement::DeviceOnly  // not host-mapped
+                                                   : sim::DeviceMemory::Placement::HostVisible;
+  uint64_t base = memory_->allocate(bytes, absl::StrCat(api, " #", ++allocationCount_), placement);
   if (base == 0) return cudaErrorMemoryAllocation;
   allocations_[base] = {bytes, kind};
   *pointer = reinterpret_cast<void*>(base);
@@ -456,7 +467,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
 
   LaunchRecord record;
   record.index = launches_.size();
-  record.kernel = kernel.demangled;
+  record.kernel = kernel.demangled + processNote_;
   record.mangled = kernel.mangled;
   record.module = m.sourceName;
   record.grid = config.grid;
@@ -536,7 +547,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   // Rewrite the report when something was found, so that a later crash of
   // the program does not lose it (at most once a second; always at exit).
   auto now = std::chrono::steady_clock::now();
-  if (interesting && (!lastReportWrite_ || now - *lastReportWrite_ >= std::chrono::seconds(1))) {
+  if (interesting && (!processNote_.empty() || !lastReportWrite_ || now - *lastReportWrite_ >= std::chrono::seconds(1))) {
     writeReport();
     lastReportWrite_ = now;
   }
@@ -548,7 +559,7 @@ cudaError_t Runtime::refuseLaunch(const KernelRecord& kernel, dim3 grid, dim3 bl
                                   std::string why) {
   LaunchRecord record;
   record.index = launches_.size();
-  record.kernel = kernel.demangled;
+  record.kernel = kernel.demangled + processNote_;
   record.mangled = kernel.mangled;
   record.module = kernel.module->sourceName;
   record.grid = Dim3{grid.x, grid.y, grid.z};

@@ -17,6 +17,7 @@
 #include "absl/status/status.h"
 #include "cudart/FatBinary.h"
 #include "cudart/runtime/CudaTypes.h"
+#include "cudart/runtime/DeviceLock.h"
 #include "cudart/LaunchReport.h"
 #include "sim/Device.h"
 
@@ -80,7 +81,7 @@ class Runtime {
   static Runtime* existing();
   explicit Runtime(RunOptions options);
 
-  std::recursive_mutex& mutex() { return mutex_; }
+  DeviceLock& mutex() { return mutex_; }
   const RunOptions& options() const { return options_; }
   sim::DeviceMemory& memory() { return *memory_; }
 
@@ -133,6 +134,11 @@ class Runtime {
   bool destroyEvent(cudaEvent_t event);
 
   void writeReport();
+  // In a fork() child of the program: its own report file beside the main one
+  // (PREDATAR_REPORT.pid<N>, merged by `predatar run`), its own launches only,
+  // kernels named with the pid, and the report rewritten after every finding
+  // (such a child often ends with _exit). See Fork.cpp.
+  void becomeChildProcess();
   // At exit: the report file, or (without one) a summary line on stderr.
   void finish();
   const std::vector<LaunchRecord>& launches() const { return launches_; }
@@ -143,7 +149,7 @@ class Runtime {
   // feature): recorded in the report as a failed launch; returns `error`.
   cudaError_t refuseLaunch(const KernelRecord& kernel, dim3 grid, dim3 block, cudaError_t error, std::string why);
 
-  std::recursive_mutex mutex_;
+  DeviceLock mutex_;
   RunOptions options_;
   std::unique_ptr<sim::DeviceMemory> memory_;
   std::vector<std::unique_ptr<RegisteredModule>> modules_;
@@ -160,6 +166,7 @@ class Runtime {
   uint64_t matchingLaunches_ = 0;
   std::vector<LaunchRecord> launches_;
   std::optional<std::chrono::steady_clock::time_point> lastReportWrite_;
+  std::string processNote_;  // " [pid N]" in a child process, appended to kernel names
 };
 
 // Per-thread last error (cudaGetLastError / cudaPeekAtLastError).

@@ -1,0 +1,30 @@
+#include "cudart/runtime/Fork.h"
+
+#include <pthread.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "cudart/runtime/Runtime.h"
+
+namespace predatar::cudart {
+
+void watchChildProcesses(Runtime&) { pthread_atfork(nullptr, nullptr, adoptRuntimeAfterFork); }
+
+void Runtime::becomeChildProcess() {
+  std::string pid = std::to_string(::getpid());
+  processNote_ = absl::StrCat(" [pid ", pid, "]");
+  launches_.clear();  // the parent's, reported by the parent
+  lastReportWrite_.reset();
+  if (!options_.reportPath.empty()) {
+    // Beside the main report: PREDATAR_REPORT.pid<N> (predatar run reads them all).
+    std::string main = options_.reportPath;
+    size_t mark = main.find(".pid");
+    if (mark != std::string::npos) main.resize(mark);
+    options_.reportPath = absl::StrCat(main, ".pid", pid);
+  }
+}
+
+}  // namespace predatar::cudart

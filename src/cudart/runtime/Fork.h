@@ -1,0 +1,18 @@
+// Child processes of the program under `predatar run`: a fork() child that
+// launches kernels reports into the same run. Each such process writes its own report file beside the main one
+// (PREDATAR_REPORT.pid<N>) and `predatar run` merges them; its kernels are
+// named with its pid ("racy(int*) [pid 1234]").
+#pragma once
+
+namespace predatar::cudart {
+
+class Runtime;
+
+// When the runtime is created: registers the fork handler. (A CUDA program
+// that the program executes still writes the main report itself.)
+void watchChildProcesses(Runtime& runtime);
+// The pthread_atfork child handler (Runtime.cpp): this process now owns the
+// runtime it inherited.
+void adoptRuntimeAfterFork();
+
+}  // namespace predatar::cudart

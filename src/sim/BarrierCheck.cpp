@@ -1,0 +1,61 @@
+#include "sim/BarrierCheck.h"
+
+#include <map>
+#include <vector>
+
+namespace predatar::sim {
+namespace {
+
+// The threads of one block waiting at one barrier instruction.
+struct Arrivals {
+  uint32_t count = 0;
+  const Warp* firstWarp = nullptr;
+  uint32_t firstLane = 0;
+};
+
+std::string threadsAt(const Launch& L, uint32_t pc, const Arrivals& a) {
+  return std::to_string(a.count) + (a.count == 1 ? " thread" : " threads") + " (first: " +
+         L.threadName(*a.firstWarp, a.firstLane) + ") at " + L.where(pc);
+}
+
+}  // namespace
+
+std::optional<BarrierDivergence> findDivergentBarrier(const Launch& L, const Block& b, uint32_t id) {
+  if (b.barriers[id].expected != 0) return std::nullopt;  // counted barrier: may span instructions
+  std::map<uint32_t, Arrivals> byPc;
+  std::optional<BarrierDivergence> inWarp;
+  for (uint32_t wi = b.firstWarp; wi < b.firstWarp + b.numWarps; ++wi) {
+    const Warp& w = L.warps[wi];
+    std::map<uint32_t, uint32_t> warpPcs;  // pc -> first lane
+    forLanes(w.waiting, [&](uint32_t l) {
+      if (w.waitKind[l] != kWaitBarrier || w.barrierId[l] != id) return;
+      Arrivals& a = byPc[w.pc[l]];
+      if (a.count++ == 0) {
+        a.firstWarp = &w;
+        a.firstLane = l;
+      }
+      warpPcs.emplace(w.pc[l], l);
+    });
+    if (warpPcs.size() > 1 && !inWarp) {
+      auto second = std::next(warpPcs.begin());
+      inWarp = BarrierDivergence{&w, second->second, second->first, {}};
+      inWarp->what = "barrier error: divergent thread(s) in warp " + std::to_string(w.inBlock);
+    }
+  }
+  if (byPc.size() < 2) return std::nullopt;
+  // Report at the instruction fewer threads reached (the likely stray one).
+  auto stray = byPc.begin();
+  for (auto it = byPc.begin(); it != byPc.end(); ++it)
+    if (it->second.count < stray->second.count) stray = it;
+  std::string detail;
+  for (const auto& [pc, a] : byPc) detail += (detail.empty() ? "" : "; ") + threadsAt(L, pc, a);
+  std::string kind = inWarp ? inWarp->what : "barrier error: divergent thread(s) in block";
+  BarrierDivergence d = inWarp ? *inWarp
+                               : BarrierDivergence{stray->second.firstWarp, stray->second.firstLane, stray->first, {}};
+  d.what = kind + " (threads of one block wait for barrier " + std::to_string(id) + " at " +
+           std::to_string(byPc.size()) + " different instructions: " + detail +
+           "; undefined behaviour on a GPU, which compute-sanitizer --tool synccheck reports); this one waits";
+  return d;
+}
+
+}  // namespace predatar::sim

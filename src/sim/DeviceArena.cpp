@@ -1,0 +1,118 @@
+#include "sim/DeviceArena.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+
+namespace predatar::sim {
+namespace {
+
+std::atomic<const DeviceArena*> currentArena{nullptr};
+
+uint64_t pageSize() {
+  static const uint64_t size = uint64_t(sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+uint64_t roundUp(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
+
+// Freed ranges at least this large give their pages back to the system.
+constexpr uint64_t kReturnPagesFrom = 1 << 20;
+
+}  // namespace
+
+std::unique_ptr<DeviceArena> DeviceArena::reserve(uint64_t reserveBytes) {
+  reserveBytes = roundUp(reserveBytes, pageSize());
+  void* p = mmap(nullptr, reserveBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+  std::unique_ptr<DeviceArena> arena(new DeviceArena(reinterpret_cast<uint64_t>(p), reserveBytes));
+  currentArena = arena.get();
+  return arena;
+}
+
+DeviceArena::~DeviceArena() {
+  if (currentArena == this) currentArena = nullptr;
+  munmap(reinterpret_cast<void*>(base_), size_);
+}
+
+const DeviceArena* DeviceArena::current() { return currentArena.load(); }
+
+uint64_t DeviceArena::allocate(uint64_t bytes) {
+  uint64_t size = roundUp(bytes ? bytes : 1, 256);
+  uint64_t offset = UINT64_MAX;
+  for (auto it = free_.begin(); it != free_.end(); ++it) {
+    if (it->second < size) continue;
+    offset = it->first;
+    if (it->second > size) free_[offset + size] = it->second - size;
+    free_.erase(it);
+    break;
+  }
+  if (offset == UINT64_MAX) {
+    if (size > size_ - top_) return 0;
+    offset = top_;
+    uint64_t oldEnd = roundUp(top_, pageSize());
+    top_ += size;
+    uint64_t newEnd = roundUp(top_, pageSize());
+    // Fresh pages are zero; open them now if the arena is open.
+    if (depth_ > 0 && newEnd > oldEnd)
+      mprotect(reinterpret_cast<void*>(base_ + oldEnd), newEnd - oldEnd, PROT_READ | PROT_WRITE);
+  } else {
+    open();
+    std::memset(reinterpret_cast<void*>(base_ + offset), 0, size);
+    close();
+  }
+  used_[offset] = size;
+  return base_ + offset;
+}
+
+void DeviceArena::free(uint64_t address) {
+  auto it = used_.find(address - base_);
+  if (it == used_.end()) return;
+  uint64_t offset = it->first, size = it->second;
+  used_.erase(it);
+  if (size >= kReturnPagesFrom) {  // whole pages inside the range go back to the system
+    uint64_t from = roundUp(base_ + offset, pageSize()), to = (base_ + offset + size) / pageSize() * pageSize();
+    if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+  }
+  auto next = free_.lower_bound(offset);
+  if (next != free_.end() && offset + size == next->first) {
+    size += next->second;
+    next = free_.erase(next);
+  }
+  if (next != free_.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == offset) {
+      prev->second += size;
+      return;
+    }
+  }
+  free_[offset] = size;
+}
+
+bool DeviceArena::blockOf(uint64_t address, uint64_t& base, uint64_t& bytes) const {
+  if (!contains(address)) return false;
+  auto it = used_.upper_bound(address - base_);
+  if (it == used_.begin()) return false;
+  --it;
+  if (address - base_ >= it->first + it->second) return false;
+  base = base_ + it->first;
+  bytes = it->second;
+  return true;
+}
+
+void DeviceArena::setProtection(bool readWrite) {
+  uint64_t used = roundUp(top_, pageSize());
+  if (used) mprotect(reinterpret_cast<void*>(base_), used, readWrite ? PROT_READ | PROT_WRITE : PROT_NONE);
+}
+
+void DeviceArena::open() {
+  if (depth_++ == 0) setProtection(true);
+}
+
+void DeviceArena::close() {
+  if (depth_ > 0 && --depth_ == 0) setProtection(false);
+}
+
+}  // namespace predatar::sim

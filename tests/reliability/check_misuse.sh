@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# CUDA misuse a GPU or compute-sanitizer catches is not a silent pass
+# (run/misuse_app.cu):
+#   * divergent __syncthreads() (threads of a block, or lanes of a warp, at
+#     different barrier instructions): a kernel error as synccheck reports it,
+#     with file:line, kernel, block and thread, in text, JSON and SARIF, exit 3;
+#     a correct barrier after an early return stays clean;
+#   * a host dereference of cudaMalloc'd memory faults (SIGSEGV) with a message
+#     naming the pointer; managed and pinned memory stay host-accessible;
+#   * a fork() child's races are reported into the same run, with its pid.
+set -u
+p=$1; dir=$2; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+ok() { pass=$((pass+1)); }
+bad() { echo "FAIL: $*"; fail=$((fail+1)); }
+run() { timeout 120 "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
+app=$dir/run/bin/misuse_app
+
+# Divergent barriers.
+[ "$(run "$p" run -- "$app" barrier-block)" = 3 ] && grep -q "barrier error: divergent thread(s) in block" "$tmp/err" &&
+  grep -q "misuse_app.cu:19" "$tmp/err" && grep -q "misuse_app.cu:22" "$tmp/err" && grep -q "divergentBlock" "$tmp/out" &&
+  grep -q "KERNEL FAULT" "$tmp/out" && ok || bad "barrier-block text: $(cat "$tmp/out" "$tmp/err")"
+[ "$(run "$p" run -- "$app" barrier-warp)" = 3 ] && grep -q "divergent thread(s) in warp 0" "$tmp/err" &&
+  grep -q "misuse_app.cu:31" "$tmp/err" && grep -q "misuse_app.cu:34" "$tmp/err" && ok || bad "barrier-warp: $(cat "$tmp/err")"
+[ "$(run "$p" run --format json -- "$app" barrier-block)" = 3 ] && ok || bad "barrier-block json exit"
+python3 -c "
+import json; e=json.load(open('$tmp/out'))['errors']
+assert len(e) == 1, e
+e=e[0]
+assert 'divergent thread(s) in block' in e['message'] and e['kernel'] == 'divergentBlock(int*)', e
+assert e['file'].endswith('misuse_app.cu') and e['line'] in (19, 22) and 'thread_index' in e and 'block_index' in e, e" &&
+  ok || bad "barrier json: $(cat "$tmp/out")"
+[ "$(run "$p" run --format sarif -- "$app" barrier-warp)" = 3 ] && ok || bad "barrier-warp sarif exit"
+python3 -c "
+import json; inv=json.load(open('$tmp/out'))['runs'][0]['invocations'][0]
+n=inv['toolExecutionNotifications']
+assert not inv['executionSuccessful'] and len(n) == 1 and 'divergent' in n[0]['message']['text'], inv" &&
+  ok || bad "barrier sarif: $(cat "$tmp/out")"
+[ "$(run "$p" run -- "$app" barrier-ok)" = 0 ] && grep -q "host\[0\] = 47" "$tmp/out" && ok ||
+  bad "barrier-ok: $(cat "$tmp/out" "$tmp/err")"
+
+# Host dereference of device memory.
+code=$(run "$p" run -- "$app" host-deref)
+[ "$code" = 4 ] && grep -q "host code dereferenced device pointer 0x[0-9a-f]* (byte 12 of a cudaMalloc'd block of 256 bytes" "$tmp/err" &&
+  grep -q "cudaMallocManaged" "$tmp/err" && grep -q "program exited with 139" "$tmp/err" && ! grep -q "host reads" "$tmp/out" &&
+  ok || bad "host-deref ($code): $(cat "$tmp/out" "$tmp/err")"
+[ "$(run "$p" run -- "$app" managed-ok)" = 0 ] && grep -q "managed\[5\] = 5 pinned\[7\] = 7" "$tmp/out" && ok ||
+  bad "managed-ok: $(cat "$tmp/out" "$tmp/err")"
+# The same program without predatar's protection (escape hatch) reads zeros.
+PREDATAR_HOST_MAPPED_DEVICE_MEMORY=1 "$p" run -- "$app" host-deref >"$tmp/out" 2>"$tmp/err"
+grep -q "host reads data\[3\] = 0" "$tmp/out" && ok || bad "host-mapped escape hatch: $(cat "$tmp/out" "$tmp/err")"
+
+# fork(): the child's racy launch is reported, with the child's pid.
+[ "$(run "$p" run --format json -- "$app" fork-race)" = 1 ] && ok || bad "fork-race exit: $(cat "$tmp/err")"
+python3 -c "
+import json,re; r=json.load(open('$tmp/out'))['races']
+k={x['kernel'] for x in r}
+assert len(k) == 1 and re.fullmatch(r'racy\(int\*\) \[pid \d+\]', k.pop()), r" && ok || bad "fork json: $(head -c 1500 "$tmp/out")"
+grep -q "child exit 0" "$tmp/err" && grep -q "2 kernel launches checked" "$tmp/err" && ok || bad "fork summary: $(cat "$tmp/err")"
+
+echo "misuse: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,102 @@
+// A CUDA program that misuses CUDA in ways a GPU (or compute-sanitizer)
+// catches but a naive emulator lets pass, for tests/reliability/check_misuse.sh:
+//   misuse_app barrier-block  the two sides of a branch (different warps) each call __syncthreads()
+//   misuse_app barrier-warp   the same inside one warp (lanes 0-15 and 16-31)
+//   misuse_app barrier-ok     a correct exchange across one __syncthreads() (early return included)
+//   misuse_app host-deref     host code reads a cudaMalloc'd pointer (segfaults on a GPU)
+//   misuse_app managed-ok     host code reads cudaMallocManaged / cudaMallocHost memory (fine)
+//   misuse_app fork-race      a fork()ed child launches a racy kernel; the parent a clean one
+// Built with: nvcc -cudart shared -lineinfo -arch=sm_75 -o bin/misuse_app misuse_app.cu
+#include <cstdio>
+#include <cstring>
+#include <sys/wait.h>
+#include <unistd.h>
+
+__global__ void divergentBlock(int* out) {
+  __shared__ int s[64];
+  s[threadIdx.x] = threadIdx.x;
+  if (threadIdx.x < 32) {
+    __syncthreads();
+    out[threadIdx.x] = s[threadIdx.x + 32];
+  } else {
+    __syncthreads();
+    out[threadIdx.x] = s[threadIdx.x - 32];
+  }
+}
+
+__global__ void divergentWarp(int* out) {
+  __shared__ int s[32];
+  s[threadIdx.x] = threadIdx.x;
+  if (threadIdx.x < 16) {
+    __syncthreads();
+    out[threadIdx.x] = s[threadIdx.x + 16];
+  } else {
+    __syncthreads();
+    out[threadIdx.x] = s[threadIdx.x - 16];
+  }
+}
+
+__global__ void barrierOk(int* out) {
+  __shared__ int s[64];
+  if (threadIdx.x >= 48) return;
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = s[47 - threadIdx.x];
+}
+
+__global__ void racy(int* data) { data[0] = threadIdx.x; }
+__global__ void clean(int* data) { data[threadIdx.x] = threadIdx.x; }
+
+int check(const char* what, cudaError_t err) {
+  std::printf("%s: %s\n", what, cudaGetErrorName(err));
+  return err == cudaSuccess ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
+  const char* mode = argc > 1 ? argv[1] : "barrier-ok";
+  int* data = nullptr;
+  if (check("malloc", cudaMalloc(&data, 64 * sizeof(int)))) return 1;
+  if (std::strcmp(mode, "barrier-block") == 0) {
+    divergentBlock<<<1, 64>>>(data);
+  } else if (std::strcmp(mode, "barrier-warp") == 0) {
+    divergentWarp<<<1, 32>>>(data);
+  } else if (std::strcmp(mode, "barrier-ok") == 0) {
+    barrierOk<<<1, 64>>>(data);
+  } else if (std::strcmp(mode, "host-deref") == 0) {
+    cudaMemset(data, 0, 64 * sizeof(int));
+    std::printf("host reads data[3] = %d\n", data[3]);  // a GPU's device memory is not host-mapped
+    return 0;
+  } else if (std::strcmp(mode, "managed-ok") == 0) {
+    int *managed = nullptr, *pinned = nullptr;
+    if (check("managed", cudaMallocManaged(&managed, 64 * sizeof(int)))) return 1;
+    if (check("pinned", cudaMallocHost(&pinned, 64 * sizeof(int)))) return 1;
+    clean<<<1, 64>>>(managed);
+    clean<<<1, 64>>>(data);
+    if (check("synchronize", cudaDeviceSynchronize())) return 1;
+    if (check("memcpy", cudaMemcpy(pinned, data, 64 * sizeof(int), cudaMemcpyDeviceToHost))) return 1;
+    std::printf("managed[5] = %d pinned[7] = %d\n", managed[5], pinned[7]);
+    bool right = managed[5] == 5 && pinned[7] == 7;
+    cudaFree(managed);
+    cudaFreeHost(pinned);
+    cudaFree(data);
+    return right ? 0 : 1;
+  } else if (std::strcmp(mode, "fork-race") == 0) {
+    std::fflush(stdout);
+    pid_t child = fork();
+    if (child == 0) {
+      racy<<<1, 64>>>(data);
+      int code = check("child synchronize", cudaDeviceSynchronize());
+      std::fflush(stdout);
+      _exit(code);
+    }
+    clean<<<1, 64>>>(data);
+    int status = 0;
+    waitpid(child, &status, 0);
+    std::printf("child exit %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  }
+  if (check("synchronize", cudaDeviceSynchronize())) return 1;
+  int host[64];
+  if (check("memcpy", cudaMemcpy(host, data, sizeof host, cudaMemcpyDeviceToHost))) return 1;
+  std::printf("host[0] = %d host[47] = %d\n", host[0], host[47]);
+  return 0;
+}
