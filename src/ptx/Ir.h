@@ -43,6 +43,13 @@ enum class Op : uint8_t {
   Tex,
   // unformatted surface load/store (sim/Texture.cpp): mode = dimensions | out-of-range mode << 4
   SurfLoad, SurfStore,
+  // warp matrix multiply-accumulate (sim/TensorCore.cpp): operands in Module::matrixOps[target]
+  WmmaLoad, WmmaStore, WmmaMma,
+  // asynchronous copies and memory barriers (sim/AsyncCopy.cpp)
+  CpAsync, CpAsyncCommit, CpAsyncWait, CpAsyncMbarrierArrive,
+  MbarrierInit, MbarrierInval, MbarrierArrive, MbarrierTx, MbarrierTestWait, MbarrierPendingCount,
+  // cvt.{rna,rn,rz}.tf32.f32 (sim/TensorCore.cpp): mode = rounding (ptx::Round)
+  CvtTf32,
 };
 const char* toString(Op op);
 
@@ -137,6 +144,18 @@ struct Instr {
   uint32_t call = UINT32_MAX;    // index into Module::calls
 };
 
+// Operands of wmma / cp.async that do not fit an Instr (ptx/MatrixDecode.h):
+// Instr::target indexes Module::matrixOps.
+struct MatrixOperands {
+  uint8_t m = 0, n = 0, k = 0;     // shape
+  char fragment = 0;               // wmma.load: 'a', 'b' or 'c'
+  bool rowA = true, rowB = true;   // layouts (load/store: rowA)
+  // Element types (tf32 as B32); load/store: aType.
+  Type aType = Type::None, bType = Type::None, cType = Type::None, dType = Type::None;
+  std::vector<Ref> d, a, b, c;     // register lists (store: its values in c)
+  Address source;                  // cp.async: the global source
+};
+
 struct CallSite {
   uint32_t callee = 0;
   std::vector<int64_t> argOffsets;  // caller frame offsets of the argument .params
@@ -204,6 +223,7 @@ struct Module {
   std::vector<Variable> variables;
   std::vector<CallSite> calls;
   std::vector<std::vector<uint32_t>> branchTables;  // brx.idx targets
+  std::vector<MatrixOperands> matrixOps;              // wmma / cp.async operands
   std::vector<std::pair<uint32_t, std::string>> files;  // .file index -> name
   std::vector<SourceLoc> sources;
   std::map<std::string, std::string> debugStrings;  // `.section .debug_str` label -> string

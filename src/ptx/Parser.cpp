@@ -1,4 +1,5 @@
 #include "ptx/Parser.h"
+#include "ptx/MatrixDecode.h"
 
 #include <algorithm>
 #include <charconv>
@@ -52,7 +53,10 @@ const char* toString(Op op) {
       "ld", "st", "atom", "red", "prefetch",
       "membar", "bar", "bar.warp.sync", "shfl", "vote", "match", "redux", "activemask",
       "bra", "brx.idx", "call", "ret", "exit", "trap", "nanosleep", "nop", "unsupported",
-      "add(carry)", "sub(carry)", "mad(carry)", "mul24", "mad24", "dp4a", "dp2a", "vabsdiff4", "tex", "suld", "sust"};
+      "add(carry)", "sub(carry)", "mad(carry)", "mul24", "mad24", "dp4a", "dp2a", "vabsdiff4", "tex", "suld", "sust",
+      "wmma.load", "wmma.store", "wmma.mma", "cp.async", "cp.async.commit_group", "cp.async.wait",
+      "cp.async.mbarrier.arrive", "mbarrier.init", "mbarrier.inval", "mbarrier.arrive", "mbarrier.tx",
+      "mbarrier.test_wait", "mbarrier.pending_count", "cvt.tf32"};
   return names[static_cast<int>(op)];
 }
 
@@ -1165,7 +1169,8 @@ class Parser {
         "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "selp", "slct", "testp", "cvt", "setp", "set",
         "mov", "cvta", "ld", "ldu", "st", "atom", "red", "membar", "fence", "bar", "barrier", "shfl", "vote",
         "match", "redux", "shf", "bfind", "isspacep", "activemask", "bra", "brx", "call", "ret", "exit", "trap", "brkpt", "pmevent", "nanosleep",
-        "prefetch", "prefetchu", "discard", "addc", "subc", "madc", "mul24", "mad24", "dp4a", "dp2a", "tex", "suld", "sust", "vabsdiff4"};
+        "prefetch", "prefetchu", "discard", "addc", "subc", "madc", "mul24", "mad24", "dp4a", "dp2a", "tex", "suld", "sust", "vabsdiff4",
+        "wmma", "mma", "ldmatrix", "cp", "mbarrier"};
     if (!known.count(base)) {  // kept, so that kernels that do not execute it still run
       in.op = Op::Unsupported;
       m_.unsupported[uint32_t(m_.code.size())] = opcodeText_;
@@ -1173,10 +1178,62 @@ class Parser {
       return absl::OkStatus();
     }
     Mods m;
+    if (isMatrixFamily(base) || (base == "cvt" && hasPart(parts, "tf32"))) return matrixInstruction(parts, ops, in, line);
     if (base != "call" && base != "brx") {
       if (auto st = parseMods(base, parts, m, line); !st.ok()) return st;
     }
     if (auto st = decode(base, parts, m, ops, in, line); !st.ok()) return st;
+    m_.code.push_back(in);
+    return absl::OkStatus();
+  }
+
+  // wmma / cp.async / mbarrier: the opcode is decoded by ptx/MatrixDecode.cpp, the operands here.
+  absl::Status matrixInstruction(const std::vector<std::string_view>& parts, const std::vector<POp>& ops, Instr& in,
+                                 uint32_t line) {
+    MatrixOperands mo;
+    std::string sig;
+    std::string why = decodeMatrixOpcode(parts, in, mo, sig);
+    if (why == "unsupported") {  // kept, refused by name when executed
+      in.op = Op::Unsupported;
+      m_.unsupported[uint32_t(m_.code.size())] = opcodeText_;
+      m_.code.push_back(in);
+      return absl::OkStatus();
+    }
+    if (!why.empty()) return err(line, why + " in '" + opcodeText_ + "'");
+    size_t required = std::min(sig.find('?'), sig.size());
+    if (required < sig.size()) sig.erase(required, 1);
+    if (ops.size() < required || ops.size() > sig.size()) return err(line, "wrong operand count for '" + opcodeText_ + "'");
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (sig[i] == 'M' || sig[i] == 'N') {
+        Instr probe;
+        if (auto st = addrOperand(ops[i], probe, line); !st.ok()) return st;
+        if (probe.addr.base != Address::Base::Ref) return err(line, "local/param address in '" + opcodeText_ + "' is unsupported");
+        (sig[i] == 'M' ? in.addr : mo.source) = probe.addr;
+        continue;
+      }
+      std::vector<const POp*> elems;
+      if (ops[i].k == POp::Vec) for (auto& e : ops[i].elems) elems.push_back(&e);
+      else elems.push_back(&ops[i]);
+      for (const POp* e : elems) {
+        bool written = sig[i] == 'D' || sig[i] == 'd';
+        auto r = written ? dstRef(*e, line) : srcRef(*e, Type::U64, line);
+        if (!r.ok()) return r.status();
+        if ((sig[i] == 'd' && in.ndst == 4) || (sig[i] == 's' && in.nsrc == 4)) return err(line, "too many operands");
+        switch (sig[i]) {
+          case 'D': mo.d.push_back(*r); break;
+          case 'A': mo.a.push_back(*r); break;
+          case 'B': mo.b.push_back(*r); break;
+          case 'C': mo.c.push_back(*r); break;
+          case 'd': in.dst[in.ndst++] = *r; break;
+          default: in.src[in.nsrc++] = *r; break;
+        }
+      }
+    }
+    // wmma is warp-collective (sim: Ctrl::WarpSync): its member mask is every lane.
+    if (in.op == Op::WmmaLoad || in.op == Op::WmmaStore || in.op == Op::WmmaMma)
+      in.src[1] = constRef(addConst({Constant::Kind::Value, 0xFFFFFFFFu, 0}));
+    in.target = uint32_t(m_.matrixOps.size());
+    m_.matrixOps.push_back(std::move(mo));
     m_.code.push_back(in);
     return absl::OkStatus();
   }

@@ -55,6 +55,16 @@ struct CallFrame {
   uint64_t frameBase; // caller's frame base
 };
 
+// A cp.async copy issued and not complete yet (sim/AsyncCopy.cpp).
+struct AsyncCopy {
+  uint64_t src = 0;        // global address
+  uint32_t dstOffset = 0;  // shared offset
+  uint8_t bytes = 0, srcBytes = 0, lane = 0;
+  uint32_t group = 0;      // commit group (per lane, from 1); 0: not committed yet
+  uint32_t pc = 0;
+  uint64_t issue = 0;      // the warp's cp.async instruction instance
+};
+
 struct Warp {
   uint32_t block = 0;       // linear block index
   uint32_t inBlock = 0;     // warp index in block
@@ -77,6 +87,9 @@ struct Warp {
   uint64_t frameBase[32] = {};
   std::vector<CallFrame> calls;  // 32 x maxDepth
   uint8_t depth[32] = {};
+  std::vector<AsyncCopy> asyncCopies;  // cp.async in flight, in issue order
+  uint32_t asyncCommitted[32] = {};    // per lane: cp.async groups committed
+  uint64_t asyncIssued = 0;
   bool done() const { return (exists & ~exited) == 0; }
 };
 
@@ -187,6 +200,29 @@ ExecFn selectMemory(const ptx::Instr& in, std::string& error);
 ExecFn selectIntegerExtended(const ptx::Instr& in, std::string& error);
 // tex through texture objects (Texture.cpp).
 ExecFn selectTexture(const ptx::Instr& in, std::string& error);
+
+// Per-lane resolved addresses of one access (Memory.cpp).
+struct LaneAccess {
+  uint8_t* ptr[32];
+  uint64_t addr[32];   // event address (global: host address; shared: offset)
+  uint32_t globalMask = 0, sharedMask = 0;
+};
+// The address of operand `a` for lane l.
+uint64_t laneAddressOf(Ctx& x, const ptx::Address& a, uint32_t l);
+// Checks `bytes` at every lane's addr[l] in `space` (Generic: by address
+// window); false, with a fault naming `what`, on an invalid access.
+bool resolveLanes(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, uint32_t bytes, LaneAccess& acc,
+                  const char* what);
+// The memory events of a resolved access, attributed to instruction `pc`.
+void emitLaneAccess(Ctx& x, const LaneAccess& acc, AccessType type, uint32_t bytes, uint32_t pc, bool strong = false,
+                    Scope scope = Scope::Device);
+// wmma.load/store/mma, executed on the whole warp (TensorCore.cpp); checkWarpMatrix: "" or why refused.
+void execWarpMatrix(Ctx& x, const ptx::Instr& in, uint32_t mask);
+std::string checkWarpMatrix(const ptx::Module& ir, const ptx::Instr& in);
+// cvt.{rna,rn,rz}.tf32.f32 (TensorCore.cpp).
+void execCvtTf32(Ctx& x, const ptx::Instr& in, uint32_t mask);
+// cp.async and mbarrier (AsyncCopy.cpp).
+ExecFn selectAsyncCopy(const ptx::Instr& in, std::string& error);
 
 // Warp-level data exchange (Memory.cpp), executed on the full participating mask.
 void execShfl(Ctx& x, const ptx::Instr& in, uint32_t mask);

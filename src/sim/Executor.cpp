@@ -99,6 +99,17 @@ absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptxText, std::s
         mod->fns[pc] = selectIntegerExtended(in, error);
         break;
       case Op::Tex: case Op::SurfLoad: case Op::SurfStore: mod->fns[pc] = selectTexture(in, error); break;
+      case Op::WmmaLoad: case Op::WmmaStore: case Op::WmmaMma:  // warp-collective
+        error = checkWarpMatrix(ir, in);
+        if (error.empty()) { mod->ctrl[pc] = Ctrl::WarpSync; continue; }
+        error = "unsupported instruction '" + ptx::describe(ir, pc) + "': " + error;
+        break;
+      case Op::CpAsync: case Op::CpAsyncCommit: case Op::CpAsyncWait: case Op::CpAsyncMbarrierArrive:
+      case Op::MbarrierInit: case Op::MbarrierInval: case Op::MbarrierArrive: case Op::MbarrierTx:
+      case Op::MbarrierTestWait: case Op::MbarrierPendingCount:
+        mod->fns[pc] = selectAsyncCopy(in, error);
+        break;
+      case Op::CvtTf32: mod->fns[pc] = &execCvtTf32; break;
       case Op::Unsupported: error = "unsupported instruction '" + ir.unsupported.at(pc) + "'"; break;
       case Op::Ld: case Op::St: case Op::Atom: case Op::Red: case Op::Membar: case Op::Nop: case Op::Prefetch:
         mod->fns[pc] = selectMemory(in, error);
@@ -427,6 +438,7 @@ bool Runner::warpSync(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t& m
     case Op::Vote: execVote(x, in, participants); break;
     case Op::Match: execMatch(x, in, participants); break;
     case Op::Redux: execRedux(x, in, participants); break;
+    case Op::WmmaLoad: case Op::WmmaStore: case Op::WmmaMma: execWarpMatrix(x, in, participants); break;
     default: {
       SyncWarpEvent ev;
       ev.lanes = WarpLanes{w.block, w.inBlock, arrived};
@@ -581,6 +593,10 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
             break;
           case Ctrl::WarpSync: {
             if (!warpSync(w, x, in, pc, mask, exec)) { regroup = true; break; }
+            if (x.faulted) {  // wmma's memory accesses
+              forLanes(mask, [&](uint32_t l) { w.pc[l] = pc; });
+              return executed;
+            }
             ++pc;
             others = (w.exists & ~w.exited & ~w.waiting) & ~mask;
             break;

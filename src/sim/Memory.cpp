@@ -24,33 +24,40 @@ namespace {
 
 enum class Kind : uint8_t { Global, Const, Shared, Local, Param };
 
-struct Access {
-  uint8_t* ptr[32];
-  uint64_t addr[32];   // event address (global: host address; shared: offset)
-  uint32_t globalMask = 0, sharedMask = 0;
-};
+using Access = LaneAccess;
 
-inline uint64_t laneAddress(Ctx& x, const Instr& in, uint32_t l) {
-  switch (in.addr.base) {
-    case ptx::Address::Base::Ref: return S(x, in.addr.ref)[l] + uint64_t(in.addr.offset);
-    case ptx::Address::Base::Frame: return x.W->frameBase[l] + uint64_t(in.addr.offset);
-    case ptx::Address::Base::Param: return kParamWindow + uint64_t(in.addr.offset);
+inline uint64_t laneAddress(Ctx& x, const Instr& in, uint32_t l) { return laneAddressOf(x, in.addr, l); }
+
+// Resolves every lane's address; false (and a fault) on an invalid access.
+bool resolve(Ctx& x, const Instr& in, uint32_t m, uint32_t bytes, Access& acc, const char* what) {
+  ptx::Space space = in.space;
+  if (in.addr.base == ptx::Address::Base::Frame) space = ptx::Space::Local;
+  if (in.addr.base == ptx::Address::Base::Param) space = ptx::Space::Param;
+  uint64_t addr[32];
+  forLanes(m, [&](uint32_t l) { addr[l] = laneAddress(x, in, l); });
+  return resolveLanes(x, space, addr, m, bytes, acc, what);
+}
+
+}  // namespace
+
+uint64_t laneAddressOf(Ctx& x, const ptx::Address& a, uint32_t l) {
+  switch (a.base) {
+    case ptx::Address::Base::Ref: return S(x, a.ref)[l] + uint64_t(a.offset);
+    case ptx::Address::Base::Frame: return x.W->frameBase[l] + uint64_t(a.offset);
+    case ptx::Address::Base::Param: return kParamWindow + uint64_t(a.offset);
   }
   return 0;
 }
 
-// Resolves every lane's address; false (and a fault) on an invalid access.
-bool resolve(Ctx& x, const Instr& in, uint32_t m, uint32_t bytes, Access& acc, const char* what) {
+bool resolveLanes(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, uint32_t bytes, LaneAccess& acc,
+                  const char* what) {
   Launch& L = *x.L;
   Warp& w = *x.W;
   Block& blk = L.blocks[w.block];
   bool ok = true;
-  ptx::Space space = in.space;
-  if (in.addr.base == ptx::Address::Base::Frame) space = ptx::Space::Local;
-  if (in.addr.base == ptx::Address::Base::Param) space = ptx::Space::Param;
   forLanes(m, [&](uint32_t l) {
     if (!ok) return;
-    uint64_t a = laneAddress(x, in, l);
+    uint64_t a = addr[l];
     Kind kind;
     uint64_t off = a;
     switch (space) {
@@ -135,6 +142,28 @@ bool resolve(Ctx& x, const Instr& in, uint32_t m, uint32_t bytes, Access& acc, c
   if (!ok) x.faulted = true;
   return ok;
 }
+
+void emitLaneAccess(Ctx& x, const LaneAccess& acc, AccessType type, uint32_t bytes, uint32_t pc, bool strong,
+                    Scope scope) {
+  Launch& L = *x.L;
+  Warp& w = *x.W;
+  for (int s = 0; s < 2; ++s) {
+    uint32_t mask = s == 0 ? acc.globalMask : acc.sharedMask;
+    if (!mask) continue;
+    MemoryEvent ev;
+    ev.lanes = WarpLanes{w.block, w.inBlock, mask};
+    ev.type = type;
+    ev.strong = strong || type == AccessType::AtomicRmw;
+    ev.scope = scope;
+    ev.space = s == 0 ? MemorySpace::Global : MemorySpace::Shared;
+    ev.size = uint8_t(std::min<uint32_t>(bytes, 255));
+    forLanes(mask, [&](uint32_t l) { ev.address[l] = acc.addr[l]; });
+    ev.origin = L.origin(pc);
+    L.sink.memory(ev);
+  }
+}
+
+namespace {
 
 void emitMemory(Ctx& x, const Instr& in, const Access& acc, AccessType type, uint32_t bytes, AtomicOp op,
                 LaneMask lockLanes = 0) {

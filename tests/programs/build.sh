@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the feature programs the way a user would:
 #   nvcc -cudart shared -lineinfo -arch=sm_75 -o OUTDIR/NAME NAME.cu
+# (a first line "// build: -arch=sm_NN" in NAME.cu picks another architecture)
 # usage: build.sh [OUTDIR] [NAME...]   (default OUTDIR: bin/ next to this script)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -16,5 +17,6 @@ else
   for src in "$here"/*.cu; do names+=("$(basename "$src" .cu)"); done
 fi
 for name in "${names[@]}"; do
-  "$nvcc" -cudart shared -lineinfo -arch=sm_75 -o "$out/$name" "$here/$name.cu"
+  arch="$(sed -n '1s|^// build: *-arch=\(sm_[0-9]*\).*|\1|p' "$here/$name.cu")"
+  "$nvcc" -cudart shared -lineinfo -arch="${arch:-sm_75}" -o "$out/$name" "$here/$name.cu"
 done
