@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the feature programs the way a user would:
-#   nvcc -cudart shared -lineinfo -arch=sm_75 -o OUTDIR/NAME NAME.cu
+#   nvcc -cudart shared -lineinfo -arch=sm_75 -o OUTDIR/NAME NAME.cu [flags of NAME.flags]
 # usage: build.sh [OUTDIR] [NAME...]   (default OUTDIR: bin/ next to this script)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -16,5 +16,8 @@ else
   for src in "$here"/*.cu; do names+=("$(basename "$src" .cu)"); done
 fi
 for name in "${names[@]}"; do
-  "$nvcc" -cudart shared -lineinfo -arch=sm_75 -o "$out/$name" "$here/$name.cu"
+  # NAME.flags: extra nvcc flags, e.g. -rdc=true -lcudadevrt (placed after the source for the libraries).
+  extra=()
+  [ -f "$here/$name.flags" ] && read -r -a extra < "$here/$name.flags"
+  "$nvcc" -cudart shared -lineinfo -arch=sm_75 -o "$out/$name" "$here/$name.cu" "${extra[@]}"
 done

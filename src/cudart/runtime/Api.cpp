@@ -170,14 +170,7 @@ cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim,
   return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, perThreadDefault(stream));
 }
 
-cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
-                                        size_t sharedMem, cudaStream_t stream) {
-  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
-}
-
-cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args,
-                                             size_t sharedMem, cudaStream_t stream)
-    __attribute__((alias("cudaLaunchCooperativeKernel"), visibility("default")));
+// cudaLaunchCooperativeKernel: DeviceFeatures.cpp (co-residency check).
 
 // Everything before in the stream has completed: host functions run at once.
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData) {

@@ -1,4 +1,5 @@
 #include "cudart/runtime/Runtime.h"
+#include "cudart/runtime/DeviceFeatures.h"
 
 #include <cxxabi.h>
 #include <unistd.h>
@@ -442,6 +443,10 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   if (!m.fatbinStatus.ok()) {
     warn(absl::StrCat("cannot launch ", kernel.demangled, ": ", m.fatbinStatus.message()));
     return refuseLaunch(kernel, grid, block, cudaErrorNoKernelImageForDevice, std::string(m.fatbinStatus.message()));
+  }
+  if (std::string why = unsupportedKernelFeature(m.ptx, kernel.mangled); !why.empty()) {
+    warn(absl::StrCat("cannot launch ", kernel.demangled, ": ", why));
+    return refuseLaunch(kernel, grid, block, cudaErrorNotSupported, why);
   }
   if (cudaError_t e = ensureLoaded(m); e != cudaSuccess)
     return refuseLaunch(kernel, grid, block, e, absl::StrCat("cannot load the PTX of ", m.sourceName, ": ",
