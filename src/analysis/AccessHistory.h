@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
@@ -32,10 +33,11 @@ struct AccessRecord {
   Scope scope = Scope::Device;
   uint8_t bytes = 0xf;  // bytes of the word accessed
   Origin origin;
+  uint32_t launch = 0;  // KernelInfo::launch (AccessHistory sets it)
 
   bool writes() const { return type != AccessType::Read; }
   bool sameThread(const AccessRecord& o) const { return block == o.block && thread == o.thread; }
-  Access access() const { return Access{block, thread, type, strong, isVolatile, scope, origin}; }
+  Access access() const { return Access{block, thread, type, strong, isVolatile, scope, origin, launch}; }
   bool overlaps(const AccessRecord& o) const { return bytes & o.bytes; }
 };
 
@@ -56,6 +58,14 @@ inline bool subsumes(const AccessRecord& later, const AccessRecord& earlier) {
   if (!earlier.strong || earlier.block != later.block) return false;
   bool widerScope = later.scope == Scope::Block || earlier.scope != Scope::Block;
   return widerScope && later.writes() == earlier.writes();
+}
+
+// Accesses of two launches that nothing orders conflict when one writes,
+// unless both are strong at device (or system) scope: a block scope never
+// covers a thread of another grid.
+inline bool conflictsAcrossLaunches(const AccessRecord& a, const AccessRecord& b) {
+  if ((!a.writes() && !b.writes()) || !a.overlaps(b)) return false;
+  return !(a.strong && b.strong && a.scope != Scope::Block && b.scope != Scope::Block);
 }
 
 // Happens-before alone: nothing excused, no note.
@@ -114,6 +124,12 @@ class AccessHistory {
     };
     for (size_t i = 0; i < records.size(); ++i) {
       const AccessRecord& earlier = records[i];
+      if (earlier.launch != launch_) [[unlikely]] {
+        if (!keepEarlierLaunch(key, earlier, access, log, firstReport)) continue;
+        if (kept != i) records[kept] = earlier;
+        ++kept;
+        continue;
+      }
       // A read neither conflicts with other threads' reads nor needs to drop
       // them (a later ordered write will): read-shared data costs no clock
       // lookups, as with FastTrack's read vector clocks.
@@ -133,6 +149,7 @@ class AccessHistory {
     liveRecords_ -= records.size() - kept;
     records.resize(kept);
     records.push_back(access);
+    records.back().launch = launch_;
     peakRecords_ = std::max(peakRecords_, ++liveRecords_);
   }
 
@@ -143,17 +160,61 @@ class AccessHistory {
   }
   size_t locations() const { return shadow_.size(); }
   void clear() { shadow_.clear(); liveRecords_ = 0; }
+  // A new launch (KernelInfo::launch): keeps only the global accesses of
+  // `kernel.liveLaunches`, which races of this launch or later ones may involve.
+  void beginLaunch(const KernelInfo& kernel);
 
  private:
   using Records = absl::InlinedVector<AccessRecord, 1>;
-  static void report(uint64_t key, const AccessRecord& first, const AccessRecord& second,
-                     RaceLog& log, MissingFence missing) {
+  void report(uint64_t key, const AccessRecord& first, const AccessRecord& second, RaceLog& log,
+              MissingFence missing) const {
     LocationKey where = locationOf(key);
-    log.add(where.space, where.sharedBlock, where.address, first.access(), second.access(), missing);
+    Access later = second.access();
+    later.launch = launch_;
+    log.add(where.space, where.sharedBlock, where.address, first.access(), later, missing);
   }
+  bool unorderedWith(uint32_t launch) const {
+    return std::find(unordered_.begin(), unordered_.end(), launch) != unordered_.end();
+  }
+  // `earlier` is of another launch: nothing but the launches' order relates
+  // them. Reports their race; false when `access` stands for it from now on
+  // (an ordered access that subsumes it, by the same argument as above: any
+  // launch unordered with it is unordered with `access` too).
+  template <class FirstReportFn>
+  bool keepEarlierLaunch(uint64_t key, const AccessRecord& earlier, const AccessRecord& access, RaceLog& log,
+                         FirstReportFn&& firstReport) const {
+    if (unorderedWith(earlier.launch)) {
+      if (conflictsAcrossLaunches(earlier, access) && firstReport(earlier)) report(key, earlier, access, log, {});
+      return true;
+    }
+    return earlier.strong || !subsumes(access, earlier);
+  }
+
+  uint32_t launch_ = 0;
+  std::vector<uint32_t> unordered_;
   absl::flat_hash_map<uint64_t, Records> shadow_;
   uint64_t liveRecords_ = 0;
   uint64_t peakRecords_ = 0;
 };
+
+inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
+  launch_ = kernel.launch;
+  unordered_ = kernel.unorderedLaunches;
+  if (kernel.liveLaunches.empty()) return clear();
+  auto live = [&](const AccessRecord& r) {
+    return std::find(kernel.liveLaunches.begin(), kernel.liveLaunches.end(), r.launch) != kernel.liveLaunches.end();
+  };
+  liveRecords_ = 0;
+  for (auto it = shadow_.begin(); it != shadow_.end();) {
+    Records& records = it->second;
+    // Shared memory does not outlive its block.
+    if (locationOf(it->first).space == MemorySpace::Shared) records.clear();
+    records.erase(std::remove_if(records.begin(), records.end(), [&](const AccessRecord& r) { return !live(r); }),
+                  records.end());
+    liveRecords_ += records.size();
+    if (records.empty()) shadow_.erase(it++);
+    else ++it;
+  }
+}
 
 }  // namespace predatar

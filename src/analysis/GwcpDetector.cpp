@@ -77,7 +77,7 @@ void GwcpDetector::kernelBegin(const KernelInfo& kernel) {
   held_.clear();
   locks_.clear();
   conflicts_.clear();
-  history_.clear();
+  history_.beginLaunch(kernel);
   logBytes_ = 0;
   races_.beginKernel(kernel.name);
 }

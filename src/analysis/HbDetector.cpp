@@ -13,7 +13,7 @@ void HbDetector::kernelBegin(const KernelInfo& kernel) {
   threads_.reset(kernel, &geometry_);
   messages_.reset(kernel.threadsPerBlock(), &geometry_);
   locks_.clear();
-  history_.clear();
+  history_.beginLaunch(kernel);
   races_.beginKernel(kernel.name);
 }
 

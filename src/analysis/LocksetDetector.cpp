@@ -11,7 +11,7 @@ void LocksetDetector::kernelBegin(const KernelInfo& kernel) {
   threadsPerBlock_ = kernel.threadsPerBlock();
   warpsPerBlock_ = kernel.warpsPerBlock();
   threads_.clear();
-  shadow_.clear();
+  keepLiveLaunches(kernel);
   barriers_ = 0;
   races_.beginKernel(kernel.name);
 }
@@ -52,7 +52,37 @@ bool LocksetDetector::races(const Record& earlier, const Record& later) {
   return !fenced;
 }
 
+void LocksetDetector::keepLiveLaunches(const KernelInfo& kernel) {
+  launch_ = kernel.launch;
+  unordered_ = kernel.unorderedLaunches;
+  if (kernel.liveLaunches.empty()) return shadow_.clear();
+  auto gone = [&](const Record& r) {
+    return std::find(kernel.liveLaunches.begin(), kernel.liveLaunches.end(), r.launch) == kernel.liveLaunches.end();
+  };
+  for (auto it = shadow_.begin(); it != shadow_.end();) {
+    History& h = it->second;
+    if (locationOf(it->first).space == MemorySpace::Shared) h = History{};
+    std::erase_if(h.lastWrites, gone);
+    std::erase_if(h.reads, gone);
+    if (h.lastWrites.empty() && h.reads.empty()) shadow_.erase(it++);
+    else ++it;
+  }
+}
+
+void LocksetDetector::compareAcrossLaunches(uint64_t key, const Record& earlier, const Record& later) {
+  if (std::find(unordered_.begin(), unordered_.end(), earlier.launch) == unordered_.end()) return;
+  if ((!earlier.writes() && !later.writes()) || !(earlier.bytes & later.bytes)) return;
+  if (earlier.strong && later.strong && earlier.scope != Scope::Block && later.scope != Scope::Block) return;
+  LocationKey where = locationOf(key);
+  races_.add(where.space, where.sharedBlock, where.address,
+             Access{earlier.block, earlier.thread, earlier.type, earlier.strong, earlier.isVolatile, earlier.scope,
+                    earlier.origin, earlier.launch},
+             Access{later.block, later.thread, later.type, later.strong, later.isVolatile, later.scope, later.origin,
+                    later.launch});
+}
+
 void LocksetDetector::compare(uint64_t key, const Record& earlier, const Record& later) {
+  if (earlier.launch != later.launch) return compareAcrossLaunches(key, earlier, later);
   if (!conflicting(earlier, later)) return;
   bool sameWarp = earlier.block == later.block && earlier.thread / kWarpSize == later.thread / kWarpSize;
   bool sameInstruction = sameWarp && earlier.origin.seq == later.origin.seq;
@@ -61,8 +91,9 @@ void LocksetDetector::compare(uint64_t key, const Record& earlier, const Record&
     LocationKey where = locationOf(key);
     races_.add(where.space, where.sharedBlock, where.address,
                Access{earlier.block, earlier.thread, earlier.type, earlier.strong, earlier.isVolatile, earlier.scope,
-                      earlier.origin},
-               Access{later.block, later.thread, later.type, later.strong, later.isVolatile, later.scope, later.origin});
+                      earlier.origin, earlier.launch},
+               Access{later.block, later.thread, later.type, later.strong, later.isVolatile, later.scope, later.origin,
+                      later.launch});
   }
 }
 
@@ -74,7 +105,7 @@ void LocksetDetector::memory(const MemoryEvent& event) {
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     const ThreadState& t = state(event.lanes.block, thread);
     Record r{event.lanes.block, thread, event.type, isStrong(event),
-             event.scope, t.lockset, t.lastBarrier, event.origin, 0xf, event.isVolatile};
+             event.scope, t.lockset, t.lastBarrier, event.origin, 0xf, event.isVolatile, launch_};
     forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t bytes) {
       r.bytes = bytes;
       accesses.emplace_back(locationKey(event.space, event.lanes.block, word), r);
@@ -95,16 +126,19 @@ void LocksetDetector::memory(const MemoryEvent& event) {
     const auto& r = entry.second;
     History& h = shadow_[key];
     if (r.writes()) {
-      // A write replaces the last writes and reads of the bytes it covers.
-      auto covered = [&](const Record& x) { return x.origin.seq != r.origin.seq && (x.bytes & ~r.bytes) == 0; };
+      // A write replaces the last writes and reads of the bytes it covers
+      // (of its own launch: no order stands in for another launch's).
+      auto covered = [&](const Record& x) {
+        return x.launch == r.launch && x.origin.seq != r.origin.seq && (x.bytes & ~r.bytes) == 0;
+      };
       std::erase_if(h.lastWrites, covered);
-      std::erase_if(h.reads, [&](const Record& x) { return (x.bytes & ~r.bytes) == 0; });
+      std::erase_if(h.reads, [&](const Record& x) { return x.launch == r.launch && (x.bytes & ~r.bytes) == 0; });
       h.lastWrites.push_back(r);
       continue;
     }
     // An older read of the thread with the same lockset and kind is subsumed.
     auto same = std::find_if(h.reads.begin(), h.reads.end(), [&](const Record& x) {
-      return x.block == r.block && x.thread == r.thread && x.lockset == r.lockset && x.strong == r.strong &&
+      return x.launch == r.launch && x.block == r.block && x.thread == r.thread && x.lockset == r.lockset && x.strong == r.strong &&
              x.scope == r.scope && x.bytes == r.bytes;
     });
     if (same != h.reads.end()) *same = r;

@@ -58,6 +58,7 @@ class LocksetDetector final : public Detector {
     Origin origin;
     uint8_t bytes = 0xf;  // bytes of the word accessed
     bool isVolatile = false;
+    uint32_t launch = 0;  // KernelInfo::launch
     bool writes() const { return type != AccessType::Read; }
   };
   struct History {
@@ -74,6 +75,14 @@ class LocksetDetector final : public Detector {
   bool races(const Record& earlier, const Record& later);
   void compare(uint64_t key, const Record& earlier, const Record& later);
 
+  // Accesses of earlier launches (KernelInfo::liveLaunches) that this launch
+  // is not ordered after race when they conflict: no barrier, lock or fence
+  // of one grid orders another's.
+  void compareAcrossLaunches(uint64_t key, const Record& earlier, const Record& later);
+  void keepLiveLaunches(const KernelInfo& kernel);
+
+  uint32_t launch_ = 0;
+  std::vector<uint32_t> unordered_;
   uint32_t threadsPerBlock_ = 1;
   uint32_t warpsPerBlock_ = 1;
   absl::flat_hash_map<uint64_t, ThreadState> threads_;

@@ -103,7 +103,10 @@ std::string launchesToJson(const std::vector<LaunchRecord>& launches) {
                 {"first", access(l, r.first)},
                 {"second", access(l, r.second)}};
       if (r.space == MemorySpace::Shared) race["sharedBlock"] = r.sharedBlock;
-      if (auto notes = raceNotes(l.info, r); !notes.empty()) race["notes"] = notes;
+      auto notes = raceNotes(l.info, r);
+      if (size_t i = size_t(&r - l.races.data()); i < l.launchNotes.size() && !l.launchNotes[i].empty())
+        notes.push_back(l.launchNotes[i]);
+      if (!notes.empty()) race["notes"] = notes;
       std::string loc = location(l, r);
       race["location"] = loc.empty() ? json(nullptr) : json(loc);
       races.push_back(std::move(race));
@@ -151,6 +154,8 @@ std::string describeRace(const LaunchRecord& launch, const Race& race) {
   if (loc.empty()) out << " 0x" << std::hex << race.address << std::dec;
   out << ": " << position(launch, race.first) << " and " << position(launch, race.second);
   if (race.count > 1) out << " [" << race.count << " times]";
+  if (size_t i = size_t(&race - launch.races.data()); i < launch.launchNotes.size() && !launch.launchNotes[i].empty())
+    out << "; note: " << launch.launchNotes[i];
   return out.str();
 }
 

@@ -69,6 +69,9 @@ struct LaunchRecord {
   // Per race: the allocation holding a global address ("cudaMalloc #2+16"),
   // when no symbol of `info` names it.
   std::vector<std::string> allocations;
+  // Per race: for a race with an earlier launch (Access::launch), which
+  // streams the two kernels ran on and that nothing ordered them; else empty.
+  std::vector<std::string> launchNotes;
 };
 
 std::string launchesToJson(const std::vector<LaunchRecord>& launches);

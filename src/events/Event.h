@@ -83,6 +83,16 @@ struct KernelInfo {
   std::vector<SourcePosition> sources;
   std::vector<MemorySymbol> symbols;
   std::vector<std::string> lockNames;  // litmus: lock id -> name (locks have their own namespace)
+  // Ordering between launches (CUDA streams and events). Launches that no
+  // stream, event or synchronization orders may overlap on a GPU, so their
+  // conflicting accesses race. `launch` names this launch; `liveLaunches`
+  // are the earlier launches that this or a later launch may still be
+  // unordered with (detectors keep their global accesses; empty: forget every
+  // earlier launch); `unorderedLaunches` (a subset) are those this launch is
+  // not ordered after.
+  uint32_t launch = 0;
+  std::vector<uint32_t> liveLaunches;
+  std::vector<uint32_t> unorderedLaunches;
 
   uint32_t threadsPerBlock() const { return uint32_t(block.count()); }
   uint32_t warpsPerBlock() const { return (threadsPerBlock() + kWarpSize - 1) / kWarpSize; }

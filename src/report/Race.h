@@ -32,6 +32,7 @@ struct Access {
   bool isVolatile = false;  // ld/st.volatile (plain unless --volatile strong)
   Scope scope = Scope::Device;
   Origin origin;
+  uint32_t launch = 0;  // KernelInfo::launch of the access's launch (another one for a race between launches)
 
   uint32_t warp() const { return thread / kWarpSize; }
   uint32_t lane() const { return thread % kWarpSize; }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the feature programs the way a user would:
-#   nvcc -cudart shared -lineinfo -arch=sm_75 -o OUTDIR/NAME NAME.cu
+#   nvcc -cudart shared -lineinfo -arch=sm_75 -o OUTDIR/NAME NAME.cu [flags of NAME.flags]
 # (a first line "// build: -arch=sm_NN" in NAME.cu picks another architecture)
 # usage: build.sh [OUTDIR] [NAME...]   (default OUTDIR: bin/ next to this script)
 set -euo pipefail
@@ -18,5 +18,8 @@ else
 fi
 for name in "${names[@]}"; do
   arch="$(sed -n '1s|^// build: *-arch=\(sm_[0-9]*\).*|\1|p' "$here/$name.cu")"
-  "$nvcc" -cudart shared -lineinfo -arch="${arch:-sm_75}" -o "$out/$name" "$here/$name.cu"
+  # NAME.flags: extra nvcc flags, e.g. -rdc=true -lcudadevrt (placed after the source for the libraries).
+  extra=()
+  [ -f "$here/$name.flags" ] && read -r -a extra < "$here/$name.flags"
+  "$nvcc" -cudart shared -lineinfo -arch="${arch:-sm_75}" -o "$out/$name" "$here/$name.cu" "${extra[@]}"
 done

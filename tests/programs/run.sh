@@ -8,7 +8,7 @@
 # Per NAME.cu: the program must exit 0, its standard output must equal
 # NAME.expected, and the races gwcp reports must be exactly at the source
 # lines of NAME.cu listed in NAME.races ("LINE" per line; no file: no races,
-# and predatar must exit 0).
+# and predatar must exit 0, or the status in NAME.status).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 predatar="${1:?usage: run.sh PREDATAR_BINARY [WORKDIR]}"
@@ -54,6 +54,8 @@ for src in "$here"/*.cu; do
     expected_lines="$(grep -v '^#' "$here/$name.races" | sort -n -u | paste -sd, -)"
     expected_status=1
   fi
+  # NAME.status: another exit status of predatar (3: a launch refused or faulted).
+  [ -f "$here/$name.status" ] && expected_status="$(grep -v '^#' "$here/$name.status" | head -1)"
   [ $status -eq $expected_status ] || { echo "FAIL: $name: predatar exited $status, expected $expected_status"; ok=0; }
   if [ -f "$here/$name.expected" ] && ! diff -u "$here/$name.expected" "$work/$name.out"; then
     echo "FAIL: $name: output differs"

@@ -17,6 +17,12 @@ namespace {
 
 Runtime& rt() { return Runtime::get(); }
 
+// The _ptsz entry points (nvcc --default-stream per-thread): stream 0 is the
+// per-thread default stream.
+cudaStream_t perThreadDefault(cudaStream_t stream) {
+  return stream == nullptr ? reinterpret_cast<cudaStream_t>(StreamOrder::kPerThread) : stream;
+}
+
 // Most calls return a pending sticky launch error before doing anything, as a
 // GPU context does after a fault.
 #define PREDATAR_LOCK_AND_CHECK_STICKY()                  \
@@ -144,7 +150,7 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
 
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args,
                                     size_t sharedMem, cudaStream_t stream) {
-  return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+  return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, perThreadDefault(stream));
 }
 
 // ---------------------------------------------------------------- launch
@@ -161,17 +167,10 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void
 
 cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
                                   cudaStream_t stream) {
-  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, perThreadDefault(stream));
 }
 
-cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
-                                        size_t sharedMem, cudaStream_t stream) {
-  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
-}
-
-cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args,
-                                             size_t sharedMem, cudaStream_t stream)
-    __attribute__((alias("cudaLaunchCooperativeKernel"), visibility("default")));
+// cudaLaunchCooperativeKernel: DeviceFeatures.cpp (co-residency check).
 
 // Everything before in the stream has completed: host functions run at once.
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
@@ -272,6 +271,7 @@ cudaError_t cudaMalloc(void** devPtr, size_t size) {
 
 cudaError_t cudaFree(void* devPtr) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
+  rt().order().synchronizeDevice();  // cudaFree waits for the device
   return fail(rt().release(devPtr, AllocationKind::Device));
 }
 
@@ -309,11 +309,15 @@ cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t h
 
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, int kind) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
+  rt().order().legacyOperation(/*blocking=*/true);
   return fail(rt().copy(dst, src, count, kind));
 }
 
-cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t count, int kind)
-    __attribute__((alias("cudaMemcpy"), visibility("default")));
+cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t count, int kind) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  rt().order().synchronizeStream(StreamOrder::kPerThread);
+  return fail(rt().copy(dst, src, count, kind));
+}
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, int kind, cudaStream_t stream) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
@@ -343,6 +347,7 @@ cudaError_t cudaMemcpyPeer(void* dst, int, const void* src, int, size_t count) {
 
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
+  rt().order().legacyOperation(/*blocking=*/false);
   return fail(rt().fill(devPtr, value, count));
 }
 
@@ -471,10 +476,15 @@ cudaError_t cudaStreamCreate(cudaStream_t* stream) {
   return cudaSuccess;
 }
 
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int) { return cudaStreamCreate(stream); }
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
+  PREDATAR_LOCK_AND_CHECK_STICKY();
+  if (stream == nullptr) return fail(cudaErrorInvalidValue);
+  *stream = rt().createStream((flags & 1) != 0);  // cudaStreamNonBlocking
+  return cudaSuccess;
+}
 
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int, int) {
-  return cudaStreamCreate(stream);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int) {
+  return cudaStreamCreateWithFlags(stream, flags);
 }
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
@@ -485,26 +495,30 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
-  return rt().validStream(stream) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+  if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
+  rt().order().synchronizeStream(reinterpret_cast<uintptr_t>(stream));
+  return cudaSuccess;
 }
 
-cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
-    __attribute__((alias("cudaStreamSynchronize"), visibility("default")));
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream) { return cudaStreamSynchronize(perThreadDefault(stream)); }
 
+// The work of a stream is always complete: the host saw it complete.
 cudaError_t cudaStreamQuery(cudaStream_t stream) { return cudaStreamSynchronize(stream); }
 
-cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
-    __attribute__((alias("cudaStreamQuery"), visibility("default")));
+cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream) { return cudaStreamSynchronize(perThreadDefault(stream)); }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
   if (!rt().validStream(stream) || rt().event(event) == nullptr) return fail(cudaErrorInvalidResourceHandle);
   captureEventWait(stream, event);
+  if (!isCapturing(stream))
+    rt().order().waitEvent(reinterpret_cast<uintptr_t>(stream), reinterpret_cast<uintptr_t>(event));
   return cudaSuccess;
 }
 
-cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
-    __attribute__((alias("cudaStreamWaitEvent"), visibility("default")));
+cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
+  return cudaStreamWaitEvent(perThreadDefault(stream), event, flags);
+}
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
@@ -522,19 +536,24 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   if (isCapturing(stream)) return fail(captureEventRecord(event, stream));
   e->recorded = true;
   e->time = std::chrono::steady_clock::now();
+  rt().order().recordEvent(reinterpret_cast<uintptr_t>(event), reinterpret_cast<uintptr_t>(stream));
   return cudaSuccess;
 }
 
-cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
-    __attribute__((alias("cudaEventRecord"), visibility("default")));
+cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream) {
+  return cudaEventRecord(event, perThreadDefault(stream));
+}
 
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int) {
   return cudaEventRecord(event, stream);
 }
 
+// Recorded work is always complete: the host saw it complete.
 cudaError_t cudaEventQuery(cudaEvent_t event) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
-  return rt().event(event) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+  if (!rt().event(event)) return fail(cudaErrorInvalidResourceHandle);
+  rt().order().synchronizeEvent(reinterpret_cast<uintptr_t>(event));
+  return cudaSuccess;
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) { return cudaEventQuery(event); }
@@ -559,6 +578,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
 
 cudaError_t cudaDeviceSynchronize(void) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
+  rt().order().synchronizeDevice();
   return cudaSuccess;
 }
 

@@ -1,4 +1,5 @@
 #include "cudart/runtime/Runtime.h"
+#include "cudart/runtime/DeviceFeatures.h"
 
 #include <cxxabi.h>
 #include <unistd.h>
@@ -392,14 +393,18 @@ void Runtime::resetDevice() {
 
 // ---------------------------------------------------------------- streams/events
 
-cudaStream_t Runtime::createStream() {
+cudaStream_t Runtime::createStream(bool nonBlocking) {
   uintptr_t h = nextHandle_;
   nextHandle_ += 16;
   streams_.insert(h);
+  order_.createStream(h, nonBlocking);
   return reinterpret_cast<cudaStream_t>(h);
 }
 
-bool Runtime::destroyStream(cudaStream_t stream) { return streams_.erase(reinterpret_cast<uintptr_t>(stream)) > 0; }
+bool Runtime::destroyStream(cudaStream_t stream) {
+  order_.destroyStream(reinterpret_cast<uintptr_t>(stream));
+  return streams_.erase(reinterpret_cast<uintptr_t>(stream)) > 0;
+}
 
 bool Runtime::validStream(cudaStream_t stream) const {
   auto h = reinterpret_cast<uintptr_t>(stream);
@@ -418,7 +423,10 @@ Runtime::Event* Runtime::event(cudaEvent_t event) {
   return it == events_.end() ? nullptr : it->second.get();
 }
 
-bool Runtime::destroyEvent(cudaEvent_t event) { return events_.erase(reinterpret_cast<uintptr_t>(event)) > 0; }
+bool Runtime::destroyEvent(cudaEvent_t event) {
+  order_.destroyEvent(reinterpret_cast<uintptr_t>(event));
+  return events_.erase(reinterpret_cast<uintptr_t>(event)) > 0;
+}
 
 // ---------------------------------------------------------------- launch
 
@@ -447,6 +455,10 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     warn(absl::StrCat("cannot launch ", kernel.demangled, ": ", m.fatbinStatus.message()));
     return refuseLaunch(kernel, grid, block, cudaErrorNoKernelImageForDevice, std::string(m.fatbinStatus.message()));
   }
+  if (std::string why = unsupportedKernelFeature(m.ptx, kernel.mangled); !why.empty()) {
+    warn(absl::StrCat("cannot launch ", kernel.demangled, ": ", why));
+    return refuseLaunch(kernel, grid, block, cudaErrorNotSupported, why);
+  }
   if (cudaError_t e = ensureLoaded(m); e != cudaSuccess)
     return refuseLaunch(kernel, grid, block, e, absl::StrCat("cannot load the PTX of ", m.sourceName, ": ",
                                                              describe(m.loadStatus)));
@@ -474,24 +486,29 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   record.block = config.block;
   record.dynamicSharedBytes = dynamicShared;
   record.checked = selected(kernel);
+  StreamOrder::Launch order = order_.launch(reinterpret_cast<uintptr_t>(stream), uint32_t(record.index));
 
   KernelInfoRecorder info;
   EventFanout fanout;
   fanout.add(&info);
-  std::vector<std::unique_ptr<Detector>> detectors;
-  if (record.checked) {
+  std::vector<Detector*> detectors;
+  if (record.checked && detectors_.empty()) {
     DetectorOptions detectorOptions;
     detectorOptions.perLocationDedup = options_.perLocation;
     if (const char* v = env("PREDATAR_COMPRESSION")) detectorOptions.compression = std::strcmp(v, "off") != 0;
     if (const char* v = env("PREDATAR_VOLATILE")) detectorOptions.volatileStrong = std::strcmp(v, "strong") == 0;
-    for (const auto& name : options_.detectors) {
-      auto d = makeDetector(name, detectorOptions);
-      if (!d) continue;
-      record.detectors.push_back(name);
-      fanout.add(d.get());
-      detectors.push_back(std::move(d));
-    }
+    for (const auto& name : options_.detectors)
+      if (auto d = makeDetector(name, detectorOptions)) detectors_.push_back(std::move(d));
   }
+  // What each detector had before this launch: its figures and races are the difference.
+  std::vector<std::pair<uint64_t, size_t>> before;
+  if (record.checked)
+    for (const auto& d : detectors_) {
+      record.detectors.push_back(std::string(d->name()));
+      fanout.add(d.get());
+      detectors.push_back(d.get());
+      before.emplace_back(d->stats().events, d->races().races().size());
+    }
   if (options_.verbose)
     warn(absl::StrCat("launch ", record.index, ": ", record.kernel, " <<<(", grid.x, ",", grid.y, ",", grid.z,
                       "), (", block.x, ",", block.y, ",", block.z, "), ", dynamicShared, ">>>",
@@ -499,14 +516,17 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   sim::LaunchStats stats;
   setInLaunch(true);
   auto started = std::chrono::steady_clock::now();
-  absl::Status status = sim::launch(*m.module, kernel.mangled, config, *memory_, fanout, &stats);
+  LaunchOrderSink ordered(fanout, uint32_t(record.index), std::move(order));
+  absl::Status status = sim::launch(*m.module, kernel.mangled, config, *memory_, ordered, &stats);
   record.figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   setInLaunch(false);
   record.figures.warpInstructions = stats.warpInstructions;
   record.figures.threadInstructions = stats.threadInstructions;
-  for (const auto& d : detectors) {
+  for (size_t i = 0; i < detectors.size(); ++i) {
+    const Detector* d = detectors[i];
     DetectorStats ds = d->stats();
-    record.figures.detectors.push_back(DetectorFigures{std::string(d->name()), ds.events, ds.peakThreadClockBytes,
+    record.figures.detectors.push_back(DetectorFigures{std::string(d->name()), ds.events - before[i].first,
+                                                       ds.peakThreadClockBytes,
                                                        ds.peakLockClockBytes, ds.peakQueueBytes, ds.peakShadowBytes});
   }
   record.info = std::move(info.info);
@@ -514,8 +534,10 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     record.info.grid = config.grid;
     record.info.block = config.block;
   }
-  for (const auto& d : detectors)
-    for (const Race& r : d->races().races()) record.races.push_back(r);
+  for (size_t i = 0; i < detectors.size(); ++i) {
+    const auto& races = detectors[i]->races().races();
+    record.races.insert(record.races.end(), races.begin() + before[i].second, races.end());
+  }
   // Name global locations outside the module's variables by their allocation.
   for (const Race& r : record.races) {
     std::string name;
@@ -526,6 +548,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
       if (auto a = memory_->find(r.address)) name = absl::StrCat(a->label, "+", r.address - a->base);
     record.allocations.push_back(std::move(name));
   }
+  noteLaunchOrder(record, reinterpret_cast<uintptr_t>(stream));
   cudaError_t result = cudaSuccess;
   if (!status.ok()) {
     record.error = describe(status);

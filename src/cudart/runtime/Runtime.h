@@ -19,6 +19,8 @@
 #include "cudart/runtime/CudaTypes.h"
 #include "cudart/runtime/DeviceLock.h"
 #include "cudart/LaunchReport.h"
+#include "cudart/StreamOrder.h"
+#include "analysis/Detector.h"
 #include "sim/Device.h"
 
 namespace predatar::cudart {
@@ -122,7 +124,9 @@ class Runtime {
   void setSticky(cudaError_t error) { sticky_ = error; }
 
   // Streams and events.
-  cudaStream_t createStream();
+  cudaStream_t createStream(bool nonBlocking = false);
+  // The order CUDA puts launches in (streams, events, synchronization).
+  StreamOrder& order() { return order_; }
   bool destroyStream(cudaStream_t stream);
   bool validStream(cudaStream_t stream) const;
   struct Event {
@@ -145,6 +149,19 @@ class Runtime {
 
  private:
   bool selected(const KernelRecord& kernel);
+  // Races with earlier launches (LaunchOrder.cpp): their sources and a note
+  // naming the streams; remembers this launch while later ones may race with it.
+  void noteLaunchOrder(LaunchRecord& record, uintptr_t stream);
+  struct LiveLaunchInfo {
+    std::string kernel, stream;
+    Dim3 grid, block;
+    std::vector<SourcePosition> sources;
+  };
+  StreamOrder order_;
+  std::map<uint32_t, LiveLaunchInfo> liveLaunches_;
+  // One set of detectors for every checked launch: they keep the accesses of
+  // launches a later one may be unordered with (races between streams).
+  std::vector<std::unique_ptr<Detector>> detectors_;
   // A launch refused before it ran (module without loadable PTX, unsupported
   // feature): recorded in the report as a failed launch; returns `error`.
   cudaError_t refuseLaunch(const KernelRecord& kernel, dim3 grid, dim3 block, cudaError_t error, std::string why);

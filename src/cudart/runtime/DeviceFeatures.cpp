@@ -1,0 +1,93 @@
+#include "cudart/runtime/DeviceFeatures.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <mutex>
+#include <string_view>
+
+#include "absl/strings/str_cat.h"
+#include "cudart/runtime/Api.h"
+#include "cudart/runtime/Runtime.h"
+#include "cudart/runtime/Unsupported.h"
+
+namespace predatar::cudart {
+namespace {
+
+// As cudaGetDeviceProperties reports them (Api.cpp).
+constexpr int kMultiprocessors = 132;
+constexpr int kSharedPerSm = 228 * 1024;
+constexpr auto kCooperativeLaunchTooLarge = static_cast<cudaError_t>(720);  // cudaErrorCooperativeLaunchTooLarge
+
+// The text of `.entry mangled` up to the next entry (its body and what
+// follows up to there): where a use of a feature belongs to the kernel.
+std::string_view entryText(std::string_view ptx, const std::string& mangled) {
+  size_t at = 0;
+  while ((at = ptx.find(".entry", at)) != std::string_view::npos) {
+    size_t name = ptx.find_first_not_of(" \t", at + 6);
+    if (name != std::string_view::npos && ptx.substr(name, mangled.size()) == mangled &&
+        (name + mangled.size() == ptx.size() || ptx[name + mangled.size()] == '(' ||
+         ptx[name + mangled.size()] == ' ' || ptx[name + mangled.size()] == '\n'))
+      break;
+    at += 6;
+  }
+  if (at == std::string_view::npos) return ptx;
+  size_t end = ptx.find(".entry", at + 6);
+  return ptx.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
+}
+
+}  // namespace
+
+std::string unsupportedKernelFeature(const std::string& ptx, const std::string& mangled) {
+  std::string_view text = entryText(ptx, mangled);
+  if (text.find("LaunchDeviceV2") != std::string_view::npos || text.find("cudaLaunchDevice") != std::string_view::npos)
+    return "dynamic parallelism (a device-side kernel launch, <<<>>> in a kernel built with -rdc=true) is not "
+           "supported";
+  // cooperative_groups::this_grid() reads its barrier workspace from %envreg1/2.
+  if (text.find("%envreg") != std::string_view::npos)
+    return "a grid-wide barrier (cooperative_groups::this_grid().sync(), launched with "
+           "cudaLaunchCooperativeKernel) is not supported";
+  return {};
+}
+
+int residentBlocksPerSm(int threadsPerBlock, uint64_t sharedBytes) {
+  int warps = (threadsPerBlock + 31) / 32;
+  int byThreads = 64 / std::max(warps, 1);  // 2048 threads per SM
+  int byShared = sharedBytes ? int(kSharedPerSm / sharedBytes) : 32;
+  return std::max(0, std::min({byThreads, byShared, 32}));
+}
+
+}  // namespace predatar::cudart
+
+using namespace predatar::cudart;
+
+extern "C" {
+
+// All blocks of a cooperative grid must be resident at once: a larger grid
+// fails as on a GPU (cudaErrorCooperativeLaunchTooLarge).
+cudaError_t cudaLaunchCooperativeKernel(
+    const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem, cudaStream_t stream) {
+  {
+    std::lock_guard lock(Runtime::get().mutex());
+    KernelRecord* k = Runtime::get().kernelByHost(func);
+    if (k == nullptr) return fail(cudaErrorInvalidDeviceFunction);
+    uint64_t blocks = uint64_t(gridDim.x) * gridDim.y * gridDim.z;
+    int perSm = residentBlocksPerSm(int(blockDim.x * blockDim.y * blockDim.z), sharedMem);
+    if (blocks > uint64_t(perSm) * kMultiprocessors) {
+      std::fprintf(stderr,
+                   "predatar: cudaLaunchCooperativeKernel of %s: %llu blocks, but the device holds %d at once "
+                   "(%d per SM)\n",
+                   k->demangled.c_str(), static_cast<unsigned long long>(blocks), perSm * kMultiprocessors, perSm);
+      return fail(kCooperativeLaunchTooLarge);
+    }
+  }
+  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+PREDATAR_CUDART_API cudaError_t cudaLaunchCooperativeKernel_ptsz(
+    const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem, cudaStream_t stream) {
+  return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem,
+                                     stream == nullptr ? reinterpret_cast<cudaStream_t>(StreamOrder::kPerThread)
+                                                       : stream);
+}
+
+}  // extern "C"

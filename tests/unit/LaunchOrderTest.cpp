@@ -1,0 +1,121 @@
+// Races between kernel launches: the detectors keep the global accesses of
+// the launches KernelInfo::liveLaunches names and report conflicts with those
+// this launch is not ordered after (KernelInfo::unorderedLaunches).
+#include <gtest/gtest.h>
+
+#include "analysis/Detector.h"
+#include "cudart/StreamOrder.h"
+
+namespace predatar {
+namespace {
+
+KernelInfo launchInfo(uint32_t launch, std::vector<uint32_t> live, std::vector<uint32_t> unordered) {
+  KernelInfo k;
+  k.name = "k" + std::to_string(launch);
+  k.grid = {1, 1, 1};
+  k.block = {32, 1, 1};
+  k.launch = launch;
+  k.liveLaunches = std::move(live);
+  k.unorderedLaunches = std::move(unordered);
+  return k;
+}
+
+MemoryEvent access(AccessType type, uint64_t address, uint64_t seq, bool atomic = false) {
+  MemoryEvent e;
+  e.lanes = {0, 0, 1};
+  e.type = atomic ? AccessType::AtomicRmw : type;
+  e.strong = atomic;
+  e.address[0] = address;
+  e.origin = {seq, seq, Origin::kNoSource};
+  return e;
+}
+
+// Launch 0 writes 0x1000 (and atomically adds to 0x2000); launch 1 reads
+// 0x1000 (and adds to 0x2000), ordered after 0 or not.
+std::vector<Race> twoLaunches(const std::string& detector, bool ordered, bool retain = true) {
+  auto d = makeDetector(detector, {});
+  d->kernelBegin(launchInfo(0, {}, {}));
+  d->memory(access(AccessType::Write, 0x1000, 1));
+  d->memory(access(AccessType::Write, 0x2000, 2, /*atomic=*/true));
+  d->kernelEnd();
+  d->kernelBegin(launchInfo(1, retain ? std::vector<uint32_t>{0} : std::vector<uint32_t>{},
+                            ordered ? std::vector<uint32_t>{} : std::vector<uint32_t>{0}));
+  d->memory(access(AccessType::Read, 0x1000, 1));
+  d->memory(access(AccessType::Write, 0x2000, 2, /*atomic=*/true));
+  d->kernelEnd();
+  return d->races().races();
+}
+
+TEST(LaunchOrder, UnorderedLaunchesRaceInEveryDetector) {
+  for (const std::string& detector : allDetectorNames()) {
+    auto races = twoLaunches(detector, /*ordered=*/false);
+    ASSERT_EQ(races.size(), 1u) << detector;  // the atomics do not race
+    EXPECT_EQ(races[0].address, 0x1000u) << detector;
+    EXPECT_EQ(races[0].first.launch, 0u) << detector;
+    EXPECT_EQ(races[0].second.launch, 1u) << detector;
+    EXPECT_EQ(races[0].kind, RaceKind::WriteRead) << detector;
+  }
+}
+
+TEST(LaunchOrder, OrderedOrForgottenLaunchesDoNotRace) {
+  for (const std::string& detector : allDetectorNames()) {
+    EXPECT_TRUE(twoLaunches(detector, /*ordered=*/true).empty()) << detector;
+    EXPECT_TRUE(twoLaunches(detector, /*ordered=*/true, /*retain=*/false).empty()) << detector;
+  }
+}
+
+// Launch 1 is ordered after launch 0, launch 2 after neither: launch 1's
+// write stands for launch 0's, and launch 2 races with it.
+TEST(LaunchOrder, LiveLaunchesAreKeptForLaterOnes) {
+  for (const std::string& detector : allDetectorNames()) {
+    auto d = makeDetector(detector, {});
+    d->kernelBegin(launchInfo(0, {}, {}));
+    d->memory(access(AccessType::Write, 0x1000, 1));
+    d->kernelEnd();
+    d->kernelBegin(launchInfo(1, {0}, {}));
+    d->memory(access(AccessType::Write, 0x1000, 1));
+    d->kernelEnd();
+    EXPECT_TRUE(d->races().races().empty()) << detector;
+    d->kernelBegin(launchInfo(2, {0, 1}, {0, 1}));
+    d->memory(access(AccessType::Write, 0x1000, 1));
+    d->kernelEnd();
+    EXPECT_FALSE(d->races().races().empty()) << detector;
+  }
+}
+
+using cudart::StreamOrder;
+
+TEST(StreamOrderTest, StreamsEventsAndTheLegacyStream) {
+  StreamOrder order;
+  const uintptr_t s1 = 0x1000, s2 = 0x1010, nb = 0x1020, event = 0x2000;
+  order.createStream(s1, false);
+  order.createStream(s2, false);
+  order.createStream(nb, true);
+  EXPECT_TRUE(order.launch(s1, 0).unordered.empty());
+  EXPECT_EQ(order.launch(s2, 1).unordered, std::vector<uint32_t>{0});  // two streams: unordered
+  order.recordEvent(event, s1);
+  order.waitEvent(s2, event);
+  EXPECT_TRUE(order.launch(s2, 2).unordered.empty());  // waited for s1 through the event
+  // The legacy stream waits for every blocking stream, and they for it.
+  EXPECT_TRUE(order.launch(StreamOrder::kDefault, 3).unordered.empty());
+  EXPECT_TRUE(order.launch(s1, 4).unordered.empty());
+  // The non-blocking stream takes no part.
+  EXPECT_EQ(order.launch(nb, 5).unordered, (std::vector<uint32_t>{0, 1, 2, 3, 4}));
+  order.synchronizeDevice();
+  EXPECT_FALSE(order.isLive(5));
+  auto after = order.launch(nb, 6);
+  EXPECT_TRUE(after.unordered.empty());
+  EXPECT_TRUE(after.live.empty());
+}
+
+TEST(StreamOrderTest, OnlyTheDefaultStreamKeepsNothingLive) {
+  StreamOrder order;
+  for (uint32_t i = 0; i < 3; ++i) {
+    auto l = order.launch(StreamOrder::kDefault, i);
+    EXPECT_TRUE(l.live.empty());
+    EXPECT_FALSE(order.isLive(i));
+  }
+}
+
+}  // namespace
+}  // namespace predatar
