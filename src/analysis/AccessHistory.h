@@ -16,6 +16,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
+#include "analysis/FinishedBlocks.h"
 #include "clock/VectorClock.h"
 #include "events/Event.h"
 #include "report/Race.h"
@@ -100,6 +101,7 @@ class AccessHistory {
   void access(uint64_t key, const AccessRecord& access, OrderedFn&& ordered, RaceLog& log,
               ExcusedFn&& excused = {}, NoteFn&& note = {}) {
     Records& records = shadow_[key];
+    finished_.used(key);
     size_t kept = 0;
     // One report per earlier instruction and kind for this access: in a racy
     // loop, many earlier records share the instruction of a single unique race.
@@ -143,6 +145,16 @@ class AccessHistory {
   }
   size_t locations() const { return shadow_.size(); }
   void clear() { shadow_.clear(); liveRecords_ = 0; }
+  // Starts a kernel: clears, and learns its blocks for exited().
+  void beginKernel(const KernelInfo& kernel) {
+    clear();
+    finished_.reset(kernel);
+  }
+  // After a thread exit: drops the shared words of a block that has finished.
+  void exited(const ExitEvent& event) {
+    if (!finished_.finishes(event)) return;
+    finished_.dropShared(shadow_, event.lanes.block, [&](const Records& r) { liveRecords_ -= r.size(); });
+  }
 
  private:
   using Records = absl::InlinedVector<AccessRecord, 1>;
@@ -152,6 +164,7 @@ class AccessHistory {
     log.add(where.space, where.sharedBlock, where.address, first.access(), second.access(), missing);
   }
   absl::flat_hash_map<uint64_t, Records> shadow_;
+  FinishedBlocks finished_;
   uint64_t liveRecords_ = 0;
   uint64_t peakRecords_ = 0;
 };

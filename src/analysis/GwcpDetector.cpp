@@ -77,7 +77,7 @@ void GwcpDetector::kernelBegin(const KernelInfo& kernel) {
   held_.clear();
   locks_.clear();
   conflicts_.clear();
-  history_.clear();
+  history_.beginKernel(kernel);
   logBytes_ = 0;
   races_.beginKernel(kernel.name);
 }
@@ -345,6 +345,7 @@ void GwcpDetector::exit(const ExitEvent& event) {
     }
     threads_.exit(event.lanes.block, thread);
   });
+  history_.exited(event);
 }
 
 void GwcpDetector::sampleMemory() {

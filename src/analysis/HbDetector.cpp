@@ -13,7 +13,7 @@ void HbDetector::kernelBegin(const KernelInfo& kernel) {
   threads_.reset(kernel, &geometry_);
   messages_.reset(kernel.threadsPerBlock(), &geometry_);
   locks_.clear();
-  history_.clear();
+  history_.beginKernel(kernel);
   races_.beginKernel(kernel.name);
 }
 
@@ -78,6 +78,7 @@ void HbDetector::exit(const ExitEvent& event) {
     messages_.exit(threads_.at(event.lanes.block, thread));
     threads_.exit(event.lanes.block, thread);
   });
+  history_.exited(event);
 }
 
 void HbDetector::sampleMemory() {
