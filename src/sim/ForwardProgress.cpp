@@ -7,10 +7,27 @@ namespace {
 
 // A forward branch leaves a loop when the code it jumps over holds a branch
 // back to the branch itself or before it (the loop's back edge).
-bool jumpsOverBackEdge(const ptx::Module& ir, uint32_t pc, uint32_t target) {
+// The loop's first instruction (its back edge's target), or UINT32_MAX when
+// the forward branch at `pc` does not leave a loop: the code it jumps over
+// holds no branch back to `pc` or before it.
+uint32_t loopStartOverBackEdge(const ptx::Module& ir, uint32_t pc, uint32_t target) {
   for (uint32_t p = pc + 1; p < target && p < ir.code.size(); ++p)
-    if (ir.code[p].op == ptx::Op::Bra && ir.code[p].target <= pc) return true;
+    if (ir.code[p].op == ptx::Op::Bra && ir.code[p].target <= pc) return ir.code[p].target;
+  return UINT32_MAX;
+}
+
+// A loop that spins on an atomic (a lock acquire: atomicCAS until it
+// succeeds) is left alone: NVIDIA documents mutexes contended by the lanes of
+// one warp as starvation-free from sm_70 on.
+bool spinsOnAtomic(const ptx::Module& ir, uint32_t from, uint32_t to) {
+  for (uint32_t p = from; p <= to && p < ir.code.size(); ++p)
+    if (ir.code[p].op == ptx::Op::Atom) return true;
   return false;
+}
+
+bool leavesSpinLoop(const ptx::Module& ir, uint32_t pc, uint32_t target) {
+  uint32_t start = loopStartOverBackEdge(ir, pc, target);
+  return start != UINT32_MAX && !spinsOnAtomic(ir, start, target);
 }
 
 }  // namespace
@@ -21,11 +38,12 @@ void ForwardProgress::diverged(const Launch& L, const Warp& w, uint32_t pc, uint
   LoopExit exit;
   exit.branchPc = pc;
   if (target <= pc) {  // the taken lanes loop again, the others leave
+    if (spinsOnAtomic(L.M.ir, target, pc)) return;
     exit.reconvergePc = pc + 1;
     exit.inLoop = taken;
     exit.left = notTaken;
   } else if (auto [known, added] = leavesLoop_.try_emplace(pc, false);
-             added ? (known->second = jumpsOverBackEdge(L.M.ir, pc, target)) : known->second) {  // the taken lanes leave
+             added ? (known->second = leavesSpinLoop(L.M.ir, pc, target)) : known->second) {  // the taken lanes leave
     exit.reconvergePc = target;
     exit.inLoop = notTaken;
     exit.left = taken;
