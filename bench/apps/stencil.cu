@@ -24,9 +24,24 @@ __device__ void unlock(int* m) {
   atomicExch(m, 0);
 }
 
-__global__ void stencil(const double* src, double* dst, int rowsPerBlock, int* last) {
+// One thread's turn: record itself in `current`, then compute and write its
+// output, each inside a critical section.
+__device__ void visit(const double* src, double* dst, int out, int tid, int* current, int* lockWord) {
   const double c11 = 0.05, c12 = 0.1, c13 = 0.05, c21 = 0.1, c22 = 0.4, c23 = 0.1, c31 = 0.05, c32 = 0.1,
                c33 = 0.05;
+  const int n = COLS + 2;
+  lock(lockWord);
+  *current = tid + 1;
+  unlock(lockWord);
+  double value = c11 * src[out - n - 1] + c12 * src[out - n] + c13 * src[out - n + 1] +  // RACE: stencil-inplace
+                 c21 * src[out - 1] + c22 * src[out] + c23 * src[out + 1] +  // RACE: stencil-inplace
+                 c31 * src[out + n - 1] + c32 * src[out + n] + c33 * src[out + n + 1];  // RACE: stencil-inplace
+  lock(lockWord);
+  dst[out] = value;  // RACE: stencil-inplace
+  unlock(lockWord);
+}
+
+__global__ void stencil(const double* src, double* dst, int rowsPerBlock, int* last) {
   __shared__ int current, lockWord;
 #ifdef RACEY
   __shared__ int turn;
@@ -43,22 +58,21 @@ __global__ void stencil(const double* src, double* dst, int rowsPerBlock, int* l
 #endif
     }
     __syncthreads();
-#ifdef RACEY
-    while (*(volatile int*)&turn != tid) {  // RACE: stencil-turn
-    }
-#endif
-    lock(&lockWord);
-    current = tid + 1;
-    unlock(&lockWord);
     int out = row * n + tid + 1;
-    double value = c11 * src[out - n - 1] + c12 * src[out - n] + c13 * src[out - n + 1] +  // RACE: stencil-inplace
-                   c21 * src[out - 1] + c22 * src[out] + c23 * src[out + 1] +  // RACE: stencil-inplace
-                   c31 * src[out + n - 1] + c32 * src[out + n] + c33 * src[out + n + 1];  // RACE: stencil-inplace
-    lock(&lockWord);
-    dst[out] = value;  // RACE: stencil-inplace
-    unlock(&lockWord);
 #ifdef RACEY
-    *(volatile int*)&turn = tid + 1;  // RACE: stencil-turn
+    // Turns in lockstep: every thread walks through the turns and only
+    // thread t waits and works at turn t. A lane that left a spin loop to work
+    // while others of its warp still spin would wait for them where the warp
+    // reconverges, and the program would hang on a GPU.
+    for (int t = 0; t < COLS; ++t) {
+      if (tid != t) continue;
+      while (*(volatile int*)&turn != t) {  // RACE: stencil-turn
+      }
+      visit(src, dst, out, tid, &current, &lockWord);
+      *(volatile int*)&turn = t + 1;  // RACE: stencil-turn
+    }
+#else
+    visit(src, dst, out, tid, &current, &lockWord);
 #endif
     __syncthreads();
   }

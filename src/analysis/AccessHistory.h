@@ -17,6 +17,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
+#include "analysis/FinishedBlocks.h"
 #include "clock/VectorClock.h"
 #include "events/Event.h"
 #include "report/Race.h"
@@ -110,6 +111,7 @@ class AccessHistory {
   void access(uint64_t key, const AccessRecord& access, OrderedFn&& ordered, RaceLog& log,
               ExcusedFn&& excused = {}, NoteFn&& note = {}) {
     Records& records = shadow_[key];
+    finished_.used(key);
     size_t kept = 0;
     // One report per earlier instruction and kind for this access: in a racy
     // loop, many earlier records share the instruction of a single unique race.
@@ -163,6 +165,11 @@ class AccessHistory {
   // A new launch (KernelInfo::launch): keeps only the global accesses of
   // `kernel.liveLaunches`, which races of this launch or later ones may involve.
   void beginLaunch(const KernelInfo& kernel);
+  // After a thread exit: drops the shared words of a block that has finished.
+  void exited(const ExitEvent& event) {
+    if (!finished_.finishes(event)) return;
+    finished_.dropShared(shadow_, event.lanes.block, [&](const Records& r) { liveRecords_ -= r.size(); });
+  }
 
  private:
   using Records = absl::InlinedVector<AccessRecord, 1>;
@@ -193,6 +200,7 @@ class AccessHistory {
   uint32_t launch_ = 0;
   std::vector<uint32_t> unordered_;
   absl::flat_hash_map<uint64_t, Records> shadow_;
+  FinishedBlocks finished_;
   uint64_t liveRecords_ = 0;
   uint64_t peakRecords_ = 0;
 };
@@ -200,6 +208,7 @@ class AccessHistory {
 inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
   launch_ = kernel.launch;
   unordered_ = kernel.unorderedLaunches;
+  finished_.reset(kernel);
   if (kernel.liveLaunches.empty()) return clear();
   auto live = [&](const AccessRecord& r) {
     return std::find(kernel.liveLaunches.begin(), kernel.liveLaunches.end(), r.launch) != kernel.liveLaunches.end();

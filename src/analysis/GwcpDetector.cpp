@@ -345,6 +345,7 @@ void GwcpDetector::exit(const ExitEvent& event) {
     }
     threads_.exit(event.lanes.block, thread);
   });
+  history_.exited(event);
 }
 
 void GwcpDetector::sampleMemory() {

@@ -78,6 +78,7 @@ void HbDetector::exit(const ExitEvent& event) {
     messages_.exit(threads_.at(event.lanes.block, thread));
     threads_.exit(event.lanes.block, thread);
   });
+  history_.exited(event);
 }
 
 void HbDetector::sampleMemory() {

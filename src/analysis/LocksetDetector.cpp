@@ -12,6 +12,8 @@ void LocksetDetector::kernelBegin(const KernelInfo& kernel) {
   warpsPerBlock_ = kernel.warpsPerBlock();
   threads_.clear();
   keepLiveLaunches(kernel);
+  finished_.reset(kernel);
+  finishedBlocks_ = 0;
   barriers_ = 0;
   races_.beginKernel(kernel.name);
 }
@@ -125,6 +127,7 @@ void LocksetDetector::memory(const MemoryEvent& event) {
     const auto& key = entry.first;
     const auto& r = entry.second;
     History& h = shadow_[key];
+    finished_.used(key);
     if (r.writes()) {
       // A write replaces the last writes and reads of the bytes it covers
       // (of its own launch: no order stands in for another launch's).
@@ -182,7 +185,17 @@ void LocksetDetector::release(const LockEvent& event) {
   });
 }
 
-void LocksetDetector::kernelEnd() {
+void LocksetDetector::exit(const ExitEvent& event) {
+  ++stats_.events;
+  if (!finished_.finishes(event)) return;
+  // The peak is sampled before every 64th drop (a full count walks the map).
+  if (finishedBlocks_++ % 64 == 0) sampleShadow();
+  finished_.dropShared(shadow_, event.lanes.block, [](const History&) {});
+}
+
+void LocksetDetector::kernelEnd() { sampleShadow(); }
+
+void LocksetDetector::sampleShadow() {
   uint64_t bytes = shadow_.capacity() * (sizeof(uint64_t) + sizeof(History));
   for (const auto& [_, h] : shadow_) bytes += (h.reads.capacity() + h.lastWrites.capacity()) * sizeof(Record);
   stats_.peakShadowBytes = std::max(stats_.peakShadowBytes, bytes);

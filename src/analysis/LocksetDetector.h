@@ -17,6 +17,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "analysis/Detector.h"
+#include "analysis/FinishedBlocks.h"
 
 namespace predatar {
 
@@ -33,7 +34,7 @@ class LocksetDetector final : public Detector {
   void fence(const FenceEvent& event) override;
   void acquire(const LockEvent& event) override;
   void release(const LockEvent& event) override;
-  void exit(const ExitEvent&) override { ++stats_.events; }
+  void exit(const ExitEvent& event) override;
   void kernelEnd() override;
 
   struct HeldLock {
@@ -89,6 +90,9 @@ class LocksetDetector final : public Detector {
   std::vector<std::vector<HeldLock>> locksets_{{}};
   std::map<std::vector<HeldLock>, uint32_t> locksetIds_{{{}, 0}};
   absl::flat_hash_map<uint64_t, History> shadow_;
+  FinishedBlocks finished_;
+  uint64_t finishedBlocks_ = 0;
+  void sampleShadow();
   uint64_t barriers_ = 0;
   DetectorStats stats_;
 };

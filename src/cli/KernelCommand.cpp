@@ -28,6 +28,7 @@ struct KernelCommandArgs {
   uint64_t seed = 0;
   uint64_t stepLimit = sim::kDefaultStepLimit;
   double timeout = 0;
+  std::string residentBlocks = "gpu";
   bool dump = false;
   size_t dumpLimit = 64;
   std::string dumpDir;
@@ -90,6 +91,8 @@ int runKernel(const KernelCommandArgs& a) {
   config.schedule.seed = a.seed;
   config.schedule.stepLimit = a.stepLimit;
   config.schedule.timeLimitSeconds = a.timeout;
+  if (auto n = sim::parseResidentBlocks(a.residentBlocks); n.ok()) config.schedule.maxResidentBlocks = *n;
+  else return fail("--resident-blocks: " + std::string(n.status().message()));
   std::vector<sim::ArgSpec> specs;
   for (const std::string& s : a.args) {
     auto spec = sim::parseArgSpec(s);
@@ -112,6 +115,7 @@ int runKernel(const KernelCommandArgs& a) {
   sim::LaunchStats launchStats;
   absl::Status status = sim::launch(**module, kernel->name, config, memory, fanout, &launchStats);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (const std::string& w : launchStats.warnings) std::cerr << "predatar: warning: " << w << "\n";
 
   // Argument buffers get their parameter names, so reports say "out[3]".
   for (const auto& b : args->buffers())
@@ -158,6 +162,10 @@ void addKernelCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--step-limit", a->stepLimit, "Warp instructions before the run is stopped")->capture_default_str();
   cmd->add_option("--timeout", a->timeout, "Seconds before the launch is stopped (0: no limit)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--resident-blocks", a->residentBlocks,
+                  "Blocks resident at once: gpu (what an sm_90 GPU holds; more come in, with a warning, when resident "
+                  "blocks wait on others), all, or a number")
+      ->capture_default_str();
   cmd->add_flag("--dump", a->dump, "Print the argument buffers after the run (stderr)");
   cmd->add_option("--dump-limit", a->dumpLimit, "Elements printed per buffer with --dump")->capture_default_str();
   cmd->add_option("--dump-dir", a->dumpDir, "Write each buffer as raw bytes to DIR/NAME.bin");

@@ -23,6 +23,7 @@
 #include "cudart/LaunchReport.h"
 #include "cudart/ProgramCheck.h"
 #include "cudart/RunEnvironment.h"
+#include "sim/Device.h"
 
 extern char** environ;
 
@@ -40,6 +41,7 @@ struct RunArgs {
   std::optional<uint64_t> seed;
   std::optional<uint64_t> stepLimit;
   std::optional<double> timeout;
+  std::string residentBlocks;
   bool verbose = false;
 };
 
@@ -298,6 +300,7 @@ int runProgram(const RunArgs& a) {
   settings.seed = a.seed;
   settings.stepLimit = a.stepLimit;
   settings.timeLimitSeconds = a.timeout;
+  settings.residentBlocks = a.residentBlocks;
   settings.kernelName = a.kernelName;
   settings.launchSkip = a.launchSkip;
   settings.launchCount = a.launchCount;
@@ -361,6 +364,10 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--seed", a->seed, "Seed of the random schedule");
   cmd->add_option("--step-limit", a->stepLimit, "Warp instructions before a launch is stopped (default 2^32)");
   cmd->add_option("--timeout", a->timeout, "Seconds before a launch is stopped")->check(CLI::PositiveNumber);
+  cmd->add_option("--resident-blocks", a->residentBlocks,
+                  "Blocks resident at once: gpu (what an sm_90 GPU holds; more come in, with a warning, when resident "
+                  "blocks wait on others), all, or a number")
+      ->check([](const std::string& v) { auto n = sim::parseResidentBlocks(v); return n.ok() ? "" : std::string(n.status().message()); });
   cmd->add_flag("--verbose", a->verbose, "Print each launch as it runs");
   cmd->prefix_command(false);
   cmd->callback([a, &exitCode] { exitCode = runProgram(*a); });

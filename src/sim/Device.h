@@ -80,6 +80,7 @@ class Module {
 absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptx, std::string sourceName,
                                                 DeviceMemory& memory);
 
+inline constexpr uint32_t kAllBlocksResident = UINT32_MAX;
 inline constexpr uint64_t kDefaultStepLimit = uint64_t(1) << 32;
 
 struct ScheduleOptions {
@@ -90,13 +91,20 @@ struct ScheduleOptions {
   // emulation, far more than test-sized launches need; raise it for big ones.
   uint64_t stepLimit = kDefaultStepLimit;
   double timeLimitSeconds = 0;         // wall-clock seconds per launch before it is stopped (0: none)
-  // Blocks resident at once (0: all, the default, so blocks may wait for each
-  // other); later blocks start as earlier ones finish. Bounds memory use.
+  // Blocks resident at once; later blocks start as earlier ones finish, so
+  // memory grows with what runs at once. 0 (the default): what an sm_90-class
+  // GPU holds (132 SMs x blocks per SM by threads, shared memory, registers);
+  // kAllBlocksResident: the whole grid. Blocks that spin-wait on blocks not yet
+  // resident get more brought in, with a warning (sim/Residency.h).
   uint32_t maxResidentBlocks = 0;
   // When set and true (a signal handler sets it), the launch stops at the next
   // scheduling round with a Cancelled error that lists the live warps.
   const std::atomic<bool>* interrupt = nullptr;
 };
+
+// "gpu" (0), "all" (kAllBlocksResident) or a positive number of blocks, for
+// ScheduleOptions::maxResidentBlocks (--resident-blocks, PREDATAR_RESIDENT_BLOCKS).
+absl::StatusOr<uint32_t> parseResidentBlocks(std::string_view text);
 
 struct LaunchConfig {
   Dim3 grid;
@@ -131,6 +139,9 @@ struct LaunchStats {
   uint64_t warpInstructions = 0;    // instructions issued by warps (one per lane group)
   uint64_t threadInstructions = 0;  // sum over issued instructions of their active lanes
   std::optional<FaultSite> fault;   // set when the launch failed in a thread
+  // What the user should know although the launch finished (a program that
+  // relies on co-residency or scheduling the hardware does not promise).
+  std::vector<std::string> warnings;
 };
 absl::Status launch(const Module& module, std::string_view kernel, const LaunchConfig& config,
                     DeviceMemory& memory, EventSink& sink, LaunchStats* stats);

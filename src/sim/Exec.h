@@ -143,6 +143,7 @@ struct Launch {
   absl::Status error;
   std::optional<FaultSite> faultSite;  // the first fault's thread and instruction
   uint64_t clockBase = 0;
+  std::string residencyWarning;  // blocks were brought in on demand (sim/Residency.h)
 
   Origin origin(uint32_t pc) {
     return Origin{seq++, pc, M.ir.code[pc].source == UINT32_MAX ? Origin::kNoSource : M.ir.code[pc].source};

@@ -9,7 +9,9 @@
 #include "ptx/Parser.h"
 #include "sim/Exec.h"
 #include "sim/BarrierCheck.h"
+#include "sim/ForwardProgress.h"
 #include "sim/Livelock.h"
+#include "sim/Residency.h"
 
 namespace predatar::sim {
 
@@ -273,6 +275,7 @@ class Runner {
   explicit Runner(Launch& L) : L(L), code(L.M.ir.code), fns(L.M.fns), ctrl(L.M.ctrl) {}
 
   absl::Status run();
+  const std::string& progressWarning() const { return progress.warning(); }
 
  private:
   uint64_t runWarp(Warp& w, uint64_t budget);
@@ -289,6 +292,7 @@ class Runner {
   const std::vector<Instr>& code;
   const std::vector<ExecFn>& fns;
   const std::vector<Ctrl>& ctrl;
+  ForwardProgress progress;  // lanes of a warp that need a scheduler fairer than the GPU's
 };
 
 uint32_t Runner::selectPc(Warp& w, uint32_t ready) {
@@ -484,6 +488,7 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
     forLanes(ready, [&](uint32_t l) { if (w.pc[l] == pc) mask |= 1u << l; });
     uint32_t others = ready & ~mask;
     if (!others) w.rotate = false;
+    progress.scheduled(L, w, pc, mask);
     uint32_t curFunc = UINT32_MAX;
     bool yield = false;
     // Runs the group until it diverges, blocks or runs out of budget.
@@ -525,6 +530,7 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
             else if (exec == 0) ++pc;
             else {
               forLanes(mask, [&](uint32_t l) { w.pc[l] = ((exec >> l) & 1) ? in.target : pc + 1; });
+              progress.diverged(L, w, pc, in.target, exec, mask & ~exec);
               regroup = true;
             }
             break;
@@ -698,6 +704,7 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
     }
     if (!written) forLanes(mask, [&](uint32_t l) { w.pc[l] = pc; });
     w.lastPc = pc;
+    progress.stopped(L, w);
     if (yield) break;
   }
   return executed;
@@ -777,7 +784,8 @@ absl::Status Runner::run() {
   const auto start = std::chrono::steady_clock::now();
   const std::chrono::duration<double> timeLimit(L.cfg.schedule.timeLimitSeconds);
   uint32_t nblocks = uint32_t(L.blocks.size());
-  uint32_t resident = L.cfg.schedule.maxResidentBlocks ? std::min(L.cfg.schedule.maxResidentBlocks, nblocks) : nblocks;
+  Residency residency(L);  // blocks come in waves, as on the GPU (sim/Residency.h)
+  uint32_t resident = residency.limit();
   std::vector<uint32_t> order, alive;
   std::vector<uint32_t> liveWarps(nblocks, 0);
   uint32_t nextBlock = 0;
@@ -825,7 +833,15 @@ absl::Status Runner::run() {
       return absl::FailedPreconditionError("kernel '" + L.kernelName + "': deadlock: every live warp waits forever:" +
                                            waitingReport(false));
     }
-    if (anyLive && !random && livelock.afterRound(L, order)) {  // sound for the deterministic schedule only
+    bool stuck = anyLive && !random && livelock.afterRound(L, order);  // sound for the deterministic schedule only
+    if (anyLive && nextBlock < nblocks) {
+      if (uint32_t more = residency.admitOnDemand(L, order, stuck, random); more > 0) {
+        while (more-- > 0 && nextBlock < nblocks) admit();
+        L.residencyWarning = residency.warning(L);
+        continue;
+      }
+    }
+    if (stuck) {
       return absl::FailedPreconditionError(
           "kernel '" + L.kernelName +
           "': deadlock: the running warps spin without changing memory, so no thread can ever make progress "
@@ -1041,6 +1057,8 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
   if (stats) {
     stats->warpInstructions = L.steps;
     stats->threadInstructions = L.threadSteps;
+    if (!L.residencyWarning.empty()) stats->warnings.push_back(L.residencyWarning);
+    if (!runner.progressWarning().empty()) stats->warnings.push_back(runner.progressWarning());
     if (!st.ok()) stats->fault = L.faultSite;
   }
   return st;

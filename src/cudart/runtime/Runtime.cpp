@@ -103,6 +103,11 @@ RunOptions RunOptions::fromEnvironment() {
       o.errors.push_back(absl::StrCat("PREDATAR_TIME_LIMIT='", v, "' is not a number of seconds"));
   }
   number("PREDATAR_LAUNCH_SKIP", o.launchSkip);
+  if (const char* v = env("PREDATAR_RESIDENT_BLOCKS")) {
+    auto n = sim::parseResidentBlocks(v);
+    if (n.ok()) o.schedule.maxResidentBlocks = *n;
+    else o.errors.push_back(absl::StrCat("PREDATAR_RESIDENT_BLOCKS: ", n.status().message()));
+  }
   if (env("PREDATAR_LAUNCH_COUNT")) {
     uint64_t n = 0;
     number("PREDATAR_LAUNCH_COUNT", n);
@@ -521,6 +526,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   record.figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   setInLaunch(false);
   record.figures.warpInstructions = stats.warpInstructions;
+  for (const std::string& w : stats.warnings) warn("warning: " + w);
   record.figures.threadInstructions = stats.threadInstructions;
   for (size_t i = 0; i < detectors.size(); ++i) {
     const Detector* d = detectors[i];

@@ -25,20 +25,33 @@ __device__ void lock(int *m) { while (atomicCAS(m, 0, 1) != 0); __threadfence();
 __device__ void unlock(int *m) { __threadfence(); atomicExch(m, 0); }
 
 
+// Turns in lockstep: every thread walks through the turns t = 0, 1, ...
+// and only thread t waits for its turn and works. Written the other way
+// (`while (turn != me); work; turn = me + 1;`, or the same with the work
+// inside the spin loop, which nvcc compiles back into that form), the lane
+// whose turn it is leaves the spin loop and must run on while the other lanes
+// of its warp still spin: a GPU reconverges the warp where the loop ends
+// first, so that lane waits there for lanes that wait for it, and the program
+// hangs on an H100. Here a lane never needs a lane of its own warp to move:
+// the turn it waits for is written by a lane of another warp or was written
+// before its warp reached this turn.
 __global__ void stencil(float *dA, int *lock_word, int *turn, int *last) {
   __shared__ int current;
   int tid = threadIdx.x + 1;  // dA[0] and dA[blockDim.x + 1] are the halo
   if (threadIdx.x == 0) current = 0;
   __syncthreads();
-  while (*(volatile int *)turn != threadIdx.x);
-  lock(lock_word);
-  current = tid;
-  unlock(lock_word);
-  float value = 0.25f * dA[tid - 1] + 0.5f * dA[tid] + 0.25f * dA[tid + 1];  // (R)
-  lock(lock_word);
-  dA[tid] = value;  // (W)
-  unlock(lock_word);
-  *(volatile int *)turn = threadIdx.x + 1;
+  for (int t = 0; t < blockDim.x; ++t) {
+    if (threadIdx.x != t) continue;
+    while (*(volatile int *)turn != t);
+    lock(lock_word);
+    current = tid;
+    unlock(lock_word);
+    float value = 0.25f * dA[tid - 1] + 0.5f * dA[tid] + 0.25f * dA[tid + 1];  // (R)
+    lock(lock_word);
+    dA[tid] = value;  // (W)
+    unlock(lock_word);
+    *(volatile int *)turn = t + 1;
+  }
   __syncthreads();
   if (threadIdx.x == 0) *last = current;
 }

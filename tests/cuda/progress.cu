@@ -1,0 +1,42 @@
+// Kernels for the checks of what scheduling programs may rely on
+// (sim/Residency.h, sim/ForwardProgress.h).
+
+// Block 0 spins until the grid's last block has set the flag: on a GPU that
+// cannot hold the whole grid at once, block 0 waits for a block that never
+// starts.
+__global__ void waitForLastBlock(volatile int* flag, int* out) {
+  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) *flag = 1;
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    while (*flag == 0) {
+    }
+    out[0] = 1;
+  }
+}
+
+// Each block works alone.
+__global__ void independentBlocks(int* out) { out[blockIdx.x * blockDim.x + threadIdx.x] = blockIdx.x; }
+
+// Lanes of one warp take turns: the lane whose turn it is leaves the spin
+// loop and does its work after it, while the others still spin. Hangs on an
+// H100 (the warp reconverges after the loop first).
+__global__ void turnAfterLoop(volatile int* turn, int* out) {
+  while (*turn != threadIdx.x) {
+  }
+  out[threadIdx.x] = threadIdx.x;
+  *turn = threadIdx.x + 1;
+  __syncthreads();
+}
+
+// The same turns in lockstep: every thread walks through the turns and only
+// thread t waits and works at turn t, so no lane needs a lane of its own warp
+// to move: valid on a GPU.
+__global__ void turnsInLockstep(volatile int* turn, int* out) {
+  for (int t = 0; t < blockDim.x; ++t) {
+    if (threadIdx.x != t) continue;
+    while (*turn != t) {
+    }
+    out[t] = t;
+    *turn = t + 1;
+  }
+  __syncthreads();
+}

@@ -1,0 +1,113 @@
+// What scheduling a program may rely on (tests/cuda/progress.cu): blocks come
+// in waves as a GPU runs them, a spin-wait on a block that is not resident is
+// completed with a warning, and lanes of one warp that need each other past a
+// loop get a warning too; valid programs get none.
+#include <gtest/gtest.h>
+
+#include "SimTestUtil.h"
+
+namespace predatar::sim::testing {
+namespace {
+
+struct LaunchResult {
+  absl::Status status;
+  LaunchStats stats;
+};
+
+LaunchResult launchProgress(Fixture& f, std::string_view kernel, Dim3 grid, Dim3 block, std::vector<const void*> args,
+                   ScheduleOptions schedule = {}) {
+  LaunchConfig cfg;
+  cfg.grid = grid;
+  cfg.block = block;
+  cfg.args = std::move(args);
+  cfg.schedule = schedule;
+  NullSink sink;
+  LaunchResult r;
+  r.status = launch(*f.module, kernel, cfg, f.memory, sink, &r.stats);
+  return r;
+}
+
+bool mentions(const LaunchStats& stats, const std::string& what) {
+  for (const auto& w : stats.warnings)
+    if (w.find(what) != std::string::npos) return true;
+  return false;
+}
+
+TEST(Residency, SpinWaitOnABlockNotResidentFinishesWithAWarning) {
+  Fixture f("progress");
+  int* flag = f.zeros<int>(1);
+  int* out = f.zeros<int>(1);
+  ScheduleOptions s;
+  s.maxResidentBlocks = 1;  // block 0 alone: it spins until more come in
+  LaunchResult r = launchProgress(f, "waitForLastBlock", {3, 1, 1}, {32, 1, 1}, f.args(flag, out), s);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  EXPECT_EQ(*out, 1);
+  ASSERT_EQ(r.stats.warnings.size(), 1u);
+  EXPECT_TRUE(mentions(r.stats, "waitForLastBlock")) << r.stats.warnings[0];
+  EXPECT_TRUE(mentions(r.stats, "(0,0,0)")) << r.stats.warnings[0];
+  EXPECT_TRUE(mentions(r.stats, "co-residency")) << r.stats.warnings[0];
+}
+
+TEST(Residency, RandomScheduleAlsoBringsBlocksIn) {
+  Fixture f("progress");
+  int* flag = f.zeros<int>(1);
+  int* out = f.zeros<int>(1);
+  ScheduleOptions s;
+  s.maxResidentBlocks = 1;
+  s.policy = ScheduleOptions::Policy::Random;
+  s.seed = 3;
+  LaunchResult r = launchProgress(f, "waitForLastBlock", {3, 1, 1}, {32, 1, 1}, f.args(flag, out), s);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  EXPECT_TRUE(mentions(r.stats, "appear to wait"));
+}
+
+TEST(Residency, AllResidentOrIndependentBlocksGetNoWarning) {
+  Fixture f("progress");
+  int* flag = f.zeros<int>(1);
+  int* out = f.zeros<int>(1);
+  ScheduleOptions all;
+  all.maxResidentBlocks = kAllBlocksResident;
+  LaunchResult r = launchProgress(f, "waitForLastBlock", {6, 1, 1}, {32, 1, 1}, f.args(flag, out), all);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  EXPECT_TRUE(r.stats.warnings.empty());
+  int* many = f.zeros<int>(2000 * 64);
+  LaunchResult g = launchProgress(f, "independentBlocks", {2000, 1, 1}, {64, 1, 1}, f.args(many));
+  ASSERT_TRUE(g.status.ok()) << g.status;
+  EXPECT_TRUE(g.stats.warnings.empty());
+  for (int b = 0; b < 2000; b += 97) EXPECT_EQ(many[b * 64 + 5], b);
+}
+
+TEST(Residency, ParsesTheOption) {
+  EXPECT_EQ(*parseResidentBlocks("gpu"), 0u);
+  EXPECT_EQ(*parseResidentBlocks("all"), kAllBlocksResident);
+  EXPECT_EQ(*parseResidentBlocks("12"), 12u);
+  EXPECT_FALSE(parseResidentBlocks("0").ok());
+  EXPECT_FALSE(parseResidentBlocks("many").ok());
+}
+
+TEST(ForwardProgress, LanesThatNeedEachOtherPastALoopGetAWarning) {
+  Fixture f("progress");
+  int* turn = f.zeros<int>(1);
+  int* out = f.zeros<int>(32);
+  LaunchResult r = launchProgress(f, "turnAfterLoop", {1, 1, 1}, {32, 1, 1}, f.args(turn, out));
+  ASSERT_TRUE(r.status.ok()) << r.status;  // the emulator completes it; an H100 does not
+  EXPECT_EQ(*turn, 32);
+  ASSERT_EQ(r.stats.warnings.size(), 1u);
+  EXPECT_TRUE(mentions(r.stats, "turnAfterLoop")) << r.stats.warnings[0];
+  EXPECT_TRUE(mentions(r.stats, "fairer")) << r.stats.warnings[0];
+  EXPECT_TRUE(mentions(r.stats, "progress.cu:23")) << r.stats.warnings[0];
+}
+
+TEST(ForwardProgress, TurnsInLockstepGetNoWarning) {
+  Fixture f("progress");
+  int* turn = f.zeros<int>(1);
+  int* out = f.zeros<int>(64);
+  LaunchResult r = launchProgress(f, "turnsInLockstep", {1, 1, 1}, {64, 1, 1}, f.args(turn, out));
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  EXPECT_EQ(*turn, 64);
+  EXPECT_TRUE(r.stats.warnings.empty()) << r.stats.warnings[0];
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(out[i], i);
+}
+
+}  // namespace
+}  // namespace predatar::sim::testing
