@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "ChildRun.h"
 #include "SyntheticStream.h"
 #include "analysis/Detector.h"
 
@@ -22,12 +23,7 @@ using namespace predatar::bench;
 
 namespace {
 
-struct Result {
-  uint64_t events = 0;
-  double seconds = 0;
-  uint64_t metadataBytes = 0;
-  long maxRssKiB = 0;
-};
+using Result = ChildResult;
 
 // Events per round of each shape, to size a run as whole rounds over all threads.
 uint64_t eventsPerRound(Shape shape, uint64_t threads, uint32_t blockSize) {
@@ -37,37 +33,10 @@ uint64_t eventsPerRound(Shape shape, uint64_t threads, uint32_t blockSize) {
     case Shape::LockHeavy: return blocks * warps * 5;
     case Shape::AtomicsHeavy: return blocks * warps * 2;
     case Shape::WarpLock: return blocks * warps * 5;
+    case Shape::BlockLocks: return blocks * (warps * 5 + 1);
+    case Shape::SlotLocks: return blocks * warps * 4;
   }
   return 0;
-}
-
-Result runChild(const StreamSpec& spec, const std::string& detector, bool compression) {
-  int fds[2];
-  if (pipe(fds) != 0) throw std::runtime_error("pipe");
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    auto d = makeDetector(detector, DetectorOptions{compression, false});
-    auto start = std::chrono::steady_clock::now();
-    Result r;
-    r.events = generate(spec, *d);
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    DetectorStats s = d->stats();
-    r.metadataBytes = s.peakThreadClockBytes + s.peakLockClockBytes + s.peakQueueBytes + s.peakShadowBytes;
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    r.maxRssKiB = usage.ru_maxrss;
-    if (write(fds[1], &r, sizeof r) != sizeof r) _exit(1);
-    _exit(0);
-  }
-  close(fds[1]);
-  Result r;
-  ssize_t n = read(fds[0], &r, sizeof r);
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (n != sizeof r) r.events = 0;  // the child failed (e.g. out of memory)
-  return r;
 }
 
 std::vector<std::string> split(const std::string& s) {
@@ -84,13 +53,14 @@ int main(int argc, char** argv) {
   std::string threadList = "1000,10000,100000,1000000", shapes = "all", detectors = "gwcp,hb";
   uint32_t rounds = 2;
   app.add_option("--threads", threadList, "Comma-separated thread counts")->capture_default_str();
-  app.add_option("--shapes", shapes, "barrier-stencil,lock-heavy,atomics-heavy,warp-lock or all")->capture_default_str();
+  app.add_option("--shapes", shapes, "barrier-stencil,lock-heavy,atomics-heavy,warp-lock,block-locks,slot-locks or all")->capture_default_str();
   app.add_option("--detectors", detectors, "Comma-separated detectors")->capture_default_str();
   app.add_option("--rounds", rounds, "Rounds over all threads")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
   std::vector<Shape> shapeList;
-  for (Shape s : {Shape::BarrierStencil, Shape::LockHeavy, Shape::AtomicsHeavy, Shape::WarpLock})
+  for (Shape s : {Shape::BarrierStencil, Shape::LockHeavy, Shape::AtomicsHeavy, Shape::WarpLock, Shape::BlockLocks,
+                  Shape::SlotLocks})
     if (shapes == "all" || shapes.find(toString(s)) != std::string::npos) shapeList.push_back(s);
 
   fmt::print("| shape | threads | detector | events | metadata on (MiB) | metadata off (MiB) | saved | RSS on / off (MiB) | events/s on | events/s off | time on/off |\n");

@@ -10,13 +10,15 @@ const char* toString(Shape shape) {
     case Shape::LockHeavy: return "lock-heavy";
     case Shape::AtomicsHeavy: return "atomics-heavy";
     case Shape::WarpLock: return "warp-lock";
+    case Shape::BlockLocks: return "block-locks";
+    case Shape::SlotLocks: return "slot-locks";
   }
   return "?";
 }
 
 namespace {
 
-constexpr uint64_t kInput = 1ull << 40, kOutput = 2ull << 40, kCounter = 3ull << 40, kBins = 4ull << 40;
+constexpr uint64_t kSlotLocks = 8192, kInput = 1ull << 40, kOutput = 2ull << 40, kCounter = 3ull << 40, kBins = 4ull << 40;
 
 class Generator {
  public:
@@ -34,6 +36,12 @@ class Generator {
     for (uint32_t round = 0; events_ < spec_.targetEvents; ++round) {
       for (uint32_t b = 0; b < blocks_ && events_ < spec_.targetEvents; ++b) block(b, round);
     }
+    if (spec_.exits)
+      for (uint32_t b = 0; b < blocks_; ++b)
+        for (uint32_t w = 0; w < warps_; ++w) {
+          sink_.exit(ExitEvent{{b, w, fullMask(w)}, {events_, 400, Origin::kNoSource}});
+          ++events_;
+        }
     sink_.kernelEnd();
     return events_;
   }
@@ -47,7 +55,7 @@ class Generator {
     return uint64_t(b) * spec_.blockSize + warp * 32 + lane;
   }
   void access(uint32_t b, uint32_t warp, LaneMask mask, AccessType type, MemorySpace space, uint64_t base,
-              int64_t offset, bool perLane, uint32_t pc, bool strong = false) {
+              int64_t offset, bool perLane, uint32_t pc, bool strong = false, int rotate = -1) {
     MemoryEvent e;
     e.lanes = {b, warp, mask};
     e.type = type;
@@ -55,7 +63,7 @@ class Generator {
     e.strong = strong || type == AccessType::AtomicRmw;
     e.scope = Scope::Device;
     for (uint32_t lane = 0; lane < 32; ++lane) {
-      int64_t index = perLane ? int64_t(space == MemorySpace::Shared ? warp * 32 + lane : globalThread(b, warp, lane)) + offset : offset;
+      int64_t index = rotate >= 0 ? (lane + rotate) % 32 : perLane ? int64_t(space == MemorySpace::Shared ? warp * 32 + lane : globalThread(b, warp, lane)) + offset : offset;
       e.address[lane] = base + 4 * uint64_t(std::max<int64_t>(index, 0));
     }
     e.origin = {events_, pc, Origin::kNoSource};
@@ -72,6 +80,15 @@ class Generator {
   void lock(uint32_t b, uint32_t warp, uint32_t lane, Scope scope, uint64_t id, bool acquire) {
     LockEvent e{{b, warp, 1u << lane}, scope, {}, {events_, acquire ? 200u : 201u, Origin::kNoSource}};
     e.lock.fill(id);
+    acquire ? sink_.acquire(e) : sink_.release(e);
+    ++events_;
+  }
+  // Every lane of `warp` takes (or releases) the block lock of shared slot
+  // (lane + shift) % 32 of block b, ids as the emulator makes them.
+  void slotLocks(uint32_t b, uint32_t warp, uint32_t shift, bool acquire) {
+    LockEvent e{{b, warp, fullMask(warp)}, Scope::Block, {}, {events_, acquire ? 210u : 211u, Origin::kNoSource}};
+    for (uint32_t lane = 0; lane < 32; ++lane)
+      e.lock[lane] = (uint64_t(1) << 62) | (uint64_t(b) << 32) | (kSlotLocks + 4 * ((lane + shift) % 32));
     acquire ? sink_.acquire(e) : sink_.release(e);
     ++events_;
   }
@@ -109,6 +126,32 @@ class Generator {
         for (uint32_t w = 0; w < warps_; ++w) {
           access(b, w, fullMask(w), AccessType::Read, MemorySpace::Global, kInput + round * (1ull << 30), 0, true, 20);
           access(b, w, fullMask(w), AccessType::AtomicRmw, MemorySpace::Global, kBins, (w + round) % 64, false, 21);
+        }
+        break;
+      case Shape::BlockLocks:
+        // One k step of a tile: every warp in turn updates C[lane] under lock lane.
+        for (uint32_t w = 0; w < warps_; ++w) {
+          access(b, w, fullMask(w), AccessType::Read, MemorySpace::Global, kInput + round * (1ull << 30), 0, true, 40);
+          slotLocks(b, w, 0, true);
+          access(b, w, fullMask(w), AccessType::Read, MemorySpace::Shared, 0, 0, true, 41, false, 0);
+          access(b, w, fullMask(w), AccessType::Write, MemorySpace::Shared, 0, 0, true, 42, false, 0);
+          slotLocks(b, w, 0, false);
+        }
+        if (round % 8 == 7) {  // end of a tile: __syncthreads, lane 0 adds the block's part
+          barrier(b);
+          lock(b, 0, 0, Scope::Device, 2, true);
+          access(b, 0, 1, AccessType::Read, MemorySpace::Global, kCounter, 0, false, 43);
+          access(b, 0, 1, AccessType::Write, MemorySpace::Global, kCounter, 0, false, 44);
+          lock(b, 0, 0, Scope::Device, 2, false);
+        }
+        break;
+      case Shape::SlotLocks:
+        for (uint32_t w = 0; w < warps_; ++w) {
+          uint32_t shift = (round + w) % 32;
+          slotLocks(b, w, shift, true);
+          access(b, w, fullMask(w), AccessType::Read, MemorySpace::Shared, 0, 0, true, 50, false, int(shift));
+          access(b, w, fullMask(w), AccessType::Write, MemorySpace::Shared, 0, 0, true, 51, false, int(shift));
+          slotLocks(b, w, shift, false);
         }
         break;
       case Shape::WarpLock:

@@ -14,6 +14,11 @@ enum class Shape {
   LockHeavy,       // every thread updates a global counter under a device-scoped lock
   AtomicsHeavy,    // histogram: device-scoped atomics on a few bins, plain reads of input
   WarpLock,        // lane 0 takes a block lock for its warp, __syncwarp, warp updates, release
+  BlockLocks,      // lock-heavy matmul: lane l of every warp takes block lock l (shared memory, 4 warps
+                   // contend), updates shared C[l]; every 8 rounds (a tile) __syncthreads, then lane 0 of
+                   // warp 0 adds to a global sum under a device lock
+  SlotLocks,       // per-slot block-scoped CAS locks in shared memory: every thread, for 8 slots in turn,
+                   // takes slot (thread + k) % 32's lock and updates it (slots shared by the block's warps)
 };
 
 const char* toString(Shape shape);
@@ -23,6 +28,7 @@ struct StreamSpec {
   uint64_t threads = 1 << 14;      // rounded to whole blocks of `blockSize`
   uint32_t blockSize = 256;
   uint64_t targetEvents = 1 << 20; // rounds continue until at least this many events
+  bool exits = false;              // every warp exits at the end (as emulated kernels do)
 };
 
 // Feeds kernelBegin, the events, kernelEnd; returns the number of events.

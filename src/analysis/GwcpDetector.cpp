@@ -1,6 +1,7 @@
 #include "analysis/GwcpDetector.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 
 #include "analysis/LaneLoop.h"
@@ -68,6 +69,8 @@ using namespace gwcp;
 
 GwcpDetector::GwcpDetector(const DetectorOptions& options) : Detector("gwcp", options) {
   geometry_.compression = options.compression;
+  if (const char* every = std::getenv("PREDATAR_GWCP_TRIM_EVERY"); every && std::atoi(every) > 0)
+    trimEvery_ = size_t(std::atoi(every));
 }
 
 void GwcpDetector::kernelBegin(const KernelInfo& kernel) {
@@ -77,6 +80,8 @@ void GwcpDetector::kernelBegin(const KernelInfo& kernel) {
   held_.clear();
   locks_.clear();
   conflicts_.clear();
+  locksOf_.clear();
+  blockLocks_.clear();
   history_.beginLaunch(kernel);
   logBytes_ = 0;
   races_.beginKernel(kernel.name);
@@ -153,6 +158,7 @@ void GwcpDetector::applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, ui
 void GwcpDetector::barrier(const BarrierEvent& event) {
   countEvent();
   synchronize(threads_, geometry_, event.block, event.threads, /*withWcp=*/true);
+  trimAtBarrier(event);
 }
 
 void GwcpDetector::syncWarp(const SyncWarpEvent& event) {
@@ -186,8 +192,9 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseS
   bool joined = true;
   auto own = [&t](const CriticalSection& cs) { return cs.block == t.block && cs.thread == t.thread; };
   auto satisfied = [&t](const CriticalSection& cs) { return cs.acquireClock.leq(t.wcp, t.block, t.thread, t.now); };
-  auto scan = [&](const std::vector<CriticalSection>& log, size_t& cursor, auto relevant) {
-    for (size_t i = cursor; i < log.size(); ++i) {
+  auto scan = [&](const CriticalSectionLog& log, size_t& cursor, auto relevant) {
+    cursor = std::max(cursor, log.base);  // dropped entries were consumed (trimLog)
+    for (size_t i = cursor; i < log.end(); ++i) {
       const CriticalSection& cs = log[i];
       if (own(cs) || !relevant(cs)) {
         if (cursor == i) ++cursor;
@@ -210,8 +217,9 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseS
   // a happens-before chain: acquires and release clocks only grow along it.
   // So "satisfied" is monotone over other threads' entries, and joining the
   // release clock of the last satisfied one covers all before it (binary search).
-  auto scanChain = [&](const std::vector<CriticalSection>& log, size_t& cursor) {
+  auto scanChain = [&](const CriticalSectionLog& log, size_t& cursor) {
     if (!lock.exclusive) return scan(log, cursor, [](const CriticalSection&) { return true; });
+    cursor = std::max(cursor, log.base);
     auto lastOtherAtOrBefore = [&](size_t i) -> std::optional<size_t> {
       for (size_t j = i + 1; j-- > cursor;)
         if (!own(log[j])) return j;
@@ -221,7 +229,7 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseS
       auto j = lastOtherAtOrBefore(i);
       return !j || satisfied(log[*j]);
     };
-    size_t lo = cursor, hi = log.size();  // find the first i in [lo, hi) not covered
+    size_t lo = cursor, hi = log.end();  // find the first i in [lo, hi) not covered
     while (lo < hi) {
       size_t mid = lo + (hi - lo) / 2;
       if (covered(mid)) lo = mid + 1;
@@ -261,6 +269,89 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseS
       scan(lock.deviceLog, cursors.deviceOwnBlock,
            [&t](const CriticalSection& cs) { return cs.block == t.block; });
     }
+  }
+}
+
+// Bounding the rule (ii) log. An entry CS1 = (acq1, r1) by thread u matters
+// to a thread t only through t's later releases of the lock:
+//  * t != u: a scan joins H(r1) into P_t once C(acq1) <= C_t, and (in an
+//    exclusive log) stops at the first entry not yet satisfied;
+//  * t == u: the own-pending list joins H(r1) once C(acq1)[u] <= P_u[u].
+// P_t and N_t only grow while t lives (barriers join, acquires join, the
+// compressed renumbering only raises N_t), so once CS1 is satisfied for t
+// (C(acq1) <= C_t, or the own condition for u) and absorbed by t
+// (H(r1) <= P_t), every later scan of t passes CS1 and its join changes
+// nothing: t behaves the same with CS1 gone and its cursor past it. A prefix
+// of a log that is satisfied and absorbed for every live thread that could
+// scan the log (the threads of its block for a block log, every thread of
+// the kernel for the device log; a thread not yet started absorbs nothing)
+// is therefore dropped without changing any later P_t, so no report changes.
+//
+// Block logs: a __syncthreads of every live thread of block b gives each
+// participant t P_t >= J_P join J_H, J_H the join of the participants' H
+// with their own times (compressed: the block at the latest time). For
+// every CS1 of b's log (all released before the barrier, by u, a
+// participant: only barriers of the whole block trim): H(r1) <= H_u <= J_H <= P_t (absorbed), and C(acq1) = P_u(acq1)[u :=
+// N_u(acq1)] <= J_P join J_H <= C_t, N_u(acq1) <= J_H[u] <= P_t[u] (both
+// conditions). So the barrier empties the block's logs, at the cost of the
+// locks the block used (trimAtBarrier). Logs of blocks with device-scoped
+// releases of block-acquired locks are also scanned by other blocks and are
+// kept. The device log is checked thread by thread when it doubles.
+size_t GwcpDetector::consumedPrefix(const ThreadClocks& t, const CriticalSectionLog& log, size_t limit) const {
+  size_t i = log.base;
+  for (; i < limit; ++i) {
+    const CriticalSection& cs = log[i];
+    bool own = cs.block == t.block && cs.thread == t.thread;
+    bool satisfied = own ? cs.acquireClock.get(t.block, t.thread) <= t.wcp.get(t.block, t.thread)
+                         : cs.acquireClock.leq(t.wcp, t.block, t.thread, t.now);
+    if (!satisfied || !cs.releaseHb.leq(t.wcp)) break;
+  }
+  return i - log.base;
+}
+
+void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool deviceLog, uint32_t block) {
+  if (log.entries.size() < std::max(log.nextTrim, trimEvery_)) return;
+  log.nextTrim = 2 * log.entries.size();
+  if (!deviceLog && std::find(lock.mixedBlocks.begin(), lock.mixedBlocks.end(), block) != lock.mixedBlocks.end())
+    return;
+  uint64_t tpb = threads_.threadsPerBlock();
+  uint64_t first = deviceLog ? 0 : block * tpb, last = deviceLog ? threads_.size() : (block + 1) * tpb;
+  size_t cut = log.end();
+  for (uint64_t tid = first; tid < last && cut > log.base; ++tid) {
+    const ThreadClocks* t = threads_.find(tid);
+    if (!t) return;  // not started: it may still need every entry
+    if (!t->exited) cut = log.base + consumedPrefix(*t, log, cut);
+  }
+  if (cut == log.base) return;
+  dropPrefix(lock, log, deviceLog, block, cut);
+  log.nextTrim = 2 * log.entries.size();
+}
+
+void GwcpDetector::dropPrefix(LockState& lock, CriticalSectionLog& log, bool deviceLog, uint32_t block,
+                              size_t cut) {
+  uint64_t tpb = threads_.threadsPerBlock();
+  // The owners' pending lists forget the dropped entries (each was satisfied
+  // for its owner by the own condition, and absorbed).
+  for (auto& [owner, pending] : lock.ownPending) {
+    if (!deviceLog && owner / tpb != block) continue;
+    std::erase_if(pending, [&](const std::pair<bool, size_t>& p) { return p.first == deviceLog && p.second < cut; });
+  }
+  for (size_t i = log.base; i < cut; ++i)
+    logBytes_ -= sizeof(CriticalSection) + log[i].acquireClock.bytes() + log[i].releaseHb.bytes();
+  log.dropFront(cut - log.base);
+}
+
+void GwcpDetector::trimAtBarrier(const BarrierEvent& event) {
+  auto locks = blockLocks_.find(event.block);
+  if (locks == blockLocks_.end()) return;
+  // Every thread of the block takes part (one that exited after a critical
+  // section would not bring its H to the join).
+  if (event.threads.size() != threads_.threadsPerBlock()) return;
+  for (uint64_t id : locks->second) {
+    LockState& lock = locks_[id];
+    if (std::find(lock.mixedBlocks.begin(), lock.mixedBlocks.end(), event.block) != lock.mixedBlocks.end()) continue;
+    CriticalSectionLog& log = lock.blockLog[event.block];
+    if (!log.entries.empty()) dropPrefix(lock, log, false, event.block, log.end());
   }
 }
 
@@ -308,6 +399,7 @@ void GwcpDetector::release(const LockEvent& event) {
     if (stack.empty()) held_.erase(heldIt);
 
     LockState& lock = locks_[lockId];
+    if (lock.cursors.try_emplace(tid).second) locksOf_[tid].push_back(lockId);
     applyRuleTwo(t, lock, event.scope);
     VectorClock hb = t.hbSnapshot();
     recordConflicts(t, hb, held, event.scope, lock.exclusive);
@@ -316,12 +408,15 @@ void GwcpDetector::release(const LockEvent& event) {
     CriticalSection cs{t.block, t.thread, held.scope, event.scope, std::move(held.acquireClock), std::move(hb)};
     logBytes_ += sizeof(cs) + cs.acquireClock.bytes() + cs.releaseHb.bytes();
     if (device && held.scope != Scope::Block) {
-      lock.deviceLog.push_back(std::move(cs));
-      lock.ownPending[tid].emplace_back(true, lock.deviceLog.size() - 1);
+      lock.deviceLog.entries.push_back(std::move(cs));
+      lock.ownPending[tid].emplace_back(true, lock.deviceLog.end() - 1);
+      trimLog(lock, lock.deviceLog, true, t.block);
     } else {
-      auto& log = lock.blockLog[t.block];
-      log.push_back(std::move(cs));
-      lock.ownPending[tid].emplace_back(false, log.size() - 1);
+      auto [it, inserted] = lock.blockLog.try_emplace(t.block);
+      if (inserted) blockLocks_[t.block].push_back(lockId);
+      auto& log = it->second;
+      log.entries.push_back(std::move(cs));
+      lock.ownPending[tid].emplace_back(false, log.end() - 1);
       if (device && std::find(lock.mixedBlocks.begin(), lock.mixedBlocks.end(), t.block) == lock.mixedBlocks.end())
         lock.mixedBlocks.push_back(t.block);
     }
@@ -339,9 +434,13 @@ void GwcpDetector::exit(const ExitEvent& event) {
     uint64_t tid = uint64_t(event.lanes.block) * threads_.threadsPerBlock() + thread;
     held_.erase(tid);
     messages_.exit(threads_.at(event.lanes.block, thread));
-    for (auto& [_, lock] : locks_) {
-      lock.cursors.erase(tid);
-      lock.ownPending.erase(tid);
+    if (auto mine = locksOf_.find(tid); mine != locksOf_.end()) {  // not every lock: linear in blocks
+      for (uint64_t id : mine->second) {
+        LockState& lock = locks_[id];
+        lock.cursors.erase(tid);
+        lock.ownPending.erase(tid);
+      }
+      locksOf_.erase(mine);
     }
     threads_.exit(event.lanes.block, thread);
   });

@@ -75,6 +75,23 @@ struct CriticalSection {
   VectorClock releaseHb;     // H_t at the release
 };
 
+// A log of completed critical sections in release order whose oldest entries
+// may have been dropped (GwcpDetector::trimLog): indices are absolute (an
+// entry keeps its index for cursors and own-pending lists), `base` is the
+// index of the oldest entry kept.
+struct CriticalSectionLog {
+  std::vector<CriticalSection> entries;
+  size_t base = 0;
+  size_t nextTrim = 0;  // kept entries at which to try trimming next (doubles when little goes)
+
+  size_t end() const { return base + entries.size(); }
+  const CriticalSection& operator[](size_t i) const { return entries[i - base]; }
+  void dropFront(size_t n) {
+    entries.erase(entries.begin(), entries.begin() + ptrdiff_t(n));
+    base += n;
+  }
+};
+
 struct Cursors {
   size_t ownBlock = 0, deviceAll = 0, deviceOwnBlock = 0;
   absl::flat_hash_map<uint32_t, size_t> mixed;
@@ -108,8 +125,8 @@ class GwcpDetector final : public Detector {
   };
   struct LockState {
     LockClocks clocks;
-    std::vector<gwcp::CriticalSection> deviceLog;  // acquired and released at device scope
-    absl::flat_hash_map<uint32_t, std::vector<gwcp::CriticalSection>> blockLog;  // the others, by block
+    gwcp::CriticalSectionLog deviceLog;  // acquired and released at device scope
+    absl::flat_hash_map<uint32_t, gwcp::CriticalSectionLog> blockLog;  // the others, by block
     std::vector<uint32_t> mixedBlocks;  // blocks whose blockLog has a device-scoped release
     absl::flat_hash_map<uint64_t, gwcp::Cursors> cursors;  // by global thread id
     // A thread's own critical sections not yet GWCP-before its current point,
@@ -123,6 +140,11 @@ class GwcpDetector final : public Detector {
   void access(ThreadClocks& t, const MemoryEvent& event, uint32_t lane, bool strong);
   void applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, uint64_t key, uint8_t accessClass);
   void applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseScope);
+  void trimLog(LockState& lock, gwcp::CriticalSectionLog& log, bool deviceLog, uint32_t block);
+  void dropPrefix(LockState& lock, gwcp::CriticalSectionLog& log, bool deviceLog, uint32_t block, size_t cut);
+  void trimAtBarrier(const BarrierEvent& event);
+  // Entries from the log's base, below `limit`, satisfied and absorbed for t.
+  size_t consumedPrefix(const ThreadClocks& t, const gwcp::CriticalSectionLog& log, size_t limit) const;
   void recordConflicts(const ThreadClocks& t, const VectorClock& hb, const HeldLock& held, Scope releaseScope,
                        bool exclusive);
   void sampleMemory();
@@ -136,10 +158,15 @@ class GwcpDetector final : public Detector {
   absl::flat_hash_map<uint64_t, std::vector<HeldLock>> held_;  // by global thread id
   absl::flat_hash_map<uint64_t, LockState> locks_;
   absl::flat_hash_map<std::pair<uint64_t, uint64_t>, gwcp::LocationConflicts> conflicts_;  // (lock, location)
+  absl::flat_hash_map<uint64_t, std::vector<uint64_t>> locksOf_;  // thread -> locks with its cursors or pending
+  absl::flat_hash_map<uint32_t, std::vector<uint64_t>> blockLocks_;  // block -> locks with a log of the block
   AccessHistory history_;
   MessagePassing messages_;
   DetectorStats stats_;
   uint64_t logBytes_ = 0;
+  // Kept entries at which a log is first trimmed (PREDATAR_GWCP_TRIM_EVERY,
+  // 1 in the differential tests: trim at every release).
+  size_t trimEvery_ = 64;
 };
 
 }  // namespace predatar

@@ -72,33 +72,48 @@ void MessagePassing::strongRead(const ThreadClocks& t, uint64_t key, Scope scope
   auto chain = chains_.find(key);
   if (chain == chains_.end()) return;
   const Chain& c = chain->second;
-  VectorClock same(geometry_), other(geometry_);
+  // Taken again from an unchanged chain (a spin loop on a flag): what the
+  // chain brings is already in t's pending clocks, or in H and P since the
+  // fence that emptied them (a fence joins pending into both), so joining
+  // it again changes nothing that is read later: an access it would order is
+  // ordered already, so no pending clock decides a note for it. Only the
+  // read a note names moves on, as it would have.
+  if (o.takenStamp == c.stamp && (o.takenDevice || !device)) {
+    if (o.broughtSame || (device && o.broughtOther)) {
+      PerThread& p = at(t);
+      if (o.broughtSame) p.pendingSameRead = origin;
+      if (device && o.broughtOther) p.pendingOtherRead = origin;
+    }
+    return;
+  }
+  o.takenStamp = c.stamp;
+  o.takenDevice = device;
+  o.broughtSame = o.broughtOther = false;
   bool contributed = std::any_of(c.writers.begin(), c.writers.end(), [&](const Writer& w) {
     return w.block == t.block && w.thread == t.thread;
   });
+  PerThread* p = nullptr;
+  auto take = [&](const VectorClock& release, bool sameBlock) {
+    if (release.empty()) return;
+    if (!p) p = &at(t);
+    (sameBlock ? p->pendingSame : p->pendingOther).join(release);
+    (sameBlock ? o.broughtSame : o.broughtOther) = true;
+  };
   if (!contributed) {
     // The common case (a flag written by others): the chain's joins.
     auto own = std::find_if(c.byBlock.begin(), c.byBlock.end(), [&](const auto& e) { return e.first == t.block; });
-    if (own != c.byBlock.end()) same = own->second;
-    if (device) other = c.device;
+    if (own != c.byBlock.end()) take(own->second, true);
+    if (device) take(c.device, false);
   } else {
     // Rule 4 needs W by another thread: join the other writers one by one.
     for (const Writer& w : c.writers) {
       if (w.block == t.block && w.thread == t.thread) continue;
-      if (w.block == t.block) same.join(w.fenceAny);
-      else if (device && w.device) other.join(w.fenceDevice);
+      if (w.block == t.block) take(w.fenceAny, true);
+      else if (device && w.device) take(w.fenceDevice, false);
     }
   }
-  if (same.empty() && other.empty()) return;
-  PerThread& p = at(t);
-  if (!same.empty()) {
-    p.pendingSame.join(same);
-    p.pendingSameRead = origin;
-  }
-  if (!other.empty()) {
-    p.pendingOther.join(other);
-    p.pendingOtherRead = origin;
-  }
+  if (o.broughtSame) p->pendingSameRead = origin;
+  if (o.broughtOther) p->pendingOtherRead = origin;
 }
 
 void MessagePassing::noteUnfenced(const ThreadClocks& t, const UnfencedWrite& w, bool device) {
@@ -123,6 +138,14 @@ void MessagePassing::chainAdd(const ThreadClocks& t, uint64_t key, Scope scope, 
   const PerThread& writer = p->second;
   bool device = scope != Scope::Block && writer.fencedDevice;
   Chain& c = chains_[key];
+  auto w = std::find_if(c.writers.begin(), c.writers.end(),
+                        [&](const Writer& x) { return x.block == t.block && x.thread == t.thread; });
+  // A writer adding what it added before (an RMW in a spin loop) changes
+  // nothing: its releases already are in its block's join and the device's.
+  if (w != c.writers.end() && writer.fenceAny.leq(w->fenceAny) &&
+      (!device || (w->device && writer.fenceDevice.leq(w->fenceDevice))))
+    return;
+  c.stamp = ++stamps_;
   auto own = std::find_if(c.byBlock.begin(), c.byBlock.end(), [&](const auto& e) { return e.first == t.block; });
   if (own == c.byBlock.end()) own = c.byBlock.insert(c.byBlock.end(), {t.block, VectorClock(geometry_)});
   own->second.join(writer.fenceAny);
@@ -130,8 +153,6 @@ void MessagePassing::chainAdd(const ThreadClocks& t, uint64_t key, Scope scope, 
     c.device.setGeometry(geometry_);
     c.device.join(writer.fenceDevice);
   }
-  auto w = std::find_if(c.writers.begin(), c.writers.end(),
-                        [&](const Writer& x) { return x.block == t.block && x.thread == t.thread; });
   if (w == c.writers.end())
     w = c.writers.insert(c.writers.end(), {t.block, t.thread, false, VectorClock(geometry_), VectorClock(geometry_)});
   w->fenceAny.join(writer.fenceAny);

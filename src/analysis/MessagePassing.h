@@ -105,8 +105,15 @@ class MessagePassing {
     std::vector<std::pair<uint32_t, VectorClock>> byBlock;  // writer block -> join of H at its latest fence
     VectorClock device;  // device-scoped writes: join of H at their latest device fence
     std::vector<Writer> writers;
+    uint64_t stamp = 0;  // changes whenever the chain's releases change (never reused)
   };
-  struct Observed { uint64_t blockScoped = 0, deviceScoped = 0; };  // seq + 1 of the latest read
+  struct Observed {
+    uint64_t blockScoped = 0, deviceScoped = 0;  // seq + 1 of the latest read
+    // The chain stamp of this thread's latest read that took the chain's
+    // releases, whether it was device scoped, and what it brought.
+    uint64_t takenStamp = 0;
+    bool takenDevice = false, broughtSame = false, broughtOther = false;
+  };
 
   PerThread& at(const ThreadClocks& t);
   void noteUnfenced(const ThreadClocks& t, const UnfencedWrite& w, bool device);
@@ -119,6 +126,7 @@ class MessagePassing {
   absl::flat_hash_map<uint64_t, Chain> chains_;
   absl::flat_hash_map<uint64_t, UnfencedWrite> unfenced_;  // word -> its latest unfenced strong write
   absl::flat_hash_map<std::pair<uint64_t, uint64_t>, Observed> observed_;  // (word, thread)
+  uint64_t stamps_ = 0;
 };
 
 // The chain updates of a memory event, after all its lanes were checked.

@@ -57,6 +57,8 @@ class ThreadTable {
   void exit(uint32_t block, uint32_t thread);
   uint64_t clockBytes() const;
   uint32_t threadsPerBlock() const { return threadsPerBlock_; }
+  uint64_t size() const { return threads_.size(); }
+  ThreadClocks* find(uint64_t globalThread) const { return threads_[globalThread].get(); }
 
  private:
   const ClockGeometry* geometry_ = nullptr;

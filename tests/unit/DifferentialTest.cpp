@@ -147,6 +147,26 @@ TEST(Differential, LocksetInterleavedCriticalSections) {
   runDifferential("lockset", lockHeavy(), deviceScopedLocks);
 }
 
+// gwcp trimming its rule (ii) log at every release (GwcpDetector::trimLog):
+// dropping consumed critical sections must not change a single report.
+class TrimEveryRelease {
+ public:
+  TrimEveryRelease() { setenv("PREDATAR_GWCP_TRIM_EVERY", "1", 1); }
+  ~TrimEveryRelease() { unsetenv("PREDATAR_GWCP_TRIM_EVERY"); }
+};
+TEST(Differential, GwcpTrimmedLog) {
+  TrimEveryRelease trim;
+  runDifferential("gwcp", {});
+}
+TEST(Differential, GwcpTrimmedLogLockHeavy) {
+  TrimEveryRelease trim;
+  runDifferential("gwcp", lockHeavy());
+}
+TEST(Differential, GwcpTrimmedLogInterleaved) {
+  TrimEveryRelease trim;
+  runDifferential("gwcp", lockHeavy(), deviceScopedLocks);
+}
+
 TEST(Differential, GwcpWideAccesses) { runDifferential("gwcp", wide()); }
 TEST(Differential, HbWideAccesses) { runDifferential("hb", wide()); }
 TEST(Differential, LocksetWideAccesses) { runDifferential("lockset", wide()); }

@@ -1,0 +1,21 @@
+// Runs one detector over one synthetic stream in a child process, so that
+// its peak RSS and CPU time are its own (shared by the bench programs).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "SyntheticStream.h"
+
+namespace predatar::bench {
+
+struct ChildResult {
+  uint64_t events = 0;  // 0: the child failed (e.g. out of memory)
+  double seconds = 0;   // CPU time of the analysis
+  uint64_t metadataBytes = 0;
+  long maxRssKiB = 0;
+};
+
+ChildResult runChild(const StreamSpec& spec, const std::string& detector, bool compression);
+
+}  // namespace predatar::bench

@@ -1,0 +1,86 @@
+// gwcp against hb on lock- and atomics-heavy synthetic streams, as ratios
+// measured in one run (issue 13's targets: gwcp time <= 1.5x hb, peak
+// metadata <= 2x hb, time linear in blocks: <= 2.2x per doubling), each
+// configuration in a child process (CPU time of the analysis, peak RSS).
+//
+//   detector_ratios [--rounds 32] [--max-blocks 64] [--big-threads 100000]
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdio>
+
+#include "ChildRun.h"
+#include "SyntheticStream.h"
+
+using namespace predatar;
+using namespace predatar::bench;
+
+namespace {
+
+StreamSpec spec(Shape shape, uint64_t threads, uint32_t blockSize, uint64_t rounds) {
+  StreamSpec s;
+  s.shape = shape;
+  s.threads = threads;
+  s.blockSize = blockSize;
+  s.exits = true;
+  uint64_t blocks = std::max<uint64_t>(1, threads / blockSize), warps = (blockSize + 31) / 32;
+  s.targetEvents = rounds * blocks * warps * 5;  // about `rounds` rounds of every shape
+  return s;
+}
+
+double mib(uint64_t bytes) { return double(bytes) / (1 << 20); }
+
+std::string ratio(double a, double b) { return b > 0 ? fmt::format("{:.2f}x", a / b) : "-"; }
+
+// One workload under hb and gwcp: times, metadata, RSS and the ratios.
+void compare(const StreamSpec& s) {
+  ChildResult hb = runChild(s, "hb", true), gwcp = runChild(s, "gwcp", true);
+  fmt::print("| {} | {} | {} | {:.3f} | {:.3f} | {} | {:.1f} | {:.1f} | {} | {:.0f} / {:.0f} |\n", toString(s.shape),
+             s.threads, hb.events, hb.seconds, gwcp.seconds, ratio(gwcp.seconds, hb.seconds), mib(hb.metadataBytes),
+             mib(gwcp.metadataBytes), ratio(double(gwcp.metadataBytes), double(hb.metadataBytes)),
+             hb.maxRssKiB / 1024.0, gwcp.maxRssKiB / 1024.0);
+  std::fflush(stdout);
+}
+
+// Time per doubling of the grid (128 threads per block, the same rounds per block).
+void scaling(Shape shape, uint32_t maxBlocks, uint64_t rounds) {
+  ChildResult prevHb, prevGwcp;
+  for (uint32_t blocks = 1; blocks <= maxBlocks; blocks *= 2) {
+    StreamSpec s = spec(shape, uint64_t(blocks) * 128, 128, rounds);
+    ChildResult hb = runChild(s, "hb", true), gwcp = runChild(s, "gwcp", true);
+    auto growth = [&](const ChildResult& now, const ChildResult& prev) {
+      return blocks > 1 ? ratio(now.seconds, prev.seconds) : std::string("-");
+    };
+    fmt::print("| {} | {} | {} | {:.3f} | {} | {:.3f} | {} | {:.1f} | {:.1f} |\n", toString(shape), blocks,
+               hb.events, hb.seconds, growth(hb, prevHb), gwcp.seconds, growth(gwcp, prevGwcp),
+               mib(hb.metadataBytes), mib(gwcp.metadataBytes));
+    std::fflush(stdout);
+    prevHb = hb;
+    prevGwcp = gwcp;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"gwcp against hb on lock- and atomics-heavy streams, as ratios"};
+  uint64_t rounds = 32, bigThreads = 100000;
+  uint32_t maxBlocks = 64;
+  app.add_option("--rounds", rounds, "Rounds of every block")->capture_default_str();
+  app.add_option("--max-blocks", maxBlocks, "Largest grid of the scaling table")->capture_default_str();
+  app.add_option("--big-threads", bigThreads, "Thread count of the large workloads")->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+
+  fmt::print("== gwcp / hb (CPU s of the analysis, peak metadata MiB; targets: time <= 1.5x, metadata <= 2x)\n");
+  fmt::print("| shape | threads | events | hb s | gwcp s | time | hb MiB | gwcp MiB | metadata | RSS hb / gwcp MiB |\n");
+  fmt::print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (Shape shape : {Shape::BlockLocks, Shape::SlotLocks, Shape::WarpLock, Shape::LockHeavy, Shape::AtomicsHeavy})
+    for (uint64_t threads : {uint64_t(8192), bigThreads})
+      compare(spec(shape, threads, 128, shape == Shape::LockHeavy ? 2 : rounds));
+  fmt::print("\n== time per doubling of the grid (128 threads per block; target <= 2.2x)\n");
+  fmt::print("| shape | blocks | events | hb s | hb growth | gwcp s | gwcp growth | hb MiB | gwcp MiB |\n");
+  fmt::print("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (Shape shape : {Shape::SlotLocks, Shape::BlockLocks}) scaling(shape, maxBlocks, rounds);
+  return 0;
+}
