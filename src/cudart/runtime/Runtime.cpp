@@ -3,6 +3,7 @@
 #include <cxxabi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -109,7 +110,18 @@ RunOptions RunOptions::fromEnvironment() {
   o.verbose = envFlag("PREDATAR_VERBOSE");
   o.quiet = envFlag("PREDATAR_QUIET");
   o.perLocation = envFlag("PREDATAR_PER_LOCATION");
+  if (env("PREDATAR_RESIDENT_BLOCKS")) {
+    uint64_t n = 0;
+    number("PREDATAR_RESIDENT_BLOCKS", n);
+    o.residentBlocks = uint32_t(std::min<uint64_t>(n, UINT32_MAX));
+  }
   return o;
+}
+
+uint32_t residentBlocksOnDevice(uint32_t threadsPerBlock) {
+  uint32_t warps = std::max<uint32_t>((threadsPerBlock + 31) / 32, 1);
+  uint32_t perSm = std::clamp<uint32_t>(kThreadsPerMultiprocessor / 32 / warps, 1, kBlocksPerMultiprocessor);
+  return uint32_t(kMultiprocessors) * perSm;
 }
 
 // ---------------------------------------------------------------- runtime
@@ -452,6 +464,8 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   config.dynamicSharedBytes = uint32_t(dynamicShared);
   config.schedule = options_.schedule;
   config.schedule.interrupt = interruptFlag();
+  config.schedule.maxResidentBlocks =
+      options_.residentBlocks ? *options_.residentBlocks : residentBlocksOnDevice(block.x * block.y * block.z);
   for (size_t i = 0; i < sig->params.size(); ++i) config.args.push_back(args[i]);
 
   LaunchRecord record;

@@ -23,6 +23,17 @@
 namespace predatar::cudart {
 
 // What `predatar run` passes through the environment.
+// The device predatar reports (cudaGetDeviceProperties): an H100's multiprocessors, each
+// holding at most 2048 threads in at most 32 blocks.
+inline constexpr int kMultiprocessors = 132;
+inline constexpr uint32_t kThreadsPerMultiprocessor = 2048, kBlocksPerMultiprocessor = 32;
+
+// Blocks of `threadsPerBlock` threads that the device holds at once: a launch keeps no more
+// resident in the emulator (later blocks start as earlier ones retire), which bounds its
+// memory by the device's size, not the grid's. Every grid that the occupancy API allows to be
+// co-resident (cooperative launches) fits.
+uint32_t residentBlocksOnDevice(uint32_t threadsPerBlock);
+
 struct RunOptions {
   std::vector<std::string> detectors{"gwcp"};   // PREDATAR_DETECTORS=gwcp,hb ("none": run only)
   std::string reportPath;                       // PREDATAR_REPORT
@@ -33,6 +44,8 @@ struct RunOptions {
   bool verbose = false;                         // PREDATAR_VERBOSE=1
   bool quiet = false;                           // PREDATAR_QUIET=1: no race text on stderr
   bool perLocation = false;                     // PREDATAR_PER_LOCATION=1
+  // PREDATAR_RESIDENT_BLOCKS: blocks resident at once (0: the whole grid); unset: what the device holds
+  std::optional<uint32_t> residentBlocks;
   std::vector<std::string> errors;              // malformed variables
   static RunOptions fromEnvironment();
 };
