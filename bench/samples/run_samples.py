@@ -56,13 +56,13 @@ def read_list(path):
     return out
 
 
-def limit_child(cpu_s, mem_bytes):
+def limit_child(cpu_s, mem_bytes, niceness):
     def apply():
         os.setsid()  # its own process group, so that a wall-clock timeout stops all of it
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 5))
         if mem_bytes:
             resource.setrlimit(resource.RLIMIT_AS, (mem_bytes, mem_bytes))
-        os.nice(19)
+        os.nice(niceness)
     return apply
 
 
@@ -78,7 +78,7 @@ def run_one(args, directory, name, log_dir):
     wall_out = False
     with open(log_dir / f"{name}.log", "wb") as log:
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                preexec_fn=limit_child(args.cpu_limit, int(args.mem_limit_gb * 2**30)))
+                                preexec_fn=limit_child(args.cpu_limit, int(args.mem_limit_gb * 2**30), args.nice))
         # wait4 gives this sample's own CPU time and peak RSS (its waited-for descendants included).
         while True:
             pid, wait_status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -188,6 +188,7 @@ def main():
     p.add_argument("--build", action="store_true", help="build missing binaries first (build_samples.sh)")
     p.add_argument("--jobs", default="1", help="parallel nvcc for --build")
     p.add_argument("-j", dest="jobs_run", type=int, default=1, help="samples run at once")
+    p.add_argument("--nice", type=int, default=19, help="niceness of the runs (CPU time does not depend on it)")
     p.add_argument("--cpu-limit", type=int, default=60)
     p.add_argument("--wall-limit", type=int, default=900)
     p.add_argument("--mem-limit-gb", type=float, default=6)

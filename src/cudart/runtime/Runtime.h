@@ -123,6 +123,10 @@ class Runtime {
   bool isDeviceRange(const void* pointer, uint64_t bytes) const;
   cudaError_t copy(void* dst, const void* src, uint64_t bytes, int kind);
   cudaError_t fill(void* dst, int value, uint64_t bytes);
+  // cudaHostRegister / cudaHostUnregister (HostRegister.cpp): the program's own memory,
+  // reachable from kernels at its own address (unified addressing) while registered.
+  cudaError_t registerHost(void* pointer, uint64_t bytes);
+  cudaError_t unregisterHost(void* pointer);
   void resetDevice();
 
   // Launch (serialized: the kernel has finished when this returns).
