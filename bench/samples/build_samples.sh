@@ -32,7 +32,8 @@ build_one() {  # line of samples.list
 }
 export -f build_one; export root out NVCC_FLAGS
 
-grep -vE '^\s*(#|$)' "$here/samples.list" | while IFS= read -r line; do
-  name=$(basename "$(echo "${line%%|*}")")
-  if [ $# -eq 0 ] || printf '%s\n' "$@" | grep -qx "$name"; then printf '%s\0' "$line"; fi
-done | xargs -0 -r -n1 -P "$jobs" bash -c 'build_one "$0"'
+entries() {  # the lines of samples.list to build: all, or those named, in the order named
+  if [ $# -eq 0 ]; then grep -vE '^\s*(#|$)' "$here/samples.list"; return; fi
+  for n in "$@"; do grep -E "^[^ |]*/$n[ |]" "$here/samples.list" || echo "not in samples.list: $n" >&2; done
+}
+entries "$@" | tr '\n' '\0' | xargs -0 -r -n1 -P "$jobs" bash -c 'build_one "$0"'

@@ -122,7 +122,8 @@ def classify(row, text, rc, wall_out, cpu_limit):
         row["note"] = "sample passed despite: " + (first(REFUSAL, lines) or first(FAULT, lines))
     if wall_out or killed == signal.SIGXCPU or killed == signal.SIGKILL and row["cpu"] >= cpu_limit - 2:
         limit = "wall-clock limit" if wall_out else f"CPU limit ({cpu_limit} s)"
-        row["verdict"], row["reason"] = "TIMEOUT", f"{limit}; {row['launches'] or 0} launches finished"
+        # A killed program writes no report: predatar's launch count is then 0, whatever ran.
+        row["verdict"], row["reason"] = "TIMEOUT", limit
     elif refusal:
         row["verdict"], row["reason"] = "REFUSED", refusal
     elif fault:
