@@ -199,12 +199,13 @@ def main():
     p.add_argument("--tsv", help="also write the rows as tab-separated values (for --compare)")
     p.add_argument("--compare", help="a --tsv file of an earlier run: adds a 'before' column")
     p.add_argument("--reuse", help="a --tsv file of an earlier run: its rows (but NOBIN) are kept, not rerun")
+    p.add_argument("--table-only", action="store_true", help="run nothing: the table of the --reuse rows")
     p.add_argument("names", nargs="*", help="only these samples")
     args = p.parse_args()
     args.predatar = str(Path(args.predatar).resolve())
     args.bin = str(Path(args.bin).resolve())
     samples = [s for s in read_list(args.list) if not args.names or s[1] in args.names]
-    if args.build:
+    if args.build and not args.table_only:
         subprocess.run([str(HERE / "build_samples.sh"), args.samples, args.bin, "-j", args.jobs]
                        + [n for _, n in samples], check=False)
     log_dir = Path(args.logs)
@@ -213,8 +214,11 @@ def main():
     done = {}
     todo = []
     for directory, name in samples:
-        if name in reuse and reuse[name]["verdict"] != "NOBIN":
+        if name in reuse and (reuse[name]["verdict"] != "NOBIN" or args.table_only):
             done[name] = dict(reuse[name], dir=directory)
+        elif args.table_only:
+            done[name] = {"name": name, "dir": directory, "verdict": "NOBIN", "cpu": 0.0, "rc": "", "status": "",
+                          "launches": "", "races": 0, "rss_mb": "", "reason": "not measured"}
         else:
             todo.append((directory, name))
     # Each sample is one process with its own limits; running a few at once changes no CPU time.
