@@ -1,5 +1,6 @@
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 
 #include "sim/Device.h"
 #include "sim/DeviceArena.h"
@@ -26,7 +27,7 @@ uint64_t DeviceMemory::allocate(uint64_t bytes, std::string label, Placement pla
 
 absl::Status DeviceMemory::free(uint64_t address) {
   auto it = allocations_.find(address);
-  if (it == allocations_.end())
+  if (it == allocations_.end() || adopted_.count(address))
     return absl::InvalidArgumentError("free of an address that is not the base of a device allocation");
   if (arena_ && arena_->contains(address)) arena_->free(address);
   else std::free(reinterpret_cast<void*>(address));
@@ -49,9 +50,25 @@ std::optional<DeviceMemory::Allocation> DeviceMemory::find(uint64_t address, uin
   return std::nullopt;
 }
 
+bool DeviceMemory::adopt(uint64_t base, uint64_t bytes, std::string label) {
+  if (bytes == 0 || base + bytes < base) return false;
+  auto next = allocations_.lower_bound(base);
+  if (next != allocations_.end() && next->first < base + bytes) return false;
+  if (next != allocations_.begin() && std::prev(next)->second.base + std::prev(next)->second.bytes > base) return false;
+  allocations_[base] = Allocation{base, bytes, std::move(label)};
+  adopted_.insert(base);
+  return true;
+}
+
+absl::Status DeviceMemory::disown(uint64_t base) {
+  if (!adopted_.erase(base)) return absl::InvalidArgumentError("not the base of adopted memory");
+  allocations_.erase(base);
+  return absl::OkStatus();
+}
+
 DeviceMemory::~DeviceMemory() {
   for (auto& [base, a] : allocations_)
-    if (!arena_ || !arena_->contains(base)) std::free(reinterpret_cast<void*>(base));
+    if (!adopted_.count(base) && (!arena_ || !arena_->contains(base))) std::free(reinterpret_cast<void*>(base));
 }
 
 }  // namespace predatar::sim

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,10 @@ class DeviceMemory {
   uint64_t allocate(uint64_t bytes, std::string label = {},
                     Placement placement = Placement::HostVisible);  // zero-filled, 256-byte aligned
   absl::Status free(uint64_t address);                          // must be an allocation's base
+  // Makes the caller's memory [base, base+bytes) reachable from kernels (cudaHostRegister);
+  // false if it overlaps an allocation. Adopted memory is never freed here: `disown` ends it.
+  bool adopt(uint64_t base, uint64_t bytes, std::string label);
+  absl::Status disown(uint64_t base);
   // The allocation containing [address, address+bytes), if any.
   struct Allocation { uint64_t base; uint64_t bytes; std::string label; };
   std::optional<Allocation> find(uint64_t address, uint64_t bytes = 1) const;
@@ -47,6 +52,7 @@ class DeviceMemory {
  private:
   std::map<uint64_t, Allocation> allocations_;
   std::unique_ptr<DeviceArena> arena_;
+  std::set<uint64_t> adopted_;  // bases of adopted (caller-owned) ranges
 };
 
 struct KernelParam {

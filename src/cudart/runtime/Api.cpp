@@ -41,7 +41,6 @@ std::vector<CallConfiguration>& callStack() {
 
 // An sm_90-class device as an H100 SXM (80 GB) reports itself under CUDA 13.
 constexpr int kMajor = 9, kMinor = 0;
-constexpr int kMultiprocessors = 132;
 constexpr size_t kGlobalMemory = size_t(80) << 30;
 constexpr int kSharedPerBlock = 48 * 1024;
 constexpr int kSharedPerBlockOptin = 227 * 1024;

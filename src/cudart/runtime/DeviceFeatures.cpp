@@ -13,8 +13,7 @@
 namespace predatar::cudart {
 namespace {
 
-// As cudaGetDeviceProperties reports them (Api.cpp).
-constexpr int kMultiprocessors = 132;
+// As cudaGetDeviceProperties reports them (Api.cpp; kMultiprocessors in Runtime.h).
 constexpr int kSharedPerSm = 228 * 1024;
 constexpr auto kCooperativeLaunchTooLarge = static_cast<cudaError_t>(720);  // cudaErrorCooperativeLaunchTooLarge
 

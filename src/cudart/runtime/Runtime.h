@@ -26,6 +26,9 @@
 namespace predatar::cudart {
 
 // What `predatar run` passes through the environment.
+// The device predatar reports (cudaGetDeviceProperties): an H100's multiprocessors.
+inline constexpr int kMultiprocessors = 132;
+
 struct RunOptions {
   std::vector<std::string> detectors{"gwcp"};   // PREDATAR_DETECTORS=gwcp,hb ("none": run only)
   std::string reportPath;                       // PREDATAR_REPORT
@@ -113,6 +116,10 @@ class Runtime {
   bool isDeviceRange(const void* pointer, uint64_t bytes) const;
   cudaError_t copy(void* dst, const void* src, uint64_t bytes, int kind);
   cudaError_t fill(void* dst, int value, uint64_t bytes);
+  // cudaHostRegister / cudaHostUnregister (HostRegister.cpp): the program's own memory,
+  // reachable from kernels at its own address (unified addressing) while registered.
+  cudaError_t registerHost(void* pointer, uint64_t bytes);
+  cudaError_t unregisterHost(void* pointer);
   void resetDevice();
 
   // Launch (serialized: the kernel has finished when this returns).

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds the NVIDIA cuda-samples named in samples.list with nvcc, outside the repository.
+#   build_samples.sh CUDA_SAMPLES_DIR OUT_DIR [-j N] [NAME...]
+# Each binary is OUT_DIR/NAME; its compiler output is OUT_DIR/NAME.buildlog. A binary that already
+# exists is kept (delete it to rebuild). Flags are the issue's: -cudart shared -lineinfo -arch=sm_75,
+# plus what the sample's own CMakeLists.txt asks for (--extended-lambda always; -rdc=true -lcudadevrt
+# for dynamic parallelism, libraries, include dirs: the third column of samples.list).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+[ $# -ge 2 ] || { echo "usage: $0 CUDA_SAMPLES_DIR OUT_DIR [-j N] [NAME...]" >&2; exit 2; }
+root=$(cd "$1" && pwd) || exit 2
+mkdir -p "$2" && out=$(cd "$2" && pwd) || exit 2
+shift 2
+jobs=1
+if [ "${1:-}" = -j ]; then jobs=$2; shift 2; fi
+[ -d "$root/Samples" ] || { echo "$root has no Samples/ folder: not a cuda-samples checkout" >&2; exit 2; }
+command -v nvcc >/dev/null || { echo "nvcc not found on PATH" >&2; exit 2; }
+NVCC_FLAGS=${NVCC_FLAGS:--cudart shared -lineinfo -arch=sm_75 --extended-lambda}
+
+build_one() {  # line of samples.list
+  local dir srcs extra name
+  IFS='|' read -r dir srcs extra <<<"$1"
+  dir=$(echo $dir); name=$(basename "$dir")
+  [ -x "$out/$name" ] && { echo "kept   $name"; return 0; }
+  # shellcheck disable=SC2086  # word splitting of the flag lists is intended
+  if (cd "$root/Samples/$dir" && nice -n 19 nvcc $NVCC_FLAGS -I"$root/Common" $extra \
+        -o "$out/$name" $srcs) >"$out/$name.buildlog" 2>&1; then
+    echo "built  $name"
+  else
+    echo "FAILED $name (see $out/$name.buildlog)"
+  fi
+}
+export -f build_one; export root out NVCC_FLAGS
+
+entries() {  # the lines of samples.list to build: all, or those named, in the order named
+  if [ $# -eq 0 ]; then grep -vE '^\s*(#|$)' "$here/samples.list"; return; fi
+  for n in "$@"; do grep -E "^[^ |]*/$n[ |]" "$here/samples.list" || echo "not in samples.list: $n" >&2; done
+}
+entries "$@" | tr '\n' '\0' | xargs -0 -r -n1 -P "$jobs" bash -c 'build_one "$0"'
