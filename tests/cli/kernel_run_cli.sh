@@ -81,11 +81,11 @@ assert not inv['executionSuccessful'] and len(n) == 1, inv
 assert 'storeOutOfBounds' in n[0]['message']['text'] and 'cudaErrorIllegalAddress' in n[0]['message']['text'], n
 assert n[0]['locations'][0]['physicalLocation']['region']['startLine'] == 16, n" && ok || bad "fault sarif: $(cat "$tmp/out")"
 [ "$(run "$p" run -- "$fp" oob)" = 3 ] && grep -q "KERNEL FAULT (cudaErrorIllegalAddress) in storeOutOfBounds" "$tmp/out" && ok || bad "fault text: $(cat "$tmp/out")"
-# an unsupported instruction (wmma) is refused by name, with kernel, line and thread; nothing aborts
-[ "$(run "$p" run --format json -- "$fp" wmma)" = 3 ] && grep -q "launch: cudaErrorLaunchFailure" "$tmp/err" && ok || bad "wmma run: $(cat "$tmp/err")"
+# an unsupported instruction (Volta's m8n8k4 f16 mma) is refused by name, with kernel, line and thread; nothing aborts
+[ "$(run "$p" run --format json -- "$fp" unsupported)" = 3 ] && grep -q "launch: cudaErrorLaunchFailure" "$tmp/err" && ok || bad "unsupported run: $(cat "$tmp/err")"
 python3 -c "
 import json; e=json.load(open('$tmp/out'))['errors'][0]
-assert 'wmma.load' in e['message'] and e['kernel'].startswith('tensorCore') and e['line'] == 34, e" && ok || bad "wmma json: $(cat "$tmp/out")"
+assert 'mma.sync.aligned.m8n8k4' in e['message'] and e['kernel'].startswith('voltaMma') and e['line'] == 33, e" && ok || bad "unsupported json: $(cat "$tmp/out")"
 # the program's own failure (exit 5, no race, no fault): exit 4, its status in the summary
 [ "$(run "$p" run -- "$fp" exit 5)" = 4 ] && grep -q "program exited with 5" "$tmp/err" && ok || bad "program failure: $(cat "$tmp/err")"
 [ "$(run "$p" run -- "$fp" exit 0)" = 0 ] && ok || bad "clean program: $(cat "$tmp/err")"
