@@ -174,6 +174,7 @@ enum : int {
   cudaErrorInvalidMemcpyDirection = 21,
   cudaErrorInvalidDevice = 101,
   cudaErrorInvalidKernelImage = 200,
+  cudaErrorUnsupportedLimit = 215,
   cudaErrorNoKernelImageForDevice = 209,
   cudaErrorInvalidPtx = 218,
   cudaErrorInvalidResourceHandle = 400,
@@ -262,6 +263,8 @@ enum DeviceAttr : int {
   cudaDevAttrCooperativeLaunch = 95,
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
   cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+  cudaDevAttrMaxPersistingL2CacheSize = 108,
+  cudaDevAttrMaxAccessPolicyWindowSize = 109,
   cudaDevAttrReservedSharedMemoryPerBlock = 111,
   cudaDevAttrMemoryPoolsSupported = 115,
 };
