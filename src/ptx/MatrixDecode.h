@@ -1,7 +1,7 @@
 // Opcode decoding of the warp-matrix (wmma), asynchronous-copy (cp.async) and
 // memory-barrier (mbarrier) families, apart from the general parser: it reads
 // the opcode's dot-separated parts and says which operands the instruction
-// takes; the parser resolves those operands (ptx/Parser.cpp).
+// takes; the parser resolves those operands (ptx/ParserInstructions.cpp).
 #pragma once
 
 #include <string>

@@ -1,0 +1,137 @@
+// Floating-point handlers: f32/f64 and f16/bf16 (scalar and x2), each a loop
+// over the active lanes (private to sim/Alu.cpp).
+#pragma once
+
+#include "sim/AluCommon.h"
+
+namespace predatar::sim::alu {
+
+using ptx::Instr;
+using ptx::Op;
+using ptx::Type;
+
+// ---------------------------------------------------------------- float ops
+
+template <class T> void fAdd(Ctx& x, const Instr& in, uint32_t m) { floatBinary<T>(x, in, m, [](T a, T b) { return a + b; }); }
+template <class T> void fSub(Ctx& x, const Instr& in, uint32_t m) { floatBinary<T>(x, in, m, [](T a, T b) { return a - b; }); }
+template <class T> void fMul(Ctx& x, const Instr& in, uint32_t m) { floatBinary<T>(x, in, m, [](T a, T b) { return a * b; }); }
+template <class T> void fDiv(Ctx& x, const Instr& in, uint32_t m) { floatBinary<T>(x, in, m, [](T a, T b) { return a / b; }); }
+template <class T> void fMin(Ctx& x, const Instr& in, uint32_t m) { floatBinary<T>(x, in, m, [](T a, T b) { return std::fmin(a, b); }); }
+template <class T> void fMax(Ctx& x, const Instr& in, uint32_t m) { floatBinary<T>(x, in, m, [](T a, T b) { return std::fmax(a, b); }); }
+template <class T> void fCopysign(Ctx& x, const Instr& in, uint32_t m) { binaryLoop<T>(x, in, m, [](T a, T b) { return std::copysign(b, a); }); }
+template <class T> void fFma(Ctx& x, const Instr& in, uint32_t m) {
+  RoundScope rs(in.round);
+  if (!in.ftz && !in.sat) return ternaryLoop<T>(x, in, m, [](T a, T b, T c) { return std::fma(a, b, c); });
+  ternaryLoop<T>(x, in, m, [&](T a, T b, T c) {
+    if (in.ftz) { a = flush(a); b = flush(b); c = flush(c); }
+    T r = std::fma(a, b, c);
+    if (in.ftz) r = flush(r);
+    return in.sat ? saturate(r) : r;
+  });
+}
+template <class T> void fAbs(Ctx& x, const Instr& in, uint32_t m) { floatUnary<T>(x, in, m, [](T a) { return std::fabs(a); }); }
+template <class T> void fNeg(Ctx& x, const Instr& in, uint32_t m) { floatUnary<T>(x, in, m, [](T a) { return -a; }); }
+template <class T> void fRcp(Ctx& x, const Instr& in, uint32_t m) { floatUnary<T>(x, in, m, [](T a) { return T(1) / a; }); }
+template <class T> void fSqrt(Ctx& x, const Instr& in, uint32_t m) { floatUnary<T>(x, in, m, [](T a) { return std::sqrt(a); }); }
+template <class T> void fRsqrt(Ctx& x, const Instr& in, uint32_t m) { floatUnary<T>(x, in, m, [](T a) { return T(1) / std::sqrt(a); }); }
+template <class T> void fEx2(Ctx& x, const Instr& in, uint32_t m) { floatUnary<T>(x, in, m, [](T a) { return std::exp2(a); }); }
+template <class T> void fLg2(Ctx& x, const Instr& in, uint32_t m) { floatUnary<T>(x, in, m, [](T a) { return std::log2(a); }); }
+template <class T> void fSin(Ctx& x, const Instr& in, uint32_t m) { floatUnary<T>(x, in, m, [](T a) { return std::sin(a); }); }
+template <class T> void fCos(Ctx& x, const Instr& in, uint32_t m) { floatUnary<T>(x, in, m, [](T a) { return std::cos(a); }); }
+template <class T> void fTanh(Ctx& x, const Instr& in, uint32_t m) { floatUnary<T>(x, in, m, [](T a) { return std::tanh(a); }); }
+template <class T> void fTestp(Ctx& x, const Instr& in, uint32_t m) {
+  uint64_t* d = D(x, in.dst[0]);
+  const uint64_t* a = S(x, in.src[0]);
+  auto mode = ptx::TestpMode(in.mode);
+  forLanes(m, [&](uint32_t l) {
+    T v = get<T>(a[l]);
+    bool r = false;
+    switch (mode) {
+      case ptx::TestpMode::Finite: r = std::isfinite(v); break;
+      case ptx::TestpMode::Infinite: r = std::isinf(v); break;
+      case ptx::TestpMode::Number: r = !std::isnan(v); break;
+      case ptx::TestpMode::NotANumber: r = std::isnan(v); break;
+      case ptx::TestpMode::Normal: r = std::isnormal(v); break;
+      case ptx::TestpMode::Subnormal: r = std::fpclassify(v) == FP_SUBNORMAL; break;
+    }
+    d[l] = r;
+  });
+}
+
+// ---------------------------------------------------------------- f16 / bf16 (scalar and x2)
+
+template <class T> inline bool compare(ptx::Cmp c, T a, T b);
+template <bool BF> inline double hget(uint16_t h) { return BF ? bf16ToFloat(h) : f16ToFloat(h); }
+template <bool BF> inline uint16_t hput(double v) { return BF ? floatToBf16(float(v)) : floatToF16(float(v)); }
+
+template <bool BF, int N, class F>
+void halfLoop(Ctx& x, const Instr& in, uint32_t m, int nsrc, F f) {
+  uint64_t* d = D(x, in.dst[0]);
+  const uint64_t* a = S(x, in.src[0]);
+  const uint64_t* b = nsrc > 1 ? S(x, in.src[1]) : a;
+  const uint64_t* c = nsrc > 2 ? S(x, in.src[2]) : a;
+  forLanes(m, [&](uint32_t l) {
+    uint64_t r = 0;
+    for (int k = 0; k < N; ++k) {
+      double av = hget<BF>(uint16_t(a[l] >> (16 * k))), bv = hget<BF>(uint16_t(b[l] >> (16 * k))),
+             cv = hget<BF>(uint16_t(c[l] >> (16 * k)));
+      double v = f(av, bv, cv);
+      if (in.sat) v = std::isnan(v) ? 0.0 : std::clamp(v, 0.0, 1.0);
+      r |= uint64_t(hput<BF>(v)) << (16 * k);
+    }
+    d[l] = r;
+  });
+}
+template <bool BF, int N> ExecFn halfOp(Op op) {
+  switch (op) {
+    case Op::Add: return [](Ctx& x, const Instr& in, uint32_t m) { halfLoop<BF, N>(x, in, m, 2, [](double a, double b, double) { return a + b; }); };
+    case Op::Sub: return [](Ctx& x, const Instr& in, uint32_t m) { halfLoop<BF, N>(x, in, m, 2, [](double a, double b, double) { return a - b; }); };
+    case Op::Mul: return [](Ctx& x, const Instr& in, uint32_t m) { halfLoop<BF, N>(x, in, m, 2, [](double a, double b, double) { return a * b; }); };
+    case Op::Fma: case Op::Mad:
+      return [](Ctx& x, const Instr& in, uint32_t m) { halfLoop<BF, N>(x, in, m, 3, [](double a, double b, double c) { return std::fma(a, b, c); }); };
+    case Op::Min: return [](Ctx& x, const Instr& in, uint32_t m) { halfLoop<BF, N>(x, in, m, 2, [](double a, double b, double) { return std::fmin(a, b); }); };
+    case Op::Max: return [](Ctx& x, const Instr& in, uint32_t m) { halfLoop<BF, N>(x, in, m, 2, [](double a, double b, double) { return std::fmax(a, b); }); };
+    case Op::Neg: return [](Ctx& x, const Instr& in, uint32_t m) { halfLoop<BF, N>(x, in, m, 1, [](double a, double, double) { return -a; }); };
+    case Op::Abs: return [](Ctx& x, const Instr& in, uint32_t m) { halfLoop<BF, N>(x, in, m, 1, [](double a, double, double) { return std::fabs(a); }); };
+    default: return nullptr;
+  }
+}
+inline ExecFn halfSelect(const Instr& in) {
+  switch (in.type) {
+    case Type::F16: return halfOp<false, 1>(in.op);
+    case Type::F16x2: return halfOp<false, 2>(in.op);
+    case Type::BF16: return halfOp<true, 1>(in.op);
+    case Type::BF16x2: return halfOp<true, 2>(in.op);
+    default: return nullptr;
+  }
+}
+template <bool BF, int N> void halfSetp(Ctx& x, const Instr& in, uint32_t m) {
+  uint64_t* p = D(x, in.dst[0]);
+  uint64_t* q = in.ndst > 1 ? D(x, in.dst[1]) : nullptr;
+  const uint64_t* a = S(x, in.src[0]);
+  const uint64_t* b = S(x, in.src[1]);
+  const uint64_t* c = in.nsrc > 2 ? S(x, in.src[2]) : nullptr;
+  forLanes(m, [&](uint32_t l) {
+    bool r[2] = {false, false};
+    for (int k = 0; k < N; ++k) {
+      double av = hget<BF>(uint16_t(a[l] >> (16 * k))), bv = hget<BF>(uint16_t(b[l] >> (16 * k)));
+      bool t = compare<double>(in.cmp, av, bv);
+      if (c) {
+        bool cv = (c[l] != 0) != in.negC;
+        if (in.boolOp == ptx::BoolOp::And) t = t && cv;
+        else if (in.boolOp == ptx::BoolOp::Or) t = t || cv;
+        else if (in.boolOp == ptx::BoolOp::Xor) t = t != cv;
+      }
+      r[k] = t;
+    }
+    if (N == 1) {
+      p[l] = r[0];
+      if (q) q[l] = !r[0];
+    } else {
+      p[l] = r[0];
+      if (q) q[l] = r[1];
+    }
+  });
+}
+
+}  // namespace predatar::sim::alu

@@ -1,0 +1,628 @@
+// The warp scheduler: block residency (materialize/retire), warp stepping with
+// the control-flow / synchronization instructions, and the launch loop.
+#include "sim/Scheduler.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <random>
+
+#include "sim/BarrierCheck.h"
+#include "sim/Livelock.h"
+#include "sim/Residency.h"
+
+namespace predatar::sim::detail {
+
+namespace {
+
+constexpr uint64_t kRotateSteps = 256;  // divergent group steps before another group gets a turn
+
+// Allocates a block's shared memory and its warps' registers and local memory.
+void materialize(Launch& L, uint32_t b) {
+  const LaunchConfig& config = L.cfg;
+  Block& blk = L.blocks[b];
+  blk.resident = true;
+  if (L.sharedBytes) {
+    blk.shared = std::make_unique<uint8_t[]>(L.sharedBytes);
+    std::memset(blk.shared.get(), 0, L.sharedBytes);
+  }
+  size_t slots = size_t(L.slotsPerWarp) * 32;
+  uint32_t wpb = blk.numWarps;
+  for (uint32_t wi = 0; wi < wpb; ++wi) {
+    Warp& w = L.warps[blk.firstWarp + wi];
+    w.regs = std::make_unique<uint64_t[]>(slots);
+    std::memset(w.regs.get(), 0, slots * 8);
+    uint64_t* sp = w.regs.get();
+    auto setSp = [&](uint32_t idx, auto fn) {
+      for (uint32_t l = 0; l < 32; ++l) sp[idx * 32 + l] = fn(l);
+    };
+    setSp(ptx::kTidX, [&](uint32_t l) { return (wi * 32 + l) % config.block.x; });
+    setSp(ptx::kTidY, [&](uint32_t l) { return ((wi * 32 + l) / config.block.x) % config.block.y; });
+    setSp(ptx::kTidZ, [&](uint32_t l) { return (wi * 32 + l) / (config.block.x * config.block.y); });
+    setSp(ptx::kNtidX, [&](uint32_t) { return config.block.x; });
+    setSp(ptx::kNtidY, [&](uint32_t) { return config.block.y; });
+    setSp(ptx::kNtidZ, [&](uint32_t) { return config.block.z; });
+    setSp(ptx::kCtaidX, [&](uint32_t) { return blk.idx.x; });
+    setSp(ptx::kCtaidY, [&](uint32_t) { return blk.idx.y; });
+    setSp(ptx::kCtaidZ, [&](uint32_t) { return blk.idx.z; });
+    setSp(ptx::kNctaidX, [&](uint32_t) { return config.grid.x; });
+    setSp(ptx::kNctaidY, [&](uint32_t) { return config.grid.y; });
+    setSp(ptx::kNctaidZ, [&](uint32_t) { return config.grid.z; });
+    setSp(ptx::kLaneId, [&](uint32_t l) { return l; });
+    setSp(ptx::kWarpId, [&](uint32_t) { return wi; });
+    setSp(ptx::kNWarpId, [&](uint32_t) { return wpb; });
+    setSp(ptx::kLanemaskEq, [&](uint32_t l) { return 1u << l; });
+    setSp(ptx::kLanemaskLt, [&](uint32_t l) { return (1u << l) - 1; });
+    setSp(ptx::kLanemaskLe, [&](uint32_t l) { return uint32_t((2ull << l) - 1); });
+    setSp(ptx::kLanemaskGt, [&](uint32_t l) { return ~uint32_t((2ull << l) - 1); });
+    setSp(ptx::kLanemaskGe, [&](uint32_t l) { return ~((1u << l) - 1); });
+    setSp(ptx::kSmId, [&](uint32_t) { return 0u; });
+    setSp(ptx::kNSmId, [&](uint32_t) { return 1u; });
+    setSp(ptx::kGridId, [&](uint32_t) { return 0u; });
+    setSp(ptx::kDynSmem, [&](uint32_t) { return config.dynamicSharedBytes; });
+    setSp(ptx::kTotalSmem, [&](uint32_t) { return uint32_t(L.sharedBytes); });
+    if (L.stackBytes) {
+      w.local = std::make_unique<uint8_t[]>(32 * L.stackBytes);
+      std::memset(w.local.get(), 0, 32 * L.stackBytes);
+    }
+    if (L.hasCalls) w.calls.resize(size_t(32) * L.maxDepth);
+    w.started = true;
+  }
+}
+
+// Frees the memory of a finished block.
+void retire(Launch& L, uint32_t b) {
+  Block& blk = L.blocks[b];
+  blk.shared.reset();
+  for (uint32_t wi = blk.firstWarp; wi < blk.firstWarp + blk.numWarps; ++wi) {
+    Warp& w = L.warps[wi];
+    w.regs.reset();
+    w.local.reset();
+    std::vector<CallFrame>().swap(w.calls);
+  }
+}
+
+uint32_t memberMaskSrc(const Instr& in) {
+  switch (in.op) {
+    case Op::Shfl: return 3;
+    case Op::BarWarpSync: return 0;
+    default: return 1;
+  }
+}
+
+std::string seconds(double s) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", s);
+  return text;
+}
+
+}  // namespace
+
+uint32_t Runner::selectPc(Warp& w, uint32_t ready) {
+  uint32_t best = UINT32_MAX, next = UINT32_MAX;
+  forLanes(ready, [&](uint32_t l) {
+    uint32_t p = w.pc[l];
+    best = std::min(best, p);
+    if (p > w.lastPc) next = std::min(next, p);
+  });
+  if (w.rotate && next != UINT32_MAX) return next;
+  return best;
+}
+
+void Runner::exitLanes(Warp& w, uint32_t lanes, uint32_t pc) {
+  w.exited |= lanes;
+  w.waiting &= ~lanes;
+  ExitEvent ev;
+  ev.lanes = WarpLanes{w.block, w.inBlock, lanes};
+  ev.origin = L.origin(pc);
+  L.sink.exit(ev);
+  Block& b = L.blocks[w.block];
+  b.exitedThreads += uint32_t(std::popcount(lanes));
+  for (uint32_t active = b.activeBarriers; active; active &= active - 1)
+    checkBarrier(b, uint32_t(std::countr_zero(active)), pc);
+  if (w.waiting) releaseWarpSyncAfterExit(w);
+}
+
+void Runner::checkBarrier(Block& b, uint32_t id, uint32_t pc) {
+  if (!(b.activeBarriers & (1u << id))) return;
+  Barrier& bar = b.barriers[id];
+  uint32_t expected = bar.expected ? bar.expected : b.threads - b.exitedThreads;
+  if (bar.arrived < expected) return;
+  if (auto divergent = findDivergentBarrier(L, b, id)) {  // synccheck: waiters stay, the launch stops
+    L.fault(*divergent->warp, divergent->lane, divergent->pc, divergent->what);
+    return;
+  }
+  BarrierEvent ev;
+  ev.block = b.index;
+  ev.threads = std::move(bar.threads);
+  std::sort(ev.threads.begin(), ev.threads.end());
+  ev.origin = L.origin(pc);
+  L.sink.barrier(ev);
+  for (uint32_t wi = b.firstWarp; wi < b.firstWarp + b.numWarps; ++wi) {
+    Warp& w = L.warps[wi];
+    uint32_t rel = 0;
+    forLanes(w.waiting, [&](uint32_t l) {
+      if (w.waitKind[l] == kWaitBarrier && w.barrierId[l] == id) rel |= 1u << l;
+    });
+    forLanes(rel, [&](uint32_t l) {
+      const Instr& in = code[w.pc[l]];
+      if (in.ndst > 0 && in.dst[0] != ptx::kNoRef) {  // bar.red result
+        uint64_t* d = w.regs.get() + (size_t(L.funcBase[in.func]) + (in.dst[0] & ptx::kRefIndexMask)) * 32;
+        auto kind = ptx::BarKind(in.mode);
+        d[l] = kind == ptx::BarKind::RedPopc ? bar.redPopc : kind == ptx::BarKind::RedAnd ? bar.redAnd : bar.redOr;
+      }
+      w.pc[l] += 1;
+      w.waitKind[l] = kNotWaiting;
+    });
+    w.waiting &= ~rel;
+  }
+  bar = Barrier{};
+  b.activeBarriers &= ~(1u << id);
+}
+
+bool Runner::barrier(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t mask, uint32_t exec) {
+  forLanes(mask & ~exec, [&](uint32_t l) { w.pc[l] = pc + 1; });
+  if (!exec) return true;
+  uint32_t first = uint32_t(std::countr_zero(exec));
+  uint32_t id = uint32_t(S(x, in.src[0])[first]);
+  uint32_t count = (in.nsrc > 1 && in.src[1] != ptx::kNoRef) ? uint32_t(S(x, in.src[1])[first]) : 0;
+  if (id >= 16) {
+    L.fault(w, first, pc, "barrier id " + std::to_string(id) + " out of range");
+    x.faulted = true;
+    return false;
+  }
+  Block& b = L.blocks[w.block];
+  Barrier& bar = b.barriers[id];
+  if (!(b.activeBarriers & (1u << id))) {
+    bar = Barrier{};
+    bar.expected = count;
+    b.activeBarriers |= 1u << id;
+  }
+  auto kind = ptx::BarKind(in.mode);
+  bar.arrived += uint32_t(std::popcount(exec));
+  forLanes(exec, [&](uint32_t l) { bar.threads.push_back(w.inBlock * 32 + l); });
+  if (kind == ptx::BarKind::RedPopc || kind == ptx::BarKind::RedAnd || kind == ptx::BarKind::RedOr) {
+    const uint64_t* p = S(x, in.src[2]);
+    forLanes(exec, [&](uint32_t l) {
+      bool v = (p[l] != 0) != in.negC;
+      bar.redPopc += v;
+      bar.redAnd = bar.redAnd && v;
+      bar.redOr = bar.redOr || v;
+    });
+  }
+  if (kind == ptx::BarKind::Arrive) {
+    forLanes(exec, [&](uint32_t l) { w.pc[l] = pc + 1; });
+  } else {
+    forLanes(exec, [&](uint32_t l) {
+      w.pc[l] = pc;
+      w.waitKind[l] = kWaitBarrier;
+      w.barrierId[l] = uint8_t(id);
+    });
+    w.waiting |= exec;
+  }
+  checkBarrier(b, id, pc);
+  if (!L.error.ok()) {
+    x.faulted = true;
+    return false;
+  }
+  return true;
+}
+bool Runner::warpSync(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t& mask, uint32_t exec) {
+  if (!exec) return true;
+  uint32_t first = uint32_t(std::countr_zero(exec));
+  uint32_t member = uint32_t(S(x, in.src[memberMaskSrc(in)])[first]);
+  uint32_t live = w.exists & ~w.exited;
+  uint32_t required = member & live;
+  bool anyPc = in.op == Op::BarWarpSync;
+  uint32_t waitersHere = 0, waitersElsewhere = 0;
+  forLanes(w.waiting, [&](uint32_t l) {
+    if (w.waitKind[l] != kWaitWarpSync) return;
+    if (w.pc[l] == pc) waitersHere |= 1u << l;
+    else if (anyPc && code[w.pc[l]].op == Op::BarWarpSync) waitersElsewhere |= 1u << l;
+  });
+  uint32_t arrived = exec | waitersHere | waitersElsewhere;
+  if ((required & ~arrived) != 0) {
+    forLanes(exec, [&](uint32_t l) {
+      w.pc[l] = pc;
+      w.waitKind[l] = kWaitWarpSync;
+    });
+    w.waiting |= exec;
+    forLanes(mask & ~exec, [&](uint32_t l) { w.pc[l] = pc + 1; });
+    return false;
+  }
+  uint32_t participants = exec | waitersHere;
+  switch (in.op) {
+    case Op::Shfl: execShfl(x, in, participants); break;
+    case Op::Vote: execVote(x, in, participants); break;
+    case Op::Match: execMatch(x, in, participants); break;
+    case Op::Redux: execRedux(x, in, participants); break;
+    case Op::WmmaLoad: case Op::WmmaStore: case Op::WmmaMma: execWarpMatrix(x, in, participants); break;
+    default: {
+      SyncWarpEvent ev;
+      ev.lanes = WarpLanes{w.block, w.inBlock, arrived};
+      ev.origin = L.origin(pc);
+      L.sink.syncWarp(ev);
+      break;
+    }
+  }
+  w.waiting &= ~(waitersHere | waitersElsewhere);
+  forLanes(waitersHere | waitersElsewhere, [&](uint32_t l) { w.waitKind[l] = kNotWaiting; });
+  forLanes(waitersElsewhere, [&](uint32_t l) { w.pc[l] += 1; });
+  mask |= waitersHere;
+  return true;
+}
+
+void Runner::releaseWarpSyncAfterExit(Warp& w) {
+  // Lanes waiting for lanes that have exited since: retry their instruction.
+  uint32_t waiters = 0;
+  forLanes(w.waiting, [&](uint32_t l) { if (w.waitKind[l] == kWaitWarpSync) waiters |= 1u << l; });
+  while (waiters) {
+    uint32_t l0 = uint32_t(std::countr_zero(waiters));
+    uint32_t pc = w.pc[l0];
+    uint32_t group = 0;
+    forLanes(waiters, [&](uint32_t l) { if (w.pc[l] == pc) group |= 1u << l; });
+    waiters &= ~group;
+    // make them ready again at the same pc: they re-execute the sync instruction
+    w.waiting &= ~group;
+    forLanes(group, [&](uint32_t l) { w.waitKind[l] = kNotWaiting; });
+  }
+}
+
+uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
+  Ctx x;
+  x.L = &L;
+  x.W = &w;
+  x.special = w.regs.get();
+  uint64_t executed = 0;
+  while (executed < budget) {
+    uint32_t ready = w.exists & ~w.exited & ~w.waiting;
+    if (!ready) break;
+    uint32_t pc = selectPc(w, ready);
+    uint32_t mask = 0;
+    forLanes(ready, [&](uint32_t l) { if (w.pc[l] == pc) mask |= 1u << l; });
+    uint32_t others = ready & ~mask;
+    if (!others) w.rotate = false;
+    progress.scheduled(L, w, pc, mask);
+    uint32_t curFunc = UINT32_MAX;
+    bool yield = false;
+    // Runs the group until it diverges, blocks or runs out of budget.
+    // `written` means the lanes' pcs have been stored in w.pc.
+    bool written = false;
+    while (true) {
+      const Instr& in = code[pc];
+      if (in.func != curFunc) {
+        curFunc = in.func;
+        x.regs = w.regs.get() + size_t(L.funcBase[curFunc]) * 32;
+        x.consts = L.consts[curFunc].data();
+      }
+      uint32_t exec = mask;
+      if (in.guard != ptx::kNoRef) {
+        const uint64_t* g = S(x, in.guard);
+        uint32_t gm = 0;
+        forLanes(mask, [&](uint32_t l) { gm |= uint32_t((g[l] != 0) != in.guardNeg) << l; });
+        exec = gm;
+      }
+      x.pc = pc;
+      x.groupMask = mask;
+      ++executed;
+      L.threadSteps += uint32_t(std::popcount(mask));
+      Ctrl c = ctrl[pc];
+      if (c == Ctrl::Plain) {
+        if (exec) {
+          fns[pc](x, in, exec);
+          if (x.faulted) {
+            forLanes(mask, [&](uint32_t l) { w.pc[l] = pc; });
+            return executed;
+          }
+        }
+        ++pc;
+      } else {
+        bool regroup = false;
+        switch (c) {
+          case Ctrl::Bra:
+            if (exec == mask || in.uni) pc = in.target;
+            else if (exec == 0) ++pc;
+            else {
+              forLanes(mask, [&](uint32_t l) { w.pc[l] = ((exec >> l) & 1) ? in.target : pc + 1; });
+              progress.diverged(L, w, pc, in.target, exec, mask & ~exec);
+              regroup = true;
+            }
+            break;
+          case Ctrl::BrxIdx: {
+            // Per lane: the table entry its index selects (lanes whose guard is false fall through).
+            const std::vector<uint32_t>& table = L.M.ir.branchTables[in.target];
+            const uint64_t* index = S(x, in.src[0]);
+            uint32_t bad = 0;
+            forLanes(exec, [&](uint32_t l) { if (index[l] >= table.size()) bad |= 1u << l; });
+            if (bad) {
+              uint32_t lane = uint32_t(std::countr_zero(bad));
+              L.fault(w, lane, pc, "brx.idx index " + std::to_string(index[lane]) + " outside its table of " +
+                                       std::to_string(table.size()) + " targets");
+              forLanes(mask, [&](uint32_t l) { w.pc[l] = pc; });
+              return executed;
+            }
+            uint32_t first = exec ? uint32_t(table[index[std::countr_zero(exec)]]) : pc + 1;
+            bool same = true;
+            forLanes(mask, [&](uint32_t l) {
+              uint32_t t = ((exec >> l) & 1) ? table[index[l]] : pc + 1;
+              same = same && t == first;
+            });
+            if (same) pc = first;
+            else {
+              forLanes(mask, [&](uint32_t l) { w.pc[l] = ((exec >> l) & 1) ? table[index[l]] : pc + 1; });
+              regroup = true;
+            }
+            break;
+          }
+          case Ctrl::Exit:
+            if (exec) {
+              forLanes(exec, [&](uint32_t l) { w.pc[l] = pc; });
+              exitLanes(w, exec, pc);
+              mask &= ~exec;
+              if (!mask) { regroup = true; break; }
+            }
+            ++pc;
+            break;
+          case Ctrl::Unsupported:
+            if (exec) {
+              L.fault(w, uint32_t(std::countr_zero(exec)), pc,
+                      L.M.unsupported.at(pc) + " (not supported by the emulator)");
+              forLanes(mask, [&](uint32_t l) { w.pc[l] = pc; });
+              return executed;
+            }
+            ++pc;
+            break;
+          case Ctrl::Trap:
+            if (exec) {
+              L.fault(w, uint32_t(std::countr_zero(exec)), pc, "trap instruction executed");
+              forLanes(mask, [&](uint32_t l) { w.pc[l] = pc; });
+              return executed;
+            }
+            ++pc;
+            break;
+          case Ctrl::Nanosleep:
+            ++pc;
+            yield = true;
+            break;
+          case Ctrl::Bar:
+            if (!barrier(w, x, in, pc, mask, exec)) {
+              forLanes(mask, [&](uint32_t l) { w.pc[l] = pc; });
+              return executed;
+            }
+            regroup = true;
+            break;
+          case Ctrl::WarpSync: {
+            if (!warpSync(w, x, in, pc, mask, exec)) { regroup = true; break; }
+            if (x.faulted) {  // wmma's memory accesses
+              forLanes(mask, [&](uint32_t l) { w.pc[l] = pc; });
+              return executed;
+            }
+            ++pc;
+            others = (w.exists & ~w.exited & ~w.waiting) & ~mask;
+            break;
+          }
+          case Ctrl::Call: {
+            if (in.mode != ptx::kNotBuiltin) {
+              bool ok = true;
+              forLanes(exec, [&](uint32_t l) { if (ok) ok = execBuiltin(x, in, l); });
+              if (!ok) {
+                forLanes(mask, [&](uint32_t l) { w.pc[l] = pc; });
+                x.faulted = true;
+                return executed;
+              }
+              ++pc;
+              break;
+            }
+            const ptx::CallSite& cs = L.M.ir.calls[in.call];
+            const ptx::Function& callee = L.M.ir.functions[cs.callee];
+            const ptx::Function& caller = L.M.ir.functions[in.func];
+            bool ok = true;
+            forLanes(exec, [&](uint32_t l) {
+              if (!ok) return;
+              uint64_t newBase = w.frameBase[l] + alignUp(caller.frameBytes, 16);
+              if (w.depth[l] >= L.maxDepth || newBase + callee.frameBytes > L.stackBytes) {
+                L.fault(w, l, pc, "call stack overflow");
+                ok = false;
+                return;
+              }
+              uint8_t* local = w.local.get() + size_t(l) * L.stackBytes;
+              L.memoryChanges += !cs.argOffsets.empty();  // frames are memory: see Livelock.h
+              for (size_t i = 0; i < cs.argOffsets.size(); ++i)
+                std::memcpy(local + newBase + callee.params[i].offset, local + w.frameBase[l] + cs.argOffsets[i],
+                            callee.params[i].bytes);
+              w.calls[size_t(l) * L.maxDepth + w.depth[l]] = CallFrame{pc, in.call, w.frameBase[l]};
+              ++w.depth[l];
+              w.frameBase[l] = newBase;
+            });
+            if (!ok) {
+              forLanes(mask, [&](uint32_t l) { w.pc[l] = pc; });
+              x.faulted = true;
+              return executed;
+            }
+            if (exec == mask) pc = callee.begin;
+            else {
+              forLanes(mask, [&](uint32_t l) { w.pc[l] = ((exec >> l) & 1) ? callee.begin : pc + 1; });
+              regroup = true;
+            }
+            break;
+          }
+          case Ctrl::Ret: {
+            const ptx::Function& callee = L.M.ir.functions[in.func];
+            uint32_t retPc[32];
+            bool uniform = true;
+            uint32_t firstRet = UINT32_MAX;
+            forLanes(exec, [&](uint32_t l) {
+              CallFrame f = w.calls[size_t(l) * L.maxDepth + (--w.depth[l])];
+              const ptx::CallSite& cs = L.M.ir.calls[f.call];
+              uint8_t* local = w.local.get() + size_t(l) * L.stackBytes;
+              L.memoryChanges += !cs.retOffsets.empty();
+              for (size_t i = 0; i < cs.retOffsets.size(); ++i)
+                std::memcpy(local + f.frameBase + cs.retOffsets[i], local + w.frameBase[l] + callee.rets[i].offset,
+                            callee.rets[i].bytes);
+              w.frameBase[l] = f.frameBase;
+              retPc[l] = f.returnPc + 1;
+              if (firstRet == UINT32_MAX) firstRet = retPc[l];
+              else if (retPc[l] != firstRet) uniform = false;
+            });
+            if (exec == mask && uniform) pc = firstRet;
+            else if (exec == 0) ++pc;
+            else {
+              forLanes(mask, [&](uint32_t l) { w.pc[l] = ((exec >> l) & 1) ? retPc[l] : pc + 1; });
+              regroup = true;
+            }
+            break;
+          }
+          default: break;
+        }
+        if (x.faulted) {
+          forLanes(mask, [&](uint32_t l) { w.pc[l] = pc; });
+          return executed;
+        }
+        if (regroup) { written = true; break; }
+      }
+      if (others) {
+        uint32_t join = 0;
+        forLanes(others, [&](uint32_t l) { if (w.pc[l] == pc) join |= 1u << l; });
+        if (join) {
+          mask |= join;
+          others &= ~join;
+          w.groupSteps = 0;
+          if (!others) w.rotate = false;
+        } else if (++w.groupSteps > kRotateSteps) {
+          w.groupSteps = 0;
+          w.rotate = true;
+          break;
+        }
+      }
+      if (yield || executed >= budget) break;
+    }
+    if (!written) forLanes(mask, [&](uint32_t l) { w.pc[l] = pc; });
+    w.lastPc = pc;
+    progress.stopped(L, w);
+    if (yield) break;
+  }
+  return executed;
+}
+
+std::string Runner::waitingReport(bool includeRunning) {
+  std::string s;
+  int shown = 0, total = 0;
+  for (Warp& w : L.warps) {
+    if (!w.started || w.done()) continue;
+    uint32_t live = w.exists & ~w.exited;
+    uint32_t groups = live;
+    while (groups) {
+      uint32_t l0 = uint32_t(std::countr_zero(groups));
+      uint32_t pc = w.pc[l0];
+      uint8_t kind = (w.waiting >> l0) & 1 ? w.waitKind[l0] : uint8_t(kNotWaiting);
+      L.recordFaultSite(w, l0, pc);  // the first stuck thread locates a deadlock or livelock
+      uint32_t g = 0;
+      forLanes(groups, [&](uint32_t l) {
+        uint8_t k = (w.waiting >> l) & 1 ? w.waitKind[l] : uint8_t(kNotWaiting);
+        if (w.pc[l] == pc && k == kind) g |= 1u << l;
+      });
+      groups &= ~g;
+      if (kind == kNotWaiting && !includeRunning) continue;
+      ++total;
+      if (shown >= 8) continue;
+      ++shown;
+      const Block& b = L.blocks[w.block];
+      s += "\n  block (" + std::to_string(b.idx.x) + "," + std::to_string(b.idx.y) + "," + std::to_string(b.idx.z) +
+           ") warp " + std::to_string(w.inBlock) + " lanes " + hex(g) + " at " + L.where(pc);
+      if (kind == kWaitBarrier) {
+        const Barrier& bar = b.barriers[w.barrierId[l0]];
+        uint32_t expected = bar.expected ? bar.expected : b.threads - b.exitedThreads;
+        s += ": waiting at barrier " + std::to_string(w.barrierId[l0]) + " (" + std::to_string(bar.arrived) + " of " +
+             std::to_string(expected) + " threads arrived)";
+      } else if (kind == kWaitWarpSync) {
+        s += ": waiting for the other lanes of its warp (warp-synchronous instruction)";
+      } else {
+        s += ": running";
+      }
+    }
+  }
+  if (total > shown) s += "\n  ... and " + std::to_string(total - shown) + " more";
+  return s;
+}
+absl::Status Runner::run() {
+  std::mt19937_64 rng(L.cfg.schedule.seed);
+  bool random = L.cfg.schedule.policy == ScheduleOptions::Policy::Random;
+  uint64_t quantum = std::max<uint32_t>(L.cfg.schedule.quantum, 1);
+  uint64_t limit = L.cfg.schedule.stepLimit;
+  LivelockDetector livelock;
+  const auto start = std::chrono::steady_clock::now();
+  const std::chrono::duration<double> timeLimit(L.cfg.schedule.timeLimitSeconds);
+  uint32_t nblocks = uint32_t(L.blocks.size());
+  Residency residency(L);  // blocks come in waves, as on the GPU (sim/Residency.h)
+  uint32_t resident = residency.limit();
+  std::vector<uint32_t> order, alive;
+  std::vector<uint32_t> liveWarps(nblocks, 0);
+  uint32_t nextBlock = 0;
+  auto admit = [&]() {
+    uint32_t b = nextBlock++;
+    materialize(L, b);
+    for (uint32_t wi = L.blocks[b].firstWarp; wi < L.blocks[b].firstWarp + L.blocks[b].numWarps; ++wi) order.push_back(wi);
+    liveWarps[b] = L.blocks[b].numWarps;
+  };
+  while (nextBlock < resident) admit();
+  while (!order.empty()) {
+    alive.clear();
+    uint32_t retired = 0;
+    for (uint32_t i : order) {
+      if (!L.warps[i].done()) { alive.push_back(i); continue; }
+      uint32_t b = L.warps[i].block;
+      if (--liveWarps[b] == 0) { retire(L, b); ++retired; }
+    }
+    order.swap(alive);
+    while (retired-- > 0 && nextBlock < nblocks) admit();
+    if (order.empty()) break;
+    if (random) std::shuffle(order.begin(), order.end(), rng);
+    if (L.cfg.schedule.interrupt && L.cfg.schedule.interrupt->load(std::memory_order_relaxed))
+      return absl::CancelledError("kernel '" + L.kernelName + "': interrupted by a signal; live warps:" +
+                                  waitingReport(true));
+    bool progress = false;
+    for (uint32_t i : order) {
+      Warp& w = L.warps[i];
+      if (w.done()) continue;
+      uint64_t budget = random ? 1 + rng() % quantum : quantum;
+      budget = std::min<uint64_t>(budget, limit - std::min(limit, L.steps));
+      uint64_t n = runWarp(w, budget);
+      L.steps += n;
+      if (!L.error.ok()) return L.error;
+      if (n) progress = true;
+      if (L.steps >= limit) {
+        return absl::ResourceExhaustedError("kernel '" + L.kernelName + "': step limit of " + std::to_string(limit) +
+                                            " warp instructions reached (a livelock, or a lock that is never "
+                                            "released? a longer run needs --step-limit); live warps:" + waitingReport(true));
+      }
+    }
+    bool anyLive = false;
+    for (uint32_t i : order) anyLive = anyLive || !L.warps[i].done();
+    if (anyLive && !progress) {
+      return absl::FailedPreconditionError("kernel '" + L.kernelName + "': deadlock: every live warp waits forever:" +
+                                           waitingReport(false));
+    }
+    bool stuck = anyLive && !random && livelock.afterRound(L, order);  // sound for the deterministic schedule only
+    if (anyLive && nextBlock < nblocks) {
+      if (uint32_t more = residency.admitOnDemand(L, order, stuck, random); more > 0) {
+        while (more-- > 0 && nextBlock < nblocks) admit();
+        L.residencyWarning = residency.warning(L);
+        continue;
+      }
+    }
+    if (stuck) {
+      return absl::FailedPreconditionError(
+          "kernel '" + L.kernelName +
+          "': deadlock: the running warps spin without changing memory, so no thread can ever make progress "
+          "(a spin-wait on a value only a waiting thread would write?):" + waitingReport(true));
+    }
+    if (timeLimit.count() > 0 && std::chrono::steady_clock::now() - start > timeLimit) {
+      return absl::DeadlineExceededError("kernel '" + L.kernelName + "': time limit of " +
+                                         seconds(L.cfg.schedule.timeLimitSeconds) + " s reached after " + std::to_string(L.steps) +
+                                         " warp instructions (an endless loop?); live warps:" + waitingReport(true));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace predatar::sim::detail

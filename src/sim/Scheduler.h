@@ -1,0 +1,44 @@
+// The warp scheduler of a launch (private to the sim module): Runner makes
+// blocks resident, steps warps (control flow, calls, barriers, warp syncs)
+// and reports who waits on what when a launch stops progressing.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/Exec.h"
+#include "sim/ForwardProgress.h"
+
+namespace predatar::sim::detail {
+
+using ptx::Instr;
+using ptx::Op;
+
+inline uint64_t alignUp(uint64_t v, uint64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+
+class Runner {
+ public:
+  explicit Runner(Launch& L) : L(L), code(L.M.ir.code), fns(L.M.fns), ctrl(L.M.ctrl) {}
+
+  absl::Status run();
+  const std::string& progressWarning() const { return progress.warning(); }
+
+ private:
+  uint64_t runWarp(Warp& w, uint64_t budget);
+  uint32_t selectPc(Warp& w, uint32_t ready);
+  void exitLanes(Warp& w, uint32_t lanes, uint32_t pc);
+  void checkBarrier(Block& b, uint32_t id, uint32_t pc);
+  bool barrier(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t mask, uint32_t exec);
+  // returns true when the group may continue at pc+1 with `mask` updated
+  bool warpSync(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t& mask, uint32_t exec);
+  void releaseWarpSyncAfterExit(Warp& w);
+  std::string waitingReport(bool includeRunning);
+
+  Launch& L;
+  const std::vector<Instr>& code;
+  const std::vector<ExecFn>& fns;
+  const std::vector<Ctrl>& ctrl;
+  ForwardProgress progress;  // lanes of a warp that need a scheduler fairer than the GPU's
+};
+
+}  // namespace predatar::sim::detail
