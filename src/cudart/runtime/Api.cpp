@@ -4,12 +4,13 @@
 
 #include <algorithm>
 #include <atomic>
-#include <iterator>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <vector>
 
+#include "cudart/runtime/DeviceFeatures.h"
 #include "cudart/runtime/Graph.h"
 #include "cudart/runtime/Runtime.h"
 
@@ -254,10 +255,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlock
   std::lock_guard lock(rt().mutex());
   if (numBlocks == nullptr || blockSize <= 0 || blockSize > 1024) return fail(cudaErrorInvalidValue);
   if (rt().kernelByHost(func) == nullptr) return fail(cudaErrorInvalidDeviceFunction);
-  int warps = (blockSize + 31) / 32;
-  int byThreads = 64 / warps;  // 2048 threads per SM
-  int byShared = dynamicSMemSize ? int(kSharedPerSm / dynamicSMemSize) : 32;
-  *numBlocks = std::max(0, std::min({byThreads, byShared, 32}));
+  *numBlocks = residentBlocksPerSm(blockSize, dynamicSMemSize);
   return cudaSuccess;
 }
 

@@ -14,6 +14,7 @@ namespace predatar::cudart {
 namespace {
 
 // As cudaGetDeviceProperties reports them (Api.cpp; kMultiprocessors in Runtime.h).
+// residentBlocksPerSm is also cudaOccupancyMaxActiveBlocksPerMultiprocessor's answer.
 constexpr int kSharedPerSm = 228 * 1024;
 constexpr auto kCooperativeLaunchTooLarge = static_cast<cudaError_t>(720);  // cudaErrorCooperativeLaunchTooLarge
 
