@@ -4,11 +4,14 @@
 // configuration in a child process (CPU time of the analysis, peak RSS).
 //
 //   detector_ratios [--rounds 32] [--max-blocks 64] [--big-threads 100000]
+//                   [--shapes block-locks,...] [--threads 8192,100000] [--max-blocks 0: no scaling table]
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "ChildRun.h"
 #include "SyntheticStream.h"
@@ -70,17 +73,33 @@ int main(int argc, char** argv) {
   app.add_option("--rounds", rounds, "Rounds of every block")->capture_default_str();
   app.add_option("--max-blocks", maxBlocks, "Largest grid of the scaling table")->capture_default_str();
   app.add_option("--big-threads", bigThreads, "Thread count of the large workloads")->capture_default_str();
+  std::string shapes = "block-locks,slot-locks,warp-lock,lock-heavy,atomics-heavy", threadList;
+  app.add_option("--shapes", shapes, "Shapes of the ratio table (and of the scaling table, among block-locks, slot-locks)")
+      ->capture_default_str();
+  app.add_option("--threads", threadList, "Comma-separated thread counts (default: 8192 and --big-threads)");
   CLI11_PARSE(app, argc, argv);
+  auto wanted = [&](Shape s) { return shapes.find(toString(s)) != std::string::npos; };
+  std::vector<uint64_t> threadCounts{8192, bigThreads};
+  if (!threadList.empty()) {
+    threadCounts.clear();
+    for (size_t at = 0; at < threadList.size();) {
+      size_t comma = std::min(threadList.find(',', at), threadList.size());
+      threadCounts.push_back(std::stoull(threadList.substr(at, comma - at)));
+      at = comma + 1;
+    }
+  }
 
   fmt::print("== gwcp / hb (CPU s of the analysis, peak metadata MiB; targets: time <= 1.5x, metadata <= 2x)\n");
   fmt::print("| shape | threads | events | hb s | gwcp s | time | hb MiB | gwcp MiB | metadata | RSS hb / gwcp MiB |\n");
   fmt::print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (Shape shape : {Shape::BlockLocks, Shape::SlotLocks, Shape::WarpLock, Shape::LockHeavy, Shape::AtomicsHeavy})
-    for (uint64_t threads : {uint64_t(8192), bigThreads})
-      compare(spec(shape, threads, 128, shape == Shape::LockHeavy ? 2 : rounds));
+    for (uint64_t threads : threadCounts)
+      if (wanted(shape)) compare(spec(shape, threads, 128, shape == Shape::LockHeavy ? 2 : rounds));
+  if (maxBlocks == 0) return 0;
   fmt::print("\n== time per doubling of the grid (128 threads per block; target <= 2.2x)\n");
   fmt::print("| shape | blocks | events | hb s | hb growth | gwcp s | gwcp growth | hb MiB | gwcp MiB |\n");
   fmt::print("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  for (Shape shape : {Shape::SlotLocks, Shape::BlockLocks}) scaling(shape, maxBlocks, rounds);
+  for (Shape shape : {Shape::SlotLocks, Shape::BlockLocks})
+    if (wanted(shape)) scaling(shape, maxBlocks, rounds);
   return 0;
 }

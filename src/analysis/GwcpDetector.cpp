@@ -30,14 +30,25 @@ bool classesConflict(uint8_t a, uint32_t blockA, uint8_t b, uint32_t blockB) {
 
 }  // namespace
 
-void ConflictClock::add(uint32_t block, uint32_t thread, const VectorClock& hb, bool exclusive) {
+void ConflictClock::add(uint32_t block, uint32_t thread, const SharedClock& hb, bool exclusive) {
+  // A thread's H only grows, so its newer snapshot covers the older one and
+  // replaces it (shared, not copied); a copy is joined only otherwise.
+  auto joinShared = [&hb](SharedClock& mine) {
+    if (mine->leq(*hb)) {
+      mine = hb;
+      return;
+    }
+    VectorClock joined = *mine;
+    joined.join(*hb);
+    mine = share(std::move(joined));
+  };
   if (!exclusive) {
     for (Extra& e : extra)
-      if (e.block == block && e.thread == thread) return e.hb.join(hb);
+      if (e.block == block && e.thread == thread) return joinShared(e.hb);
     extra.push_back({block, thread, hb});
     return;
   }
-  if (set && lastBlock == block && lastThread == thread) return last.join(hb);
+  if (set && lastBlock == block && lastThread == thread) return joinShared(last);
   if (set) {
     other = std::move(last);
     hasOther = true;
@@ -50,17 +61,29 @@ void ConflictClock::add(uint32_t block, uint32_t thread, const VectorClock& hb, 
 
 void ConflictClock::joinInto(VectorClock& wcp, uint32_t block, uint32_t thread) const {
   if (set) {
-    if (lastBlock != block || lastThread != thread) wcp.join(last);
-    else if (hasOther) wcp.join(other);
+    if (lastBlock != block || lastThread != thread) wcp.join(*last);
+    else if (hasOther) wcp.join(*other);
   }
   for (const Extra& e : extra)
-    if (e.block != block || e.thread != thread) wcp.join(e.hb);
+    if (e.block != block || e.thread != thread) wcp.join(*e.hb);
 }
 
 uint64_t ConflictClock::bytes() const {
-  uint64_t total = sizeof(*this) + last.bytes() + other.bytes();
-  for (const Extra& e : extra) total += sizeof(e) + e.hb.bytes();
+  uint64_t total = sizeof(*this) + shareOfBytes(last) + shareOfBytes(other);
+  for (const Extra& e : extra) total += sizeof(e) + shareOfBytes(e.hb);
   return total;
+}
+
+uint8_t& AccessedLocations::operator[](uint64_t key) {
+  if (index_.empty()) {
+    for (auto& [k, bits] : list_)
+      if (k == key) return bits;
+    if (list_.size() < kLinear) return list_.emplace_back(key, 0).second;
+    for (uint32_t i = 0; i < list_.size(); ++i) index_.emplace(list_[i].first, i);
+  }
+  auto [it, inserted] = index_.try_emplace(key, uint32_t(list_.size()));
+  if (inserted) list_.emplace_back(key, 0);
+  return list_[it->second].second;
 }
 
 }  // namespace gwcp
@@ -178,7 +201,7 @@ void GwcpDetector::acquire(const LockEvent& event) {
     lock.holders.push_back({t.block, t.thread, event.scope});
     lock.clocks.acquire(t, event.scope, /*withWcp=*/true);
     held_[uint64_t(t.block) * threads_.threadsPerBlock() + thread].push_back(
-        HeldLock{lockId, event.scope, t.wcpSnapshot(), {}});
+        HeldLock{lockId, event.scope, share(t.wcpSnapshot()), {}});
   });
 }
 
@@ -191,7 +214,7 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseS
   Cursors& cursors = lock.cursors[uint64_t(t.block) * threads_.threadsPerBlock() + t.thread];
   bool joined = true;
   auto own = [&t](const CriticalSection& cs) { return cs.block == t.block && cs.thread == t.thread; };
-  auto satisfied = [&t](const CriticalSection& cs) { return cs.acquireClock.leq(t.wcp, t.block, t.thread, t.now); };
+  auto satisfied = [&t](const CriticalSection& cs) { return cs.acquireClock->leq(t.wcp, t.block, t.thread, t.now); };
   auto scan = [&](const CriticalSectionLog& log, size_t& cursor, auto relevant) {
     cursor = std::max(cursor, log.base);  // dropped entries were consumed (trimLog)
     for (size_t i = cursor; i < log.end(); ++i) {
@@ -203,8 +226,8 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseS
       if (satisfied(cs)) {
         // Entries past an unsatisfied one are seen again on the next pass;
         // only a join that adds something calls for another pass.
-        if (!cs.releaseHb.leq(t.wcp)) {
-          t.wcp.join(cs.releaseHb);
+        if (!cs.releaseHb->leq(t.wcp)) {
+          t.wcp.join(*cs.releaseHb);
           joined = true;
         }
         if (cursor == i) ++cursor;
@@ -237,7 +260,7 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseS
     }
     if (lo == cursor) return;
     if (auto k = lastOtherAtOrBefore(lo - 1)) {
-      t.wcp.join(log[*k].releaseHb);
+      t.wcp.join(*log[*k].releaseHb);
       joined = true;
     }
     cursor = lo;
@@ -252,8 +275,8 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseS
     while (pending != lock.ownPending.end() && !pending->second.empty()) {
       auto [inDeviceLog, index] = pending->second.front();
       const CriticalSection& cs = inDeviceLog ? lock.deviceLog[index] : lock.blockLog[t.block][index];
-      if (cs.acquireClock.get(t.block, t.thread) > t.wcp.get(t.block, t.thread)) break;
-      t.wcp.join(cs.releaseHb);
+      if (cs.acquireClock->get(t.block, t.thread) > t.wcp.get(t.block, t.thread)) break;
+      t.wcp.join(*cs.releaseHb);
       pending->second.pop_front();
       joined = true;
     }
@@ -302,9 +325,9 @@ size_t GwcpDetector::consumedPrefix(const ThreadClocks& t, const CriticalSection
   for (; i < limit; ++i) {
     const CriticalSection& cs = log[i];
     bool own = cs.block == t.block && cs.thread == t.thread;
-    bool satisfied = own ? cs.acquireClock.get(t.block, t.thread) <= t.wcp.get(t.block, t.thread)
-                         : cs.acquireClock.leq(t.wcp, t.block, t.thread, t.now);
-    if (!satisfied || !cs.releaseHb.leq(t.wcp)) break;
+    bool satisfied = own ? cs.acquireClock->get(t.block, t.thread) <= t.wcp.get(t.block, t.thread)
+                         : cs.acquireClock->leq(t.wcp, t.block, t.thread, t.now);
+    if (!satisfied || !cs.releaseHb->leq(t.wcp)) break;
   }
   return i - log.base;
 }
@@ -334,10 +357,10 @@ void GwcpDetector::dropPrefix(LockState& lock, CriticalSectionLog& log, bool dev
   // for its owner by the own condition, and absorbed).
   for (auto& [owner, pending] : lock.ownPending) {
     if (!deviceLog && owner / tpb != block) continue;
-    std::erase_if(pending, [&](const std::pair<bool, size_t>& p) { return p.first == deviceLog && p.second < cut; });
+    pending.eraseIf([&](const std::pair<bool, size_t>& p) { return p.first == deviceLog && p.second < cut; });
   }
   for (size_t i = log.base; i < cut; ++i)
-    logBytes_ -= sizeof(CriticalSection) + log[i].acquireClock.bytes() + log[i].releaseHb.bytes();
+    logBytes_ -= sizeof(CriticalSection) + log[i].acquireClock->bytes() + log[i].releaseHb->bytes();
   log.dropFront(cut - log.base);
 }
 
@@ -357,7 +380,7 @@ void GwcpDetector::trimAtBarrier(const BarrierEvent& event) {
 
 // Rule (i) bookkeeping: the locations this critical section accessed remember
 // H at its release, keyed so that later accesses find the overlapping ones.
-void GwcpDetector::recordConflicts(const ThreadClocks& t, const VectorClock& hb, const HeldLock& held,
+void GwcpDetector::recordConflicts(const ThreadClocks& t, const SharedClock& hb, const HeldLock& held,
                                    Scope releaseScope, bool exclusive) {
   bool deviceRelease = releaseScope != Scope::Block;
   bool chain = deviceRelease && held.scope != Scope::Block;
@@ -401,24 +424,25 @@ void GwcpDetector::release(const LockEvent& event) {
     LockState& lock = locks_[lockId];
     if (lock.cursors.try_emplace(tid).second) locksOf_[tid].push_back(lockId);
     applyRuleTwo(t, lock, event.scope);
-    VectorClock hb = t.hbSnapshot();
+    SharedClock hb = share(t.hbSnapshot());
     recordConflicts(t, hb, held, event.scope, lock.exclusive);
-    lock.clocks.release(t, hb, event.scope, &geometry_, /*withWcp=*/true);
+    lock.clocks.release(t, *hb, event.scope, &geometry_, /*withWcp=*/true);
     bool device = event.scope != Scope::Block;
     CriticalSection cs{t.block, t.thread, held.scope, event.scope, std::move(held.acquireClock), std::move(hb)};
-    logBytes_ += sizeof(cs) + cs.acquireClock.bytes() + cs.releaseHb.bytes();
+    logBytes_ += sizeof(cs) + cs.acquireClock->bytes() + cs.releaseHb->bytes();
     if (device && held.scope != Scope::Block) {
       lock.deviceLog.entries.push_back(std::move(cs));
-      lock.ownPending[tid].emplace_back(true, lock.deviceLog.end() - 1);
+      lock.ownPending[tid].push_back(true, lock.deviceLog.end() - 1);
       trimLog(lock, lock.deviceLog, true, t.block);
     } else {
       auto [it, inserted] = lock.blockLog.try_emplace(t.block);
       if (inserted) blockLocks_[t.block].push_back(lockId);
       auto& log = it->second;
       log.entries.push_back(std::move(cs));
-      lock.ownPending[tid].emplace_back(false, log.end() - 1);
+      lock.ownPending[tid].push_back(false, log.end() - 1);
       if (device && std::find(lock.mixedBlocks.begin(), lock.mixedBlocks.end(), t.block) == lock.mixedBlocks.end())
         lock.mixedBlocks.push_back(t.block);
+      trimLog(lock, log, false, t.block);  // blocks with no __syncthreads between critical sections
     }
     auto holder = std::find_if(lock.holders.begin(), lock.holders.end(), [&](const Holder& x) {
       return x.block == t.block && x.thread == t.thread;

@@ -16,8 +16,9 @@
 //  * per location: the access history, checked against C_t = P_t[t := N_t].
 #pragma once
 
+#include <algorithm>
 #include <array>
-#include <deque>
+#include <memory>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -28,6 +29,16 @@
 
 namespace predatar {
 namespace gwcp {
+
+// An immutable clock snapshot shared by every place that remembers it (a
+// critical section's acquire and release clocks, the rule (i) clocks of every
+// location the section accessed): one copy per release instead of one per use.
+using SharedClock = std::shared_ptr<const VectorClock>;
+inline SharedClock share(VectorClock clock) { return std::make_shared<const VectorClock>(std::move(clock)); }
+// A holder's share of a clock's bytes (so shared clocks are counted once in all).
+inline uint64_t shareOfBytes(const SharedClock& c) {
+  return c ? (c->bytes() + sizeof(VectorClock) + 16) / uint64_t(c.use_count()) : 0;
+}
 
 // Access classes a critical section's access falls in, for rule (i).
 enum AccessClass : uint8_t {
@@ -44,11 +55,11 @@ struct ConflictClock {
   bool set = false;
   bool hasOther = false;
   uint32_t lastBlock = 0, lastThread = 0;
-  VectorClock last, other;
-  struct Extra { uint32_t block, thread; VectorClock hb; };
+  SharedClock last, other;
+  struct Extra { uint32_t block, thread; SharedClock hb; };
   std::vector<Extra> extra;  // contributions made while the lock was not exclusive
 
-  void add(uint32_t block, uint32_t thread, const VectorClock& hb, bool exclusive);
+  void add(uint32_t block, uint32_t thread, const SharedClock& hb, bool exclusive);
   void joinInto(VectorClock& wcp, uint32_t block, uint32_t thread) const;
   uint64_t bytes() const;
 };
@@ -71,8 +82,8 @@ struct LocationConflicts {
 struct CriticalSection {
   uint32_t block, thread;
   Scope acquireScope, releaseScope;
-  VectorClock acquireClock;  // C_t at the acquire
-  VectorClock releaseHb;     // H_t at the release
+  SharedClock acquireClock;  // C_t at the acquire
+  SharedClock releaseHb;     // H_t at the release
 };
 
 // A log of completed critical sections in release order whose oldest entries
@@ -99,6 +110,48 @@ struct Cursors {
 
 struct Holder { uint32_t block, thread; Scope scope; };
 
+// A thread's own critical sections not yet GWCP-before its current point,
+// oldest first, as (in deviceLog, index in the log): a vector read from
+// `head` (a std::deque costs a 512-byte node per lock and thread).
+class PendingQueue {
+ public:
+  bool empty() const { return head_ == items_.size(); }
+  const std::pair<bool, size_t>& front() const { return items_[head_]; }
+  void push_back(bool inDeviceLog, size_t index) { items_.emplace_back(inDeviceLog, index); }
+  void pop_front() {
+    if (++head_ == items_.size()) {
+      items_.clear();
+      head_ = 0;
+    } else if (head_ >= 16 && 2 * head_ >= items_.size()) {
+      items_.erase(items_.begin(), items_.begin() + ptrdiff_t(head_));
+      head_ = 0;
+    }
+  }
+  template <class Pred>
+  void eraseIf(Pred pred) {
+    items_.erase(std::remove_if(items_.begin() + ptrdiff_t(head_), items_.end(), pred), items_.end());
+  }
+
+ private:
+  std::vector<std::pair<bool, size_t>> items_;
+  size_t head_ = 0;
+};
+
+// The locations a critical section accessed, with their access class bits:
+// a short list searched linearly (most critical sections touch a few words),
+// indexed by a hash map once it grows.
+class AccessedLocations {
+ public:
+  uint8_t& operator[](uint64_t key);
+  auto begin() const { return list_.begin(); }
+  auto end() const { return list_.end(); }
+
+ private:
+  static constexpr size_t kLinear = 16;
+  std::vector<std::pair<uint64_t, uint8_t>> list_;
+  absl::flat_hash_map<uint64_t, uint32_t> index_;  // key -> position in list_, past kLinear entries
+};
+
 }  // namespace gwcp
 
 class GwcpDetector final : public Detector {
@@ -120,8 +173,8 @@ class GwcpDetector final : public Detector {
   struct HeldLock {
     uint64_t lock;
     Scope scope;
-    VectorClock acquireClock;
-    absl::flat_hash_map<uint64_t, uint8_t> accessed;  // location -> access class bits
+    gwcp::SharedClock acquireClock;
+    gwcp::AccessedLocations accessed;
   };
   struct LockState {
     LockClocks clocks;
@@ -129,9 +182,7 @@ class GwcpDetector final : public Detector {
     absl::flat_hash_map<uint32_t, gwcp::CriticalSectionLog> blockLog;  // the others, by block
     std::vector<uint32_t> mixedBlocks;  // blocks whose blockLog has a device-scoped release
     absl::flat_hash_map<uint64_t, gwcp::Cursors> cursors;  // by global thread id
-    // A thread's own critical sections not yet GWCP-before its current point,
-    // oldest first, as (in deviceLog, index in the log).
-    absl::flat_hash_map<uint64_t, std::deque<std::pair<bool, size_t>>> ownPending;
+    absl::flat_hash_map<uint64_t, gwcp::PendingQueue> ownPending;  // by global thread id
     std::vector<gwcp::Holder> holders;
     bool exclusive = true;  // overlapping critical sections never interleaved
   };
@@ -145,7 +196,7 @@ class GwcpDetector final : public Detector {
   void trimAtBarrier(const BarrierEvent& event);
   // Entries from the log's base, below `limit`, satisfied and absorbed for t.
   size_t consumedPrefix(const ThreadClocks& t, const gwcp::CriticalSectionLog& log, size_t limit) const;
-  void recordConflicts(const ThreadClocks& t, const VectorClock& hb, const HeldLock& held, Scope releaseScope,
+  void recordConflicts(const ThreadClocks& t, const gwcp::SharedClock& hb, const HeldLock& held, Scope releaseScope,
                        bool exclusive);
   void sampleMemory();
   // Counts an event; metadata sizes are sampled every 2^16 events for --stats.

@@ -6,16 +6,15 @@
 namespace predatar {
 
 VectorClock::Block VectorClock::copy(const Block& block) const {
-  Block result{block.id, block.base, nullptr};
+  Block result{block.id, block.base, nullptr, nullptr};
+  uint32_t warps = geometry_->warpsPerBlock;
   if (block.warps) {
-    result.warps = std::make_unique<Warp[]>(geometry_->warpsPerBlock);
-    for (uint32_t w = 0; w < geometry_->warpsPerBlock; ++w) {
-      result.warps[w].base = block.warps[w].base;
-      if (block.warps[w].lanes) {
-        result.warps[w].lanes = std::make_unique<Clock[]>(32);
-        std::memcpy(result.warps[w].lanes.get(), block.warps[w].lanes.get(), 32 * sizeof(Clock));
-      }
-    }
+    result.warps = std::make_unique_for_overwrite<Clock[]>(2 * warps + 1);
+    std::memcpy(result.warps.get(), block.warps.get(), (2 * warps + 1) * sizeof(Clock));
+  }
+  if (block.lanes) {
+    result.lanes = std::make_unique_for_overwrite<Clock[]>(32 * slotCount(block));
+    std::memcpy(result.lanes.get(), block.lanes.get(), 32 * slotCount(block) * sizeof(Clock));
   }
   return result;
 }
@@ -43,34 +42,56 @@ VectorClock::Block& VectorClock::findOrInsert(uint32_t block) {
   auto it = std::lower_bound(blocks_.begin(), blocks_.end(), block,
                              [](const Block& b, uint32_t id) { return b.id < id; });
   if (it != blocks_.end() && it->id == block) return *it;
-  it = blocks_.insert(it, Block{block, 0, nullptr});
+  it = blocks_.insert(it, Block{block, 0, nullptr, nullptr});
   if (!geometry_->compression) expand(*it);
   return *it;
 }
 
 void VectorClock::expand(Block& block) const {
   if (block.warps) return;
-  block.warps = std::make_unique<Warp[]>(geometry_->warpsPerBlock);
-  for (uint32_t w = 0; w < geometry_->warpsPerBlock; ++w) {
-    block.warps[w].base = block.base;
-    if (!geometry_->compression) expand(block.warps[w]);
+  uint32_t warps = geometry_->warpsPerBlock;
+  block.warps = std::make_unique_for_overwrite<Clock[]>(2 * warps + 1);
+  std::fill_n(block.warps.get(), warps, block.base);
+  std::fill_n(block.warps.get() + warps, warps + 1, Clock(0));
+  if (!geometry_->compression)
+    for (uint32_t w = 0; w < warps; ++w) expandWarp(block, w);
+}
+
+void VectorClock::expandWarp(Block& block, uint32_t warp) const {
+  if (warpExpanded(block, warp)) return;
+  uint32_t& slots = slotCount(block);
+  auto grown = std::make_unique_for_overwrite<Clock[]>(32 * (slots + 1));
+  if (slots) std::memcpy(grown.get(), block.lanes.get(), 32 * slots * sizeof(Clock));
+  std::fill_n(grown.get() + 32 * slots, 32, block.warps[warp]);
+  block.lanes = std::move(grown);
+  block.warps[geometry_->warpsPerBlock + warp] = ++slots;
+}
+
+// Drops the slots of warps compressed since they were expanded.
+void VectorClock::repackLanes(Block& block) const {
+  uint32_t used = 0, warps = geometry_->warpsPerBlock;
+  for (uint32_t w = 0; w < warps; ++w) used += warpExpanded(block, w);
+  if (used == slotCount(block)) return;
+  std::unique_ptr<Clock[]> packed;
+  if (used) packed = std::make_unique_for_overwrite<Clock[]>(32 * used);
+  uint32_t next = 0;
+  for (uint32_t w = 0; w < warps; ++w) {
+    if (!warpExpanded(block, w)) continue;
+    std::memcpy(packed.get() + 32 * next, lanesOf(block, w), 32 * sizeof(Clock));
+    block.warps[warps + w] = ++next;
   }
+  block.lanes = std::move(packed);
+  slotCount(block) = used;
 }
 
-void VectorClock::expand(Warp& warp) const {
-  if (warp.lanes) return;
-  warp.lanes = std::make_unique<Clock[]>(32);
-  std::fill_n(warp.lanes.get(), 32, warp.base);
-}
-
-bool VectorClock::compress(Warp& warp, uint32_t lanes) const {
-  if (!warp.lanes) return true;
+bool VectorClock::compressWarp(Block& block, uint32_t warp) const {
+  if (!warpExpanded(block, warp)) return true;
   if (!geometry_->compression) return false;
-  Clock first = warp.lanes[0];
-  for (uint32_t lane = 1; lane < lanes; ++lane)
-    if (warp.lanes[lane] != first) return false;
-  warp.base = first;
-  warp.lanes.reset();
+  const Clock* lanes = lanesOf(block, warp);
+  for (uint32_t lane = 1; lane < geometry_->lanesInWarp(warp); ++lane)
+    if (lanes[lane] != lanes[0]) return false;
+  block.warps[warp] = lanes[0];
+  block.warps[geometry_->warpsPerBlock + warp] = 0;
   return true;
 }
 
@@ -80,19 +101,19 @@ void VectorClock::compress(Block& block) const {
   if (!block.warps || !geometry_->compression) return;
   bool uniform = true;
   for (uint32_t w = 0; w < geometry_->warpsPerBlock; ++w) {
-    if (!compress(block.warps[w], geometry_->lanesInWarp(w))) uniform = false;
-    else if (block.warps[w].base != block.warps[0].base) uniform = false;
+    if (!compressWarp(block, w)) uniform = false;
+    else if (block.warps[w] != block.warps[0]) uniform = false;
   }
-  if (!uniform) return;
-  block.base = block.warps[0].base;
+  if (!uniform) return repackLanes(block);
+  block.base = block.warps[0];
   block.warps.reset();
+  block.lanes.reset();
 }
 
 Clock VectorClock::get(uint32_t block, uint32_t thread) const {
   const Block* b = find(block);
   if (!b) return 0;
-  if (!b->warps) return b->base;
-  return warpTime(b->warps[thread / 32], thread % 32);
+  return timeOf(*b, thread / 32, thread % 32);
 }
 
 void VectorClock::set(uint32_t block, uint32_t thread, Clock time) {
@@ -101,46 +122,35 @@ void VectorClock::set(uint32_t block, uint32_t thread, Clock time) {
     if (b.base == time) return;
     expand(b);
   }
-  Warp& warp = b.warps[thread / 32];
-  if (!warp.lanes) {
-    if (warp.base == time) return;
-    expand(warp);
+  uint32_t warp = thread / 32;
+  if (!warpExpanded(b, warp)) {
+    if (b.warps[warp] == time) return;
+    expandWarp(b, warp);
   }
-  warp.lanes[thread % 32] = time;
+  lanesOf(b, warp)[thread % 32] = time;
 }
 
 void VectorClock::setBlock(uint32_t block, Clock time) {
   Block& b = findOrInsert(block);
   if (geometry_->compression) {
     b.warps.reset();
+    b.lanes.reset();
     b.base = time;
     return;
   }
-  for (uint32_t w = 0; w < geometry_->warpsPerBlock; ++w)
-    std::fill_n(b.warps[w].lanes.get(), 32, time);
+  std::fill_n(b.lanes.get(), 32 * slotCount(b), time);
 }
 
 void VectorClock::setWarp(uint32_t block, uint32_t warp, Clock time) {
   Block& b = findOrInsert(block);
   expand(b);
-  Warp& w = b.warps[warp];
   if (geometry_->compression) {
-    w.lanes.reset();
-    w.base = time;
+    b.warps[warp] = time;
+    b.warps[geometry_->warpsPerBlock + warp] = 0;
     compress(b);
     return;
   }
-  std::fill_n(w.lanes.get(), 32, time);
-}
-
-void VectorClock::joinInto(Warp& mine, const Warp& other) const {
-  if (!mine.lanes && !other.lanes) {
-    mine.base = std::max(mine.base, other.base);
-    return;
-  }
-  expand(mine);
-  for (uint32_t lane = 0; lane < 32; ++lane)
-    mine.lanes[lane] = std::max(mine.lanes[lane], warpTime(other, lane));
+  std::fill_n(lanesOf(b, warp), 32, time);
 }
 
 void VectorClock::joinInto(Block& mine, const Block& other) const {
@@ -148,12 +158,22 @@ void VectorClock::joinInto(Block& mine, const Block& other) const {
     mine.base = std::max(mine.base, other.base);
     return;
   }
-  if (!other.warps) {
-    Warp uniform{other.base, nullptr};
-    for (uint32_t w = 0; w < geometry_->warpsPerBlock; ++w) joinInto(mine.warps[w], uniform);
-  } else {
-    expand(mine);
-    for (uint32_t w = 0; w < geometry_->warpsPerBlock; ++w) joinInto(mine.warps[w], other.warps[w]);
+  expand(mine);
+  for (uint32_t w = 0; w < geometry_->warpsPerBlock; ++w) {
+    bool otherExpanded = warpExpanded(other, w);
+    if (!warpExpanded(mine, w) && !otherExpanded) {
+      mine.warps[w] = std::max(mine.warps[w], other.warps ? other.warps[w] : other.base);
+      continue;
+    }
+    expandWarp(mine, w);
+    Clock* lanes = lanesOf(mine, w);
+    if (otherExpanded) {
+      const Clock* theirs = lanesOf(other, w);
+      for (uint32_t lane = 0; lane < 32; ++lane) lanes[lane] = std::max(lanes[lane], theirs[lane]);
+    } else {
+      Clock theirs = other.warps ? other.warps[w] : other.base;
+      for (uint32_t lane = 0; lane < 32; ++lane) lanes[lane] = std::max(lanes[lane], theirs);
+    }
   }
   compress(mine);
 }
@@ -207,24 +227,23 @@ bool VectorClock::leq(const VectorClock& other, uint32_t exceptBlock, uint32_t e
     const Block* found = other.find(mine.id);
     const Block& theirs = found ? *found : kEmpty;
     bool special = mine.id == exceptBlock;
-    auto mineAt = [&](uint32_t w, uint32_t lane) { return mine.warps ? warpTime(mine.warps[w], lane) : mine.base; };
     auto theirsAt = [&](uint32_t w, uint32_t lane) {
       if (special && w * 32 + lane == exceptThread) return time;
-      return theirs.warps ? warpTime(theirs.warps[w], lane) : theirs.base;
+      return timeOf(theirs, w, lane);
     };
     if (!mine.warps && !theirs.warps && !special) {
       if (mine.base > theirs.base) return false;
       continue;
     }
     for (uint32_t w = 0; w < geometry_->warpsPerBlock; ++w) {
-      bool mineUniform = !mine.warps || !mine.warps[w].lanes;
-      bool theirsUniform = (!theirs.warps || !theirs.warps[w].lanes) && !(special && exceptThread / 32 == w);
+      bool mineUniform = !warpExpanded(mine, w);
+      bool theirsUniform = !warpExpanded(theirs, w) && !(special && exceptThread / 32 == w);
       if (mineUniform && theirsUniform) {
-        if (mineAt(w, 0) > theirsAt(w, 0)) return false;
+        if (timeOf(mine, w, 0) > theirsAt(w, 0)) return false;
         continue;
       }
       for (uint32_t lane = 0; lane < geometry_->lanesInWarp(w); ++lane)
-        if (mineAt(w, lane) > theirsAt(w, lane)) return false;
+        if (timeOf(mine, w, lane) > theirsAt(w, lane)) return false;
     }
   }
   return true;
@@ -233,10 +252,7 @@ bool VectorClock::leq(const VectorClock& other, uint32_t exceptBlock, uint32_t e
 uint64_t VectorClock::bytes() const {
   uint64_t total = blocks_.capacity() * sizeof(Block);
   for (const Block& block : blocks_) {
-    if (!block.warps) continue;
-    total += geometry_->warpsPerBlock * sizeof(Warp);
-    for (uint32_t w = 0; w < geometry_->warpsPerBlock; ++w)
-      if (block.warps[w].lanes) total += 32 * sizeof(Clock);
+    if (block.warps) total += (2 * geometry_->warpsPerBlock + 1 + 32 * slotCount(block)) * sizeof(Clock);
   }
   return total;
 }

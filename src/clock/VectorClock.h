@@ -61,28 +61,41 @@ class VectorClock {
   uint64_t bytes() const;
 
  private:
-  struct Warp {
-    Clock base = 0;                 // the warp's time when `lanes` is null
-    std::unique_ptr<Clock[]> lanes; // 32 lane times when expanded
-  };
+  // A block's entry. Compressed: `warps` is null and `base` is every thread's
+  // time. Expanded: `warps` holds warpsPerBlock warp times, then per warp its
+  // slot in `lanes` plus one (0: the warp is compressed), then the number of
+  // slots in `lanes`; `lanes` holds 32 lane times per slot. Two allocations
+  // per block at most, so copying a clock (every critical section snapshots
+  // two) costs two allocations per block instead of one per warp, and only
+  // the expanded warps' lanes.
   struct Block {
     uint32_t id = 0;
-    Clock base = 0;                 // the block's time when `warps` is null
-    std::unique_ptr<Warp[]> warps;  // warpsPerBlock entries when expanded
+    Clock base = 0;
+    std::unique_ptr<Clock[]> warps;
+    std::unique_ptr<Clock[]> lanes;
   };
 
   Block* find(uint32_t block);
   const Block* find(uint32_t block) const;
   Block& findOrInsert(uint32_t block);
   void expand(Block& block) const;
-  void expand(Warp& warp) const;
+  void expandWarp(Block& block, uint32_t warp) const;
   void compress(Block& block) const;
-  bool compress(Warp& warp, uint32_t lanes) const;
+  bool compressWarp(Block& block, uint32_t warp) const;
   void joinInto(Block& mine, const Block& other) const;
-  void joinInto(Warp& mine, const Warp& other) const;
-  static Clock warpTime(const Warp& warp, uint32_t lane) {
-    return warp.lanes ? warp.lanes[lane] : warp.base;
+  uint32_t slotOf(const Block& block, uint32_t warp) const {  // slot + 1, 0 when compressed
+    return block.warps ? block.warps[geometry_->warpsPerBlock + warp] : 0;
   }
+  bool warpExpanded(const Block& block, uint32_t warp) const { return slotOf(block, warp) != 0; }
+  uint32_t& slotCount(const Block& block) const { return block.warps[2 * geometry_->warpsPerBlock]; }
+  Clock* lanesOf(const Block& block, uint32_t warp) const {
+    return block.lanes.get() + (slotOf(block, warp) - 1) * 32;
+  }
+  Clock timeOf(const Block& block, uint32_t warp, uint32_t lane) const {
+    if (!block.warps) return block.base;
+    return warpExpanded(block, warp) ? lanesOf(block, warp)[lane] : block.warps[warp];
+  }
+  void repackLanes(Block& block) const;
   Block copy(const Block& block) const;
 
   const ClockGeometry* geometry_ = nullptr;
