@@ -19,12 +19,35 @@ VectorClock::Block VectorClock::copy(const Block& block) const {
   return result;
 }
 
+// Copies `other` into `mine`, reusing mine's arrays where their sizes fit:
+// a barrier assigns the joined clock to every participant, whose clocks
+// usually have the same shape already.
+void VectorClock::assign(Block& mine, const Block& other) const {
+  mine.id = other.id;
+  mine.base = other.base;
+  if (!other.warps) {
+    mine.warps.reset();
+    mine.lanes.reset();
+    return;
+  }
+  uint32_t warps = geometry_->warpsPerBlock, mySlots = mine.warps ? slotCount(mine) : 0;
+  if (!mine.warps) mine.warps = std::make_unique_for_overwrite<Clock[]>(2 * warps + 1);
+  std::memcpy(mine.warps.get(), other.warps.get(), (2 * warps + 1) * sizeof(Clock));
+  uint32_t slots = slotCount(other);
+  if (!slots) {
+    mine.lanes.reset();
+    return;
+  }
+  if (!mine.lanes || mySlots != slots) mine.lanes = std::make_unique_for_overwrite<Clock[]>(32 * slots);
+  std::memcpy(mine.lanes.get(), other.lanes.get(), 32 * slots * sizeof(Clock));
+}
+
 VectorClock& VectorClock::operator=(const VectorClock& other) {
   if (this == &other) return *this;
+  if (geometry_ != other.geometry_) blocks_.clear();
   geometry_ = other.geometry_;
-  blocks_.clear();
-  blocks_.reserve(other.blocks_.size());
-  for (const Block& block : other.blocks_) blocks_.push_back(copy(block));
+  blocks_.resize(other.blocks_.size());
+  for (size_t i = 0; i < blocks_.size(); ++i) assign(blocks_[i], other.blocks_[i]);
   return *this;
 }
 

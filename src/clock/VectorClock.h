@@ -97,6 +97,7 @@ class VectorClock {
   }
   void repackLanes(Block& block) const;
   Block copy(const Block& block) const;
+  void assign(Block& mine, const Block& other) const;
 
   const ClockGeometry* geometry_ = nullptr;
   std::vector<Block> blocks_;  // sorted by id
