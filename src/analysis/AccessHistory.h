@@ -112,7 +112,6 @@ class AccessHistory {
               ExcusedFn&& excused = {}, NoteFn&& note = {}) {
     Records& records = shadow_[key];
     finished_.used(key);
-    size_t kept = 0;
     // One report per earlier instruction and kind for this access: in a racy
     // loop, many earlier records share the instruction of a single unique race.
     std::array<std::pair<uint64_t, RaceKind>, 8> reported;
@@ -124,44 +123,67 @@ class AccessHistory {
       if (reportedCount < reported.size()) reported[reportedCount++] = id;
       return true;
     };
-    for (size_t i = 0; i < records.size(); ++i) {
-      const AccessRecord& earlier = records[i];
-      if (earlier.launch != launch_) [[unlikely]] {
-        if (!keepEarlierLaunch(key, earlier, access, log, firstReport)) continue;
-        if (kept != i) records[kept] = earlier;
+    auto scan = [&](Records& list) {
+      size_t kept = 0;
+      for (size_t i = 0; i < list.size(); ++i) {
+        const AccessRecord& earlier = list[i];
+        if (earlier.launch != launch_) [[unlikely]] {
+          if (!keepEarlierLaunch(key, earlier, access, log, firstReport)) continue;
+          if (kept != i) list[kept] = earlier;
+          ++kept;
+          continue;
+        }
+        // A read neither conflicts with other threads' reads nor needs to drop
+        // them (a later ordered write will): read-shared data costs no clock
+        // lookups, as with FastTrack's read vector clocks.
+        bool readAfterRead = !access.writes() && !earlier.writes();
+        bool conflicting = !readAfterRead && conflicts(earlier, access);
+        bool subsumed = (!readAfterRead || earlier.sameThread(access)) && subsumes(access, earlier);
+        // Only a conflict or a possible subsumption needs the clocks.
+        if (conflicting || subsumed) {
+          bool isOrdered = earlier.sameThread(access) || ordered(earlier);
+          if (!isOrdered && conflicting && !excused(earlier) && firstReport(earlier))
+            report(key, earlier, access, log, note(earlier));
+          if (isOrdered && subsumed) continue;
+        }
+        if (kept != i) list[kept] = earlier;
         ++kept;
-        continue;
       }
-      // A read neither conflicts with other threads' reads nor needs to drop
-      // them (a later ordered write will): read-shared data costs no clock
-      // lookups, as with FastTrack's read vector clocks.
-      bool readAfterRead = !access.writes() && !earlier.writes();
-      bool conflicting = !readAfterRead && conflicts(earlier, access);
-      bool subsumed = (!readAfterRead || earlier.sameThread(access)) && subsumes(access, earlier);
-      // Only a conflict or a possible subsumption needs the clocks.
-      if (conflicting || subsumed) {
-        bool isOrdered = earlier.sameThread(access) || ordered(earlier);
-        if (!isOrdered && conflicting && !excused(earlier) && firstReport(earlier))
-          report(key, earlier, access, log, note(earlier));
-        if (isOrdered && subsumed) continue;
+      liveRecords_ -= list.size() - kept;
+      list.resize(kept);
+    };
+    scan(records);
+    // Strong device-scoped accesses of this launch (atomics) are kept apart by
+    // block: a strong device-scoped access neither conflicts with nor
+    // subsumes those of other blocks (morally strong; subsumption needs the
+    // same block), so it scans only its own block's (a histogram stays
+    // linear in threads); any other access scans them all.
+    bool deviceStrong = access.strong && access.scope != Scope::Block;
+    if (auto groups = strongDevice_.find(key); groups != strongDevice_.end()) {
+      if (!deviceStrong) {
+        for (auto& [block, group] : groups->second) scan(group);
+      } else if (auto own = groups->second.find(access.block); own != groups->second.end()) {
+        scan(own->second);
       }
-      if (kept != i) records[kept] = earlier;
-      ++kept;
     }
-    liveRecords_ -= records.size() - kept;
-    records.resize(kept);
-    records.push_back(access);
-    records.back().launch = launch_;
+    Records& into = deviceStrong ? strongDevice_[key][access.block] : records;
+    into.push_back(access);
+    into.back().launch = launch_;
     peakRecords_ = std::max(peakRecords_, ++liveRecords_);
   }
 
   // Peak bytes of shadow memory: the map's slots plus records beyond the inline one.
   uint64_t peakBytes() const {
     return shadow_.capacity() * (sizeof(uint64_t) + sizeof(Records) + 1) +
+           strongDevice_.capacity() * (sizeof(uint64_t) + sizeof(strongDevice_.begin()->second) + 1) +
            (peakRecords_ > shadow_.size() ? peakRecords_ - shadow_.size() : 0) * sizeof(AccessRecord);
   }
   size_t locations() const { return shadow_.size(); }
-  void clear() { shadow_.clear(); liveRecords_ = 0; }
+  void clear() {
+    shadow_.clear();
+    strongDevice_.clear();
+    liveRecords_ = 0;
+  }
   // A new launch (KernelInfo::launch): keeps only the global accesses of
   // `kernel.liveLaunches`, which races of this launch or later ones may involve.
   void beginLaunch(const KernelInfo& kernel);
@@ -169,6 +191,9 @@ class AccessHistory {
   void exited(const ExitEvent& event) {
     if (!finished_.finishes(event)) return;
     finished_.dropShared(shadow_, event.lanes.block, [&](const Records& r) { liveRecords_ -= r.size(); });
+    finished_.dropShared(strongDevice_, event.lanes.block, [&](const auto& groups) {
+      for (const auto& [block, group] : groups) liveRecords_ -= group.size();
+    });
   }
 
  private:
@@ -200,6 +225,8 @@ class AccessHistory {
   uint32_t launch_ = 0;
   std::vector<uint32_t> unordered_;
   absl::flat_hash_map<uint64_t, Records> shadow_;
+  // This launch's strong device-scoped records, by location and block (see access()).
+  absl::flat_hash_map<uint64_t, absl::flat_hash_map<uint32_t, Records>> strongDevice_;
   FinishedBlocks finished_;
   uint64_t liveRecords_ = 0;
   uint64_t peakRecords_ = 0;
@@ -210,6 +237,11 @@ inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
   unordered_ = kernel.unorderedLaunches;
   finished_.reset(kernel);
   if (kernel.liveLaunches.empty()) return clear();
+  for (auto& [key, groups] : strongDevice_) {  // earlier launches' records live in shadow_
+    Records& records = shadow_[key];
+    for (auto& [block, group] : groups) records.insert(records.end(), group.begin(), group.end());
+  }
+  strongDevice_.clear();
   auto live = [&](const AccessRecord& r) {
     return std::find(kernel.liveLaunches.begin(), kernel.liveLaunches.end(), r.launch) != kernel.liveLaunches.end();
   };

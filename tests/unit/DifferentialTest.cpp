@@ -167,6 +167,24 @@ TEST(Differential, GwcpTrimmedLogInterleaved) {
   runDifferential("gwcp", lockHeavy(), deviceScopedLocks);
 }
 
+// Every access on one word of g0 and s0, from up to 5 blocks: device-scoped
+// atomics of many blocks pile up on one word (AccessHistory keeps them by
+// block) before plain accesses and block-scoped atomics scan them all; with
+// the rule (ii) log trimmed at every release, block logs included.
+RandomTraceOptions oneWord() {
+  RandomTraceOptions o;
+  o.scalarWords = 1;
+  o.maxBlocks = 5;
+  o.maxWarpsPerBlock = 1;
+  return o;
+}
+TEST(Differential, GwcpOneWord) { runDifferential("gwcp", oneWord()); }
+TEST(Differential, HbOneWord) { runDifferential("hb", oneWord()); }
+TEST(Differential, GwcpTrimmedLogOneWord) {
+  TrimEveryRelease trim;
+  runDifferential("gwcp", oneWord());
+}
+
 TEST(Differential, GwcpWideAccesses) { runDifferential("gwcp", wide()); }
 TEST(Differential, HbWideAccesses) { runDifferential("hb", wide()); }
 TEST(Differential, LocksetWideAccesses) { runDifferential("lockset", wide()); }
