@@ -5,49 +5,27 @@
 
 namespace predatar {
 
-VectorClock::Block VectorClock::copy(const Block& block) const {
-  Block result{block.id, block.base, nullptr, nullptr};
-  uint32_t warps = geometry_->warpsPerBlock;
-  if (block.warps) {
-    result.warps = std::make_unique_for_overwrite<Clock[]>(2 * warps + 1);
-    std::memcpy(result.warps.get(), block.warps.get(), (2 * warps + 1) * sizeof(Clock));
-  }
-  if (block.lanes) {
-    result.lanes = std::make_unique_for_overwrite<Clock[]>(32 * slotCount(block));
-    std::memcpy(result.lanes.get(), block.lanes.get(), 32 * slotCount(block) * sizeof(Clock));
-  }
-  return result;
+namespace {
+
+std::shared_ptr<Clock[]> newArray(size_t n) { return std::make_shared_for_overwrite<Clock[]>(n); }
+
+std::shared_ptr<Clock[]> copyOf(const std::shared_ptr<Clock[]>& from, size_t n) {
+  auto copy = newArray(n);
+  std::memcpy(copy.get(), from.get(), n * sizeof(Clock));
+  return copy;
 }
 
-// Copies `other` into `mine`, reusing mine's arrays where their sizes fit:
-// a barrier assigns the joined clock to every participant, whose clocks
-// usually have the same shape already.
-void VectorClock::assign(Block& mine, const Block& other) const {
-  mine.id = other.id;
-  mine.base = other.base;
-  if (!other.warps) {
-    mine.warps.reset();
-    mine.lanes.reset();
-    return;
-  }
-  uint32_t warps = geometry_->warpsPerBlock, mySlots = mine.warps ? slotCount(mine) : 0;
-  if (!mine.warps) mine.warps = std::make_unique_for_overwrite<Clock[]>(2 * warps + 1);
-  std::memcpy(mine.warps.get(), other.warps.get(), (2 * warps + 1) * sizeof(Clock));
-  uint32_t slots = slotCount(other);
-  if (!slots) {
-    mine.lanes.reset();
-    return;
-  }
-  if (!mine.lanes || mySlots != slots) mine.lanes = std::make_unique_for_overwrite<Clock[]>(32 * slots);
-  std::memcpy(mine.lanes.get(), other.lanes.get(), 32 * slots * sizeof(Clock));
+}  // namespace
+
+void VectorClock::own(Block& block) const {
+  if (block.warps && block.warps.use_count() > 1) block.warps = copyOf(block.warps, 2 * geometry_->warpsPerBlock + 1);
+  if (block.lanes && block.lanes.use_count() > 1) block.lanes = copyOf(block.lanes, 32 * slotCount(block));
 }
 
 VectorClock& VectorClock::operator=(const VectorClock& other) {
   if (this == &other) return *this;
-  if (geometry_ != other.geometry_) blocks_.clear();
   geometry_ = other.geometry_;
-  blocks_.resize(other.blocks_.size());
-  for (size_t i = 0; i < blocks_.size(); ++i) assign(blocks_[i], other.blocks_[i]);
+  blocks_ = other.blocks_;  // shares every block's arrays
   return *this;
 }
 
@@ -73,7 +51,7 @@ VectorClock::Block& VectorClock::findOrInsert(uint32_t block) {
 void VectorClock::expand(Block& block) const {
   if (block.warps) return;
   uint32_t warps = geometry_->warpsPerBlock;
-  block.warps = std::make_unique_for_overwrite<Clock[]>(2 * warps + 1);
+  block.warps = newArray(2 * warps + 1);
   std::fill_n(block.warps.get(), warps, block.base);
   std::fill_n(block.warps.get() + warps, warps + 1, Clock(0));
   if (!geometry_->compression)
@@ -83,7 +61,7 @@ void VectorClock::expand(Block& block) const {
 void VectorClock::expandWarp(Block& block, uint32_t warp) const {
   if (warpExpanded(block, warp)) return;
   uint32_t& slots = slotCount(block);
-  auto grown = std::make_unique_for_overwrite<Clock[]>(32 * (slots + 1));
+  auto grown = newArray(32 * (slots + 1));
   if (slots) std::memcpy(grown.get(), block.lanes.get(), 32 * slots * sizeof(Clock));
   std::fill_n(grown.get() + 32 * slots, 32, block.warps[warp]);
   block.lanes = std::move(grown);
@@ -95,8 +73,8 @@ void VectorClock::repackLanes(Block& block) const {
   uint32_t used = 0, warps = geometry_->warpsPerBlock;
   for (uint32_t w = 0; w < warps; ++w) used += warpExpanded(block, w);
   if (used == slotCount(block)) return;
-  std::unique_ptr<Clock[]> packed;
-  if (used) packed = std::make_unique_for_overwrite<Clock[]>(32 * used);
+  std::shared_ptr<Clock[]> packed;
+  if (used) packed = newArray(32 * used);
   uint32_t next = 0;
   for (uint32_t w = 0; w < warps; ++w) {
     if (!warpExpanded(block, w)) continue;
@@ -122,6 +100,7 @@ bool VectorClock::compressWarp(Block& block, uint32_t warp) const {
 // warps of equal time into their block.
 void VectorClock::compress(Block& block) const {
   if (!block.warps || !geometry_->compression) return;
+  own(block);
   bool uniform = true;
   for (uint32_t w = 0; w < geometry_->warpsPerBlock; ++w) {
     if (!compressWarp(block, w)) uniform = false;
@@ -145,11 +124,10 @@ void VectorClock::set(uint32_t block, uint32_t thread, Clock time) {
     if (b.base == time) return;
     expand(b);
   }
+  if (get(block, thread) == time) return;
+  own(b);
   uint32_t warp = thread / 32;
-  if (!warpExpanded(b, warp)) {
-    if (b.warps[warp] == time) return;
-    expandWarp(b, warp);
-  }
+  if (!warpExpanded(b, warp)) expandWarp(b, warp);
   lanesOf(b, warp)[thread % 32] = time;
 }
 
@@ -161,12 +139,14 @@ void VectorClock::setBlock(uint32_t block, Clock time) {
     b.base = time;
     return;
   }
+  own(b);
   std::fill_n(b.lanes.get(), 32 * slotCount(b), time);
 }
 
 void VectorClock::setWarp(uint32_t block, uint32_t warp, Clock time) {
   Block& b = findOrInsert(block);
   expand(b);
+  own(b);
   if (geometry_->compression) {
     b.warps[warp] = time;
     b.warps[geometry_->warpsPerBlock + warp] = 0;
@@ -176,12 +156,33 @@ void VectorClock::setWarp(uint32_t block, uint32_t warp, Clock time) {
   std::fill_n(lanesOf(b, warp), 32, time);
 }
 
+// Pointwise <= of one block's entries.
+bool VectorClock::blockLeq(const Block& mine, const Block& other) const {
+  if (!mine.warps && !other.warps) return mine.base <= other.base;
+  for (uint32_t w = 0; w < geometry_->warpsPerBlock; ++w) {
+    if (!warpExpanded(mine, w) && !warpExpanded(other, w)) {
+      if (timeOf(mine, w, 0) > timeOf(other, w, 0)) return false;
+      continue;
+    }
+    for (uint32_t lane = 0; lane < geometry_->lanesInWarp(w); ++lane)
+      if (timeOf(mine, w, lane) > timeOf(other, w, lane)) return false;
+  }
+  return true;
+}
+
 void VectorClock::joinInto(Block& mine, const Block& other) const {
   if (!mine.warps && !other.warps) {
     mine.base = std::max(mine.base, other.base);
     return;
   }
+  if (mine.warps == other.warps && mine.lanes == other.lanes) return;  // the same shared arrays
+  if (!other.warps && !geometry_->compression) {
+    // fall through: a compressed block only exists with compression on
+  }
+  // A shared block that already covers `other` stays shared.
+  if (mine.warps && mine.warps.use_count() > 1 && blockLeq(other, mine)) return;
   expand(mine);
+  own(mine);
   for (uint32_t w = 0; w < geometry_->warpsPerBlock; ++w) {
     bool otherExpanded = warpExpanded(other, w);
     if (!warpExpanded(mine, w) && !otherExpanded) {
@@ -233,7 +234,7 @@ void VectorClock::join(const VectorClock& other) {
     if (j == other.blocks_.size() || (i < blocks_.size() && blocks_[i].id < other.blocks_[j].id)) {
       merged.push_back(std::move(blocks_[i++]));
     } else if (i == blocks_.size() || other.blocks_[j].id < blocks_[i].id) {
-      merged.push_back(copy(other.blocks_[j++]));
+      merged.push_back(other.blocks_[j++]);
     } else {
       joinInto(blocks_[i], other.blocks_[j++]);
       merged.push_back(std::move(blocks_[i++]));
@@ -273,9 +274,11 @@ bool VectorClock::leq(const VectorClock& other, uint32_t exceptBlock, uint32_t e
 }
 
 uint64_t VectorClock::bytes() const {
+  // A shared array counts for its share (so shared arrays are counted once in all).
   uint64_t total = blocks_.capacity() * sizeof(Block);
   for (const Block& block : blocks_) {
-    if (block.warps) total += (2 * geometry_->warpsPerBlock + 1 + 32 * slotCount(block)) * sizeof(Clock);
+    if (block.warps) total += (2 * geometry_->warpsPerBlock + 1) * sizeof(Clock) / block.warps.use_count();
+    if (block.lanes) total += 32 * slotCount(block) * sizeof(Clock) / block.lanes.use_count();
   }
   return total;
 }

@@ -67,12 +67,15 @@ class VectorClock {
   // slots in `lanes`; `lanes` holds 32 lane times per slot. Two allocations
   // per block at most, so copying a clock (every critical section snapshots
   // two) costs two allocations per block instead of one per warp, and only
-  // the expanded warps' lanes.
+  // the expanded warps' lanes. Both arrays are shared copy-on-write: copying
+  // a clock shares them (a critical section's snapshots and the lock's
+  // chain of them share every block that did not change), and a write
+  // first takes a private copy of a block's arrays if others hold them.
   struct Block {
     uint32_t id = 0;
     Clock base = 0;
-    std::unique_ptr<Clock[]> warps;
-    std::unique_ptr<Clock[]> lanes;
+    std::shared_ptr<Clock[]> warps;
+    std::shared_ptr<Clock[]> lanes;
   };
 
   Block* find(uint32_t block);
@@ -96,8 +99,8 @@ class VectorClock {
     return warpExpanded(block, warp) ? lanesOf(block, warp)[lane] : block.warps[warp];
   }
   void repackLanes(Block& block) const;
-  Block copy(const Block& block) const;
-  void assign(Block& mine, const Block& other) const;
+  void own(Block& block) const;  // private copies of shared arrays, before a write
+  bool blockLeq(const Block& mine, const Block& other) const;
 
   const ClockGeometry* geometry_ = nullptr;
   std::vector<Block> blocks_;  // sorted by id
