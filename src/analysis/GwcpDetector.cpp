@@ -319,7 +319,9 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseS
 // conditions). So the barrier empties the block's logs, at the cost of the
 // locks the block used (trimAtBarrier). Logs of blocks with device-scoped
 // releases of block-acquired locks are also scanned by other blocks and are
-// kept. The device log is checked thread by thread when it doubles.
+// kept. The device log, and block logs between barriers (per-slot locks of
+// a block with no __syncthreads between critical sections), are checked
+// thread by thread at releases when they double (trimLog).
 size_t GwcpDetector::consumedPrefix(const ThreadClocks& t, const CriticalSectionLog& log, size_t limit) const {
   size_t i = log.base;
   for (; i < limit; ++i) {
