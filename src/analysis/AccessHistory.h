@@ -18,6 +18,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "analysis/FinishedBlocks.h"
+#include "analysis/ShadowPages.h"
 #include "clock/VectorClock.h"
 #include "events/Event.h"
 #include "report/Race.h"
@@ -40,6 +41,14 @@ struct AccessRecord {
   bool sameThread(const AccessRecord& o) const { return block == o.block && thread == o.thread; }
   Access access() const { return Access{block, thread, type, strong, isVolatile, scope, origin, launch}; }
   bool overlaps(const AccessRecord& o) const { return bytes & o.bytes; }
+
+  PackedRecord packed() const {
+    return PackedRecord::pack(block, thread, clock, type, strong, isVolatile, scope, bytes, origin, launch);
+  }
+  static AccessRecord unpack(const PackedRecord& p) {
+    return AccessRecord{p.block, p.thread, p.clock, p.type(), p.strong(), p.isVolatile(), p.scope(), p.bytes(),
+                        p.origin(), p.launch};
+  }
 };
 
 // e1 and e2 conflict: different threads, at least one writes, and not two
@@ -110,7 +119,8 @@ class AccessHistory {
   template <class OrderedFn, class ExcusedFn = NoExcuse, class NoteFn = NoNote>
   void access(uint64_t key, const AccessRecord& access, OrderedFn&& ordered, RaceLog& log,
               ExcusedFn&& excused = {}, NoteFn&& note = {}) {
-    Records& records = shadow_[key];
+    Records& records = shadow_.at(key);
+    if (records.empty()) shadow_.filled();
     finished_.used(key);
     size_t kept = 0;
     // One report per earlier instruction and kind for this access: in a racy
@@ -125,10 +135,10 @@ class AccessHistory {
       return true;
     };
     for (size_t i = 0; i < records.size(); ++i) {
-      const AccessRecord& earlier = records[i];
+      const AccessRecord earlier = AccessRecord::unpack(records[i]);
       if (earlier.launch != launch_) [[unlikely]] {
         if (!keepEarlierLaunch(key, earlier, access, log, firstReport)) continue;
-        if (kept != i) records[kept] = earlier;
+        if (kept != i) records[kept] = records[i];
         ++kept;
         continue;
       }
@@ -145,22 +155,20 @@ class AccessHistory {
           report(key, earlier, access, log, note(earlier));
         if (isOrdered && subsumed) continue;
       }
-      if (kept != i) records[kept] = earlier;
+      if (kept != i) records[kept] = records[i];
       ++kept;
     }
     liveRecords_ -= records.size() - kept;
     records.resize(kept);
-    records.push_back(access);
+    records.push_back(access.packed());
     records.back().launch = launch_;
-    peakRecords_ = std::max(peakRecords_, ++liveRecords_);
+    ++liveRecords_;
+    if (liveRecords_ > peakRecords_ || shadow_.pages() > peakPages_) notePeak();
   }
 
-  // Peak bytes of shadow memory: the map's slots plus records beyond the inline one.
-  uint64_t peakBytes() const {
-    return shadow_.capacity() * (sizeof(uint64_t) + sizeof(Records) + 1) +
-           (peakRecords_ > shadow_.size() ? peakRecords_ - shadow_.size() : 0) * sizeof(AccessRecord);
-  }
-  size_t locations() const { return shadow_.size(); }
+  // Peak bytes of shadow memory: the pages plus records beyond a word's first.
+  uint64_t peakBytes() const { return peakBytes_; }
+  size_t locations() const { return shadow_.words(); }
   void clear() { shadow_.clear(); liveRecords_ = 0; }
   // A new launch (KernelInfo::launch): keeps only the global accesses of
   // `kernel.liveLaunches`, which races of this launch or later ones may involve.
@@ -168,11 +176,17 @@ class AccessHistory {
   // After a thread exit: drops the shared words of a block that has finished.
   void exited(const ExitEvent& event) {
     if (!finished_.finishes(event)) return;
-    finished_.dropShared(shadow_, event.lanes.block, [&](const Records& r) { liveRecords_ -= r.size(); });
+    finished_.dropSharedPages(shadow_, event.lanes.block, [&](const Records& r) { liveRecords_ -= r.size(); });
   }
 
  private:
-  using Records = absl::InlinedVector<AccessRecord, 1>;
+  using Records = ShadowPages::Records;
+  void notePeak() {
+    peakRecords_ = std::max(peakRecords_, liveRecords_);
+    peakPages_ = std::max(peakPages_, shadow_.pages());
+    uint64_t extra = liveRecords_ > shadow_.words() ? liveRecords_ - shadow_.words() : 0;
+    peakBytes_ = std::max(peakBytes_, shadow_.bytes() + extra * sizeof(PackedRecord));
+  }
   void report(uint64_t key, const AccessRecord& first, const AccessRecord& second, RaceLog& log,
               MissingFence missing) const {
     LocationKey where = locationOf(key);
@@ -199,10 +213,12 @@ class AccessHistory {
 
   uint32_t launch_ = 0;
   std::vector<uint32_t> unordered_;
-  absl::flat_hash_map<uint64_t, Records> shadow_;
+  ShadowPages shadow_;
   FinishedBlocks finished_;
   uint64_t liveRecords_ = 0;
   uint64_t peakRecords_ = 0;
+  uint64_t peakPages_ = 0;
+  uint64_t peakBytes_ = 0;
 };
 
 inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
@@ -210,20 +226,18 @@ inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
   unordered_ = kernel.unorderedLaunches;
   finished_.reset(kernel);
   if (kernel.liveLaunches.empty()) return clear();
-  auto live = [&](const AccessRecord& r) {
+  auto live = [&](const PackedRecord& r) {
     return std::find(kernel.liveLaunches.begin(), kernel.liveLaunches.end(), r.launch) != kernel.liveLaunches.end();
   };
   liveRecords_ = 0;
-  for (auto it = shadow_.begin(); it != shadow_.end();) {
-    Records& records = it->second;
+  shadow_.forEachWord([&](uint64_t key, Records& records) {
     // Shared memory does not outlive its block.
-    if (locationOf(it->first).space == MemorySpace::Shared) records.clear();
-    records.erase(std::remove_if(records.begin(), records.end(), [&](const AccessRecord& r) { return !live(r); }),
+    if (locationOf(key).space == MemorySpace::Shared) records.clear();
+    records.erase(std::remove_if(records.begin(), records.end(), [&](const PackedRecord& r) { return !live(r); }),
                   records.end());
+    if (records.empty()) Records().swap(records);  // gives back an outgrown vector's heap block
     liveRecords_ += records.size();
-    if (records.empty()) shadow_.erase(it++);
-    else ++it;
-  }
+  });
 }
 
 }  // namespace predatar
