@@ -18,6 +18,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "analysis/FinishedBlocks.h"
+#include "analysis/ShadowPages.h"
 #include "clock/VectorClock.h"
 #include "events/Event.h"
 #include "report/Race.h"
@@ -40,6 +41,14 @@ struct AccessRecord {
   bool sameThread(const AccessRecord& o) const { return block == o.block && thread == o.thread; }
   Access access() const { return Access{block, thread, type, strong, isVolatile, scope, origin, launch}; }
   bool overlaps(const AccessRecord& o) const { return bytes & o.bytes; }
+
+  PackedRecord packed() const {
+    return PackedRecord::pack(block, thread, clock, type, strong, isVolatile, scope, bytes, origin, launch);
+  }
+  static AccessRecord unpack(const PackedRecord& p) {
+    return AccessRecord{p.block, p.thread, p.clock, p.type(), p.strong(), p.isVolatile(), p.scope(), p.bytes(),
+                        p.origin(), p.launch};
+  }
 };
 
 // e1 and e2 conflict: different threads, at least one writes, and not two
@@ -110,7 +119,7 @@ class AccessHistory {
   template <class OrderedFn, class ExcusedFn = NoExcuse, class NoteFn = NoNote>
   void access(uint64_t key, const AccessRecord& access, OrderedFn&& ordered, RaceLog& log,
               ExcusedFn&& excused = {}, NoteFn&& note = {}) {
-    Records& records = shadow_[key];
+    Records& records = shadow_.at(key);
     finished_.used(key);
     // One report per earlier instruction and kind for this access: in a racy
     // loop, many earlier records share the instruction of a single unique race.
@@ -123,13 +132,14 @@ class AccessHistory {
       if (reportedCount < reported.size()) reported[reportedCount++] = id;
       return true;
     };
+    bool wasEmpty = records.empty();
     auto scan = [&](Records& list) {
       size_t kept = 0;
       for (size_t i = 0; i < list.size(); ++i) {
-        const AccessRecord& earlier = list[i];
+        const AccessRecord earlier = AccessRecord::unpack(list[i]);
         if (earlier.launch != launch_) [[unlikely]] {
           if (!keepEarlierLaunch(key, earlier, access, log, firstReport)) continue;
-          if (kept != i) list[kept] = earlier;
+          if (kept != i) list[kept] = list[i];
           ++kept;
           continue;
         }
@@ -146,7 +156,7 @@ class AccessHistory {
             report(key, earlier, access, log, note(earlier));
           if (isOrdered && subsumed) continue;
         }
-        if (kept != i) list[kept] = earlier;
+        if (kept != i) list[kept] = list[i];
         ++kept;
       }
       liveRecords_ -= list.size() - kept;
@@ -167,18 +177,18 @@ class AccessHistory {
       }
     }
     Records& into = deviceStrong ? strongDevice_[key][access.block] : records;
-    into.push_back(access);
+    into.push_back(access.packed());
     into.back().launch = launch_;
-    peakRecords_ = std::max(peakRecords_, ++liveRecords_);
+    ++liveRecords_;
+    // The page counts words with records in shadow_ (strongDevice_ is apart).
+    if (wasEmpty && !records.empty()) shadow_.filled();
+    else if (!wasEmpty && records.empty()) shadow_.emptied();
+    if (liveRecords_ > peakRecords_ || shadow_.pages() > peakPages_) notePeak();
   }
 
-  // Peak bytes of shadow memory: the map's slots plus records beyond the inline one.
-  uint64_t peakBytes() const {
-    return shadow_.capacity() * (sizeof(uint64_t) + sizeof(Records) + 1) +
-           strongDevice_.capacity() * (sizeof(uint64_t) + sizeof(strongDevice_.begin()->second) + 1) +
-           (peakRecords_ > shadow_.size() ? peakRecords_ - shadow_.size() : 0) * sizeof(AccessRecord);
-  }
-  size_t locations() const { return shadow_.size(); }
+  // Peak bytes of shadow memory: the pages plus records beyond a word's first.
+  uint64_t peakBytes() const { return peakBytes_; }
+  size_t locations() const { return shadow_.words(); }
   void clear() {
     shadow_.clear();
     strongDevice_.clear();
@@ -190,14 +200,21 @@ class AccessHistory {
   // After a thread exit: drops the shared words of a block that has finished.
   void exited(const ExitEvent& event) {
     if (!finished_.finishes(event)) return;
-    finished_.dropShared(shadow_, event.lanes.block, [&](const Records& r) { liveRecords_ -= r.size(); });
+    finished_.dropSharedPages(shadow_, event.lanes.block, [&](const Records& r) { liveRecords_ -= r.size(); });
     finished_.dropShared(strongDevice_, event.lanes.block, [&](const auto& groups) {
       for (const auto& [block, group] : groups) liveRecords_ -= group.size();
     });
   }
 
  private:
-  using Records = absl::InlinedVector<AccessRecord, 1>;
+  using Records = ShadowPages::Records;
+  void notePeak() {
+    peakRecords_ = std::max(peakRecords_, liveRecords_);
+    peakPages_ = std::max(peakPages_, shadow_.pages());
+    uint64_t extra = liveRecords_ > shadow_.words() ? liveRecords_ - shadow_.words() : 0;
+    uint64_t strongSlots = strongDevice_.capacity() * (sizeof(uint64_t) + sizeof(strongDevice_.begin()->second) + 1);
+    peakBytes_ = std::max(peakBytes_, shadow_.bytes() + strongSlots + extra * sizeof(PackedRecord));
+  }
   void report(uint64_t key, const AccessRecord& first, const AccessRecord& second, RaceLog& log,
               MissingFence missing) const {
     LocationKey where = locationOf(key);
@@ -224,12 +241,14 @@ class AccessHistory {
 
   uint32_t launch_ = 0;
   std::vector<uint32_t> unordered_;
-  absl::flat_hash_map<uint64_t, Records> shadow_;
+  ShadowPages shadow_;
   // This launch's strong device-scoped records, by location and block (see access()).
   absl::flat_hash_map<uint64_t, absl::flat_hash_map<uint32_t, Records>> strongDevice_;
   FinishedBlocks finished_;
   uint64_t liveRecords_ = 0;
   uint64_t peakRecords_ = 0;
+  uint64_t peakPages_ = 0;
+  uint64_t peakBytes_ = 0;
 };
 
 inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
@@ -238,24 +257,24 @@ inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
   finished_.reset(kernel);
   if (kernel.liveLaunches.empty()) return clear();
   for (auto& [key, groups] : strongDevice_) {  // earlier launches' records live in shadow_
-    Records& records = shadow_[key];
+    Records& records = shadow_.at(key);
+    bool wasEmpty = records.empty();
     for (auto& [block, group] : groups) records.insert(records.end(), group.begin(), group.end());
+    if (wasEmpty && !records.empty()) shadow_.filled();
   }
   strongDevice_.clear();
-  auto live = [&](const AccessRecord& r) {
+  auto live = [&](const PackedRecord& r) {
     return std::find(kernel.liveLaunches.begin(), kernel.liveLaunches.end(), r.launch) != kernel.liveLaunches.end();
   };
   liveRecords_ = 0;
-  for (auto it = shadow_.begin(); it != shadow_.end();) {
-    Records& records = it->second;
+  shadow_.forEachWord([&](uint64_t key, Records& records) {
     // Shared memory does not outlive its block.
-    if (locationOf(it->first).space == MemorySpace::Shared) records.clear();
-    records.erase(std::remove_if(records.begin(), records.end(), [&](const AccessRecord& r) { return !live(r); }),
+    if (locationOf(key).space == MemorySpace::Shared) records.clear();
+    records.erase(std::remove_if(records.begin(), records.end(), [&](const PackedRecord& r) { return !live(r); }),
                   records.end());
+    if (records.empty()) Records().swap(records);  // gives back an outgrown vector's heap block
     liveRecords_ += records.size();
-    if (records.empty()) shadow_.erase(it++);
-    else ++it;
-  }
+  });
 }
 
 }  // namespace predatar

@@ -7,12 +7,21 @@ namespace predatar {
 void ThreadTable::reset(const KernelInfo& kernel, const ClockGeometry* geometry) {
   geometry_ = geometry;
   threadsPerBlock_ = kernel.threadsPerBlock();
-  threads_.clear();
-  threads_.resize(kernel.numThreads());
+  blocks_.clear();
+  blocks_.resize(kernel.numBlocks());
+  finished_.assign(kernel.numBlocks(), false);
+  exitedThread_ = ThreadClocks{};
+  exitedThread_.exited = true;
 }
 
 ThreadClocks& ThreadTable::at(uint32_t block, uint32_t thread) {
-  auto& slot = threads_[uint64_t(block) * threadsPerBlock_ + thread];
+  if (finished_[block]) return exitedThread_;
+  auto& b = blocks_[block];
+  if (!b) {
+    b = std::make_unique<BlockThreads>();
+    b->threads.resize(threadsPerBlock_);
+  }
+  auto& slot = b->threads[thread];
   if (!slot) {
     slot = std::make_unique<ThreadClocks>();
     slot->block = block;
@@ -23,17 +32,31 @@ ThreadClocks& ThreadTable::at(uint32_t block, uint32_t thread) {
   return *slot;
 }
 
+ThreadClocks* ThreadTable::find(uint32_t block, uint32_t thread) const {
+  if (finished_[block]) return &exitedThread_;
+  const auto& b = blocks_[block];
+  return b ? b->threads[thread].get() : nullptr;
+}
+
 void ThreadTable::exit(uint32_t block, uint32_t thread) {
   ThreadClocks& t = at(block, thread);
+  if (t.exited) return;
   t.exited = true;
   t.hb.clear();
   t.wcp.clear();
+  if (++blocks_[block]->exited < threadsPerBlock_) return;
+  blocks_[block].reset();
+  finished_[block] = true;
 }
 
 uint64_t ThreadTable::clockBytes() const {
-  uint64_t total = threads_.capacity() * sizeof(void*);
-  for (const auto& t : threads_)
-    if (t) total += sizeof(ThreadClocks) + t->hb.bytes() + t->wcp.bytes();
+  uint64_t total = blocks_.capacity() * sizeof(void*);
+  for (const auto& b : blocks_) {
+    if (!b) continue;
+    total += sizeof(BlockThreads) + b->threads.capacity() * sizeof(void*);
+    for (const auto& t : b->threads)
+      if (t) total += sizeof(ThreadClocks) + t->hb.bytes() + t->wcp.bytes();
+  }
   return total;
 }
 

@@ -45,25 +45,35 @@ struct ThreadClocks {
   void tick() { ++now; }
 };
 
-// Threads of the running kernel, created when they first act.
+// Threads of the running kernel, created when they first act. A block's
+// threads are freed when all of them have exited: nothing reads an exited
+// thread's clocks, only that it exited (find() then returns a shared exited
+// thread), so memory follows the blocks resident at once, not the grid.
 class ThreadTable {
  public:
   void reset(const KernelInfo& kernel, const ClockGeometry* geometry);
   ThreadClocks& at(uint32_t block, uint32_t thread);
-  ThreadClocks* find(uint32_t block, uint32_t thread) {
-    return threads_[uint64_t(block) * threadsPerBlock_ + thread].get();
-  }
+  // Null for a thread that has not acted yet.
+  ThreadClocks* find(uint32_t block, uint32_t thread) const;
   // Frees an exited thread's clocks (the paper's thread-exit cleanup).
   void exit(uint32_t block, uint32_t thread);
   uint64_t clockBytes() const;
   uint32_t threadsPerBlock() const { return threadsPerBlock_; }
-  uint64_t size() const { return threads_.size(); }
-  ThreadClocks* find(uint64_t globalThread) const { return threads_[globalThread].get(); }
+  uint64_t size() const { return uint64_t(blocks_.size()) * threadsPerBlock_; }
+  ThreadClocks* find(uint64_t globalThread) const {
+    return find(uint32_t(globalThread / threadsPerBlock_), uint32_t(globalThread % threadsPerBlock_));
+  }
 
  private:
+  struct BlockThreads {
+    std::vector<std::unique_ptr<ThreadClocks>> threads;
+    uint32_t exited = 0;
+  };
   const ClockGeometry* geometry_ = nullptr;
   uint32_t threadsPerBlock_ = 1;
-  std::vector<std::unique_ptr<ThreadClocks>> threads_;
+  std::vector<std::unique_ptr<BlockThreads>> blocks_;
+  std::vector<bool> finished_;            // every thread of the block exited; its threads are freed
+  mutable ThreadClocks exitedThread_;     // what find() returns for a finished block's threads
 };
 
 // Barrier synchronization (__syncthreads over `threads` of `block`, or

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -88,6 +89,14 @@ void printStats(const std::vector<const Detector*>& detectors, double seconds) {
   std::cerr << fmt::format("predatar stats: {:.3f} s\n", seconds);
 }
 
+// VmHWM of /proc/self/status in MiB (0 when unknown).
+uint64_t peakResidentMiB() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmHWM:", 0) == 0) return std::strtoull(line.c_str() + 6, nullptr, 10) / 1024;
+  return 0;
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"PreDataR: predictive data race detection for CUDA programs, without a GPU"};
   app.require_subcommand(1);
@@ -103,8 +112,9 @@ int main(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : kExitInputError;
   } catch (const std::bad_alloc&) {  // an input asked for more memory than there is
-    std::cerr << "predatar: error: out of memory\n";
-    return kExitInputError;
+    std::cerr << "predatar: error: out of memory while analysing (peak resident memory " << peakResidentMiB()
+              << " MiB); try --detectors none, fewer detectors, or a smaller input\n";
+    return kExitOutOfMemory;
   } catch (const std::exception& e) {  // a bug: say so, never abort
     std::cerr << "predatar: internal error: " << e.what() << "\n";
     return kExitInputError;

@@ -313,6 +313,8 @@ int runProgram(const RunArgs& a) {
   // Machine-readable reports keep standard output to themselves.
   bool cleanStdout = a.report.format != "text" && a.report.output.empty();
   auto status = execute(a.command, env, cleanStdout);
+  // The program's process ran out of memory (it said so on stderr; cudart/runtime/OutOfMemory.h).
+  bool outOfMemory = std::filesystem::exists(settings.reportPath + ".out-of-memory");
   auto launches = readRunReports(dir, settings.reportPath);
   if (!status.ok()) return fail(std::string(status.status().message()));
   if (!launches.ok()) return fail(std::string(launches.status().message()));
@@ -335,6 +337,7 @@ int runProgram(const RunArgs& a) {
                            checked, checked == 1 ? "" : "es", kept.uniqueRaces(), kept.uniqueRaces() == 1 ? "" : "s",
                            hidden ? fmt::format(" ({} suppressed)", hidden) : "", *status);
   if (code == kExitInputError) return code;
+  if (outOfMemory) return kExitOutOfMemory;
   if (receivedSignal) {
     std::cerr << fmt::format("predatar: interrupted by signal {}; the report shows what the run saw\n",
                              int(receivedSignal));

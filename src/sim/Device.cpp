@@ -1,3 +1,5 @@
+#include <sys/mman.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
@@ -6,6 +8,31 @@
 #include "sim/DeviceArena.h"
 
 namespace predatar::sim {
+namespace {
+
+// Host-visible allocations this large are mapped pages, zero until touched:
+// a program that allocates much and touches little costs what it touches
+// (aligned_alloc + memset would make every page resident at once).
+constexpr uint64_t kMappedFrom = uint64_t(1) << 20;
+
+uint64_t hostAllocate(uint64_t size) {
+  if (size >= kMappedFrom) {
+    void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? 0 : reinterpret_cast<uint64_t>(p);
+  }
+  void* p = std::aligned_alloc(256, size);
+  if (!p) return 0;
+  std::memset(p, 0, size);
+  return reinterpret_cast<uint64_t>(p);
+}
+
+void hostFree(uint64_t base, uint64_t bytes) {
+  uint64_t size = (std::max<uint64_t>(bytes, 1) + 255) / 256 * 256;
+  if (size >= kMappedFrom) munmap(reinterpret_cast<void*>(base), size);
+  else std::free(reinterpret_cast<void*>(base));
+}
+
+}  // namespace
 
 DeviceMemory::DeviceMemory() = default;
 
@@ -15,10 +42,7 @@ uint64_t DeviceMemory::allocate(uint64_t bytes, std::string label, Placement pla
   if (placement == Placement::DeviceOnly && arena_) {
     base = arena_->allocate(size);
   } else {
-    void* p = std::aligned_alloc(256, size);
-    if (!p) return 0;
-    std::memset(p, 0, size);
-    base = reinterpret_cast<uint64_t>(p);
+    base = hostAllocate(size);
   }
   if (base == 0) return 0;
   allocations_[base] = Allocation{base, bytes, std::move(label)};
@@ -30,7 +54,7 @@ absl::Status DeviceMemory::free(uint64_t address) {
   if (it == allocations_.end() || adopted_.count(address))
     return absl::InvalidArgumentError("free of an address that is not the base of a device allocation");
   if (arena_ && arena_->contains(address)) arena_->free(address);
-  else std::free(reinterpret_cast<void*>(address));
+  else hostFree(address, it->second.bytes);
   allocations_.erase(it);
   return absl::OkStatus();
 }
@@ -68,7 +92,7 @@ absl::Status DeviceMemory::disown(uint64_t base) {
 
 DeviceMemory::~DeviceMemory() {
   for (auto& [base, a] : allocations_)
-    if (!adopted_.count(base) && (!arena_ || !arena_->contains(base))) std::free(reinterpret_cast<void*>(base));
+    if (!adopted_.count(base) && (!arena_ || !arena_->contains(base))) hostFree(base, a.bytes);
 }
 
 }  // namespace predatar::sim

@@ -59,9 +59,7 @@ uint64_t DeviceArena::allocate(uint64_t bytes) {
     if (depth_ > 0 && newEnd > oldEnd)
       mprotect(reinterpret_cast<void*>(base_ + oldEnd), newEnd - oldEnd, PROT_READ | PROT_WRITE);
   } else {
-    open();
-    std::memset(reinterpret_cast<void*>(base_ + offset), 0, size);
-    close();
+    zero(offset, size);
   }
   used_[offset] = size;
   return base_ + offset;
@@ -100,6 +98,23 @@ bool DeviceArena::blockOf(uint64_t address, uint64_t& base, uint64_t& bytes) con
   base = base_ + it->first;
   bytes = it->second;
   return true;
+}
+
+// Reused memory must read as zero: whole pages are given back to the system
+// (zero again, and not resident, until touched), the partial pages at the ends
+// are cleared.
+void DeviceArena::zero(uint64_t offset, uint64_t size) {
+  uint64_t begin = base_ + offset, end = begin + size;
+  uint64_t from = roundUp(begin, pageSize()), to = end / pageSize() * pageSize();
+  open();
+  if (to > from) {
+    madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+    std::memset(reinterpret_cast<void*>(begin), 0, from - begin);
+    std::memset(reinterpret_cast<void*>(to), 0, end - to);
+  } else {
+    std::memset(reinterpret_cast<void*>(begin), 0, size);
+  }
+  close();
 }
 
 void DeviceArena::setProtection(bool readWrite) {

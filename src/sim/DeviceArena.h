@@ -48,6 +48,7 @@ class DeviceArena {
  private:
   DeviceArena(uint64_t base, uint64_t size) : base_(base), size_(size) {}
   void setProtection(bool readWrite);
+  void zero(uint64_t offset, uint64_t size);
 
   uint64_t base_, size_;
   uint64_t top_ = 0;                    // offset: everything above was never handed out

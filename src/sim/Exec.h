@@ -132,7 +132,13 @@ struct Launch {
   uint32_t maxDepth = 0;
   bool hasCalls = false;
   std::vector<Block> blocks;
+  // Warps of the resident blocks only (sim/Residency.h): a block takes
+  // numWarps consecutive slots when it becomes resident (Block::firstWarp)
+  // and gives them back when it retires, so memory follows the blocks
+  // resident at once, not the grid.
   std::vector<Warp> warps;
+  std::vector<uint32_t> freeWarpSlots;  // first slots of released ranges
+  uint32_t entryPc = 0;                 // the kernel's first instruction
   uint64_t seq = 0;
   uint64_t steps = 0;
   uint64_t threadSteps = 0;

@@ -393,25 +393,14 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
   uint64_t nblocks = config.grid.count();
   if (nblocks * wpb > (1ull << 26)) return absl::InvalidArgumentError("grid too large for the emulator");
   L.blocks.resize(nblocks);
-  L.warps.resize(nblocks * wpb);
   for (uint32_t b = 0; b < nblocks; ++b) {
     Block& blk = L.blocks[b];
     blk.index = b;
     blk.idx = Dim3{b % config.grid.x, (b / config.grid.x) % config.grid.y, b / (config.grid.x * config.grid.y)};
     blk.threads = tpb;
-    blk.firstWarp = b * wpb;
-    blk.numWarps = wpb;
-    for (uint32_t wi = 0; wi < wpb; ++wi) {
-      Warp& w = L.warps[b * wpb + wi];
-      w.block = b;
-      w.inBlock = wi;
-      w.index = b * wpb + wi;
-      w.firstThread = uint64_t(b) * tpb + wi * 32;
-      uint32_t n = std::min<uint32_t>(32, tpb - wi * 32);
-      w.exists = n == 32 ? 0xFFFFFFFFu : ((1u << n) - 1);
-      for (uint32_t l = 0; l < 32; ++l) w.pc[l] = K.begin;
-    }
+    blk.numWarps = wpb;  // the warps themselves come when the block is resident (Scheduler.cpp)
   }
+  L.entryPc = K.begin;
   L.locks.reset(nblocks * tpb);
   L.clockBase = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
   sink.kernelBegin(L.info);

@@ -28,8 +28,23 @@ void materialize(Launch& L, uint32_t b) {
   }
   size_t slots = size_t(L.slotsPerWarp) * 32;
   uint32_t wpb = blk.numWarps;
+  if (L.freeWarpSlots.empty()) {
+    blk.firstWarp = uint32_t(L.warps.size());
+    L.warps.resize(L.warps.size() + wpb);
+  } else {
+    blk.firstWarp = L.freeWarpSlots.back();
+    L.freeWarpSlots.pop_back();
+  }
   for (uint32_t wi = 0; wi < wpb; ++wi) {
     Warp& w = L.warps[blk.firstWarp + wi];
+    w = Warp{};
+    w.block = b;
+    w.inBlock = wi;
+    w.index = b * wpb + wi;
+    w.firstThread = uint64_t(b) * blk.threads + wi * 32;
+    uint32_t n = std::min<uint32_t>(32, blk.threads - wi * 32);
+    w.exists = n == 32 ? 0xFFFFFFFFu : ((1u << n) - 1);
+    for (uint32_t l = 0; l < 32; ++l) w.pc[l] = L.entryPc;
     w.regs = std::make_unique<uint64_t[]>(slots);
     std::memset(w.regs.get(), 0, slots * 8);
     uint64_t* sp = w.regs.get();
@@ -79,7 +94,10 @@ void retire(Launch& L, uint32_t b) {
     w.regs.reset();
     w.local.reset();
     std::vector<CallFrame>().swap(w.calls);
+    std::vector<AsyncCopy>().swap(w.asyncCopies);
+    w.started = false;
   }
+  L.freeWarpSlots.push_back(blk.firstWarp);
 }
 
 uint32_t memberMaskSrc(const Instr& in) {
@@ -564,6 +582,7 @@ absl::Status Runner::run() {
     for (uint32_t wi = L.blocks[b].firstWarp; wi < L.blocks[b].firstWarp + L.blocks[b].numWarps; ++wi) order.push_back(wi);
     liveWarps[b] = L.blocks[b].numWarps;
   };
+  L.warps.reserve(size_t(resident) * (nblocks ? L.blocks[0].numWarps : 0));
   while (nextBlock < resident) admit();
   while (!order.empty()) {
     alive.clear();

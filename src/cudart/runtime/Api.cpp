@@ -44,7 +44,6 @@ std::vector<CallConfiguration>& callStack() {
 
 // An sm_90-class device as an H100 SXM (80 GB) reports itself under CUDA 13.
 constexpr int kMajor = 9, kMinor = 0;
-constexpr size_t kGlobalMemory = size_t(80) << 30;
 constexpr int kSharedPerBlock = 48 * 1024;
 constexpr int kSharedPerBlockOptin = 227 * 1024;
 constexpr int kSharedPerSm = 228 * 1024;
@@ -446,7 +445,8 @@ cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void* devPtr, siz
 cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
   if (free == nullptr || total == nullptr) return fail(cudaErrorInvalidValue);
   *total = kGlobalMemory;
-  *free = kGlobalMemory - kGlobalMemory / 16;
+  std::lock_guard lock(rt().mutex());
+  *free = kGlobalMemory - kGlobalMemoryReserved - std::min(rt().deviceBytesInUse(), kGlobalMemory - kGlobalMemoryReserved);
   return cudaSuccess;
 }
 

@@ -18,6 +18,7 @@
 #include "cudart/runtime/Fork.h"
 #include "cudart/runtime/HostAccess.h"
 #include "cudart/runtime/Interrupt.h"
+#include "cudart/runtime/OutOfMemory.h"
 
 namespace predatar::cudart {
 namespace {
@@ -137,6 +138,7 @@ Runtime& Runtime::get() {
     created = r;
     watchChildProcesses(*r);
     if (!r->options().reportPath.empty()) installInterruptHandlers();
+    installOutOfMemoryHandler();
     protectDeviceMemoryFromHost(*r);
     return r;
   }();
@@ -260,6 +262,7 @@ cudaError_t Runtime::ensureLoaded(RegisteredModule& m) {
   if (!m.fatbinStatus.ok()) return cudaErrorNoKernelImageForDevice;
   if (!m.loadAttempted) {
     m.loadAttempted = true;
+    MemoryActivity activity("loading the PTX of %s", m.sourceName.c_str());
     auto loaded = sim::loadPtx(m.ptx, m.sourceName, *memory_);
     if (!loaded.ok()) {
       m.loadStatus = loaded.status();
@@ -321,14 +324,19 @@ cudaError_t Runtime::allocate(void** pointer, uint64_t bytes, AllocationKind kin
     *pointer = nullptr;
     return cudaSuccess;
   }
-  if (bytes > (uint64_t(1) << 40)) return cudaErrorMemoryAllocation;
   const char* api = kind == AllocationKind::Device ? "cudaMalloc"
                     : kind == AllocationKind::Host ? "cudaMallocHost" : "cudaMallocManaged";
+  bool onDevice = kind != AllocationKind::Host;
+  if (bytes > (uint64_t(1) << 40) ||
+      (onDevice && bytes > kGlobalMemory - kGlobalMemoryReserved - std::min(deviceBytes_, kGlobalMemory)))
+    return cudaErrorMemoryAllocation;  // more than the device has free
+  MemoryActivity activity("allocating %llu bytes (%s)", (unsigned long long)bytes, api);
   auto placement = kind == AllocationKind::Device ? sim::DeviceMemory::Placement::DeviceOnly  // not host-mapped
                                                    : sim::DeviceMemory::Placement::HostVisible;
   uint64_t base = memory_->allocate(bytes, absl::StrCat(api, " #", ++allocationCount_), placement);
   if (base == 0) return cudaErrorMemoryAllocation;
   allocations_[base] = {bytes, kind};
+  if (onDevice) deviceBytes_ += bytes;
   *pointer = reinterpret_cast<void*>(base);
   return cudaSuccess;
 }
@@ -340,6 +348,7 @@ cudaError_t Runtime::release(void* pointer, AllocationKind kind) {
   bool hostApi = kind == AllocationKind::Host;
   if (hostApi != (it->second.second == AllocationKind::Host)) return cudaErrorInvalidValue;
   if (!memory_->free(it->first).ok()) return cudaErrorInvalidValue;
+  if (it->second.second != AllocationKind::Host) deviceBytes_ -= std::min(deviceBytes_, it->second.first);
   allocations_.erase(it);
   return cudaSuccess;
 }
@@ -394,6 +403,7 @@ cudaError_t Runtime::fill(void* dst, int value, uint64_t bytes) {
 void Runtime::resetDevice() {
   for (auto& [base, info] : allocations_) (void)memory_->free(base);
   allocations_.clear();
+  deviceBytes_ = 0;
   sticky_ = cudaSuccess;
 }
 
@@ -520,12 +530,16 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
                       "), (", block.x, ",", block.y, ",", block.z, "), ", dynamicShared, ">>>",
                       record.checked ? "" : " (not checked)"));
   sim::LaunchStats stats;
+  MemoryActivity activity("running kernel %s (launch %zu, grid (%u,%u,%u) x block (%u,%u,%u))",
+                          record.kernel.c_str(), record.index, grid.x, grid.y, grid.z, block.x, block.y, block.z);
+  running_ = &record;
   setInLaunch(true);
   auto started = std::chrono::steady_clock::now();
   LaunchOrderSink ordered(fanout, uint32_t(record.index), std::move(order));
   absl::Status status = sim::launch(*m.module, kernel.mangled, config, *memory_, ordered, &stats);
   record.figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   setInLaunch(false);
+  running_ = nullptr;
   record.figures.warpInstructions = stats.warpInstructions;
   for (const std::string& w : stats.warnings) warn("warning: " + w);
   record.figures.threadInstructions = stats.threadInstructions;
@@ -616,6 +630,27 @@ void Runtime::finish() {
   std::fprintf(stderr, "predatar: %zu kernel launches (%llu checked), %llu unique races%s\n", launches_.size(),
                (unsigned long long)checked, (unsigned long long)races,
                failed ? absl::StrCat(", ", failed, " failed").c_str() : "");
+}
+
+void Runtime::recordOutOfMemory(const char* message) {
+  if (running_) {
+    LaunchRecord record = std::move(*running_);
+    running_ = nullptr;
+    record.error = message;
+    record.cudaError = errorName(cudaErrorMemoryAllocation);
+    record.races.clear();  // the detectors did not finish: what they found is in the launches before
+    launches_.push_back(std::move(record));
+  }
+  writeReport();
+}
+
+uint64_t Runtime::detectorMetadataBytes() const {
+  uint64_t total = 0;
+  for (const auto& d : detectors_) {
+    DetectorStats s = d->stats();
+    total += s.peakThreadClockBytes + s.peakLockClockBytes + s.peakQueueBytes + s.peakShadowBytes;
+  }
+  return total;
 }
 
 void Runtime::writeReport() {

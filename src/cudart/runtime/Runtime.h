@@ -78,6 +78,12 @@ struct RegisteredModule {
 
 enum class AllocationKind { Device, Host, Managed };
 
+// The device memory the emulated GPU reports (cudaDeviceProp::totalGlobalMem,
+// cudaMemGetInfo); device and managed allocations beyond what it leaves free
+// fail with cudaErrorMemoryAllocation, as on the GPU.
+inline constexpr uint64_t kGlobalMemory = uint64_t(80) << 30;
+inline constexpr uint64_t kGlobalMemoryReserved = kGlobalMemory / 16;  // the driver's own share
+
 class Runtime {
  public:
   static Runtime& get();
@@ -145,6 +151,12 @@ class Runtime {
   bool destroyEvent(cudaEvent_t event);
 
   void writeReport();
+  // Out of memory (OutOfMemory.cpp): the running launch, if any, is recorded
+  // as failed with `message` and the report written.
+  void recordOutOfMemory(const char* message);
+  // Detector metadata at its peak so far and device memory allocated now (bytes).
+  uint64_t detectorMetadataBytes() const;
+  uint64_t deviceBytesInUse() const { return deviceBytes_; }
   // In a fork() child of the program: its own report file beside the main one
   // (PREDATAR_REPORT.pid<N>, merged by `predatar run`), its own launches only,
   // kernels named with the pid, and the report rewritten after every finding
@@ -186,6 +198,8 @@ class Runtime {
   std::map<uintptr_t, std::unique_ptr<Event>> events_;
   uintptr_t nextHandle_ = 0x1000;
   uint64_t allocationCount_ = 0;
+  uint64_t deviceBytes_ = 0;             // cudaMalloc'd and managed bytes allocated now
+  LaunchRecord* running_ = nullptr;      // the launch being emulated (for recordOutOfMemory)
   cudaError_t sticky_ = cudaSuccess;
   uint64_t matchingLaunches_ = 0;
   std::vector<LaunchRecord> launches_;

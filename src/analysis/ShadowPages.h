@@ -1,0 +1,151 @@
+// Shadow memory of the vector-clock detectors: the access records of each
+// 4-byte word (AccessHistory's locationKey), stored densely in pages of
+// consecutive words, each record packed into 32 bytes.
+//
+// Why: a hash map entry per word with a 56-byte record cost ~146 bytes per
+// word (key, slot, control byte, load factor), so a kernel that touches a
+// 64 MiB array (16M words) needed 2.3 GiB of shadow. Pages of 16 words make
+// consecutive words cost 40 bytes each (the record and its vector header)
+// plus ~2 bytes of page overhead, while a word accessed alone costs one page
+// (~650 bytes): arrays are what real kernels touch most.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
+#include "clock/VectorClock.h"
+#include "events/Event.h"
+
+namespace predatar {
+
+// An AccessRecord (AccessHistory.h) as the shadow keeps it. The trace position
+// keeps its low 54 bits (1.8e16 events), the kind of access the top 10.
+struct PackedRecord {
+  uint64_t seqAndKind = 0;
+  uint32_t block = 0;
+  uint32_t thread = 0;
+  Clock clock = 0;
+  uint32_t pc = 0;      // Origin::pc: an instruction index or a litmus line
+  uint32_t source = 0;  // Origin::source
+  uint32_t launch = 0;
+
+  static constexpr int kSeqBits = 54;
+  static constexpr uint64_t kSeqMask = (uint64_t(1) << kSeqBits) - 1;
+
+  static PackedRecord pack(uint32_t block, uint32_t thread, Clock clock, AccessType type, bool strong,
+                           bool isVolatile, Scope scope, uint8_t bytes, const Origin& origin, uint32_t launch) {
+    uint64_t kind = uint64_t(type) | uint64_t(strong) << 2 | uint64_t(isVolatile) << 3 | uint64_t(scope) << 4 |
+                    uint64_t(bytes & 0xf) << 6;
+    return PackedRecord{(origin.seq & kSeqMask) | kind << kSeqBits, block, thread, clock,
+                        uint32_t(origin.pc), origin.source, launch};
+  }
+  uint64_t kind() const { return seqAndKind >> kSeqBits; }
+  AccessType type() const { return AccessType(kind() & 3); }
+  bool strong() const { return (kind() >> 2) & 1; }
+  bool isVolatile() const { return (kind() >> 3) & 1; }
+  Scope scope() const { return Scope((kind() >> 4) & 3); }
+  uint8_t bytes() const { return uint8_t((kind() >> 6) & 0xf); }
+  Origin origin() const { return Origin{seqAndKind & kSeqMask, pc, source}; }
+};
+static_assert(sizeof(PackedRecord) == 32);
+
+class ShadowPages {
+ public:
+  using Records = absl::InlinedVector<PackedRecord, 1>;
+  static constexpr uint32_t kPageShift = 4;
+  static constexpr uint32_t kWordsPerPage = 1u << kPageShift;
+
+  // The records of `key`'s word (empty when it has none); creates its page.
+  Records& at(uint64_t key) {
+    uint64_t pageNo = key >> kPageShift;
+    if (pageNo != lastPageNo_) {
+      auto& page = pages_[pageNo];
+      if (!page) page = std::make_unique<Page>();
+      lastPageNo_ = pageNo;
+      lastPage_ = page.get();
+    }
+    return lastPage_->words[key & (kWordsPerPage - 1)];
+  }
+  // Call when the word last returned by at() went from no records to some.
+  void filled() {
+    ++lastPage_->used;
+    ++words_;
+  }
+
+  // Call when the word last returned by at() went from some records to none.
+  void emptied() {
+    --lastPage_->used;
+    --words_;
+  }
+
+  // Visits every word with records: f(key, Records&); then frees the pages
+  // whose words all became empty.
+  template <class F>
+  void forEachWord(F&& f) {
+    for (auto it = pages_.begin(); it != pages_.end();) {
+      Page& page = *it->second;
+      for (uint32_t i = 0; i < kWordsPerPage; ++i) {
+        Records& r = page.words[i];
+        if (r.empty()) continue;
+        f((it->first << kPageShift) | i, r);
+        if (r.empty()) {
+          --page.used;
+          --words_;
+        }
+      }
+      if (page.used == 0) dropPage(it++);
+      else ++it;
+    }
+  }
+  // Erases the words [firstKey, lastKey]; dropped(records) sees each non-empty one first.
+  template <class F>
+  void erase(uint64_t firstKey, uint64_t lastKey, F&& dropped) {
+    for (uint64_t pageNo = firstKey >> kPageShift; pageNo <= lastKey >> kPageShift; ++pageNo) {
+      auto it = pages_.find(pageNo);
+      if (it == pages_.end()) continue;
+      for (Records& r : it->second->words)
+        if (!r.empty()) {
+          dropped(r);
+          --words_;
+        }
+      dropPage(it);
+    }
+  }
+  void clear() {
+    pages_.clear();
+    words_ = 0;
+    lastPageNo_ = UINT64_MAX;
+    lastPage_ = nullptr;
+  }
+  bool empty() const { return pages_.empty(); }
+  uint64_t words() const { return words_; }
+  uint64_t pages() const { return pages_.size(); }
+  // Bytes of the pages and the map (records beyond a word's first are extra).
+  uint64_t bytes() const {
+    return pages_.capacity() * (sizeof(uint64_t) + sizeof(std::unique_ptr<Page>) + 1) + pages_.size() * sizeof(Page);
+  }
+
+ private:
+  struct Page {
+    std::array<Records, kWordsPerPage> words;
+    uint32_t used = 0;  // words with records
+  };
+  using Map = absl::flat_hash_map<uint64_t, std::unique_ptr<Page>>;
+  void dropPage(Map::iterator it) {
+    if (it->first == lastPageNo_) {
+      lastPageNo_ = UINT64_MAX;
+      lastPage_ = nullptr;
+    }
+    pages_.erase(it);
+  }
+
+  Map pages_;
+  uint64_t words_ = 0;
+  uint64_t lastPageNo_ = UINT64_MAX;
+  Page* lastPage_ = nullptr;
+};
+
+}  // namespace predatar

@@ -1,0 +1,122 @@
+#include "cudart/runtime/OutOfMemory.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "cudart/runtime/Runtime.h"
+
+namespace predatar::cudart {
+namespace {
+
+// Released first thing in the handler, so that formatting the message and
+// writing the report have memory to work with.
+constexpr size_t kReserveBytes = size_t(16) << 20;
+void* reserve = nullptr;
+
+constexpr const char* kHostCode = "running the program's host code or a CUDA runtime call";
+char activity[320] = {};
+
+void say(const char* text) {
+  size_t n = std::strlen(text);
+  while (n > 0) {
+    ssize_t w = ::write(STDERR_FILENO, text, n);
+    if (w <= 0) return;
+    text += w;
+    n -= size_t(w);
+  }
+}
+
+// "Name:   12345 kB" of /proc/self/status, in bytes.
+uint64_t statusField(const char* status, const char* name) {
+  const char* at = std::strstr(status, name);
+  if (!at) return 0;
+  return std::strtoull(at + std::strlen(name), nullptr, 10) * 1024;
+}
+
+double mib(uint64_t bytes) { return double(bytes) / (1024.0 * 1024.0); }
+
+void onOutOfMemory() {
+  static std::atomic<int> entered{0};
+  if (entered++ > 0) {  // the report itself ran out: leave at once
+    say("predatar: error: out of memory while reporting running out of memory\n");
+    _exit(kOutOfMemoryExit);
+  }
+  std::free(reserve);
+  reserve = nullptr;
+  uint64_t rss = 0, peak = 0;
+  residentBytes(rss, peak);
+  Runtime* runtime = Runtime::existing();
+  uint64_t metadata = runtime ? runtime->detectorMetadataBytes() : 0;
+  uint64_t device = runtime ? runtime->deviceBytesInUse() : 0;
+  char message[1024];
+  std::snprintf(message, sizeof message,
+                "out of memory while %s: resident memory %.0f MiB (peak %.0f MiB), device allocations %.0f MiB, "
+                "detector metadata %.0f MiB; try --detectors none, fewer detectors, or checking fewer launches "
+                "(--kernel-name, --launch-skip, --launch-count)",
+                activity[0] ? activity : kHostCode, mib(rss), mib(peak), mib(device), mib(metadata));
+  say("predatar: error: ");
+  say(message);
+  say("\n");
+  if (runtime) {
+    try {
+      runtime->recordOutOfMemory(message);
+    } catch (...) {  // the report is lost; the message above is not
+    }
+    const std::string& report = runtime->options().reportPath;
+    if (!report.empty()) {
+      char marker[4096];
+      std::snprintf(marker, sizeof marker, "%s%s", report.c_str(), outOfMemoryMarkerSuffix());
+      int fd = ::open(marker, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd >= 0) {
+        ssize_t ignored = ::write(fd, message, std::strlen(message));
+        (void)ignored;
+        ::close(fd);
+      }
+    }
+  }
+  _exit(kOutOfMemoryExit);
+}
+
+}  // namespace
+
+void installOutOfMemoryHandler() {
+  static bool installed = false;
+  if (installed) return;
+  installed = true;
+  reserve = std::malloc(kReserveBytes);
+  std::set_new_handler(onOutOfMemory);
+}
+
+MemoryActivity::MemoryActivity(const char* format, ...) {
+  std::memcpy(saved_, activity, sizeof saved_);
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(activity, sizeof activity, format, args);
+  va_end(args);
+}
+
+MemoryActivity::~MemoryActivity() { std::memcpy(activity, saved_, sizeof saved_); }
+
+const char* outOfMemoryMarkerSuffix() { return ".out-of-memory"; }
+
+void residentBytes(uint64_t& now, uint64_t& peak) {
+  now = peak = 0;
+  int fd = ::open("/proc/self/status", O_RDONLY);
+  if (fd < 0) return;
+  char status[8192];
+  ssize_t n = ::read(fd, status, sizeof status - 1);
+  ::close(fd);
+  if (n <= 0) return;
+  status[n] = '\0';
+  now = statusField(status, "VmRSS:");
+  peak = statusField(status, "VmHWM:");
+}
+
+}  // namespace predatar::cudart
