@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 
@@ -164,7 +165,14 @@ std::optional<unsigned> parseThreadCount(std::string_view text) {
 unsigned threadCountFromEnvironment() {
   const char* v = std::getenv("PREDATAR_THREADS");
   if (!v || !*v) return 0;
-  return parseThreadCount(v).value_or(0);
+  std::optional<unsigned> n = parseThreadCount(v);
+  if (!n) {
+    static std::once_flag warned;  // loud, but once per process
+    std::call_once(warned, [&] {
+      std::fprintf(stderr, "predatar: warning: PREDATAR_THREADS='%s' is not auto or a number; using auto\n", v);
+    });
+  }
+  return n.value_or(0);
 }
 
 unsigned workerThreadsFor(unsigned threads, size_t sinks) {

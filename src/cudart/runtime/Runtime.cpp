@@ -87,6 +87,8 @@ RunOptions RunOptions::fromEnvironment() {
     else
       o.errors.push_back(absl::StrCat("unknown schedule '", s, "' in PREDATAR_SCHEDULE (round-robin, random)"));
   }
+  if (const char* v = env("PREDATAR_THREADS"); v && *v && !parseThreadCount(v))
+    o.errors.push_back(absl::StrCat("PREDATAR_THREADS='", v, "' is not auto or a number of threads"));
   auto number = [&](const char* name, auto& out) {
     if (const char* v = env(name)) {
       uint64_t n;
