@@ -73,7 +73,16 @@ void table(const StreamSpec& spec) {
     fmt::print(" {:.2f} / {:.2f} · {:.2f} / {:.2f} |", serial[i].wall, serial[i].cpu, parallel[i].wall,
                parallel[i].cpu);
   double slowest = std::max({parallel[1].wall, parallel[2].wall, parallel[3].wall});
-  fmt::print(" {} | {} |\n", ratio(parallel[4].wall, slowest), ratio(serial[1].wall, parallel[1].wall));
+  // What two free cores allow, from serial CPU seconds (a shared machine's
+  // wall-clock mostly measures its other users): producer e, detector d =
+  // its run - e; a parallel run takes at least max(e, max d, (e + sum d) / 2).
+  double e = serial[0].cpu, d[3];
+  for (int i = 0; i < 3; ++i) d[i] = std::max(0.0, serial[i + 1].cpu - e);
+  auto bound = [&](double sum, double top) { return std::max({e, top, (e + sum) / 2}); };
+  double top = std::max({d[0], d[1], d[2]});
+  double single = std::max({bound(d[0], d[0]), bound(d[1], d[1]), bound(d[2], d[2])});
+  fmt::print(" {} | {} | {} | {} |\n", ratio(parallel[4].wall, slowest), ratio(serial[1].wall, parallel[1].wall),
+             ratio(bound(d[0] + d[1] + d[2], top), single), ratio(e + d[0], bound(d[0], d[0])));
   std::fflush(stdout);
 }
 
@@ -89,8 +98,8 @@ int main(int argc, char** argv) {
   fmt::print("== synthetic streams: wall / CPU s, serial · parallel (PREDATAR_THREADS={})\n",
              std::getenv("PREDATAR_THREADS") ? std::getenv("PREDATAR_THREADS") : "auto");
   fmt::print("| shape | threads | none | gwcp | hb | lockset | all | all / slowest alone (target <= 1.2x) |"
-             " gwcp serial / parallel (target >= 1.6x) |\n");
-  fmt::print("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+             " gwcp serial / parallel (target >= 1.6x) | A bound, 2 free cores | B bound |\n");
+  fmt::print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (Shape shape : {Shape::BarrierStencil, Shape::AtomicsHeavy, Shape::BlockLocks, Shape::LockHeavy}) {
     StreamSpec spec;
     spec.shape = shape;
