@@ -12,7 +12,7 @@
 # parallel runs are compared too: they must be identical.
 #
 # usage: bench/parallel.sh [--build DIR] [--apps "hotspot 1dconv pathfinder"] [--size large|paper]
-#                          [--repeat 1] [--no-streams] [--stream-events 2000000]
+#                          [--repeat 1] [--no-streams] [--stream-events 2000000] [--stream-threads 8192]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 build="$here/../build"
@@ -21,6 +21,7 @@ size=large
 repeat=1
 streams=1
 streamEvents=2000000
+streamThreads=8192
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build="$2"; shift 2 ;;
@@ -29,6 +30,7 @@ while [ $# -gt 0 ]; do
     --repeat) repeat="$2"; shift 2 ;;
     --no-streams) streams=0; shift ;;
     --stream-events) streamEvents="$2"; shift 2 ;;
+    --stream-threads) streamThreads="$2"; shift 2 ;;
     -h|--help) sed -n 2,16p "$0"; exit 0 ;;
     *) echo "parallel.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -101,7 +103,7 @@ printf '%s' "$bounds" | awk '
 if [ $streams -eq 1 ]; then
   echo
   if [ -x "$build/bench/parallel_ratios" ]; then
-    "$build/bench/parallel_ratios" --events "$streamEvents"
+    "$build/bench/parallel_ratios" --events "$streamEvents" --threads "$streamThreads"
   else
     echo "(no $build/bench/parallel_ratios: configure with -DPREDATAR_BENCHMARKS=ON and build it for the streams)"
   fi
