@@ -46,7 +46,8 @@ int runCheck(const CheckArgs& args) {
   std::vector<std::unique_ptr<Detector>> all;
   bool bad = false;
   for (const std::string& path : *files) {
-    auto analysis = litmus::analyzeTrace(path, format, detectors, args.report.detectorOptions(), stdThreads);
+    auto analysis = litmus::analyzeTrace(path, format, detectors, args.report.detectorOptions(), stdThreads,
+                                         args.report.threadCount());
     if (!analysis.ok()) {
       std::cerr << "predatar: error: " << analysis.status().message() << "\n";
       bad = true;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/Commands.h"
+#include "events/ParallelFanout.h"
 
 namespace predatar::cli {
 
@@ -48,7 +49,16 @@ void addReportOptions(CLI::App& command, ReportOptions& options) {
   addVolatileOption(command, options.volatileSemantics);
   command.add_flag("--stats", options.stats, "Print events processed, peak metadata bytes and time to stderr");
   command.add_option("--print-limit", options.printLimit, "Show at most this many unique races (text format)");
+  command
+      .add_option("--threads", options.threads,
+                  "Analysis threads: 1 (detectors run in the emulator's thread), N (the emulator plus at most N-1 "
+                  "detector threads), or auto (PREDATAR_THREADS, else one thread per detector on a multi-core "
+                  "machine)")
+      ->check([](const std::string& v) { return parseThreadCount(v) ? std::string() : "expected auto or 0..1024"; })
+      ->capture_default_str();
 }
+
+unsigned ReportOptions::threadCount() const { return parseThreadCount(threads).value_or(0); }
 
 void addVolatileOption(CLI::App& command, std::string& value) {
   command.add_option("--volatile", value,

@@ -30,6 +30,9 @@ struct ReportOptions {
   std::string volatileSemantics = "plain";  // --volatile plain|strong
   bool stats = false;
   size_t printLimit = SIZE_MAX;
+  std::string threads = "auto";  // --threads: 1 serial, N, or auto (ParallelFanout.h)
+
+  unsigned threadCount() const;  // 0 (automatic) unless --threads gave a number
 
   std::vector<std::string> detectorList() const;  // canonical names; "all" expands
   DetectorOptions detectorOptions() const { return {compression == "on", false, volatileSemantics == "strong"}; }

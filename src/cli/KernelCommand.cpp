@@ -10,6 +10,7 @@
 
 #include "cli/Cli.h"
 #include "cli/Commands.h"
+#include "events/ParallelFanout.h"
 #include "io/InputFile.h"
 #include "sim/Device.h"
 #include "sim/KernelArgs.h"
@@ -104,16 +105,20 @@ int runKernel(const KernelCommandArgs& a) {
   config.args = args->pointers();
 
   std::vector<std::unique_ptr<Detector>> owned;
+  std::vector<EventSink*> sinks;
+  for (const auto& name : detectors) {
+    owned.push_back(makeDetector(name, a.report.detectorOptions()));
+    sinks.push_back(owned.back().get());
+  }
+  DetectorFeed feed(std::move(sinks), a.report.threadCount());
   EventFanout fanout;
   KernelInfoRecorder capture;
   fanout.add(&capture);
-  for (const auto& name : detectors) {
-    owned.push_back(makeDetector(name, a.report.detectorOptions()));
-    fanout.add(owned.back().get());
-  }
+  fanout.add(&feed);
   auto start = std::chrono::steady_clock::now();
   sim::LaunchStats launchStats;
   absl::Status status = sim::launch(**module, kernel->name, config, memory, fanout, &launchStats);
+  feed.flush();  // the detectors are read below
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const std::string& w : launchStats.warnings) std::cerr << "predatar: warning: " << w << "\n";
 

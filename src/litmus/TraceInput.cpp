@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "events/ParallelFanout.h"
 #include "io/LineReader.h"
 
 namespace predatar::litmus {
@@ -42,14 +43,16 @@ absl::StatusOr<LitmusSummary> streamTrace(const std::string& path, TraceFormat f
 
 absl::StatusOr<Analysis> analyzeTrace(const std::string& path, TraceFormat format,
                                       const std::vector<std::string>& detectors, const DetectorOptions& options,
-                                      StdThreads stdThreads) {
+                                      StdThreads stdThreads, unsigned threads) {
   Analysis analysis;
-  EventFanout fanout;
+  std::vector<EventSink*> sinks;
   for (const std::string& name : detectors) {
     analysis.detectors.push_back(makeDetector(name, options));
-    fanout.add(analysis.detectors.back().get());
+    sinks.push_back(analysis.detectors.back().get());
   }
-  auto summary = streamTrace(path, format, fanout, stdThreads);
+  DetectorFeed feed(std::move(sinks), threads);
+  auto summary = streamTrace(path, format, feed, stdThreads);
+  feed.flush();  // before the detectors are read (or destroyed)
   if (!summary.ok()) return summary.status();
   analysis.summary = std::move(*summary);
   return analysis;

@@ -28,13 +28,14 @@ absl::StatusOr<LitmusSummary> streamTrace(const std::string& path, TraceFormat f
                                           StdThreads stdThreads = StdThreads::Warps);
 
 // The detectors after streaming a whole file through them, with the summary
-// that names its locations.
+// that names its locations. `threads`: as --threads (events/ParallelFanout.h),
+// 0 automatic.
 struct Analysis {
   LitmusSummary summary;
   std::vector<std::unique_ptr<Detector>> detectors;
 };
 absl::StatusOr<Analysis> analyzeTrace(const std::string& path, TraceFormat format,
                                       const std::vector<std::string>& detectors, const DetectorOptions& options,
-                                      StdThreads stdThreads = StdThreads::Warps);
+                                      StdThreads stdThreads = StdThreads::Warps, unsigned threads = 0);
 
 }  // namespace predatar::litmus

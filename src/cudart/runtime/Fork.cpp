@@ -17,6 +17,10 @@ void Runtime::becomeChildProcess() {
   std::string pid = std::to_string(::getpid());
   processNote_ = absl::StrCat(" [pid ", pid, "]");
   launches_.clear();  // the parent's, reported by the parent
+  // The feed's worker threads stayed in the parent (fork copies only the
+  // calling thread): leak it rather than join threads that do not exist here;
+  // the next checked launch starts a new one.
+  (void)feed_.release();
   lastReportWrite_.reset();
   if (!options_.reportPath.empty()) {
     // Beside the main report: PREDATAR_REPORT.pid<N> (predatar run reads them all).

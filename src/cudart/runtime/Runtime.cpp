@@ -88,6 +88,8 @@ RunOptions RunOptions::fromEnvironment() {
     else
       o.errors.push_back(absl::StrCat("unknown schedule '", s, "' in PREDATAR_SCHEDULE (round-robin, random)"));
   }
+  if (const char* v = env("PREDATAR_THREADS"); v && *v && !parseThreadCount(v))
+    o.errors.push_back(absl::StrCat("PREDATAR_THREADS='", v, "' is not auto or a number of threads"));
   auto number = [&](const char* name, auto& out) {
     if (const char* v = env(name)) {
       uint64_t n;
@@ -516,12 +518,16 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     for (const auto& name : options_.detectors)
       if (auto d = makeDetector(name, detectorOptions)) detectors_.push_back(std::move(d));
   }
+  if (record.checked && !feed_ && !detectors_.empty()) {
+    std::vector<EventSink*> sinks;
+    for (const auto& d : detectors_) sinks.push_back(d.get());
+    feed_ = std::make_unique<DetectorFeed>(std::move(sinks), 0);
+  }
   // What each detector had before this launch: its figures and races are the difference.
   std::vector<std::pair<uint64_t, size_t>> before;
   if (record.checked)
     for (const auto& d : detectors_) {
       record.detectors.push_back(std::string(d->name()));
-      fanout.add(d.get());
       detectors.push_back(d.get());
       before.emplace_back(d->stats().events, d->races().races().size());
     }
@@ -529,6 +535,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     warn(absl::StrCat("launch ", record.index, ": ", record.kernel, " <<<(", grid.x, ",", grid.y, ",", grid.z,
                       "), (", block.x, ",", block.y, ",", block.z, "), ", dynamicShared, ">>>",
                       record.checked ? "" : " (not checked)"));
+  if (record.checked && feed_) fanout.add(feed_.get());
   sim::LaunchStats stats;
   MemoryActivity activity("running kernel %s (launch %zu, grid (%u,%u,%u) x block (%u,%u,%u))",
                           record.kernel.c_str(), record.index, grid.x, grid.y, grid.z, block.x, block.y, block.z);
@@ -537,6 +544,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   auto started = std::chrono::steady_clock::now();
   LaunchOrderSink ordered(fanout, uint32_t(record.index), std::move(order));
   absl::Status status = sim::launch(*m.module, kernel.mangled, config, *memory_, ordered, &stats);
+  if (record.checked && feed_) feed_->flush();  // the detectors are read below
   record.figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   setInLaunch(false);
   running_ = nullptr;

@@ -21,6 +21,7 @@
 #include "cudart/LaunchReport.h"
 #include "cudart/StreamOrder.h"
 #include "analysis/Detector.h"
+#include "events/ParallelFanout.h"
 #include "sim/Device.h"
 
 namespace predatar::cudart {
@@ -181,6 +182,9 @@ class Runtime {
   // One set of detectors for every checked launch: they keep the accesses of
   // launches a later one may be unordered with (races between streams).
   std::vector<std::unique_ptr<Detector>> detectors_;
+  // Feeds them beside the emulator (PREDATAR_THREADS); its workers wait
+  // between launches. Flushed before the runtime reads a detector.
+  std::unique_ptr<DetectorFeed> feed_;
   // A launch refused before it ran (module without loadable PTX, unsupported
   // feature): recorded in the report as a failed launch; returns `error`.
   cudaError_t refuseLaunch(const KernelRecord& kernel, dim3 grid, dim3 block, cudaError_t error, std::string why);

@@ -1,0 +1,194 @@
+#include "events/ParallelFanout.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+
+namespace predatar {
+
+ParallelFanout::ParallelFanout(std::vector<EventSink*> sinks, unsigned workers, ParallelLimits limits)
+    : limits_(limits) {
+  limits_.eventsPerBatch = std::max<size_t>(limits_.eventsPerBatch, 1);
+  limits_.batches = std::max<size_t>(limits_.batches, 1);
+  ring_.resize(limits_.batches);
+  for (auto& batch : ring_) batch.reserve(limits_.eventsPerBatch);
+  workers = std::clamp<unsigned>(workers, 1, std::max<unsigned>(1, unsigned(sinks.size())));
+  for (unsigned w = 0; w < workers; ++w) workers_.push_back(std::make_unique<Worker>());
+  for (size_t i = 0; i < sinks.size(); ++i) {
+    workers_[i % workers]->sinks.push_back(sinks[i]);
+    workers_[i % workers]->sinkIndex.push_back(i);
+  }
+  for (auto& w : workers_) w->thread = std::thread([this, worker = w.get()] { run(*worker); });
+}
+
+ParallelFanout::~ParallelFanout() {
+  if (open_) publish();
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  batchReady_.notify_all();
+  for (auto& w : workers_) w->thread.join();
+}
+
+void ParallelFanout::kernelBegin(const KernelInfo& kernel) {
+  push(KernelBeginItem{std::make_shared<const KernelInfo>(kernel)});
+}
+
+void ParallelFanout::acquire(const LockEvent& e) {
+  AcquireEvent a;
+  static_cast<LockEvent&>(a) = e;
+  push(a);
+}
+
+void ParallelFanout::release(const LockEvent& e) {
+  ReleaseEvent r;
+  static_cast<LockEvent&>(r) = e;
+  push(r);
+}
+
+// The end of a kernel is where front ends read results: hand it over now
+// rather than when the batch fills.
+void ParallelFanout::kernelEnd() {
+  push(KernelEndItem{});
+  publish();
+}
+
+uint64_t ParallelFanout::leastConsumed() const {
+  uint64_t least = std::numeric_limits<uint64_t>::max();
+  for (const auto& w : workers_) least = std::min(least, w->consumed);
+  return least;
+}
+
+// The slot of batch `published_` last held batch `published_ - batches`: it
+// is free once every worker has consumed that one.
+void ParallelFanout::openBatch() {
+  std::unique_lock lock(mutex_);
+  batchDone_.wait(lock, [&] { return published_ - leastConsumed() < limits_.batches; });
+  current_ = &ring_[published_ % limits_.batches];
+  lock.unlock();
+  current_->clear();
+  open_ = true;
+}
+
+void ParallelFanout::publish() {
+  if (!open_) return;
+  open_ = false;
+  {
+    std::lock_guard lock(mutex_);
+    ++published_;
+    peakQueued_ = std::max<size_t>(peakQueued_, published_ - leastConsumed());
+  }
+  batchReady_.notify_all();
+}
+
+void ParallelFanout::flush() {
+  publish();
+  std::exception_ptr error;
+  {
+    std::unique_lock lock(mutex_);
+    batchDone_.wait(lock, [&] { return leastConsumed() == published_; });
+    size_t first = SIZE_MAX;
+    for (auto& w : workers_)
+      if (w->error && w->errorSink < first) {
+        first = w->errorSink;
+        error = w->error;
+      }
+    for (auto& w : workers_)
+      if (w->errorSink == first) w->error = nullptr;  // reported once; the worker stays stopped
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+size_t ParallelFanout::peakQueuedBatches() const {
+  std::lock_guard lock(mutex_);
+  return peakQueued_;
+}
+
+void ParallelFanout::deliver(const Item& item, EventSink& sink) {
+  struct Visitor {
+    EventSink& sink;
+    void operator()(const MemoryEvent& e) const { sink.memory(e); }
+    void operator()(const BarrierEvent& e) const { sink.barrier(e); }
+    void operator()(const SyncWarpEvent& e) const { sink.syncWarp(e); }
+    void operator()(const FenceEvent& e) const { sink.fence(e); }
+    void operator()(const ExitEvent& e) const { sink.exit(e); }
+    void operator()(const AcquireEvent& e) const { sink.acquire(e); }
+    void operator()(const ReleaseEvent& e) const { sink.release(e); }
+    void operator()(const KernelBeginItem& e) const { sink.kernelBegin(*e.kernel); }
+    void operator()(const KernelEndItem&) const { sink.kernelEnd(); }
+  };
+  std::visit(Visitor{sink}, item);
+}
+
+// A worker reads batch `next` without the mutex: the producer does not touch
+// that slot again until every worker's `consumed` has passed it.
+void ParallelFanout::run(Worker& worker) {
+  bool failed = false;
+  for (uint64_t next = 0;; ++next) {
+    {
+      std::unique_lock lock(mutex_);
+      batchReady_.wait(lock, [&] { return published_ > next || stopping_; });
+      if (published_ <= next) return;
+    }
+    const std::vector<Item>& batch = ring_[next % limits_.batches];
+    for (size_t s = 0; s < worker.sinks.size() && !failed; ++s) {
+      try {
+        for (const Item& item : batch) deliver(item, *worker.sinks[s]);
+      } catch (...) {
+        // Keep consuming (so the producer never waits on a dead worker) but
+        // feed nothing more: the sink's state is no longer the stream's.
+        failed = true;
+        std::lock_guard lock(mutex_);
+        worker.error = std::current_exception();
+        worker.errorSink = worker.sinkIndex[s];
+      }
+    }
+    {
+      std::lock_guard lock(mutex_);
+      worker.consumed = next + 1;
+    }
+    batchDone_.notify_all();
+  }
+}
+
+std::optional<unsigned> parseThreadCount(std::string_view text) {
+  if (text == "auto") return 0u;
+  unsigned n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty() || n > 1024) return std::nullopt;
+  return n;
+}
+
+unsigned threadCountFromEnvironment() {
+  const char* v = std::getenv("PREDATAR_THREADS");
+  if (!v || !*v) return 0;
+  std::optional<unsigned> n = parseThreadCount(v);
+  if (!n) {
+    static std::once_flag warned;  // loud, but once per process
+    std::call_once(warned, [&] {
+      std::fprintf(stderr, "predatar: warning: PREDATAR_THREADS='%s' is not auto or a number; using auto\n", v);
+    });
+  }
+  return n.value_or(0);
+}
+
+unsigned workerThreadsFor(unsigned threads, size_t sinks) {
+  if (threads == 0) threads = threadCountFromEnvironment();
+  if (sinks == 0 || threads == 1) return 0;
+  if (threads == 0) return std::thread::hardware_concurrency() > 1 ? unsigned(sinks) : 0;
+  return unsigned(std::min<size_t>(sinks, threads - 1));
+}
+
+DetectorFeed::DetectorFeed(std::vector<EventSink*> sinks, unsigned threads, ParallelLimits limits) {
+  if (unsigned workers = workerThreadsFor(threads, sinks.size())) {
+    parallel_ = std::make_unique<ParallelFanout>(std::move(sinks), workers, limits);
+    active_ = parallel_.get();
+    return;
+  }
+  for (EventSink* s : sinks) serial_.add(s);
+}
+
+}  // namespace predatar

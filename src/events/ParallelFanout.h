@@ -1,0 +1,145 @@
+// Feeds one event stream to several sinks on worker threads, beside the
+// thread that produces it (the emulator or a trace reader): both cores work.
+//
+// The producer copies every event into a batch; full batches go into a
+// bounded ring (backpressure: the producer waits while the ring is full, so
+// memory stays bounded whatever the trace length). Each worker thread owns
+// some of the sinks and hands them every batch in order, so each sink sees
+// exactly the serial stream: reports are the same, byte for byte. Sinks are
+// never shared between workers; a sink must not share mutable state with
+// another worker's sinks.
+//
+// Nothing about a sink may be read (its races, its stats) before flush():
+// flush waits until every worker has consumed everything given so far and
+// rethrows, in this thread, the first exception a sink threw.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string_view>
+#include <thread>
+#include <variant>
+#include <vector>
+
+#include "events/EventSink.h"
+#include "events/Trace.h"
+
+namespace predatar {
+
+struct ParallelLimits {
+  size_t eventsPerBatch = 256;  // events copied before a batch is handed over
+  size_t batches = 64;          // batches in the ring: at most this many wait for a worker
+};
+
+class ParallelFanout final : public EventSink {
+ public:
+  // `workers` threads (at least 1, at most one per sink); sink i goes to
+  // worker i % workers.
+  ParallelFanout(std::vector<EventSink*> sinks, unsigned workers, ParallelLimits limits = {});
+  ~ParallelFanout() override;  // drains what was given, then joins (errors dropped: call flush first)
+  ParallelFanout(const ParallelFanout&) = delete;
+  ParallelFanout& operator=(const ParallelFanout&) = delete;
+
+  void kernelBegin(const KernelInfo& kernel) override;
+  void memory(const MemoryEvent& e) override { push(e); }
+  void barrier(const BarrierEvent& e) override { push(e); }
+  void syncWarp(const SyncWarpEvent& e) override { push(e); }
+  void fence(const FenceEvent& e) override { push(e); }
+  void acquire(const LockEvent& e) override;
+  void release(const LockEvent& e) override;
+  void exit(const ExitEvent& e) override { push(e); }
+  void kernelEnd() override;
+
+  // Waits until every sink has seen every event given so far; rethrows the
+  // first exception (in sink order) that a sink threw since the last flush.
+  // A sink that threw sees no further events.
+  void flush();
+
+  unsigned workers() const { return unsigned(workers_.size()); }
+  // The most batches that were waiting for a worker at once (tests: bounded).
+  size_t peakQueuedBatches() const;
+
+ private:
+  struct KernelBeginItem {
+    std::shared_ptr<const KernelInfo> kernel;
+  };
+  struct KernelEndItem {};
+  using Item = std::variant<MemoryEvent, BarrierEvent, SyncWarpEvent, FenceEvent, ExitEvent, AcquireEvent,
+                            ReleaseEvent, KernelBeginItem, KernelEndItem>;
+  struct Worker {
+    std::vector<EventSink*> sinks;
+    uint64_t consumed = 0;  // batches done (guarded by mutex_)
+    std::exception_ptr error;  // first exception of its sinks (guarded by mutex_)
+    size_t errorSink = 0;      // index of that sink in the constructor's list
+    std::vector<size_t> sinkIndex;
+    std::thread thread;
+  };
+
+  template <class T>
+  void push(const T& item) {
+    if (!open_) openBatch();
+    current_->emplace_back(item);
+    if (current_->size() >= limits_.eventsPerBatch) publish();
+  }
+  void openBatch();
+  void publish();
+  uint64_t leastConsumed() const;  // mutex_ held
+  void run(Worker& worker);
+  static void deliver(const Item& item, EventSink& sink);
+
+  ParallelLimits limits_;
+  std::vector<std::vector<Item>> ring_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  mutable std::mutex mutex_;
+  std::condition_variable batchReady_;  // workers wait for published_ to move
+  std::condition_variable batchDone_;   // the producer waits for a worker's consumed to move
+  uint64_t published_ = 0;              // batches handed over (guarded by mutex_)
+  bool stopping_ = false;               // guarded by mutex_
+  size_t peakQueued_ = 0;               // guarded by mutex_
+  bool open_ = false;                   // producer only: current_ is being filled
+  std::vector<Item>* current_ = nullptr;
+};
+
+// How many threads analysis uses: --threads / PREDATAR_THREADS.
+//   1: serial (the detectors run in the producer's thread);
+//   0: automatic: PREDATAR_THREADS when set, else one worker thread per
+//      detector when the machine has more than one core, else serial;
+//   N: the producer plus at most N-1 worker threads.
+// Parses "auto" or a number; nullopt when neither.
+std::optional<unsigned> parseThreadCount(std::string_view text);
+// PREDATAR_THREADS when set and valid, else 0 (automatic).
+unsigned threadCountFromEnvironment();
+// Worker threads for `sinks` sinks under `threads` (0: serial).
+unsigned workerThreadsFor(unsigned threads, size_t sinks);
+
+// The sinks fed either in this thread or by a ParallelFanout, as `threads`
+// says: the one place front ends choose. Read the sinks only after flush().
+class DetectorFeed final : public EventSink {
+ public:
+  DetectorFeed(std::vector<EventSink*> sinks, unsigned threads, ParallelLimits limits = {});
+  void flush() {
+    if (parallel_) parallel_->flush();
+  }
+  bool parallel() const { return parallel_ != nullptr; }
+
+  void kernelBegin(const KernelInfo& k) override { active_->kernelBegin(k); }
+  void memory(const MemoryEvent& e) override { active_->memory(e); }
+  void barrier(const BarrierEvent& e) override { active_->barrier(e); }
+  void syncWarp(const SyncWarpEvent& e) override { active_->syncWarp(e); }
+  void fence(const FenceEvent& e) override { active_->fence(e); }
+  void acquire(const LockEvent& e) override { active_->acquire(e); }
+  void release(const LockEvent& e) override { active_->release(e); }
+  void exit(const ExitEvent& e) override { active_->exit(e); }
+  void kernelEnd() override { active_->kernelEnd(); }
+
+ private:
+  EventFanout serial_;
+  std::unique_ptr<ParallelFanout> parallel_;
+  EventSink* active_ = &serial_;
+};
+
+}  // namespace predatar
