@@ -415,6 +415,7 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
   L.locks.reset(nblocks * tpb);
   L.clockBase = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
   sink.kernelBegin(L.info);
+  L.eventsConsumed = sink.consumesEvents();
   detail::Runner runner(L);
   absl::Status st = runner.run();
   sink.kernelEnd();
