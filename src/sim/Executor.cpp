@@ -14,6 +14,7 @@
 #include "sim/Livelock.h"
 #include "sim/Residency.h"
 #include "sim/Scheduler.h"
+#include "sim/WarpMemoryPool.h"
 
 namespace predatar::sim {
 
@@ -393,6 +394,7 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
   uint64_t nblocks = config.grid.count();
   if (nblocks * wpb > (1ull << 26)) return absl::InvalidArgumentError("grid too large for the emulator");
   L.blocks.resize(nblocks);
+  L.warps = WarpMemoryPool::takeWarps();  // empty; pages of an earlier launch's table
   L.warps.resize(nblocks * wpb);
   for (uint32_t b = 0; b < nblocks; ++b) {
     Block& blk = L.blocks[b];
@@ -426,6 +428,7 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
     if (!runner.progressWarning().empty()) stats->warnings.push_back(runner.progressWarning());
     if (!st.ok()) stats->fault = L.faultSite;
   }
+  WarpMemoryPool::giveBackWarps(std::move(L.warps));
   return st;
 }
 

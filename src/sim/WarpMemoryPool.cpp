@@ -12,10 +12,13 @@ namespace {
 // launch cannot use are not kept alive. At most kMaxPooledBytes are held.
 constexpr size_t kMaxPooledBytes = size_t(1) << 30;
 
+constexpr size_t kMaxPooledWarpBytes = size_t(256) << 20;
+
 struct Pool {
   std::mutex mutex;
   size_t words = 0;
   std::vector<std::unique_ptr<uint64_t[]>> free;
+  std::vector<Warp> warps;
 };
 
 Pool& pool() {
@@ -50,6 +53,20 @@ void WarpMemoryPool::giveBack(std::unique_ptr<uint64_t[]> buffer, size_t words) 
   }
   if ((p.free.size() + 1) * words * sizeof(uint64_t) > kMaxPooledBytes) return;
   p.free.push_back(std::move(buffer));
+}
+
+std::vector<Warp> WarpMemoryPool::takeWarps() {
+  Pool& p = pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  return std::move(p.warps);
+}
+
+void WarpMemoryPool::giveBackWarps(std::vector<Warp> warps) {
+  warps.clear();  // frees what the warps own; the table's capacity stays
+  if (warps.capacity() * sizeof(Warp) > kMaxPooledWarpBytes) return;
+  Pool& p = pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  if (warps.capacity() > p.warps.capacity()) p.warps = std::move(warps);
 }
 
 }  // namespace predatar::sim

@@ -12,6 +12,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
+
+#include "sim/Exec.h"
 
 namespace predatar::sim {
 
@@ -21,6 +24,11 @@ class WarpMemoryPool {
   static std::unique_ptr<uint64_t[]> take(size_t words);
   // Returns a register file of `words` slots for later warps.
   static void giveBack(std::unique_ptr<uint64_t[]> buffer, size_t words);
+  // An empty warp table, with the capacity of the last one given back: a
+  // grid of 10^5 warps needs tens of MB of warp state, fresh pages on every
+  // launch otherwise.
+  static std::vector<Warp> takeWarps();
+  static void giveBackWarps(std::vector<Warp> warps);
 };
 
 }  // namespace predatar::sim
