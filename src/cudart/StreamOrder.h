@@ -106,6 +106,7 @@ class LaunchOrderSink final : public EventSink {
   void release(const LockEvent& e) override { next_.release(e); }
   void exit(const ExitEvent& e) override { next_.exit(e); }
   void kernelEnd() override { next_.kernelEnd(); }
+  bool consumesEvents() const override { return next_.consumesEvents(); }
 
  private:
   EventSink& next_;

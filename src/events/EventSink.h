@@ -2,6 +2,7 @@
 // and the fan-out implement it; every front end calls it in trace order.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "events/Event.h"
@@ -20,6 +21,10 @@ class EventSink {
   virtual void release(const LockEvent& event) = 0;
   virtual void exit(const ExitEvent& event) = 0;
   virtual void kernelEnd() = 0;
+  // False when nothing downstream looks at the events of a launch beyond
+  // kernelBegin (emulation alone, `--detectors none`): a front end may then
+  // skip building them. Every sink that overrides an event consumes them.
+  virtual bool consumesEvents() const { return true; }
 };
 
 // A sink that ignores everything; override what you need.
@@ -42,6 +47,7 @@ class KernelInfoRecorder final : public NullEventSink {
  public:
   KernelInfo info;
   void kernelBegin(const KernelInfo& kernel) override { info = kernel; }
+  bool consumesEvents() const override { return false; }
 };
 
 // Feeds one stream to several sinks, so all detectors see the same execution
@@ -58,6 +64,9 @@ class EventFanout final : public EventSink {
   void release(const LockEvent& e) override { for (auto* s : sinks_) s->release(e); }
   void exit(const ExitEvent& e) override { for (auto* s : sinks_) s->exit(e); }
   void kernelEnd() override { for (auto* s : sinks_) s->kernelEnd(); }
+  bool consumesEvents() const override {
+    return std::any_of(sinks_.begin(), sinks_.end(), [](const EventSink* s) { return s->consumesEvents(); });
+  }
 
  private:
   std::vector<EventSink*> sinks_;

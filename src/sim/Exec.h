@@ -143,6 +143,7 @@ struct Launch {
   uint64_t steps = 0;
   uint64_t threadSteps = 0;
   uint64_t memoryChanges = 0;  // stores and atomics that changed a byte (livelock detection)
+  bool eventsConsumed = true;  // sink.consumesEvents(): false skips building memory and fence events
   LockInference locks;
   // Allocation cache for bounds checks.
   uint64_t cacheBase = 1, cacheEnd = 0;

@@ -14,6 +14,7 @@
 #include "sim/Livelock.h"
 #include "sim/Residency.h"
 #include "sim/Scheduler.h"
+#include "sim/WarpMemoryPool.h"
 
 namespace predatar::sim {
 
@@ -393,6 +394,7 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
   uint64_t nblocks = config.grid.count();
   if (nblocks * wpb > (1ull << 26)) return absl::InvalidArgumentError("grid too large for the emulator");
   L.blocks.resize(nblocks);
+  L.warps = WarpMemoryPool::takeWarps();  // empty; pages of an earlier launch's table (grown as blocks become resident)
   for (uint32_t b = 0; b < nblocks; ++b) {
     Block& blk = L.blocks[b];
     blk.index = b;
@@ -404,6 +406,7 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
   L.locks.reset(nblocks * tpb);
   L.clockBase = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
   sink.kernelBegin(L.info);
+  L.eventsConsumed = sink.consumesEvents();
   detail::Runner runner(L);
   absl::Status st = runner.run();
   sink.kernelEnd();
@@ -414,6 +417,7 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
     if (!runner.progressWarning().empty()) stats->warnings.push_back(runner.progressWarning());
     if (!st.ok()) stats->fault = L.faultSite;
   }
+  WarpMemoryPool::giveBackWarps(std::move(L.warps));
   return st;
 }
 

@@ -34,8 +34,64 @@ bool resolve(Ctx& x, const Instr& in, uint32_t m, uint32_t bytes, Access& acc, c
   if (in.addr.base == ptx::Address::Base::Frame) space = ptx::Space::Local;
   if (in.addr.base == ptx::Address::Base::Param) space = ptx::Space::Param;
   uint64_t addr[32];
-  forLanes(m, [&](uint32_t l) { addr[l] = laneAddress(x, in, l); });
+  if (in.addr.base == ptx::Address::Base::Ref) {  // the common case, without a switch per lane
+    const uint64_t* r = S(x, in.addr.ref);
+    uint64_t offset = uint64_t(in.addr.offset);
+    forLanes(m, [&](uint32_t l) { addr[l] = r[l] + offset; });
+  } else {
+    forLanes(m, [&](uint32_t l) { addr[l] = laneAddress(x, in, l); });
+  }
   return resolveLanes(x, space, addr, m, bytes, acc, what);
+}
+
+
+// The usual access, resolved without a switch per lane: every lane global (or
+// const) inside the cached allocation, or every lane shared in bounds, all
+// aligned. False when any lane is anything else; the per-lane path then
+// resolves the access again and names the fault, so the result is the same.
+bool resolveUniform(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, uint32_t bytes, LaneAccess& acc) {
+  Launch& L = *x.L;
+  if (bytes == 0 || (bytes & (bytes - 1)) != 0) return false;  // odd sizes: the per-lane path
+  uint64_t alignMask = bytes - 1;
+  bool globalOk = false;  // else: every lane shared
+  bool isConst = space == ptx::Space::Const;
+  uint64_t offMask = space == ptx::Space::Shared ? 0xFFFFFFFFull : kWindowMask;
+  if (space == ptx::Space::Generic) {
+    uint64_t any = 0, all = ~uint64_t(0);
+    forLanes(m, [&](uint32_t l) { any |= addr[l]; all &= addr[l]; });
+    uint64_t anyWindow = any >> kWindowShift, allWindow = all >> kWindowShift;
+    if (anyWindow == 0) globalOk = true;
+    else if (anyWindow != 1 || allWindow != 1) return false;
+  } else if (space == ptx::Space::Shared) {
+  } else if (space == ptx::Space::Global || isConst) {
+    globalOk = true;
+  } else {
+    return false;
+  }
+  bool bad = false;
+  if (globalOk) {
+    uint64_t lo = L.cacheBase, hi = L.cacheEnd;
+    forLanes(m, [&](uint32_t l) {
+      uint64_t a = addr[l];
+      bad |= (a & alignMask) != 0 || !(a >= lo && a + bytes <= hi);
+      acc.ptr[l] = reinterpret_cast<uint8_t*>(a);
+      acc.addr[l] = a;
+    });
+    if (bad) return false;
+    if (!isConst) acc.globalMask = m;
+    return true;
+  }
+  uint8_t* shared = L.blocks[x.W->block].shared.get();
+  uint64_t size = L.sharedBytes;
+  forLanes(m, [&](uint32_t l) {
+    uint64_t off = addr[l] & offMask;
+    bad |= (off & alignMask) != 0 || off + bytes > size;
+    acc.ptr[l] = shared + off;
+    acc.addr[l] = off;
+  });
+  if (bad) return false;
+  acc.sharedMask = m;
+  return true;
 }
 
 }  // namespace
@@ -51,6 +107,8 @@ uint64_t laneAddressOf(Ctx& x, const ptx::Address& a, uint32_t l) {
 
 bool resolveLanes(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, uint32_t bytes, LaneAccess& acc,
                   const char* what) {
+  if (m != 0 && resolveUniform(x, space, addr, m, bytes, acc)) return true;
+  acc.globalMask = acc.sharedMask = 0;
   Launch& L = *x.L;
   Warp& w = *x.W;
   Block& blk = L.blocks[w.block];
@@ -146,6 +204,7 @@ bool resolveLanes(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, ui
 void emitLaneAccess(Ctx& x, const LaneAccess& acc, AccessType type, uint32_t bytes, uint32_t pc, bool strong,
                     Scope scope) {
   Launch& L = *x.L;
+  if (!L.eventsConsumed) return;
   Warp& w = *x.W;
   for (int s = 0; s < 2; ++s) {
     uint32_t mask = s == 0 ? acc.globalMask : acc.sharedMask;
@@ -168,6 +227,7 @@ namespace {
 void emitMemory(Ctx& x, const Instr& in, const Access& acc, AccessType type, uint32_t bytes, AtomicOp op,
                 LaneMask lockLanes = 0) {
   Launch& L = *x.L;
+  if (!L.eventsConsumed) return;
   Warp& w = *x.W;
   bool strong = type == AccessType::AtomicRmw || (in.sem != ptx::Sem::Weak);
   Scope scope = in.sem == ptx::Sem::Volatile ? Scope::System : toEventScope(in.scope);
@@ -192,6 +252,7 @@ void emitMemory(Ctx& x, const Instr& in, const Access& acc, AccessType type, uin
 
 void emitFence(Ctx& x, uint32_t mask, Scope scope) {
   Launch& L = *x.L;
+  if (!L.eventsConsumed) return;
   Warp& w = *x.W;
   FenceEvent ev;
   ev.lanes = WarpLanes{w.block, w.inBlock, mask};
@@ -212,6 +273,16 @@ inline uint64_t loadBits(const uint8_t* p, uint32_t size, bool sign) {
   }
 }
 inline void storeBits(uint8_t* p, uint32_t size, uint64_t v) { std::memcpy(p, &v, size); }
+// Whether storing the low `size` bytes of v at p changes memory (little endian: low bytes first).
+inline bool storeChanges(const uint8_t* p, uint32_t size, uint64_t v) {
+  switch (size) {
+    case 1: return *p != uint8_t(v);
+    case 2: { uint16_t o; std::memcpy(&o, p, 2); return o != uint16_t(v); }
+    case 4: { uint32_t o; std::memcpy(&o, p, 4); return o != uint32_t(v); }
+    case 8: { uint64_t o; std::memcpy(&o, p, 8); return o != v; }
+    default: return std::memcmp(p, &v, size) != 0;
+  }
+}
 
 void execLd(Ctx& x, const Instr& in, uint32_t m) {
   uint32_t size = ptx::typeBytes(in.type);
@@ -222,6 +293,10 @@ void execLd(Ctx& x, const Instr& in, uint32_t m) {
   for (uint32_t k = 0; k < in.vec; ++k) {
     if (in.dst[k] == ptx::kNoRef) continue;
     uint64_t* d = D(x, in.dst[k]);
+    if (size == 4 && !sign) {  // the usual width, without a switch per lane
+      forLanes(m, [&](uint32_t l) { uint32_t v; std::memcpy(&v, acc.ptr[l] + k * 4, 4); d[l] = v; });
+      continue;
+    }
     forLanes(m, [&](uint32_t l) { d[l] = loadBits(acc.ptr[l] + k * size, size, sign); });
   }
   uint32_t evMask = acc.globalMask | acc.sharedMask;
@@ -242,11 +317,13 @@ void execSt(Ctx& x, const Instr& in, uint32_t m) {
   if (evMask && isRelease(in.sem)) emitFence(x, evMask, toEventScope(in.scope));
   for (uint32_t k = 0; k < in.vec; ++k) {
     const uint64_t* s = S(x, in.src[k]);
+    uint64_t changes = 0;
     forLanes(m, [&](uint32_t l) {
       uint8_t* p = acc.ptr[l] + k * size;
-      if (std::memcmp(p, &s[l], size) != 0) ++x.L->memoryChanges;  // little endian: low bytes first
+      changes += storeChanges(p, size, s[l]);
       storeBits(p, size, s[l]);
     });
+    x.L->memoryChanges += changes;
   }
   if (evMask) {
     x.L->locks.access(x.W->firstThread, evMask);

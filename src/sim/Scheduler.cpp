@@ -10,6 +10,7 @@
 #include "sim/BarrierCheck.h"
 #include "sim/Livelock.h"
 #include "sim/Residency.h"
+#include "sim/WarpMemoryPool.h"
 
 namespace predatar::sim::detail {
 
@@ -45,8 +46,7 @@ void materialize(Launch& L, uint32_t b) {
     uint32_t n = std::min<uint32_t>(32, blk.threads - wi * 32);
     w.exists = n == 32 ? 0xFFFFFFFFu : ((1u << n) - 1);
     for (uint32_t l = 0; l < 32; ++l) w.pc[l] = L.entryPc;
-    w.regs = std::make_unique<uint64_t[]>(slots);
-    std::memset(w.regs.get(), 0, slots * 8);
+    w.regs = WarpMemoryPool::take(slots);  // zeroed
     uint64_t* sp = w.regs.get();
     auto setSp = [&](uint32_t idx, auto fn) {
       for (uint32_t l = 0; l < 32; ++l) sp[idx * 32 + l] = fn(l);
@@ -91,7 +91,7 @@ void retire(Launch& L, uint32_t b) {
   blk.shared.reset();
   for (uint32_t wi = blk.firstWarp; wi < blk.firstWarp + blk.numWarps; ++wi) {
     Warp& w = L.warps[wi];
-    w.regs.reset();
+    WarpMemoryPool::giveBack(std::move(w.regs), size_t(L.slotsPerWarp) * 32);
     w.local.reset();
     std::vector<CallFrame>().swap(w.calls);
     std::vector<AsyncCopy>().swap(w.asyncCopies);
@@ -150,12 +150,14 @@ void Runner::checkBarrier(Block& b, uint32_t id, uint32_t pc) {
     L.fault(*divergent->warp, divergent->lane, divergent->pc, divergent->what);
     return;
   }
-  BarrierEvent ev;
-  ev.block = b.index;
-  ev.threads = std::move(bar.threads);
-  std::sort(ev.threads.begin(), ev.threads.end());
-  ev.origin = L.origin(pc);
-  L.sink.barrier(ev);
+  if (L.eventsConsumed) {
+    BarrierEvent ev;
+    ev.block = b.index;
+    ev.threads = std::move(bar.threads);
+    std::sort(ev.threads.begin(), ev.threads.end());
+    ev.origin = L.origin(pc);
+    L.sink.barrier(ev);
+  }
   for (uint32_t wi = b.firstWarp; wi < b.firstWarp + b.numWarps; ++wi) {
     Warp& w = L.warps[wi];
     uint32_t rel = 0;
@@ -198,7 +200,7 @@ bool Runner::barrier(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t mas
   }
   auto kind = ptx::BarKind(in.mode);
   bar.arrived += uint32_t(std::popcount(exec));
-  forLanes(exec, [&](uint32_t l) { bar.threads.push_back(w.inBlock * 32 + l); });
+  if (L.eventsConsumed) forLanes(exec, [&](uint32_t l) { bar.threads.push_back(w.inBlock * 32 + l); });
   if (kind == ptx::BarKind::RedPopc || kind == ptx::BarKind::RedAnd || kind == ptx::BarKind::RedOr) {
     const uint64_t* p = S(x, in.src[2]);
     forLanes(exec, [&](uint32_t l) {
