@@ -75,6 +75,7 @@ enum Special : uint32_t {
   kTidX, kTidY, kTidZ, kNtidX, kNtidY, kNtidZ, kCtaidX, kCtaidY, kCtaidZ,
   kNctaidX, kNctaidY, kNctaidZ, kLaneId, kWarpId, kNWarpId, kLanemaskEq, kLanemaskLt,
   kLanemaskLe, kLanemaskGt, kLanemaskGe, kSmId, kNSmId, kGridId, kDynSmem, kTotalSmem,
+  kEnvReg1, kEnvReg2,  // high/low half of the cooperative grid's barrier workspace (0: none)
   kZero, kNumSpecials,
 };
 // Dynamic special registers read by Op::ReadClock (Instr::mode).

@@ -226,7 +226,8 @@ int Parser::specialIndex(std::string_view n) {
       {"%warpid", kWarpId}, {"%nwarpid", kNWarpId}, {"%lanemask_eq", kLanemaskEq},
       {"%lanemask_lt", kLanemaskLt}, {"%lanemask_le", kLanemaskLe}, {"%lanemask_gt", kLanemaskGt},
       {"%lanemask_ge", kLanemaskGe}, {"%smid", kSmId}, {"%nsmid", kNSmId}, {"%gridid", kGridId},
-      {"%dynamic_smem_size", kDynSmem}, {"%total_smem_size", kTotalSmem}};
+      {"%dynamic_smem_size", kDynSmem}, {"%total_smem_size", kTotalSmem}, {"%envreg1", kEnvReg1},
+      {"%envreg2", kEnvReg2}};
   auto it = sp.find(n);
   if (it != sp.end()) return it->second;
   if (n.substr(0, 7) == "%envreg" || n.substr(0, 3) == "%pm") return kZero;

@@ -120,6 +120,9 @@ struct LaunchConfig {
   // (what cudaLaunchKernel receives as `args`).
   std::vector<const void*> args;
   ScheduleOptions schedule;
+  // A cooperative launch's grid barrier workspace (cooperative_groups reads it
+  // from %envreg1:%envreg2); 0 for other launches, whose grid.sync() traps.
+  uint64_t gridWorkspace = 0;
   // Device printf output (one call per formatted printf); null: stdout.
   std::function<void(std::string_view)> printfOutput;
 };

@@ -481,6 +481,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   config.dynamicSharedBytes = uint32_t(dynamicShared);
   config.schedule = options_.schedule;
   config.schedule.interrupt = interruptFlag();
+  if (cooperativeLaunchPending()) prepareCooperativeLaunch(config, *memory_);
   for (size_t i = 0; i < sig->params.size(); ++i) config.args.push_back(args[i]);
 
   LaunchRecord record;
