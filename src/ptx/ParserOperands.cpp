@@ -282,6 +282,8 @@ absl::StatusOr<Ref> Parser::srcRef(const POp& o, Type t, uint32_t line, Instr* i
       return err(line, "special register '" + std::string(o.name) + "' is only supported as the source of mov");
   }
   auto s = lookup(o.name);
+  if (int32_t f = s ? -1 : m_.findFunction(o.name); f >= 0)  // a kernel's address (device-side launch)
+    return constRef(addConst({Constant::Kind::FunctionAddr, 0, uint32_t(f)}));
   if (!s)
     return err(line, std::string(o.name[0] == '%' ? "unknown register '" : "unknown symbol '") +
                          std::string(o.name) + "' in '" + opcodeText_ + "'");

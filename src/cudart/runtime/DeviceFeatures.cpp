@@ -39,10 +39,10 @@ std::string_view entryText(std::string_view ptx, const std::string& mangled) {
 }  // namespace
 
 std::string unsupportedKernelFeature(const std::string& ptx, const std::string& mangled) {
+  // CUDA 11's device runtime (CDP1: cudaDeviceSynchronize in kernels); CUDA 12+'s __cudaCDP2* run.
   std::string_view text = entryText(ptx, mangled);
-  if (text.find("LaunchDeviceV2") != std::string_view::npos || text.find("cudaLaunchDevice") != std::string_view::npos)
-    return "dynamic parallelism (a device-side kernel launch, <<<>>> in a kernel built with -rdc=true) is not "
-           "supported";
+  if (text.find("cudaLaunchDevice") != std::string_view::npos && text.find("__cudaCDP2") == std::string_view::npos)
+    return "dynamic parallelism of CUDA 11 (cudaLaunchDevice without __cudaCDP2) is not supported";
   return {};
 }
 

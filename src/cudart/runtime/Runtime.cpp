@@ -583,6 +583,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     lastReportWrite_ = now;
   }
   dieIfInterrupted(*this);
+  if (!stats.deviceLaunches.empty()) launchDeviceChildren(stats.deviceLaunches, stream);
   return result;
 }
 
