@@ -182,7 +182,7 @@ void** Runtime::registerFatBinary(const void* wrapper) {
       m->fatbinStatus = ptx.status();
     } else {
       m->ptx = (*ptx)->payload;
-      m->ptxVersion = (*ptx)->major * 10 + (*ptx)->minor;
+      m->ptxVersion = (*ptx)->arch;  // the virtual architecture, as CUDA reports it (CUB dispatches on it)
     }
   }
   if (options_.verbose)

@@ -67,7 +67,7 @@ struct RegisteredModule {
   std::string sourceName;      // from the fatbin ("a.cu") or "module N"
   absl::Status fatbinStatus;   // parse / PTX selection
   std::string ptx;
-  uint32_t ptxVersion = 0;     // major*10+minor
+  uint32_t ptxVersion = 0;     // cudaFuncAttributes::ptxVersion: the PTX's architecture (75: compute_75)
   bool loadAttempted = false;
   absl::Status loadStatus;
   std::unique_ptr<sim::Module> module;
