@@ -64,7 +64,14 @@ enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
 enum class MulMode : uint8_t { Lo, Hi, Wide };
 enum class BarKind : uint8_t { Sync, Arrive, RedPopc, RedAnd, RedOr };
 // Calls to external functions the emulator implements (Instr::mode of a Call).
-enum Builtin : uint8_t { kNotBuiltin = 0, kVprintf = 1, kAssertFail = 2 };
+enum Builtin : uint8_t {
+  kNotBuiltin = 0, kVprintf = 1, kAssertFail = 2,
+  // The device runtime of dynamic parallelism (-rdc=true -lcudadevrt, CUDA 12+ "CDP2").
+  kCdpGetParameterBuffer, kCdpLaunchDevice, kCdpStreamCreate, kCdpStreamDestroy, kCdpGetLastError,
+  kCdpGetErrorString, kCdpMalloc, kCdpFree, kCdpMemcpyAsync, kCdpMemsetAsync,
+};
+// The builtin an external function's name stands for (kNotBuiltin: none).
+Builtin builtinFor(std::string_view name);
 // Instr::carry: `.cc` writes the carry flag, addc/subc/madc read it.
 enum CarryFlags : uint8_t { kCarryOut = 1, kCarryIn = 2 };
 enum class TestpMode : uint8_t { Finite, Infinite, Number, NotANumber, Normal, Subnormal };
@@ -75,6 +82,7 @@ enum Special : uint32_t {
   kTidX, kTidY, kTidZ, kNtidX, kNtidY, kNtidZ, kCtaidX, kCtaidY, kCtaidZ,
   kNctaidX, kNctaidY, kNctaidZ, kLaneId, kWarpId, kNWarpId, kLanemaskEq, kLanemaskLt,
   kLanemaskLe, kLanemaskGt, kLanemaskGe, kSmId, kNSmId, kGridId, kDynSmem, kTotalSmem,
+  kEnvReg1, kEnvReg2,  // high/low half of the cooperative grid's barrier workspace (0: none)
   kZero, kNumSpecials,
 };
 // Dynamic special registers read by Op::ReadClock (Instr::mode).
@@ -108,7 +116,8 @@ struct Constant {
   enum class Kind : uint8_t {
     Value,          // `value`
     VariableAddr,   // address of Module::variables[symbol] (+ value as offset)
-    KernelParamAddr // generic address of the kernel parameter buffer + value
+    KernelParamAddr, // generic address of the kernel parameter buffer + value
+    FunctionAddr    // address of Module::functions[symbol] (a kernel launched from the device)
   };
   Kind kind = Kind::Value;
   uint64_t value = 0;

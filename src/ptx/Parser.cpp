@@ -95,9 +95,8 @@ absl::StatusOr<Module> Parser::run() {
     if (f < 0) return err(line, "call to unknown function '" + std::string(name) + "'");
     Instr& in = m_.code[instr];
     if (!m_.functions[f].defined) {
-      if (name == "vprintf") in.mode = kVprintf;
-      else if (name == "__assertfail") in.mode = kAssertFail;
-      else
+      in.mode = builtinFor(name);
+      if (in.mode == kNotBuiltin)
         return err(line, "call to external function '" + std::string(name) +
                              "' (declared, not defined in this PTX) is unsupported");
     }

@@ -58,6 +58,23 @@ absl::Status Parser::decode(std::string_view base, const std::vector<std::string
       default: return simple(in, ops, size_t(it->second.second), line);
     }
   }
+  if (base == "bmsk" && hasPart(parts, "clamp")) {
+    // bmsk.clamp.b32 d, a, b: bits [a, min(a+b, 32)) set, which is bfi of all ones into 0 at a, b
+    // (bfi reads the low 8 bits of a and b: they agree while a and b are below 256).
+    in.op = Op::Bfi;
+    in.type = Type::B32;
+    if (auto st = needOps(ops, 3, line); !st.ok()) return st;
+    auto d = dstRef(ops[0], line);
+    auto a = srcRef(ops[1], Type::U32, line), b = srcRef(ops[2], Type::U32, line);
+    if (!d.ok()) return d.status();
+    if (!a.ok()) return a.status();
+    if (!b.ok()) return b.status();
+    in.dst[0] = *d; in.ndst = 1;
+    in.src[0] = constRef(addConst({Constant::Kind::Value, 0xFFFFFFFFu, 0}));
+    in.src[1] = constRef(addConst({Constant::Kind::Value, 0, 0}));
+    in.src[2] = *a; in.src[3] = *b; in.nsrc = 4;
+    return absl::OkStatus();
+  }
   if (base == "shf") {
     in.op = Op::Shf;
     if (in.type == Type::None) in.type = Type::B32;
@@ -293,7 +310,9 @@ absl::Status Parser::decode(std::string_view base, const std::vector<std::string
   }
   if (base == "vote") {
     in.op = Op::Vote;
-    if (parts.size() < 2 || parts[1] != "sync") return err(line, "only vote.sync is supported ('" + opcodeText_ + "')");
+    // vote.sync.ballot and vote.ballot.sync (CUB's inline asm) are the same instruction.
+    if (std::find(parts.begin() + 1, parts.end(), "sync") == parts.end())
+      return err(line, "only vote.sync is supported ('" + opcodeText_ + "')");
     if (auto st = needOps(ops, 3, line); !st.ok()) return st;
     auto d = dstRef(ops[0], line);
     if (!d.ok()) return d.status();

@@ -226,7 +226,8 @@ int Parser::specialIndex(std::string_view n) {
       {"%warpid", kWarpId}, {"%nwarpid", kNWarpId}, {"%lanemask_eq", kLanemaskEq},
       {"%lanemask_lt", kLanemaskLt}, {"%lanemask_le", kLanemaskLe}, {"%lanemask_gt", kLanemaskGt},
       {"%lanemask_ge", kLanemaskGe}, {"%smid", kSmId}, {"%nsmid", kNSmId}, {"%gridid", kGridId},
-      {"%dynamic_smem_size", kDynSmem}, {"%total_smem_size", kTotalSmem}};
+      {"%dynamic_smem_size", kDynSmem}, {"%total_smem_size", kTotalSmem}, {"%envreg1", kEnvReg1},
+      {"%envreg2", kEnvReg2}};
   auto it = sp.find(n);
   if (it != sp.end()) return it->second;
   if (n.substr(0, 7) == "%envreg" || n.substr(0, 3) == "%pm") return kZero;
@@ -281,6 +282,8 @@ absl::StatusOr<Ref> Parser::srcRef(const POp& o, Type t, uint32_t line, Instr* i
       return err(line, "special register '" + std::string(o.name) + "' is only supported as the source of mov");
   }
   auto s = lookup(o.name);
+  if (int32_t f = s ? -1 : m_.findFunction(o.name); f >= 0)  // a kernel's address (device-side launch)
+    return constRef(addConst({Constant::Kind::FunctionAddr, 0, uint32_t(f)}));
   if (!s)
     return err(line, std::string(o.name[0] == '%' ? "unknown register '" : "unknown symbol '") +
                          std::string(o.name) + "' in '" + opcodeText_ + "'");

@@ -7,21 +7,21 @@
 
 namespace predatar::sim {
 
-namespace {
-
 // Host pointer for `bytes` at a generic address as seen by `lane`, or null.
-const uint8_t* hostPointer(Ctx& x, uint32_t lane, uint64_t a, uint64_t bytes) {
+uint8_t* hostPointer(Ctx& x, uint32_t lane, uint64_t a, uint64_t bytes) {
   Launch& L = *x.L;
   Warp& w = *x.W;
   uint64_t off = a & kWindowMask;
   switch (a >> kWindowShift) {
-    case 0: return L.memory.find(a, bytes) ? reinterpret_cast<const uint8_t*>(a) : nullptr;
+    case 0: return L.memory.find(a, bytes) ? reinterpret_cast<uint8_t*>(a) : nullptr;
     case 1: return off + bytes <= L.sharedBytes ? L.blocks[w.block].shared.get() + off : nullptr;
     case 2: return off + bytes <= L.stackBytes ? w.local.get() + size_t(lane) * L.stackBytes + off : nullptr;
     case 3: return off + bytes <= L.params.size() ? L.params.data() + off : nullptr;
     default: return nullptr;
   }
 }
+
+namespace {
 
 bool readString(Ctx& x, uint32_t lane, uint64_t a, std::string& out, size_t max = 4096) {
   out.clear();
@@ -34,6 +34,8 @@ bool readString(Ctx& x, uint32_t lane, uint64_t a, std::string& out, size_t max 
   return true;
 }
 
+}  // namespace
+
 uint64_t frameArg(Ctx& x, const ptx::Instr& in, uint32_t lane, size_t i, uint32_t bytes) {
   Launch& L = *x.L;
   Warp& w = *x.W;
@@ -44,6 +46,8 @@ uint64_t frameArg(Ctx& x, const ptx::Instr& in, uint32_t lane, size_t i, uint32_
   if (off + bytes <= L.stackBytes) std::memcpy(&v, w.local.get() + size_t(lane) * L.stackBytes + off, bytes);
   return v;
 }
+
+namespace {
 
 std::string formatPrintf(Ctx& x, uint32_t lane, const std::string& fmt, uint64_t args, bool& ok) {
   std::string out;
@@ -156,6 +160,7 @@ bool execBuiltin(Ctx& x, const ptx::Instr& in, uint32_t lane) {
     L.fault(w, lane, x.pc, "assertion '" + msg + "' failed (" + file + ":" + std::to_string(line) + " in " + func + ")");
     return false;
   }
+  if (in.mode >= ptx::kCdpGetParameterBuffer) return execDeviceRuntime(x, in, lane);
   L.fault(w, lane, x.pc, "unsupported external call");
   return false;
 }

@@ -120,6 +120,9 @@ struct LaunchConfig {
   // (what cudaLaunchKernel receives as `args`).
   std::vector<const void*> args;
   ScheduleOptions schedule;
+  // A cooperative launch's grid barrier workspace (cooperative_groups reads it
+  // from %envreg1:%envreg2); 0 for other launches, whose grid.sync() traps.
+  uint64_t gridWorkspace = 0;
   // Device printf output (one call per formatted printf); null: stdout.
   std::function<void(std::string_view)> printfOutput;
 };
@@ -141,6 +144,20 @@ struct FaultSite {
 };
 
 // Execution counters of one launch (also filled when the launch fails).
+// A kernel launched from the device (dynamic parallelism): run by the
+// runtime after its parent grid, with the parameters the parent wrote to
+// `params` (a device allocation laid out as the kernel's .param buffer; the
+// runtime frees it).
+struct DeviceLaunchRequest {
+  std::string kernel;      // mangled name of the .entry
+  Dim3 grid, block;
+  uint32_t sharedBytes = 0;
+  uint64_t params = 0;
+  uint64_t stream = 0;     // the device-side stream handle (0: the block's default stream)
+  Dim3 parentBlock;        // the launching thread
+  Dim3 parentThread;
+};
+
 struct LaunchStats {
   uint64_t warpInstructions = 0;    // instructions issued by warps (one per lane group)
   uint64_t threadInstructions = 0;  // sum over issued instructions of their active lanes
@@ -148,6 +165,7 @@ struct LaunchStats {
   // What the user should know although the launch finished (a program that
   // relies on co-residency or scheduling the hardware does not promise).
   std::vector<std::string> warnings;
+  std::vector<DeviceLaunchRequest> deviceLaunches;  // in the order the threads launched them
 };
 absl::Status launch(const Module& module, std::string_view kernel, const LaunchConfig& config,
                     DeviceMemory& memory, EventSink& sink, LaunchStats* stats);

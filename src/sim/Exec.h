@@ -27,6 +27,9 @@ inline constexpr uint64_t kSharedWindow = 1ull << kWindowShift;
 inline constexpr uint64_t kLocalWindow = 2ull << kWindowShift;
 inline constexpr uint64_t kParamWindow = 3ull << kWindowShift;
 inline constexpr uint64_t kWindowMask = (1ull << kWindowShift) - 1;
+// Kernels' addresses (`mov.u64 %rd, kernel;` before a device-side launch):
+// the function's index in this window, which holds no memory.
+inline constexpr uint64_t kFunctionWindow = 5ull << kWindowShift;
 
 struct Ctx;
 using ExecFn = void (*)(Ctx&, const ptx::Instr&, uint32_t mask);
@@ -151,6 +154,10 @@ struct Launch {
   std::optional<FaultSite> faultSite;  // the first fault's thread and instruction
   uint64_t clockBase = 0;
   std::string residencyWarning;  // blocks were brought in on demand (sim/Residency.h)
+  // Dynamic parallelism (sim/DeviceLaunch.cpp): parameter buffers handed out
+  // and not yet launched, and the launches made.
+  std::map<uint64_t, DeviceLaunchRequest> parameterBuffers;
+  std::vector<DeviceLaunchRequest> deviceLaunches;
 
   Origin origin(uint32_t pc) {
     return Origin{seq++, pc, M.ir.code[pc].source == UINT32_MAX ? Origin::kNoSource : M.ir.code[pc].source};
@@ -239,6 +246,12 @@ void execMatch(Ctx& x, const ptx::Instr& in, uint32_t mask);
 void execRedux(Ctx& x, const ptx::Instr& in, uint32_t mask);
 // vprintf / __assertfail for one lane; false when the lane faults.
 bool execBuiltin(Ctx& x, const ptx::Instr& in, uint32_t lane);
+// The device runtime of dynamic parallelism (sim/DeviceLaunch.cpp).
+bool execDeviceRuntime(Ctx& x, const ptx::Instr& in, uint32_t lane);
+// Host pointer for `bytes` at generic address `a` as `lane` sees it (global,
+// shared, local, param), or null; and argument `i` of a call's frame.
+uint8_t* hostPointer(Ctx& x, uint32_t lane, uint64_t a, uint64_t bytes);
+uint64_t frameArg(Ctx& x, const ptx::Instr& in, uint32_t lane, size_t i, uint32_t bytes);
 
 Scope toEventScope(ptx::Scope s);
 

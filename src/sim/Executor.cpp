@@ -356,6 +356,8 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
         v += var.space == ptx::Space::Shared ? L.sharedOffset[cs[i].symbol] : mod->varAddress[cs[i].symbol];
       } else if (cs[i].kind == ptx::Constant::Kind::KernelParamAddr) {
         v += kParamWindow;
+      } else if (cs[i].kind == ptx::Constant::Kind::FunctionAddr) {
+        v += kFunctionWindow + cs[i].symbol;
       }
       std::fill(table.begin() + i * 32, table.begin() + i * 32 + 32, v);
     }
@@ -416,8 +418,10 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
     if (!L.residencyWarning.empty()) stats->warnings.push_back(L.residencyWarning);
     if (!runner.progressWarning().empty()) stats->warnings.push_back(runner.progressWarning());
     if (!st.ok()) stats->fault = L.faultSite;
+    stats->deviceLaunches = std::move(L.deviceLaunches);
   }
   WarpMemoryPool::giveBackWarps(std::move(L.warps));
+  for (auto& [buffer, unused] : L.parameterBuffers) (void)memory.free(buffer);  // never launched
   return st;
 }
 

@@ -76,6 +76,8 @@ void materialize(Launch& L, uint32_t b) {
     setSp(ptx::kGridId, [&](uint32_t) { return 0u; });
     setSp(ptx::kDynSmem, [&](uint32_t) { return config.dynamicSharedBytes; });
     setSp(ptx::kTotalSmem, [&](uint32_t) { return uint32_t(L.sharedBytes); });
+    setSp(ptx::kEnvReg1, [&](uint32_t) { return uint32_t(config.gridWorkspace >> 32); });
+    setSp(ptx::kEnvReg2, [&](uint32_t) { return uint32_t(config.gridWorkspace); });
     if (L.stackBytes) {
       w.local = std::make_unique<uint8_t[]>(32 * L.stackBytes);
       std::memset(w.local.get(), 0, 32 * L.stackBytes);

@@ -1,6 +1,6 @@
 // Cooperative launches: a grid that fits on the device runs; one larger than
 // the device holds at once fails with cudaErrorCooperativeLaunchTooLarge, as
-// on a GPU; a grid-wide barrier (this_grid().sync()) is refused by name.
+// on a GPU; a grid-wide barrier (this_grid().sync()) works (grid_sync.cu).
 #include <cooperative_groups.h>
 #include <cstdio>
 namespace cg = cooperative_groups;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <string_view>
 
@@ -38,15 +39,27 @@ std::string_view entryText(std::string_view ptx, const std::string& mangled) {
 }  // namespace
 
 std::string unsupportedKernelFeature(const std::string& ptx, const std::string& mangled) {
+  // CUDA 11's device runtime (CDP1: cudaDeviceSynchronize in kernels); CUDA 12+'s __cudaCDP2* run.
   std::string_view text = entryText(ptx, mangled);
-  if (text.find("LaunchDeviceV2") != std::string_view::npos || text.find("cudaLaunchDevice") != std::string_view::npos)
-    return "dynamic parallelism (a device-side kernel launch, <<<>>> in a kernel built with -rdc=true) is not "
-           "supported";
-  // cooperative_groups::this_grid() reads its barrier workspace from %envreg1/2.
-  if (text.find("%envreg") != std::string_view::npos)
-    return "a grid-wide barrier (cooperative_groups::this_grid().sync(), launched with "
-           "cudaLaunchCooperativeKernel) is not supported";
+  if (text.find("cudaLaunchDevice") != std::string_view::npos && text.find("__cudaCDP2") == std::string_view::npos)
+    return "dynamic parallelism of CUDA 11 (cudaLaunchDevice without __cudaCDP2) is not supported";
   return {};
+}
+
+bool& cooperativeLaunchPending() {
+  thread_local bool pending = false;
+  return pending;
+}
+
+void prepareCooperativeLaunch(sim::LaunchConfig& config, sim::DeviceMemory& memory) {
+  // One workspace for the process: launches run one at a time, and every
+  // access to it is a strong atomic, so reusing it orders nothing by mistake.
+  static uint64_t workspace = 0;
+  constexpr uint64_t kWorkspaceBytes = 64;
+  if (workspace == 0) workspace = memory.allocate(kWorkspaceBytes, "grid barrier workspace");
+  if (workspace != 0) std::memset(reinterpret_cast<void*>(workspace), 0, kWorkspaceBytes);
+  config.gridWorkspace = workspace;
+  config.schedule.maxResidentBlocks = sim::kAllBlocksResident;
 }
 
 int residentBlocksPerSm(int threadsPerBlock, uint64_t sharedBytes) {
@@ -80,7 +93,10 @@ cudaError_t cudaLaunchCooperativeKernel(
       return fail(kCooperativeLaunchTooLarge);
     }
   }
-  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+  cooperativeLaunchPending() = true;
+  cudaError_t result = cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+  cooperativeLaunchPending() = false;
+  return result;
 }
 
 PREDATAR_CUDART_API cudaError_t cudaLaunchCooperativeKernel_ptsz(

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/Device.h"
+
 namespace predatar::cudart {
 
 // Empty when the kernel `mangled` of `ptx` uses nothing refused; else what it
@@ -15,5 +17,14 @@ std::string unsupportedKernelFeature(const std::string& ptx, const std::string& 
 // Blocks of `threadsPerBlock` threads using `sharedBytes` of shared memory
 // that one SM holds at once (what cudaOccupancyMaxActiveBlocksPerMultiprocessor returns).
 int residentBlocksPerSm(int threadsPerBlock, uint64_t sharedBytes);
+
+// Set by cudaLaunchCooperativeKernel around its launch (this thread): the
+// launch gets a grid barrier workspace and keeps its whole grid resident.
+bool& cooperativeLaunchPending();
+
+// Prepares a cooperative launch's configuration: every block resident and a
+// zeroed grid barrier workspace (cooperative_groups' grid.sync() counts
+// arrivals there with release/acquire atomics, as on a GPU).
+void prepareCooperativeLaunch(sim::LaunchConfig& config, sim::DeviceMemory& memory);
 
 }  // namespace predatar::cudart

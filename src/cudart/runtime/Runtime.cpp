@@ -186,7 +186,7 @@ void** Runtime::registerFatBinary(const void* wrapper) {
       m->fatbinStatus = ptx.status();
     } else {
       m->ptx = (*ptx)->payload;
-      m->ptxVersion = (*ptx)->major * 10 + (*ptx)->minor;
+      m->ptxVersion = (*ptx)->arch;  // the virtual architecture, as CUDA reports it (CUB dispatches on it)
     }
   }
   if (options_.verbose)
@@ -493,6 +493,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   config.dynamicSharedBytes = uint32_t(dynamicShared);
   config.schedule = options_.schedule;
   config.schedule.interrupt = interruptFlag();
+  if (cooperativeLaunchPending()) prepareCooperativeLaunch(config, *memory_);
   for (size_t i = 0; i < sig->params.size(); ++i) config.args.push_back(args[i]);
 
   LaunchRecord record;
@@ -604,6 +605,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     lastReportWrite_ = now;
   }
   dieIfInterrupted(*this);
+  if (!stats.deviceLaunches.empty()) launchDeviceChildren(stats.deviceLaunches, stream);
   return result;
 }
 

@@ -68,7 +68,7 @@ struct RegisteredModule {
   std::string sourceName;      // from the fatbin ("a.cu") or "module N"
   absl::Status fatbinStatus;   // parse / PTX selection
   std::string ptx;
-  uint32_t ptxVersion = 0;     // major*10+minor
+  uint32_t ptxVersion = 0;     // cudaFuncAttributes::ptxVersion: the PTX's architecture (75: compute_75)
   bool loadAttempted = false;
   absl::Status loadStatus;
   std::unique_ptr<sim::Module> module;
@@ -110,6 +110,7 @@ class Runtime {
   // Lookups. `kernelByHandle` accepts what __cudaGetKernel returned.
   KernelRecord* kernelByHost(const void* hostFunction);
   KernelRecord* kernelByHandle(const void* handle);
+  KernelRecord* kernelByMangledName(const std::string& mangled);
   cudaError_t ensureLoaded(RegisteredModule& module);
   // The device address and size of a registered variable (loads its module).
   cudaError_t symbol(const void* hostVariable, uint64_t& address, uint64_t& bytes);
@@ -172,6 +173,8 @@ class Runtime {
   // Races with earlier launches (LaunchOrder.cpp): their sources and a note
   // naming the streams; remembers this launch while later ones may race with it.
   void noteLaunchOrder(LaunchRecord& record, uintptr_t stream);
+  // Runs the grids a launch launched from the device (DeviceLaunch.cpp).
+  void launchDeviceChildren(std::vector<sim::DeviceLaunchRequest>& children, cudaStream_t stream);
   struct LiveLaunchInfo {
     std::string kernel, stream;
     Dim3 grid, block;
