@@ -33,7 +33,10 @@ std::unique_ptr<uint64_t[]> WarpMemoryPool::take(size_t words) {
   {
     Pool& p = pool();
     std::lock_guard<std::mutex> lock(p.mutex);
-    if (p.words == words && !p.free.empty()) {
+    if (p.words != words) {  // another kernel: buffers of the old size would only hold memory
+      p.free.clear();
+      p.words = words;
+    } else if (!p.free.empty()) {
       buffer = std::move(p.free.back());
       p.free.pop_back();
     }
