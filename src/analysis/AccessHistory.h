@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <algorithm>
 #include <array>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -242,8 +243,11 @@ class AccessHistory {
   uint32_t launch_ = 0;
   std::vector<uint32_t> unordered_;
   ShadowPages shadow_;
-  // This launch's strong device-scoped records, by location and block (see access()).
-  absl::flat_hash_map<uint64_t, absl::flat_hash_map<uint32_t, Records>> strongDevice_;
+  // This launch's strong device-scoped records, by location and block (see
+  // access()). Blocks are ordered so that the scan order, and so which earlier
+  // access a report names, is the same in every detector instance (a hash
+  // map's iteration order depends on where the table lives).
+  absl::flat_hash_map<uint64_t, std::map<uint32_t, Records>> strongDevice_;
   FinishedBlocks finished_;
   uint64_t liveRecords_ = 0;
   uint64_t peakRecords_ = 0;
