@@ -126,6 +126,9 @@ def classify(row, text, rc, wall_out, cpu_limit):
         row["verdict"], row["reason"] = "TIMEOUT", limit
     elif refusal:
         row["verdict"], row["reason"] = "REFUSED", refusal
+    elif rc == 5 or "out of memory while" in fault:
+        # predatar's own out-of-memory exit (5): the run stopped for memory, not a kernel fault.
+        row["verdict"], row["reason"] = "MEMORY", first(MEMORY, lines) or fault
     elif fault:
         row["verdict"], row["reason"] = "FAULT", fault
     elif first(MEMORY, lines) and status != 0:
