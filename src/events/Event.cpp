@@ -32,22 +32,9 @@ const char* toString(AtomicOp op) {
   return names[static_cast<int>(op)];
 }
 
-namespace {
-struct Replayer {
-  EventSink& sink;
-  void operator()(const MemoryEvent& e) const { sink.memory(e); }
-  void operator()(const BarrierEvent& e) const { sink.barrier(e); }
-  void operator()(const SyncWarpEvent& e) const { sink.syncWarp(e); }
-  void operator()(const FenceEvent& e) const { sink.fence(e); }
-  void operator()(const ExitEvent& e) const { sink.exit(e); }
-  void operator()(const AcquireEvent& e) const { sink.acquire(e); }
-  void operator()(const ReleaseEvent& e) const { sink.release(e); }
-};
-}  // namespace
-
 void replay(const Trace& trace, EventSink& sink) {
   sink.kernelBegin(trace.kernel);
-  for (const Event& event : trace.events) std::visit(Replayer{sink}, event);
+  for (const Event& event : trace.events) std::visit(EventDelivery{sink}, event);
   sink.kernelEnd();
 }
 

@@ -108,19 +108,12 @@ size_t ParallelFanout::peakQueuedBatches() const {
 }
 
 void ParallelFanout::deliver(const Item& item, EventSink& sink) {
-  struct Visitor {
-    EventSink& sink;
-    void operator()(const MemoryEvent& e) const { sink.memory(e); }
-    void operator()(const BarrierEvent& e) const { sink.barrier(e); }
-    void operator()(const SyncWarpEvent& e) const { sink.syncWarp(e); }
-    void operator()(const FenceEvent& e) const { sink.fence(e); }
-    void operator()(const ExitEvent& e) const { sink.exit(e); }
-    void operator()(const AcquireEvent& e) const { sink.acquire(e); }
-    void operator()(const ReleaseEvent& e) const { sink.release(e); }
+  struct Visitor : EventDelivery {
+    using EventDelivery::operator();
     void operator()(const KernelBeginItem& e) const { sink.kernelBegin(*e.kernel); }
     void operator()(const KernelEndItem&) const { sink.kernelEnd(); }
   };
-  std::visit(Visitor{sink}, item);
+  std::visit(Visitor{{sink}}, item);
 }
 
 // A worker reads batch `next` without the mutex: the producer does not touch

@@ -21,6 +21,19 @@ struct Trace {
   std::vector<Event> events;
 };
 
+// Hands one event to the sink method of its kind (std::visit over an Event,
+// or over a variant that holds more alternatives than Event: derive and add).
+struct EventDelivery {
+  EventSink& sink;
+  void operator()(const MemoryEvent& e) const { sink.memory(e); }
+  void operator()(const BarrierEvent& e) const { sink.barrier(e); }
+  void operator()(const SyncWarpEvent& e) const { sink.syncWarp(e); }
+  void operator()(const FenceEvent& e) const { sink.fence(e); }
+  void operator()(const ExitEvent& e) const { sink.exit(e); }
+  void operator()(const AcquireEvent& e) const { sink.acquire(e); }
+  void operator()(const ReleaseEvent& e) const { sink.release(e); }
+};
+
 // Feeds kernelBegin, every event in order, then kernelEnd.
 void replay(const Trace& trace, EventSink& sink);
 

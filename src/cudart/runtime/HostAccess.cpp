@@ -8,22 +8,13 @@
 #include <cstring>
 
 #include "cudart/runtime/Runtime.h"
+#include "cudart/runtime/SignalSafeWrite.h"
 #include "sim/DeviceArena.h"
 
 namespace predatar::cudart {
 namespace {
 
 struct sigaction previousAction {};
-
-void writeAll(const char* text) {
-  size_t n = std::strlen(text);
-  while (n > 0) {
-    ssize_t w = ::write(STDERR_FILENO, text, n);
-    if (w <= 0) return;
-    text += w;
-    n -= size_t(w);
-  }
-}
 
 [[noreturn]] void dieOfSegv() {
   signal(SIGSEGV, SIG_DFL);
@@ -62,7 +53,7 @@ void onSegv(int sig, siginfo_t* info, void* context) {
                   "allocated: device memory is not host-accessible, a GPU faults here too\n",
                   (unsigned long long)address);
   }
-  writeAll(text);
+  writeToStderr(text);
   // The report of what the run saw so far (not async-signal-safe in general,
   // but the process is about to die and losing the report is worse).
   if (Runtime* r = Runtime::existing(); r && r->mutex().try_lock()) {

@@ -11,6 +11,7 @@
 #include <new>
 
 #include "cudart/runtime/Runtime.h"
+#include "cudart/runtime/SignalSafeWrite.h"
 
 namespace predatar::cudart {
 namespace {
@@ -22,16 +23,6 @@ void* reserve = nullptr;
 
 constexpr const char* kHostCode = "running the program's host code or a CUDA runtime call";
 char activity[320] = {};
-
-void say(const char* text) {
-  size_t n = std::strlen(text);
-  while (n > 0) {
-    ssize_t w = ::write(STDERR_FILENO, text, n);
-    if (w <= 0) return;
-    text += w;
-    n -= size_t(w);
-  }
-}
 
 // "Name:   12345 kB" of /proc/self/status, in bytes.
 uint64_t statusField(const char* status, const char* name) {
@@ -45,7 +36,7 @@ double mib(uint64_t bytes) { return double(bytes) / (1024.0 * 1024.0); }
 void onOutOfMemory() {
   static std::atomic<int> entered{0};
   if (entered++ > 0) {  // the report itself ran out: leave at once
-    say("predatar: error: out of memory while reporting running out of memory\n");
+    writeToStderr("predatar: error: out of memory while reporting running out of memory\n");
     _exit(kOutOfMemoryExit);
   }
   std::free(reserve);
@@ -61,9 +52,9 @@ void onOutOfMemory() {
                 "detector metadata %.0f MiB; try --detectors none, fewer detectors, or checking fewer launches "
                 "(--kernel-name, --launch-skip, --launch-count)",
                 activity[0] ? activity : kHostCode, mib(rss), mib(peak), mib(device), mib(metadata));
-  say("predatar: error: ");
-  say(message);
-  say("\n");
+  writeToStderr("predatar: error: ");
+  writeToStderr(message);
+  writeToStderr("\n");
   if (runtime) {
     try {
       runtime->recordOutOfMemory(message);
