@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -124,19 +125,21 @@ class AccessHistory {
     finished_.used(key);
     // One report per earlier instruction and kind for this access: in a racy
     // loop, many earlier records share the instruction of a single unique race.
-    std::array<std::pair<uint64_t, RaceKind>, 8> reported;
+    std::pair<uint64_t, RaceKind> reported[8];  // the first reportedCount are set
     size_t reportedCount = 0;
     auto firstReport = [&](const AccessRecord& earlier) {
       std::pair<uint64_t, RaceKind> id{earlier.origin.pc, classify(earlier.access(), access.access())};
       for (size_t r = 0; r < reportedCount; ++r)
         if (reported[r] == id) return false;
-      if (reportedCount < reported.size()) reported[reportedCount++] = id;
+      if (reportedCount < std::size(reported)) reported[reportedCount++] = id;
       return true;
     };
     bool wasEmpty = records.empty();
-    auto scan = [&](Records& list) {
-      size_t kept = 0;
-      for (size_t i = 0; i < list.size(); ++i) {
+    // Checks `access` against list[from, to), drops the records it stands for
+    // from now on (keeping the others' order) and returns the range's new end.
+    auto scan = [&](Records& list, size_t from, size_t to) {
+      size_t kept = from;
+      for (size_t i = from; i < to; ++i) {
         const AccessRecord earlier = AccessRecord::unpack(list[i]);
         if (earlier.launch != launch_) [[unlikely]] {
           if (!keepEarlierLaunch(key, earlier, access, log, firstReport)) continue;
@@ -160,26 +163,43 @@ class AccessHistory {
         if (kept != i) list[kept] = list[i];
         ++kept;
       }
-      liveRecords_ -= list.size() - kept;
-      list.resize(kept);
+      if (kept != to) {
+        liveRecords_ -= to - kept;
+        list.erase(list.begin() + kept, list.begin() + to);
+      }
+      return kept;
     };
-    scan(records);
+    PackedRecord packed = access.packed();
+    packed.launch = launch_;
+    size_t general = scan(records, 0, plainReadsBegin(records));
+    if (!isPlainRead(packed)) {
+      scan(records, general, records.size());
+    } else {
+      // A plain read meets other threads' plain reads of this launch only to
+      // pass them by (see above), so it visits just its own thread's: a word
+      // read by n threads costs O(log n) per read, not O(n).
+      scan(records, readsAfterLaunch(records, general), records.size());  // later launches' (none so far)
+      auto [first, last] = threadReads(records, general, packed);
+      scan(records, first, last);
+      scan(records, general, launchReadsBegin(records, general));  // earlier launches'
+    }
     // Strong device-scoped accesses of this launch (atomics) are kept apart by
     // block: a strong device-scoped access neither conflicts with nor
     // subsumes those of other blocks (morally strong; subsumption needs the
     // same block), so it scans only its own block's (a histogram stays
     // linear in threads); any other access scans them all.
     bool deviceStrong = access.strong && access.scope != Scope::Block;
-    if (auto groups = strongDevice_.find(key); groups != strongDevice_.end()) {
-      if (!deviceStrong) {
-        for (auto& [block, group] : groups->second) scan(group);
-      } else if (auto own = groups->second.find(access.block); own != groups->second.end()) {
-        scan(own->second);
+    if (!strongDevice_.empty()) {
+      if (auto groups = strongDevice_.find(key); groups != strongDevice_.end()) {
+        if (!deviceStrong) {
+          for (auto& [block, group] : groups->second) scan(group, 0, group.size());
+        } else if (auto own = groups->second.find(access.block); own != groups->second.end()) {
+          scan(own->second, 0, own->second.size());
+        }
       }
     }
-    Records& into = deviceStrong ? strongDevice_[key][access.block] : records;
-    into.push_back(access.packed());
-    into.back().launch = launch_;
+    if (deviceStrong) strongDevice_[key][access.block].push_back(packed);
+    else insertRecord(records, packed);
     ++liveRecords_;
     // The page counts words with records in shadow_ (strongDevice_ is apart).
     if (wasEmpty && !records.empty()) shadow_.filled();
@@ -209,6 +229,46 @@ class AccessHistory {
 
  private:
   using Records = ShadowPages::Records;
+  // A word's records are kept in two runs: first every other record in the
+  // order it came, then its plain reads sorted by (launch, block, thread), so
+  // that a plain read finds its own thread's earlier reads by binary search.
+  static bool isPlainRead(const PackedRecord& r) { return r.type() == AccessType::Read && !r.strong(); }
+  static bool readBefore(const PackedRecord& a, const PackedRecord& b) {
+    return std::tie(a.launch, a.block, a.thread) < std::tie(b.launch, b.block, b.thread);
+  }
+  static size_t plainReadsBegin(const Records& records) {
+    if (records.empty() || !isPlainRead(records.back())) return records.size();
+    return size_t(std::partition_point(records.begin(), records.end(),
+                                       [](const PackedRecord& r) { return !isPlainRead(r); }) -
+                  records.begin());
+  }
+  // The plain reads of `read`'s thread and launch: [first, last).
+  static std::pair<size_t, size_t> threadReads(const Records& records, size_t readsBegin, const PackedRecord& read) {
+    auto [first, last] = std::equal_range(records.begin() + readsBegin, records.end(), read, readBefore);
+    return {size_t(first - records.begin()), size_t(last - records.begin())};
+  }
+  // Where this launch's plain reads begin (earlier launches' come before),
+  // and where they end.
+  size_t launchReadsBegin(const Records& records, size_t readsBegin) const {
+    return size_t(std::partition_point(records.begin() + readsBegin, records.end(),
+                                       [&](const PackedRecord& r) { return r.launch < launch_; }) -
+                  records.begin());
+  }
+  size_t readsAfterLaunch(const Records& records, size_t readsBegin) const {
+    if (records.size() == readsBegin || records.back().launch <= launch_) return records.size();
+    return size_t(std::partition_point(records.begin() + readsBegin, records.end(),
+                                       [&](const PackedRecord& r) { return r.launch <= launch_; }) -
+                  records.begin());
+  }
+  static void insertRecord(Records& records, const PackedRecord& r) {
+    size_t readsBegin = plainReadsBegin(records);
+    if (!isPlainRead(r)) {
+      records.insert(records.begin() + readsBegin, r);
+      return;
+    }
+    if (readsBegin == records.size() || !readBefore(r, records.back())) return records.push_back(r);
+    records.insert(std::upper_bound(records.begin() + readsBegin, records.end(), r, readBefore), r);
+  }
   void notePeak() {
     peakRecords_ = std::max(peakRecords_, liveRecords_);
     peakPages_ = std::max(peakPages_, shadow_.pages());
@@ -263,7 +323,8 @@ inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
   for (auto& [key, groups] : strongDevice_) {  // earlier launches' records live in shadow_
     Records& records = shadow_.at(key);
     bool wasEmpty = records.empty();
-    for (auto& [block, group] : groups) records.insert(records.end(), group.begin(), group.end());
+    for (auto& [block, group] : groups)  // strong: before the plain reads
+      records.insert(records.begin() + plainReadsBegin(records), group.begin(), group.end());
     if (wasEmpty && !records.empty()) shadow_.filled();
   }
   strongDevice_.clear();
