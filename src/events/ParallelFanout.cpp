@@ -28,6 +28,7 @@ ParallelFanout::~ParallelFanout() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
+    urgentUpTo_ = published_;
   }
   batchReady_.notify_all();
   for (auto& w : workers_) w->thread.join();
@@ -53,7 +54,7 @@ void ParallelFanout::release(const LockEvent& e) {
 // rather than when the batch fills.
 void ParallelFanout::kernelEnd() {
   push(KernelEndItem{});
-  publish();
+  publish(/*urgent=*/true);
 }
 
 uint64_t ParallelFanout::leastConsumed() const {
@@ -66,30 +67,39 @@ uint64_t ParallelFanout::leastConsumed() const {
 // is free once every worker has consumed that one.
 void ParallelFanout::openBatch() {
   std::unique_lock lock(mutex_);
-  batchDone_.wait(lock, [&] { return published_ - leastConsumed() < limits_.batches; });
+  if (published_ - leastConsumed() >= limits_.batches) {
+    producerWaiting_ = true;
+    batchDone_.wait(lock, [&] { return published_ - leastConsumed() <= limits_.batches / 2; });
+    producerWaiting_ = false;
+  }
   current_ = &ring_[published_ % limits_.batches];
   lock.unlock();
   current_->clear();
   open_ = true;
 }
 
-void ParallelFanout::publish() {
-  if (!open_) return;
-  open_ = false;
+void ParallelFanout::publish(bool urgent) {
+  bool wake = false;
   {
     std::lock_guard lock(mutex_);
-    ++published_;
-    peakQueued_ = std::max<size_t>(peakQueued_, published_ - leastConsumed());
+    if (open_) ++published_;
+    if (urgent) urgentUpTo_ = published_;
+    uint64_t queued = published_ - leastConsumed();
+    peakQueued_ = std::max<size_t>(peakQueued_, queued);
+    wake = waitingWorkers_ > 0 && (urgent || queued >= wakeBatches());
   }
-  batchReady_.notify_all();
+  open_ = false;
+  if (wake) batchReady_.notify_all();
 }
 
 void ParallelFanout::flush() {
-  publish();
+  publish(/*urgent=*/true);
   std::exception_ptr error;
   {
     std::unique_lock lock(mutex_);
+    producerWaiting_ = true;
     batchDone_.wait(lock, [&] { return leastConsumed() == published_; });
+    producerWaiting_ = false;
     size_t first = SIZE_MAX;
     for (auto& w : workers_)
       if (w->error && w->errorSink < first) {
@@ -123,7 +133,12 @@ void ParallelFanout::run(Worker& worker) {
   for (uint64_t next = 0;; ++next) {
     {
       std::unique_lock lock(mutex_);
-      batchReady_.wait(lock, [&] { return published_ > next || stopping_; });
+      auto ready = [&] { return published_ >= next + wakeBatches() || urgentUpTo_ > next || stopping_; };
+      if (published_ <= next) {  // caught up: sleep until a run of work waits
+        ++waitingWorkers_;
+        batchReady_.wait(lock, ready);
+        --waitingWorkers_;
+      }
       if (published_ <= next) return;
     }
     const std::vector<Item>& batch = ring_[next % limits_.batches];
@@ -139,11 +154,14 @@ void ParallelFanout::run(Worker& worker) {
         worker.errorSink = worker.sinkIndex[s];
       }
     }
+    bool wake = false;
     {
       std::lock_guard lock(mutex_);
       worker.consumed = next + 1;
+      uint64_t queued = published_ - leastConsumed();
+      wake = producerWaiting_ && (queued <= limits_.batches / 2 || queued == 0);
     }
-    batchDone_.notify_all();
+    if (wake) batchDone_.notify_all();
   }
 }
 

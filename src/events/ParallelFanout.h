@@ -14,6 +14,7 @@
 // rethrows, in this thread, the first exception a sink threw.
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -86,8 +87,9 @@ class ParallelFanout final : public EventSink {
     if (current_->size() >= limits_.eventsPerBatch) publish();
   }
   void openBatch();
-  void publish();
+  void publish(bool urgent = false);
   uint64_t leastConsumed() const;  // mutex_ held
+  size_t wakeBatches() const { return std::max<size_t>(1, limits_.batches / 8); }
   void run(Worker& worker);
   static void deliver(const Item& item, EventSink& sink);
 
@@ -98,6 +100,13 @@ class ParallelFanout final : public EventSink {
   std::condition_variable batchReady_;  // workers wait for published_ to move
   std::condition_variable batchDone_;   // the producer waits for a worker's consumed to move
   uint64_t published_ = 0;              // batches handed over (guarded by mutex_)
+  // Wake-ups cost a system call and a context switch each, so both sides
+  // sleep until there is a run of work: a worker until kWakeBatches batches
+  // wait for it (or the producer wants everything now: a kernel's end, a
+  // flush), the producer until the ring is half empty. All guarded by mutex_.
+  uint64_t urgentUpTo_ = 0;             // workers deliver batches before this without waiting for a run
+  unsigned waitingWorkers_ = 0;
+  bool producerWaiting_ = false;
   bool stopping_ = false;               // guarded by mutex_
   size_t peakQueued_ = 0;               // guarded by mutex_
   bool open_ = false;                   // producer only: current_ is being filled
