@@ -125,13 +125,20 @@ class AccessHistory {
     finished_.used(key);
     // One report per earlier instruction and kind for this access: in a racy
     // loop, many earlier records share the instruction of a single unique race.
-    std::pair<uint64_t, RaceKind> reported[8];  // the first reportedCount are set
+    // (Left uninitialized: only the first reportedCount are read, and zeroing
+    // them cost a tenth of a race-free access.)
+    uint64_t reportedPc[8];
+    RaceKind reportedKind[8];
     size_t reportedCount = 0;
     auto firstReport = [&](const AccessRecord& earlier) {
-      std::pair<uint64_t, RaceKind> id{earlier.origin.pc, classify(earlier.access(), access.access())};
+      uint64_t pc = earlier.origin.pc;
+      RaceKind kind = classify(earlier.access(), access.access());
       for (size_t r = 0; r < reportedCount; ++r)
-        if (reported[r] == id) return false;
-      if (reportedCount < std::size(reported)) reported[reportedCount++] = id;
+        if (reportedPc[r] == pc && reportedKind[r] == kind) return false;
+      if (reportedCount < std::size(reportedPc)) {
+        reportedPc[reportedCount] = pc;
+        reportedKind[reportedCount++] = kind;
+      }
       return true;
     };
     bool wasEmpty = records.empty();
@@ -172,16 +179,23 @@ class AccessHistory {
     PackedRecord packed = access.packed();
     packed.launch = launch_;
     size_t general = scan(records, 0, plainReadsBegin(records));
+    size_t insertAt = general;  // where `packed` goes: last of the other records, or its place among the reads
     if (!isPlainRead(packed)) {
       scan(records, general, records.size());
-    } else {
+    } else if (general < records.size()) {
       // A plain read meets other threads' plain reads of this launch only to
       // pass them by (see above), so it visits just its own thread's: a word
-      // read by n threads costs O(log n) per read, not O(n).
-      scan(records, readsAfterLaunch(records, general), records.size());  // later launches' (none so far)
-      auto [first, last] = threadReads(records, general, packed);
-      scan(records, first, last);
-      scan(records, general, launchReadsBegin(records, general));  // earlier launches'
+      // read by n threads costs O(log n) per read (O(1) when threads come in
+      // order), not O(n).
+      if (records.back().launch > launch_)  // later launches' (none while launches count up)
+        scan(records, readsAfterLaunch(records, general), records.size());
+      if (general < records.size() && records[general].launch < launch_)  // earlier launches'
+        scan(records, general, launchReadsBegin(records, general));
+      insertAt = records.size();
+      if (general < records.size() && !readBefore(records.back(), packed)) {
+        auto [first, last] = threadReads(records, general, packed);
+        insertAt = scan(records, first, last);
+      }
     }
     // Strong device-scoped accesses of this launch (atomics) are kept apart by
     // block: a strong device-scoped access neither conflicts with nor
@@ -199,7 +213,7 @@ class AccessHistory {
       }
     }
     if (deviceStrong) strongDevice_[key][access.block].push_back(packed);
-    else insertRecord(records, packed);
+    else records.insert(records.begin() + insertAt, packed);
     ++liveRecords_;
     // The page counts words with records in shadow_ (strongDevice_ is apart).
     if (wasEmpty && !records.empty()) shadow_.filled();
@@ -237,7 +251,10 @@ class AccessHistory {
     return std::tie(a.launch, a.block, a.thread) < std::tie(b.launch, b.block, b.thread);
   }
   static size_t plainReadsBegin(const Records& records) {
-    if (records.empty() || !isPlainRead(records.back())) return records.size();
+    size_t n = records.size();
+    if (n == 0 || !isPlainRead(records[n - 1])) return n;
+    if (isPlainRead(records[0])) return 0;
+    if (n > 1 && isPlainRead(records[1])) return 1;  // a write, then its readers
     return size_t(std::partition_point(records.begin(), records.end(),
                                        [](const PackedRecord& r) { return !isPlainRead(r); }) -
                   records.begin());
@@ -259,15 +276,6 @@ class AccessHistory {
     return size_t(std::partition_point(records.begin() + readsBegin, records.end(),
                                        [&](const PackedRecord& r) { return r.launch <= launch_; }) -
                   records.begin());
-  }
-  static void insertRecord(Records& records, const PackedRecord& r) {
-    size_t readsBegin = plainReadsBegin(records);
-    if (!isPlainRead(r)) {
-      records.insert(records.begin() + readsBegin, r);
-      return;
-    }
-    if (readsBegin == records.size() || !readBefore(r, records.back())) return records.push_back(r);
-    records.insert(std::upper_bound(records.begin() + readsBegin, records.end(), r, readBefore), r);
   }
   void notePeak() {
     peakRecords_ = std::max(peakRecords_, liveRecords_);

@@ -14,7 +14,7 @@ void ThreadTable::reset(const KernelInfo& kernel, const ClockGeometry* geometry)
   exitedThread_.exited = true;
 }
 
-ThreadClocks& ThreadTable::at(uint32_t block, uint32_t thread) {
+ThreadClocks& ThreadTable::create(uint32_t block, uint32_t thread) {
   if (finished_[block]) return exitedThread_;
   auto& b = blocks_[block];
   if (!b) {

@@ -52,7 +52,13 @@ struct ThreadClocks {
 class ThreadTable {
  public:
   void reset(const KernelInfo& kernel, const ClockGeometry* geometry);
-  ThreadClocks& at(uint32_t block, uint32_t thread);
+  ThreadClocks& at(uint32_t block, uint32_t thread) {
+    if (!finished_[block]) [[likely]]
+      if (const auto& b = blocks_[block]) [[likely]]
+        if (ThreadClocks* t = b->threads[thread].get()) [[likely]]
+          return *t;
+    return create(block, thread);
+  }
   // Null for a thread that has not acted yet.
   ThreadClocks* find(uint32_t block, uint32_t thread) const;
   // Frees an exited thread's clocks (the paper's thread-exit cleanup).
@@ -69,6 +75,7 @@ class ThreadTable {
     std::vector<std::unique_ptr<ThreadClocks>> threads;
     uint32_t exited = 0;
   };
+  ThreadClocks& create(uint32_t block, uint32_t thread);  // at() when the thread is new or finished
   const ClockGeometry* geometry_ = nullptr;
   uint32_t threadsPerBlock_ = 1;
   std::vector<std::unique_ptr<BlockThreads>> blocks_;
