@@ -48,8 +48,8 @@ struct AccessRecord {
     return PackedRecord::pack(block, thread, clock, type, strong, isVolatile, scope, bytes, origin, launch);
   }
   static AccessRecord unpack(const PackedRecord& p) {
-    return AccessRecord{p.block, p.thread, p.clock, p.type(), p.strong(), p.isVolatile(), p.scope(), p.bytes(),
-                        p.origin(), p.launch};
+    return AccessRecord{p.block, p.firstThread(), p.clock, p.type(), p.strong(), p.isVolatile(), p.scope(),
+                        p.bytes(), p.origin(), p.launch};
   }
 };
 
@@ -142,6 +142,55 @@ class AccessHistory {
       return true;
     };
     bool wasEmpty = records.empty();
+    // Checks `access` against one earlier access of this launch; false when
+    // `access` stands for it from now on.
+    auto keepEarlier = [&](const AccessRecord& earlier) {
+      // A read neither conflicts with other threads' reads nor needs to drop
+      // them (a later ordered write will): read-shared data costs no clock
+      // lookups, as with FastTrack's read vector clocks.
+      bool readAfterRead = !access.writes() && !earlier.writes();
+      bool conflicting = !readAfterRead && conflicts(earlier, access);
+      bool subsumed = (!readAfterRead || earlier.sameThread(access)) && subsumes(access, earlier);
+      // Only a conflict or a possible subsumption needs the clocks.
+      if (conflicting || subsumed) {
+        bool isOrdered = earlier.sameThread(access) || ordered(earlier);
+        if (!isOrdered && conflicting && !excused(earlier) && firstReport(earlier))
+          report(key, earlier, access, log, note(earlier));
+        if (isOrdered && subsumed) return false;
+      }
+      return true;
+    };
+    // A group of this launch meets a write: each thread of it is checked as
+    // its own record; the threads the write stands for leave the group, whose
+    // remaining runs of threads go to `splitGroups` when they are several.
+    Records splitGroups;
+    auto keepGroup = [&](PackedRecord& group) {
+      AccessRecord member = AccessRecord::unpack(group);
+      uint32_t last = group.lastThread(), runStart = UINT32_MAX, runs = 0;
+      PackedRecord piece = group;
+      auto endRun = [&](uint32_t end) {
+        if (runStart == UINT32_MAX) return;
+        piece.setThreads(runStart, end - 1);
+        splitGroups.push_back(piece);
+        ++runs;
+        runStart = UINT32_MAX;
+      };
+      for (uint32_t thread = member.thread; thread <= last; ++thread) {
+        member.thread = thread;
+        if (keepEarlier(member)) {
+          if (runStart == UINT32_MAX) runStart = thread;
+        } else {
+          endRun(thread);
+        }
+      }
+      endRun(last + 1);
+      if (runs == 1 && splitGroups.back().thread == group.thread) {  // every thread kept
+        splitGroups.pop_back();
+        return true;
+      }
+      liveRecords_ += runs;
+      return false;
+    };
     // Checks `access` against list[from, to), drops the records it stands for
     // from now on (keeping the others' order) and returns the range's new end.
     auto scan = [&](Records& list, size_t from, size_t to) {
@@ -149,23 +198,13 @@ class AccessHistory {
       for (size_t i = from; i < to; ++i) {
         const AccessRecord earlier = AccessRecord::unpack(list[i]);
         if (earlier.launch != launch_) [[unlikely]] {
+          // (a group's threads all answer alike: only the launches' order counts)
           if (!keepEarlierLaunch(key, earlier, access, log, firstReport)) continue;
-          if (kept != i) list[kept] = list[i];
-          ++kept;
+        } else if (list[i].group()) [[unlikely]] {
+          // Other threads' reads neither conflict with a read nor are dropped by one.
+          if (access.writes() && !keepGroup(list[i])) continue;
+        } else if (!keepEarlier(earlier)) {
           continue;
-        }
-        // A read neither conflicts with other threads' reads nor needs to drop
-        // them (a later ordered write will): read-shared data costs no clock
-        // lookups, as with FastTrack's read vector clocks.
-        bool readAfterRead = !access.writes() && !earlier.writes();
-        bool conflicting = !readAfterRead && conflicts(earlier, access);
-        bool subsumed = (!readAfterRead || earlier.sameThread(access)) && subsumes(access, earlier);
-        // Only a conflict or a possible subsumption needs the clocks.
-        if (conflicting || subsumed) {
-          bool isOrdered = earlier.sameThread(access) || ordered(earlier);
-          if (!isOrdered && conflicting && !excused(earlier) && firstReport(earlier))
-            report(key, earlier, access, log, note(earlier));
-          if (isOrdered && subsumed) continue;
         }
         if (kept != i) list[kept] = list[i];
         ++kept;
@@ -180,8 +219,13 @@ class AccessHistory {
     packed.launch = launch_;
     size_t general = scan(records, 0, plainReadsBegin(records));
     size_t insertAt = general;  // where `packed` goes: last of the other records, or its place among the reads
+    bool alreadyThere = false;  // a group of this launch holds `packed` already
     if (!isPlainRead(packed)) {
       scan(records, general, records.size());
+      if (!splitGroups.empty()) {  // a write split groups: their runs go back in order
+        records.insert(records.end(), splitGroups.begin(), splitGroups.end());
+        std::stable_sort(records.begin() + general, records.end(), readBefore);
+      }
     } else if (general < records.size()) {
       // A plain read meets other threads' plain reads of this launch only to
       // pass them by (see above), so it visits just its own thread's: a word
@@ -192,7 +236,8 @@ class AccessHistory {
       if (general < records.size() && records[general].launch < launch_)  // earlier launches'
         scan(records, general, launchReadsBegin(records, general));
       insertAt = records.size();
-      if (general < records.size() && !readBefore(records.back(), packed)) {
+      if (general < records.size() && !endsBefore(records.back(), packed)) {
+        alreadyThere = leaveOwnGroup(records, general, packed, access);
         auto [first, last] = threadReads(records, general, packed);
         insertAt = scan(records, first, last);
       }
@@ -212,9 +257,15 @@ class AccessHistory {
         }
       }
     }
-    if (deviceStrong) strongDevice_[key][access.block].push_back(packed);
-    else records.insert(records.begin() + insertAt, packed);
-    ++liveRecords_;
+    if (deviceStrong) {
+      strongDevice_[key][access.block].push_back(packed);
+      ++liveRecords_;
+    } else if (isPlainRead(packed)) {
+      if (!alreadyThere) insertRead(records, general, insertAt, packed);
+    } else {
+      records.insert(records.begin() + insertAt, packed);
+      ++liveRecords_;
+    }
     // The page counts words with records in shadow_ (strongDevice_ is apart).
     if (wasEmpty && !records.empty()) shadow_.filled();
     else if (!wasEmpty && records.empty()) shadow_.emptied();
@@ -224,6 +275,8 @@ class AccessHistory {
   // Peak bytes of shadow memory: the pages plus records beyond a word's first.
   uint64_t peakBytes() const { return peakBytes_; }
   size_t locations() const { return shadow_.words(); }
+  // Records kept now (a group of threads counts one).
+  uint64_t records() const { return liveRecords_; }
   void clear() {
     shadow_.clear();
     strongDevice_.clear();
@@ -248,7 +301,83 @@ class AccessHistory {
   // that a plain read finds its own thread's earlier reads by binary search.
   static bool isPlainRead(const PackedRecord& r) { return r.type() == AccessType::Read && !r.strong(); }
   static bool readBefore(const PackedRecord& a, const PackedRecord& b) {
-    return std::tie(a.launch, a.block, a.thread) < std::tie(b.launch, b.block, b.thread);
+    uint32_t aFirst = a.firstThread(), bFirst = b.firstThread();
+    return std::tie(a.launch, a.block, aFirst) < std::tie(b.launch, b.block, bFirst);
+  }
+  // Every thread of read `a` comes before thread `b` (same order as readBefore).
+  static bool endsBefore(const PackedRecord& a, const PackedRecord& b) {
+    uint32_t aLast = a.lastThread();
+    return std::tie(a.launch, a.block, aLast) < std::tie(b.launch, b.block, b.thread);
+  }
+  // Puts plain read `r` (one thread) at `at` among the reads, or into a group
+  // next to it that it continues: reads by consecutive threads at one
+  // instruction and epoch (a warp's broadcast load, a table every thread
+  // reads) take one record, not one per thread.
+  void insertRead(Records& records, size_t readsBegin, size_t at, const PackedRecord& r) {
+    uint32_t t = r.thread;
+    if (t < PackedRecord::kMaxGroupThread) {
+      if (at > readsBegin) {
+        PackedRecord& before = records[at - 1];
+        if (before.alikeBesidesThreads(r) && before.lastThread() + 1 == t) {
+          uint32_t last = t;
+          if (at < records.size() && records[at].alikeBesidesThreads(r) && records[at].firstThread() == t + 1) {
+            last = records[at].lastThread();  // r joins the groups on both sides
+            records.erase(records.begin() + at);
+            --liveRecords_;
+          }
+          before.setThreads(before.firstThread(), last);
+          return;
+        }
+      }
+      if (at < records.size() && records[at].alikeBesidesThreads(r) && records[at].firstThread() == t + 1) {
+        records[at].setThreads(t, records[at].lastThread());
+        return;
+      }
+    }
+    records.insert(records.begin() + at, r);
+    ++liveRecords_;
+  }
+  // A plain read by a thread that a group of this launch before its own
+  // records holds: true when the group has this very read (same epoch and
+  // instruction: nothing to add); else the thread leaves the group when the
+  // read stands for its earlier one. (Only the nearest such group is looked
+  // at: an older one that still holds the thread keeps a record the read
+  // could drop, which costs memory but hides no race.)
+  bool leaveOwnGroup(Records& records, size_t readsBegin, const PackedRecord& read, const AccessRecord& access) {
+    size_t at = size_t(std::lower_bound(records.begin() + readsBegin, records.end(), read, readBefore) -
+                       records.begin());
+    uint32_t t = read.thread;
+    for (size_t j = at; j < records.size() && records[j].firstThread() == t && records[j].launch == read.launch &&
+                        records[j].block == read.block; ++j)
+      if (records[j].group()) return leaveGroup(records, j, read, access);
+    if (at == readsBegin) return false;
+    PackedRecord& g = records[at - 1];
+    if (!g.group() || g.launch != read.launch || g.block != read.block || g.lastThread() < t) return false;
+    return leaveGroup(records, at - 1, read, access);
+  }
+  bool leaveGroup(Records& records, size_t j, const PackedRecord& read, const AccessRecord& access) {
+    PackedRecord& g = records[j];
+    if (g.alikeBesidesThreads(read)) return true;
+    AccessRecord member = AccessRecord::unpack(g);
+    member.thread = read.thread;
+    if (!subsumes(access, member)) return false;
+    uint32_t t = read.thread, first = g.firstThread(), last = g.lastThread();
+    if (t == last) {
+      g.setThreads(first, last - 1);
+      return false;
+    }
+    // The part after t starts at t + 1: it moves past the records of t.
+    PackedRecord right = g;
+    right.setThreads(t + 1, last);
+    if (t == first) {
+      records.erase(records.begin() + j);
+    } else {
+      g.setThreads(first, t - 1);
+      ++j;
+      ++liveRecords_;
+    }
+    records.insert(std::upper_bound(records.begin() + j, records.end(), right, readBefore), right);
+    return false;
   }
   static size_t plainReadsBegin(const Records& records) {
     size_t n = records.size();

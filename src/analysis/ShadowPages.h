@@ -22,7 +22,12 @@
 namespace predatar {
 
 // An AccessRecord (AccessHistory.h) as the shadow keeps it. The trace position
-// keeps its low 54 bits (1.8e16 events), the kind of access the top 10.
+// keeps its low 53 bits (9e15 events), the kind of access the top 11.
+//
+// A record may stand for a group of threads: plain reads of one word by the
+// consecutive threads [first, first + count) of a block, alike in all but
+// the thread (same launch, epoch, instruction and bytes). `thread` then holds
+// first in its low and count - 1 in its high 16 bits.
 struct PackedRecord {
   uint64_t seqAndKind = 0;
   uint32_t block = 0;
@@ -32,7 +37,9 @@ struct PackedRecord {
   uint32_t source = 0;  // Origin::source
   uint32_t launch = 0;
 
-  static constexpr int kSeqBits = 54;
+  static constexpr int kSeqBits = 53;
+  static constexpr uint64_t kGroup = uint64_t(1) << 10;  // in kind()
+  static constexpr uint32_t kMaxGroupThread = 0xffff;
   static constexpr uint64_t kSeqMask = (uint64_t(1) << kSeqBits) - 1;
 
   static PackedRecord pack(uint32_t block, uint32_t thread, Clock clock, AccessType type, bool strong,
@@ -49,6 +56,24 @@ struct PackedRecord {
   Scope scope() const { return Scope((kind() >> 4) & 3); }
   uint8_t bytes() const { return uint8_t((kind() >> 6) & 0xf); }
   Origin origin() const { return Origin{seqAndKind & kSeqMask, pc, source}; }
+  bool group() const { return kind() & kGroup; }
+  uint32_t firstThread() const { return group() ? thread & 0xffff : thread; }
+  uint32_t lastThread() const { return group() ? (thread & 0xffff) + (thread >> 16) : thread; }
+  // Makes this record stand for threads [first, last] (first <= last <= kMaxGroupThread when first < last).
+  void setThreads(uint32_t first, uint32_t last) {
+    if (first == last) {
+      seqAndKind &= ~(kGroup << kSeqBits);
+      thread = first;
+      return;
+    }
+    seqAndKind |= kGroup << kSeqBits;
+    thread = first | (last - first) << 16;
+  }
+  // Same record but for the thread(s): a group can take the other in.
+  bool alikeBesidesThreads(const PackedRecord& o) const {
+    return ((seqAndKind ^ o.seqAndKind) >> kSeqBits & ~kGroup) == 0 && block == o.block && clock == o.clock &&
+           pc == o.pc && source == o.source && launch == o.launch;
+  }
 };
 static_assert(sizeof(PackedRecord) == 32);
 

@@ -185,6 +185,18 @@ TEST(Differential, GwcpTrimmedLogOneWord) {
   runDifferential("gwcp", oneWord());
 }
 
+// Memory events of only two instructions: reads by consecutive threads at
+// one instruction and epoch share a record (AccessHistory's read groups),
+// across warps and events too, and writes split those groups thread by thread.
+void twoInstructions(Trace& trace) {
+  for (Event& e : trace.events)
+    if (auto* m = std::get_if<MemoryEvent>(&e)) m->origin.pc = 1 + m->origin.seq % 2;
+}
+TEST(Differential, GwcpReadGroups) { runDifferential("gwcp", {}, twoInstructions); }
+TEST(Differential, HbReadGroups) { runDifferential("hb", {}, twoInstructions); }
+TEST(Differential, GwcpReadGroupsOneWord) { runDifferential("gwcp", oneWord(), twoInstructions); }
+TEST(Differential, HbReadGroupsOneWord) { runDifferential("hb", oneWord(), twoInstructions); }
+
 TEST(Differential, GwcpWideAccesses) { runDifferential("gwcp", wide()); }
 TEST(Differential, HbWideAccesses) { runDifferential("hb", wide()); }
 TEST(Differential, LocksetWideAccesses) { runDifferential("lockset", wide()); }

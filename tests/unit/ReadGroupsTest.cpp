@@ -1,0 +1,98 @@
+// AccessHistory's read groups: plain reads of a word by consecutive threads
+// at one instruction and epoch share one record, and each thread of a group
+// still answers for itself when a write comes.
+#include <gtest/gtest.h>
+
+#include "analysis/AccessHistory.h"
+
+namespace predatar {
+namespace {
+
+constexpr uint64_t kWord = 0x100;
+
+class ReadGroupsTest : public ::testing::Test {
+ protected:
+  ReadGroupsTest() {
+    kernel_.grid = Dim3{2, 1, 1};
+    kernel_.block = Dim3{128, 1, 1};
+    kernel_.launch = 1;
+    history_.beginLaunch(kernel_);
+    log_.beginKernel("k");
+  }
+  static AccessRecord read(uint32_t thread, uint64_t pc, Clock clock = 1) {
+    AccessRecord r;
+    r.thread = thread;
+    r.clock = clock;
+    r.origin.pc = pc;
+    r.origin.seq = pc;
+    return r;
+  }
+  // Threads below `orderedBelow` are ordered before every access.
+  void access(const AccessRecord& a, uint32_t orderedBelow = 0) {
+    history_.access(kWord, a, [&](const AccessRecord& r) { return r.thread < orderedBelow; }, log_);
+  }
+  KernelInfo kernel_;
+  AccessHistory history_;
+  RaceLog log_;
+};
+
+TEST_F(ReadGroupsTest, ConsecutiveReadersShareOneRecord) {
+  for (uint32_t t = 0; t < 64; ++t) access(read(t, 10));
+  EXPECT_EQ(history_.records(), 1u);
+  access(read(5, 10));  // the same read again: nothing to add
+  EXPECT_EQ(history_.records(), 1u);
+  for (uint32_t t = 100; t > 64; --t) access(read(t, 10));  // downwards, then the gap closes
+  access(read(64, 10));
+  EXPECT_EQ(history_.records(), 1u);
+  access(read(3, 10, /*clock=*/2));  // another epoch: thread 3 leaves the group
+  EXPECT_EQ(history_.records(), 3u);
+  EXPECT_TRUE(log_.races().empty());
+}
+
+TEST_F(ReadGroupsTest, WriteChecksEveryThreadAndKeepsTheUnordered) {
+  for (uint32_t t = 0; t < 64; ++t) access(read(t, 10));
+  AccessRecord write = read(100, 20);
+  write.type = AccessType::Write;
+  access(write, /*orderedBelow=*/40);
+  ASSERT_EQ(log_.races().size(), 1u);
+  EXPECT_EQ(log_.races()[0].first.thread, 40u);  // the first thread the write is not ordered after
+  EXPECT_EQ(log_.races()[0].first.origin.pc, 10u);
+  EXPECT_EQ(history_.records(), 2u);  // threads 40..63, and the write
+  // A second write ordered after all: the ordered threads are gone, 40..63 still race.
+  AccessRecord second = read(101, 30);
+  second.type = AccessType::Write;
+  access(second, /*orderedBelow=*/50);
+  ASSERT_EQ(log_.races().size(), 3u);  // with 50..63 and with the first write
+}
+
+TEST_F(ReadGroupsTest, WriteInTheMiddleSplitsTheGroup) {
+  for (uint32_t t = 0; t < 64; ++t) access(read(t, 10));
+  AccessRecord write = read(20, 20);  // thread 20 itself writes: its own read is ordered
+  write.type = AccessType::Write;
+  history_.access(kWord, write, [&](const AccessRecord& r) { return r.thread >= 10 && r.thread < 30; }, log_);
+  ASSERT_EQ(log_.races().size(), 1u);
+  EXPECT_EQ(log_.races()[0].first.thread, 0u);
+  EXPECT_EQ(history_.records(), 3u);  // 0..9, 30..63, the write
+  // The runs left are still groups: a read by thread 9 again at pc 10 adds nothing.
+  access(read(9, 10));
+  EXPECT_EQ(history_.records(), 3u);
+}
+
+TEST_F(ReadGroupsTest, OwnReadAtAnotherInstructionLeavesTheGroup) {
+  for (uint32_t t = 0; t < 8; ++t) access(read(t, 10));
+  access(read(0, 11));  // first thread
+  access(read(7, 11));  // last thread
+  access(read(4, 11));  // middle
+  // Groups: 1..3, 5..6 at pc 10; 0, 4, 7 at pc 11 (4 and 7 do not touch 0).
+  EXPECT_EQ(history_.records(), 5u);
+  AccessRecord write = read(50, 20);
+  write.type = AccessType::Write;
+  access(write);
+  std::set<std::pair<uint32_t, uint64_t>> raced;
+  for (const Race& r : log_.races()) raced.insert({r.first.thread, r.first.origin.pc});
+  // One report per earlier instruction: the first unordered reader of each.
+  EXPECT_EQ(raced, (std::set<std::pair<uint32_t, uint64_t>>{{1, 10}, {0, 11}}));
+}
+
+}  // namespace
+}  // namespace predatar
