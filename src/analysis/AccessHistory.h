@@ -160,36 +160,18 @@ class AccessHistory {
       }
       return true;
     };
-    // A group of this launch meets a write: each thread of it is checked as
-    // its own record; the threads the write stands for leave the group, whose
-    // remaining runs of threads go to `splitGroups` when they are several.
-    Records splitGroups;
+    // A group of this launch meets a write: each of its threads is checked
+    // as its own record, and leaves the group when the write stands for it.
     auto keepGroup = [&](PackedRecord& group) {
       AccessRecord member = AccessRecord::unpack(group);
-      uint32_t last = group.lastThread(), runStart = UINT32_MAX, runs = 0;
-      PackedRecord piece = group;
-      auto endRun = [&](uint32_t end) {
-        if (runStart == UINT32_MAX) return;
-        piece.setThreads(runStart, end - 1);
-        splitGroups.push_back(piece);
-        ++runs;
-        runStart = UINT32_MAX;
-      };
-      for (uint32_t thread = member.thread; thread <= last; ++thread) {
-        member.thread = thread;
-        if (keepEarlier(member)) {
-          if (runStart == UINT32_MAX) runStart = thread;
-        } else {
-          endRun(thread);
-        }
+      uint32_t warp = group.warp(), mask = group.laneMask(), kept = 0;
+      for (uint32_t lanes = mask; lanes; lanes &= lanes - 1) {
+        member.thread = warp * 32 + uint32_t(std::countr_zero(lanes));
+        if (keepEarlier(member)) kept |= lanes & -lanes;
       }
-      endRun(last + 1);
-      if (runs == 1 && splitGroups.back().thread == group.thread) {  // every thread kept
-        splitGroups.pop_back();
-        return true;
-      }
-      liveRecords_ += runs;
-      return false;
+      if (kept == 0) return false;
+      if (kept != mask) group.setLanes(warp, kept);
+      return true;
     };
     // Checks `access` against list[from, to), drops the records it stands for
     // from now on (keeping the others' order) and returns the range's new end.
@@ -220,12 +202,9 @@ class AccessHistory {
     size_t general = scan(records, 0, plainReadsBegin(records));
     size_t insertAt = general;  // where `packed` goes: last of the other records, or its place among the reads
     bool alreadyThere = false;  // a group of this launch holds `packed` already
+    size_t joins = SIZE_MAX;    // a read of this launch that `packed` can join as a group
     if (!isPlainRead(packed)) {
       scan(records, general, records.size());
-      if (!splitGroups.empty()) {  // a write split groups: their runs go back in order
-        records.insert(records.end(), splitGroups.begin(), splitGroups.end());
-        std::stable_sort(records.begin() + general, records.end(), readBefore);
-      }
     } else if (general < records.size()) {
       // A plain read meets other threads' plain reads of this launch only to
       // pass them by (see above), so it visits just its own thread's: a word
@@ -236,10 +215,9 @@ class AccessHistory {
       if (general < records.size() && records[general].launch < launch_)  // earlier launches'
         scan(records, general, launchReadsBegin(records, general));
       insertAt = records.size();
-      if (general < records.size() && !endsBefore(records.back(), packed)) {
-        alreadyThere = leaveOwnGroup(records, general, packed, access);
-        auto [first, last] = threadReads(records, general, packed);
-        insertAt = scan(records, first, last);
+      if (general < records.size() && !readBefore(records.back(), packed)) {
+        auto [first, last] = warpReads(key, records, general, packed);
+        insertAt = ownWarpReads(records, first, last, packed, access, keepEarlier, alreadyThere, joins);
       }
     }
     // Strong device-scoped accesses of this launch (atomics) are kept apart by
@@ -261,7 +239,15 @@ class AccessHistory {
       strongDevice_[key][access.block].push_back(packed);
       ++liveRecords_;
     } else if (isPlainRead(packed)) {
-      if (!alreadyThere) insertRead(records, general, insertAt, packed);
+      if (alreadyThere) {
+        // nothing to add
+      } else if (joins != SIZE_MAX) {
+        PackedRecord& group = records[joins];
+        group.setLanes(group.warp(), group.lanes() | 1u << (packed.thread & 31));
+      } else {
+        records.insert(records.begin() + insertAt, packed);
+        ++liveRecords_;
+      }
     } else {
       records.insert(records.begin() + insertAt, packed);
       ++liveRecords_;
@@ -297,87 +283,12 @@ class AccessHistory {
  private:
   using Records = ShadowPages::Records;
   // A word's records are kept in two runs: first every other record in the
-  // order it came, then its plain reads sorted by (launch, block, thread), so
-  // that a plain read finds its own thread's earlier reads by binary search.
+  // order it came, then its plain reads sorted by (launch, block, warp), so
+  // that a plain read finds its own warp's reads by binary search.
   static bool isPlainRead(const PackedRecord& r) { return r.type() == AccessType::Read && !r.strong(); }
   static bool readBefore(const PackedRecord& a, const PackedRecord& b) {
-    uint32_t aFirst = a.firstThread(), bFirst = b.firstThread();
-    return std::tie(a.launch, a.block, aFirst) < std::tie(b.launch, b.block, bFirst);
-  }
-  // Every thread of read `a` comes before thread `b` (same order as readBefore).
-  static bool endsBefore(const PackedRecord& a, const PackedRecord& b) {
-    uint32_t aLast = a.lastThread();
-    return std::tie(a.launch, a.block, aLast) < std::tie(b.launch, b.block, b.thread);
-  }
-  // Puts plain read `r` (one thread) at `at` among the reads, or into a group
-  // next to it that it continues: reads by consecutive threads at one
-  // instruction and epoch (a warp's broadcast load, a table every thread
-  // reads) take one record, not one per thread.
-  void insertRead(Records& records, size_t readsBegin, size_t at, const PackedRecord& r) {
-    uint32_t t = r.thread;
-    if (t < PackedRecord::kMaxGroupThread) {
-      if (at > readsBegin) {
-        PackedRecord& before = records[at - 1];
-        if (before.alikeBesidesThreads(r) && before.lastThread() + 1 == t) {
-          uint32_t last = t;
-          if (at < records.size() && records[at].alikeBesidesThreads(r) && records[at].firstThread() == t + 1) {
-            last = records[at].lastThread();  // r joins the groups on both sides
-            records.erase(records.begin() + at);
-            --liveRecords_;
-          }
-          before.setThreads(before.firstThread(), last);
-          return;
-        }
-      }
-      if (at < records.size() && records[at].alikeBesidesThreads(r) && records[at].firstThread() == t + 1) {
-        records[at].setThreads(t, records[at].lastThread());
-        return;
-      }
-    }
-    records.insert(records.begin() + at, r);
-    ++liveRecords_;
-  }
-  // A plain read by a thread that a group of this launch before its own
-  // records holds: true when the group has this very read (same epoch and
-  // instruction: nothing to add); else the thread leaves the group when the
-  // read stands for its earlier one. (Only the nearest such group is looked
-  // at: an older one that still holds the thread keeps a record the read
-  // could drop, which costs memory but hides no race.)
-  bool leaveOwnGroup(Records& records, size_t readsBegin, const PackedRecord& read, const AccessRecord& access) {
-    size_t at = size_t(std::lower_bound(records.begin() + readsBegin, records.end(), read, readBefore) -
-                       records.begin());
-    uint32_t t = read.thread;
-    for (size_t j = at; j < records.size() && records[j].firstThread() == t && records[j].launch == read.launch &&
-                        records[j].block == read.block; ++j)
-      if (records[j].group()) return leaveGroup(records, j, read, access);
-    if (at == readsBegin) return false;
-    PackedRecord& g = records[at - 1];
-    if (!g.group() || g.launch != read.launch || g.block != read.block || g.lastThread() < t) return false;
-    return leaveGroup(records, at - 1, read, access);
-  }
-  bool leaveGroup(Records& records, size_t j, const PackedRecord& read, const AccessRecord& access) {
-    PackedRecord& g = records[j];
-    if (g.alikeBesidesThreads(read)) return true;
-    AccessRecord member = AccessRecord::unpack(g);
-    member.thread = read.thread;
-    if (!subsumes(access, member)) return false;
-    uint32_t t = read.thread, first = g.firstThread(), last = g.lastThread();
-    if (t == last) {
-      g.setThreads(first, last - 1);
-      return false;
-    }
-    // The part after t starts at t + 1: it moves past the records of t.
-    PackedRecord right = g;
-    right.setThreads(t + 1, last);
-    if (t == first) {
-      records.erase(records.begin() + j);
-    } else {
-      g.setThreads(first, t - 1);
-      ++j;
-      ++liveRecords_;
-    }
-    records.insert(std::upper_bound(records.begin() + j, records.end(), right, readBefore), right);
-    return false;
+    uint32_t aWarp = a.warp(), bWarp = b.warp();
+    return std::tie(a.launch, a.block, aWarp) < std::tie(b.launch, b.block, bWarp);
   }
   static size_t plainReadsBegin(const Records& records) {
     size_t n = records.size();
@@ -388,10 +299,60 @@ class AccessHistory {
                                        [](const PackedRecord& r) { return !isPlainRead(r); }) -
                   records.begin());
   }
-  // The plain reads of `read`'s thread and launch: [first, last).
-  static std::pair<size_t, size_t> threadReads(const Records& records, size_t readsBegin, const PackedRecord& read) {
-    auto [first, last] = std::equal_range(records.begin() + readsBegin, records.end(), read, readBefore);
-    return {size_t(first - records.begin()), size_t(last - records.begin())};
+  // The plain reads of `read`'s warp and launch: [first, last). The lanes of
+  // a warp come one after the other, often to the same words (a vector load
+  // touches up to four): where the last call on a word found its warp is
+  // checked first, before a binary search (a word read by a thousand warps
+  // costs ten cache misses a search).
+  std::pair<size_t, size_t> warpReads(uint64_t key, const Records& records, size_t readsBegin,
+                                      const PackedRecord& read) {
+    size_t& hint = warpReadsHint_[key % std::size(warpReadsHint_)];
+    size_t first = hint;
+    bool hinted = first >= readsBegin && first <= records.size() &&
+                  (first == readsBegin || readBefore(records[first - 1], read)) &&
+                  (first == records.size() || !readBefore(records[first], read));
+    if (!hinted)
+      first = size_t(std::lower_bound(records.begin() + readsBegin, records.end(), read, readBefore) -
+                     records.begin());
+    size_t last = first;
+    while (last < records.size() && !readBefore(read, records[last])) ++last;
+    hint = first;
+    return {first, last};
+  }
+  // A plain read `read` by thread t meets the reads of its warp, [first,
+  // last): t's own earlier reads that it stands for are dropped (t leaves a
+  // group); `alreadyThere` when a group holds this very read (same epoch and
+  // instruction), `joins` a read of another thread it can make a group with.
+  // Returns the range's new end.
+  template <class KeepFn>
+  size_t ownWarpReads(Records& records, size_t first, size_t last, const PackedRecord& read,
+                      const AccessRecord& access, KeepFn&& keepEarlier, bool& alreadyThere, size_t& joins) {
+    uint32_t t = read.thread;
+    bool groupable = t < PackedRecord::kGroupWarps * 32;
+    size_t kept = first;
+    for (size_t i = first; i < last; ++i) {
+      PackedRecord& r = records[i];
+      if (r.holds(t)) {
+        if (r.group() && r.alikeBesidesThreads(read)) {
+          alreadyThere = true;
+        } else if (!r.group()) {
+          if (!keepEarlier(AccessRecord::unpack(r))) continue;
+        } else {
+          AccessRecord member = AccessRecord::unpack(r);
+          member.thread = t;
+          if (subsumes(access, member)) r.setLanes(r.warp(), r.lanes() & ~(1u << (t & 31)));
+        }
+      } else if (groupable && joins == SIZE_MAX && r.alikeBesidesThreads(read)) {
+        joins = kept;
+      }
+      if (kept != i) records[kept] = r;
+      ++kept;
+    }
+    if (kept != last) {
+      liveRecords_ -= last - kept;
+      records.erase(records.begin() + kept, records.begin() + last);
+    }
+    return kept;
   }
   // Where this launch's plain reads begin (earlier launches' come before),
   // and where they end.
@@ -438,6 +399,7 @@ class AccessHistory {
   }
 
   uint32_t launch_ = 0;
+  size_t warpReadsHint_[8] = {};  // warpReads' hints, by word
   std::vector<uint32_t> unordered_;
   ShadowPages shadow_;
   // This launch's strong device-scoped records, by location and block (see

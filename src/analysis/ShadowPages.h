@@ -11,6 +11,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <memory>
 
@@ -22,12 +23,12 @@
 namespace predatar {
 
 // An AccessRecord (AccessHistory.h) as the shadow keeps it. The trace position
-// keeps its low 53 bits (9e15 events), the kind of access the top 11.
+// keeps its low 48 bits (2.8e14 events), the kind of access the top 16.
 //
-// A record may stand for a group of threads: plain reads of one word by the
-// consecutive threads [first, first + count) of a block, alike in all but
-// the thread (same launch, epoch, instruction and bytes). `thread` then holds
-// first in its low and count - 1 in its high 16 bits.
+// A record may stand for a group of threads of one warp (threads 32w ..
+// 32w + 31 of a block): plain reads of one word alike in all but the thread
+// (same launch, epoch, instruction, bytes). `thread` then holds the lane
+// mask, and the kind the warp w.
 struct PackedRecord {
   uint64_t seqAndKind = 0;
   uint32_t block = 0;
@@ -37,9 +38,9 @@ struct PackedRecord {
   uint32_t source = 0;  // Origin::source
   uint32_t launch = 0;
 
-  static constexpr int kSeqBits = 53;
-  static constexpr uint64_t kGroup = uint64_t(1) << 10;  // in kind()
-  static constexpr uint32_t kMaxGroupThread = 0xffff;
+  static constexpr int kSeqBits = 48;
+  static constexpr uint64_t kGroup = uint64_t(1) << 10;  // in kind(); bits 11..15 the warp
+  static constexpr uint32_t kGroupWarps = 32;           // threads 0..1023 may be grouped
   static constexpr uint64_t kSeqMask = (uint64_t(1) << kSeqBits) - 1;
 
   static PackedRecord pack(uint32_t block, uint32_t thread, Clock clock, AccessType type, bool strong,
@@ -57,21 +58,25 @@ struct PackedRecord {
   uint8_t bytes() const { return uint8_t((kind() >> 6) & 0xf); }
   Origin origin() const { return Origin{seqAndKind & kSeqMask, pc, source}; }
   bool group() const { return kind() & kGroup; }
-  uint32_t firstThread() const { return group() ? thread & 0xffff : thread; }
-  uint32_t lastThread() const { return group() ? (thread & 0xffff) + (thread >> 16) : thread; }
-  // Makes this record stand for threads [first, last] (first <= last <= kMaxGroupThread when first < last).
-  void setThreads(uint32_t first, uint32_t last) {
-    if (first == last) {
-      seqAndKind &= ~(kGroup << kSeqBits);
-      thread = first;
+  uint32_t laneMask() const { return thread; }  // of a group
+  // The warp (thread / 32) of every thread the record stands for.
+  uint32_t warp() const { return group() ? uint32_t(kind() >> 11) & 31 : thread >> 5; }
+  uint32_t firstThread() const { return group() ? warp() * 32 + uint32_t(std::countr_zero(thread)) : thread; }
+  bool holds(uint32_t t) const { return group() ? (t >> 5) == warp() && ((thread >> (t & 31)) & 1) : thread == t; }
+  // Makes this record stand for the lanes `mask` (not 0) of warp `warp`.
+  void setLanes(uint32_t warp, uint32_t mask) {
+    seqAndKind &= ~(uint64_t(0x3f) << (kSeqBits + 10));
+    if (std::has_single_bit(mask)) {
+      thread = warp * 32 + uint32_t(std::countr_zero(mask));
       return;
     }
-    seqAndKind |= kGroup << kSeqBits;
-    thread = first | (last - first) << 16;
+    seqAndKind |= (kGroup | uint64_t(warp) << 11) << kSeqBits;
+    thread = mask;
   }
+  uint32_t lanes() const { return group() ? thread : 1u << (thread & 31); }
   // Same record but for the thread(s): a group can take the other in.
   bool alikeBesidesThreads(const PackedRecord& o) const {
-    return ((seqAndKind ^ o.seqAndKind) >> kSeqBits & ~kGroup) == 0 && block == o.block && clock == o.clock &&
+    return ((seqAndKind ^ o.seqAndKind) >> kSeqBits & 0x3ff) == 0 && block == o.block && clock == o.clock &&
            pc == o.pc && source == o.source && launch == o.launch;
   }
 };
