@@ -328,8 +328,6 @@ int runProgram(const RunArgs& a) {
     else kept.add(r);
   }
   for (const auto& e : all.errors()) kept.addError(e);
-  for (const auto& l : list)
-    if (!l.error.empty()) std::cerr << fmt::format("predatar: kernel {} (launch {}) failed: {}\n", l.kernel, l.index, l.error);
   if (a.report.stats) printRunStats(list);
   int code = emitReport(a.report, kept);
   size_t checked = 0;

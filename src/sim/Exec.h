@@ -240,10 +240,14 @@ void execCvtTf32(Ctx& x, const ptx::Instr& in, uint32_t mask);
 ExecFn selectAsyncCopy(const ptx::Instr& in, std::string& error);
 
 // Warp-level data exchange (Memory.cpp), executed on the full participating mask.
-void execShfl(Ctx& x, const ptx::Instr& in, uint32_t mask);
-void execVote(Ctx& x, const ptx::Instr& in, uint32_t mask);
-void execMatch(Ctx& x, const ptx::Instr& in, uint32_t mask);
-void execRedux(Ctx& x, const ptx::Instr& in, uint32_t mask);
+// Warp-level exchanges among the lanes `mask`, writing the lanes `write`
+// (0: all of mask); `values`, when given, is each lane's first source (lanes
+// of one exchange may be at different instructions: sm_70 and later match
+// them by qualifiers and member mask, not by instruction).
+void execShfl(Ctx& x, const ptx::Instr& in, uint32_t mask, uint32_t write = 0, const uint64_t* values = nullptr);
+void execVote(Ctx& x, const ptx::Instr& in, uint32_t mask, uint32_t write = 0, const uint64_t* values = nullptr);
+void execMatch(Ctx& x, const ptx::Instr& in, uint32_t mask, uint32_t write = 0, const uint64_t* values = nullptr);
+void execRedux(Ctx& x, const ptx::Instr& in, uint32_t mask, uint32_t write = 0, const uint64_t* values = nullptr);
 // vprintf / __assertfail for one lane; false when the lane faults.
 bool execBuiltin(Ctx& x, const ptx::Instr& in, uint32_t lane);
 // The device runtime of dynamic parallelism (sim/DeviceLaunch.cpp).

@@ -504,16 +504,22 @@ ExecFn selectMemory(const Instr& in, std::string& error) {
 
 // ---------------------------------------------------------------- warp-level exchange
 
-void execShfl(Ctx& x, const Instr& in, uint32_t mask) {
-  const uint64_t* a = S(x, in.src[0]);
+// Each lane's first source operand: `values` when given (lanes of one
+// warp-synchronous exchange at different instructions), else `in`'s.
+static const uint64_t* sourceValues(Ctx& x, const Instr& in, const uint64_t* values) {
+  return values ? values : S(x, in.src[0]);
+}
+
+void execShfl(Ctx& x, const Instr& in, uint32_t mask, uint32_t write, const uint64_t* values) {
+  const uint64_t* val = sourceValues(x, in, values);
   const uint64_t* b = S(x, in.src[1]);
   const uint64_t* c = S(x, in.src[2]);
-  uint64_t val[32];
-  forLanes(mask, [&](uint32_t l) { val[l] = a[l]; });
   uint64_t* d = D(x, in.dst[0]);
   uint64_t* p = in.ndst > 1 ? D(x, in.dst[1]) : nullptr;
   auto mode = ptx::ShflMode(in.mode);
-  forLanes(mask, [&](uint32_t l) {
+  uint64_t result[32];
+  bool pred[32];
+  forLanes(write ? write : mask, [&](uint32_t l) {
     int32_t lane = int32_t(l);
     uint32_t bval = uint32_t(b[l]), cval = uint32_t(c[l]);
     int32_t segmask = int32_t((cval >> 8) & 0x1F);
@@ -528,13 +534,18 @@ void execShfl(Ctx& x, const Instr& in, uint32_t mask) {
       case ptx::ShflMode::Idx: j = minLane | (int32_t(bval & 0x1F) & ~segmask); pval = j <= maxLane; break;
     }
     if (!pval || j < 0 || j > 31) j = lane;
-    d[l] = ((mask >> j) & 1) ? val[j] : val[l];
-    if (p) p[l] = pval;
+    result[l] = ((mask >> j) & 1) ? val[j] : val[l];
+    pred[l] = pval;
+  });
+  // Written after every lane has read: a destination may be another lane's source.
+  forLanes(write ? write : mask, [&](uint32_t l) {
+    d[l] = result[l];
+    if (p) p[l] = pred[l];
   });
 }
 
-void execVote(Ctx& x, const Instr& in, uint32_t mask) {
-  const uint64_t* a = S(x, in.src[0]);
+void execVote(Ctx& x, const Instr& in, uint32_t mask, uint32_t write, const uint64_t* values) {
+  const uint64_t* a = sourceValues(x, in, values);
   uint32_t ballot = 0;
   forLanes(mask, [&](uint32_t l) { if ((a[l] != 0) != in.negC) ballot |= 1u << l; });
   uint64_t r = 0;
@@ -545,11 +556,11 @@ void execVote(Ctx& x, const Instr& in, uint32_t mask) {
     case ptx::VoteMode::Ballot: r = ballot; break;
   }
   uint64_t* d = D(x, in.dst[0]);
-  forLanes(mask, [&](uint32_t l) { d[l] = r; });
+  forLanes(write ? write : mask, [&](uint32_t l) { d[l] = r; });
 }
 
-void execRedux(Ctx& x, const Instr& in, uint32_t mask) {
-  const uint64_t* a = S(x, in.src[0]);
+void execRedux(Ctx& x, const Instr& in, uint32_t mask, uint32_t write, const uint64_t* values) {
+  const uint64_t* a = sourceValues(x, in, values);
   bool sign = ptx::isSigned(in.type);
   uint32_t first = uint32_t(std::countr_zero(mask));
   uint32_t acc = uint32_t(a[first]);
@@ -566,11 +577,11 @@ void execRedux(Ctx& x, const Instr& in, uint32_t mask) {
     }
   });
   uint64_t* d = D(x, in.dst[0]);
-  forLanes(mask, [&](uint32_t l) { d[l] = acc; });
+  forLanes(write ? write : mask, [&](uint32_t l) { d[l] = acc; });
 }
 
-void execMatch(Ctx& x, const Instr& in, uint32_t mask) {
-  const uint64_t* a = S(x, in.src[0]);
+void execMatch(Ctx& x, const Instr& in, uint32_t mask, uint32_t write, const uint64_t* values) {
+  const uint64_t* a = sourceValues(x, in, values);
   bool is64 = ptx::typeBytes(in.type) == 8;
   auto v = [&](uint32_t l) { return is64 ? a[l] : uint64_t(uint32_t(a[l])); };
   uint64_t vals[32];
@@ -584,12 +595,12 @@ void execMatch(Ctx& x, const Instr& in, uint32_t mask) {
       forLanes(mask, [&](uint32_t k) { if (vals[k] == vals[l]) same |= 1u << k; });
       res[l] = same;
     });
-    forLanes(mask, [&](uint32_t l) { d[l] = res[l]; });
+    forLanes(write ? write : mask, [&](uint32_t l) { d[l] = res[l]; });
   } else {
     bool all = true;
     uint32_t first = uint32_t(std::countr_zero(mask));
     forLanes(mask, [&](uint32_t l) { if (vals[l] != vals[first]) all = false; });
-    forLanes(mask, [&](uint32_t l) {
+    forLanes(write ? write : mask, [&](uint32_t l) {
       d[l] = all ? mask : 0;
       if (p) p[l] = all;
     });

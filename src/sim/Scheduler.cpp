@@ -236,12 +236,14 @@ bool Runner::warpSync(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t& m
   uint32_t live = w.exists & ~w.exited;
   uint32_t required = member & live;
   bool anyPc = in.op == Op::BarWarpSync;
-  uint32_t waitersHere = 0, waitersElsewhere = 0;
+  uint32_t waitersHere = 0, waitersElsewhere = 0, exchangersElsewhere = 0;
   forLanes(w.waiting, [&](uint32_t l) {
     if (w.waitKind[l] != kWaitWarpSync) return;
     if (w.pc[l] == pc) waitersHere |= 1u << l;
     else if (anyPc && code[w.pc[l]].op == Op::BarWarpSync) waitersElsewhere |= 1u << l;
+    else if (sameExchange(x, code[w.pc[l]], l, in, member)) exchangersElsewhere |= 1u << l;
   });
+  waitersElsewhere |= exchangersElsewhere;
   uint32_t arrived = exec | waitersHere | waitersElsewhere;
   if ((required & ~arrived) != 0) {
     forLanes(exec, [&](uint32_t l) {
@@ -253,7 +255,9 @@ bool Runner::warpSync(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t& m
     return false;
   }
   uint32_t participants = exec | waitersHere;
-  switch (in.op) {
+  if (exchangersElsewhere) {
+    exchangeAcrossInstructions(w, x, in, participants, exchangersElsewhere);
+  } else switch (in.op) {
     case Op::Shfl: execShfl(x, in, participants); break;
     case Op::Vote: execVote(x, in, participants); break;
     case Op::Match: execMatch(x, in, participants); break;
@@ -272,6 +276,51 @@ bool Runner::warpSync(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t& m
   forLanes(waitersElsewhere, [&](uint32_t l) { w.pc[l] += 1; });
   mask |= waitersHere;
   return true;
+}
+
+// Lane l, waiting at `other`, takes part in the exchange `in` with member
+// mask `member`: on sm_70 and later, shfl/vote/match/redux.sync wait for the
+// lanes of the member mask to execute one with the same qualifiers and member
+// mask, not the same instruction (cooperative groups' labeled partitions
+// reach one exchange from different branches).
+bool Runner::sameExchange(Ctx& x, const Instr& other, uint32_t l, const Instr& in, uint32_t member) {
+  bool exchange = in.op == Op::Shfl || in.op == Op::Vote || in.op == Op::Match || in.op == Op::Redux;
+  if (!exchange || other.op != in.op || other.mode != in.mode || other.type != in.type || other.atom != in.atom ||
+      other.negC != in.negC)
+    return false;
+  return uint32_t(S(x, other.src[memberMaskSrc(other)])[l]) == member;
+}
+
+// One exchange whose lanes are at several instructions: each lane gives the
+// source operand of its own instruction and gets the result in its own
+// destination.
+void Runner::exchangeAcrossInstructions(Warp& w, Ctx& x, const Instr& in, uint32_t here, uint32_t elsewhere) {
+  uint64_t values[32];
+  auto gather = [&](const Instr& at, uint32_t lanes) {
+    const uint64_t* a = S(x, at.src[0]);
+    forLanes(lanes, [&](uint32_t l) { values[l] = a[l]; });
+  };
+  gather(in, here);
+  forLanes(elsewhere, [&](uint32_t l) { gather(code[w.pc[l]], 1u << l); });
+  uint32_t all = here | elsewhere;
+  auto run = [&](const Instr& at, uint32_t lanes) {
+    switch (at.op) {
+      case Op::Shfl: execShfl(x, at, all, lanes, values); break;
+      case Op::Vote: execVote(x, at, all, lanes, values); break;
+      case Op::Match: execMatch(x, at, all, lanes, values); break;
+      default: execRedux(x, at, all, lanes, values); break;
+    }
+  };
+  // (Lanes read each other's sources only through `values`, gathered above,
+  // so one instruction's lanes writing first changes nothing for the others.)
+  run(in, here);
+  for (uint32_t rest = elsewhere; rest;) {
+    uint32_t otherPc = w.pc[std::countr_zero(rest)];
+    uint32_t lanes = 0;
+    forLanes(rest, [&](uint32_t l) { if (w.pc[l] == otherPc) lanes |= 1u << l; });
+    run(code[otherPc], lanes);
+    rest &= ~lanes;
+  }
 }
 
 void Runner::releaseWarpSyncAfterExit(Warp& w) {

@@ -32,6 +32,8 @@ class Runner {
   // returns true when the group may continue at pc+1 with `mask` updated
   bool warpSync(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t& mask, uint32_t exec);
   void releaseWarpSyncAfterExit(Warp& w);
+  bool sameExchange(Ctx& x, const ptx::Instr& other, uint32_t lane, const ptx::Instr& in, uint32_t member);
+  void exchangeAcrossInstructions(Warp& w, Ctx& x, const ptx::Instr& in, uint32_t here, uint32_t elsewhere);
   std::string waitingReport(bool includeRunning);
 
   Launch& L;

@@ -582,8 +582,11 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   cudaError_t result = cudaSuccess;
   if (!status.ok()) {
     record.error = describe(status);
-    warn(absl::StrCat("kernel ", record.kernel, " failed: ", record.error));
     result = errorForLaunch(status);
+    // One line as it happens; the whole message is the report's KERNEL FAULT.
+    warn(absl::StrCat("kernel ", record.kernel, " failed (", errorName(result),
+                      "): ", record.error.substr(0, record.error.find('\n')),
+                      record.error.find('\n') == std::string::npos ? "" : " (more in the report)"));
     if (result != cudaErrorNotSupported && result != cudaErrorInvalidValue) sticky_ = result;
     record.cudaError = errorName(result);
     if (stats.fault)
