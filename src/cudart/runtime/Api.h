@@ -38,6 +38,7 @@ PREDATAR_CUDART_API cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim,
                                                  size_t sharedMem, cudaStream_t stream);
 PREDATAR_CUDART_API cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim,
                                                       void** args, size_t sharedMem, cudaStream_t stream);
+PREDATAR_CUDART_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args);
 PREDATAR_CUDART_API cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim,
                                                             void** args, size_t sharedMem, cudaStream_t stream);
 PREDATAR_CUDART_API cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData);

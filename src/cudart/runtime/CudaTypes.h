@@ -158,6 +158,30 @@ struct cudaPointerAttributes {
   long reserved[8];
 };
 
+// cudaLaunchKernelExC's configuration. A launch attribute is an id and a
+// 64-byte union; only the members the emulator reads are named.
+struct cudaLaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    int cooperative;      // cudaLaunchAttributeCooperative
+    int programmaticStreamSerializationAllowed;
+    struct {
+      unsigned int x, y, z;
+    } clusterDim;         // cudaLaunchAttributeClusterDimension
+  } val;
+};
+
+struct cudaLaunchConfig_t {
+  dim3 gridDim;
+  dim3 blockDim;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  cudaLaunchAttribute* attrs;
+  unsigned int numAttrs;
+};
+
 }  // extern "C"
 
 namespace predatar::cudart {

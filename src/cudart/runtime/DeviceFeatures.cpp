@@ -69,6 +69,11 @@ int residentBlocksPerSm(int threadsPerBlock, uint64_t sharedBytes) {
   return std::max(0, std::min({byThreads, byShared, 32}));
 }
 
+static cudaError_t refuseLaunchAttribute(const char* what) {
+  std::fprintf(stderr, "predatar: cudaLaunchKernelEx with %s is not supported by the emulator\n", what);
+  return fail(cudaErrorNotSupported);
+}
+
 }  // namespace predatar::cudart
 
 using namespace predatar::cudart;
@@ -104,6 +109,52 @@ PREDATAR_CUDART_API cudaError_t cudaLaunchCooperativeKernel_ptsz(
   return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem,
                                      stream == nullptr ? reinterpret_cast<cudaStream_t>(StreamOrder::kPerThread)
                                                        : stream);
+}
+
+// The extensible launch: the configuration's attributes say how. Those that
+// only tune performance are accepted; those that would change what may
+// overlap or run together, and that the emulator does not model, are refused
+// by name (a launch checked as if they were not there would check another
+// program).
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  if (config == nullptr || (config->numAttrs > 0 && config->attrs == nullptr)) return fail(cudaErrorInvalidValue);
+  bool cooperative = false;
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const cudaLaunchAttribute& a = config->attrs[i];
+    switch (a.id) {
+      case 0:   // Ignore
+      case 1:   // AccessPolicyWindow (L2 persistence: a cache hint)
+      case 3:   // SynchronizationPolicy
+      case 5:   // ClusterSchedulingPolicyPreference
+      case 8:   // Priority
+      case 9:   // MemSyncDomainMap
+      case 10:  // MemSyncDomain
+        break;
+      case 2: cooperative = a.val.cooperative != 0; break;
+      case 4:  // ClusterDimension: a cluster of one block is no cluster
+        if (a.val.clusterDim.x * a.val.clusterDim.y * a.val.clusterDim.z > 1)
+          return refuseLaunchAttribute("cudaLaunchAttributeClusterDimension (thread block clusters)");
+        break;
+      case 6:  // ProgrammaticStreamSerialization: the launch may overlap the previous one
+        if (a.val.programmaticStreamSerializationAllowed)
+          return refuseLaunchAttribute("cudaLaunchAttributeProgrammaticStreamSerialization (programmatic dependent launch)");
+        break;
+      default:
+        return refuseLaunchAttribute(absl::StrCat("launch attribute ", a.id).c_str());
+    }
+  }
+  if (cooperative)
+    return cudaLaunchCooperativeKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                                       config->stream);
+  return cudaLaunchKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
+}
+
+PREDATAR_CUDART_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const void* func,
+                                                         void** args) {
+  if (config == nullptr) return fail(cudaErrorInvalidValue);
+  cudaLaunchConfig_t own = *config;
+  if (own.stream == nullptr) own.stream = reinterpret_cast<cudaStream_t>(StreamOrder::kPerThread);
+  return cudaLaunchKernelExC(&own, func, args);
 }
 
 }  // extern "C"
