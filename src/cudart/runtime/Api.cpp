@@ -273,6 +273,10 @@ cudaError_t cudaMalloc(void** devPtr, size_t size) {
 cudaError_t cudaFree(void* devPtr) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
   rt().order().synchronizeDevice();  // cudaFree waits for the device
+  if (isGraphMemory(devPtr)) {  // reserved for the graph's later launches (GraphMemory.cpp)
+    markGraphMemory(devPtr, false);
+    return cudaSuccess;
+  }
   return fail(rt().release(devPtr, AllocationKind::Device));
 }
 

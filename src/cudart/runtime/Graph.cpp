@@ -160,6 +160,8 @@ cudaError_t runNode(Node& n, cudaStream_t stream) {
     case cudaGraphNodeTypeMemset: return fillRows(n);
     case cudaGraphNodeTypeHost: n.fn(n.userData); return cudaSuccess;
     case cudaGraphNodeTypeGraph: return runGraph(*n.child, stream);
+    case cudaGraphNodeTypeMemAlloc: markGraphMemory(n.dst, true); return cudaSuccess;
+    case cudaGraphNodeTypeMemFree: markGraphMemory(n.dst, false); return cudaSuccess;
     default: return cudaSuccess;
   }
 }
@@ -296,6 +298,24 @@ bool captureEventWait(cudaStream_t stream, cudaEvent_t event) {
   for (Node* n : nodes)
     if (std::find(tail.begin(), tail.end(), n) == tail.end()) tail.push_back(n);
   return true;
+}
+
+cudaError_t captureAlloc(void** pointer, size_t bytes, cudaStream_t stream) {
+  auto n = std::make_unique<Node>();
+  n->type = cudaGraphNodeTypeMemAlloc;
+  if (cudaError_t e = reserveGraphMemory(pointer, bytes); e != cudaSuccess) return e;
+  n->dst = *pointer;
+  n->width = bytes;
+  return appendCaptured(stream, std::move(n));
+}
+
+// Only graph memory may be freed by a free node (as in CUDA).
+cudaError_t captureFree(void* pointer, cudaStream_t stream) {
+  if (!isGraphMemory(pointer)) return cudaErrorInvalidValue;
+  auto n = std::make_unique<Node>();
+  n->type = cudaGraphNodeTypeMemFree;
+  n->dst = pointer;
+  return appendCaptured(stream, std::move(n));
 }
 
 }  // namespace predatar::cudart
@@ -502,6 +522,30 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* node, cudaGraph_t graph, const
   return fail(addNode(node, graph, deps, count, std::move(n)));
 }
 
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                                     size_t count, cudaMemAllocNodeParams* p) {
+  PREDATAR_GRAPH_LOCK();
+  if (p == nullptr || p->bytesize == 0) return fail(cudaErrorInvalidValue);
+  if (p->poolProps.location.id != 0) return fail(cudaErrorInvalidDevice);
+  auto n = std::make_unique<CUgraphNode_st>();
+  n->type = cudaGraphNodeTypeMemAlloc;
+  n->width = p->bytesize;
+  if (node == nullptr || graph == nullptr) return fail(cudaErrorInvalidValue);
+  if (cudaError_t e = reserveGraphMemory(&p->dptr, p->bytesize); e != cudaSuccess) return fail(e);
+  n->dst = p->dptr;
+  return fail(addNode(node, graph, deps, count, std::move(n)));
+}
+
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                                    size_t count, void* dptr) {
+  PREDATAR_GRAPH_LOCK();
+  if (!isGraphMemory(dptr)) return fail(cudaErrorInvalidValue);
+  auto n = std::make_unique<CUgraphNode_st>();
+  n->type = cudaGraphNodeTypeMemFree;
+  n->dst = dptr;
+  return fail(addNode(node, graph, deps, count, std::move(n)));
+}
+
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
                                   size_t count) {
   PREDATAR_GRAPH_LOCK();
@@ -562,7 +606,8 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, int* type) {
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags) {
   PREDATAR_GRAPH_LOCK();
   if (exec == nullptr || graph == nullptr) return fail(cudaErrorInvalidValue);
-  if (flags != 0) return unsupported("cudaGraphInstantiate with flags (auto-free, upload, device launch, priority)");
+  // Auto-free on launch needs nothing: graph memory stays reserved (GraphMemory.cpp).
+  if ((flags & ~kGraphInstantiateFlagAutoFreeOnLaunch) != 0) return unsupported("cudaGraphInstantiate with flags (auto-free, upload, device launch, priority)");
   auto e = std::make_unique<CUgraphExec_st>();
   e->graph = cloneGraph(*graph, &e->fromOriginal);
   std::vector<CUgraphNode_st*> order;

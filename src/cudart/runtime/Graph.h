@@ -26,5 +26,17 @@ cudaError_t captureHost(cudaHostFn_t fn, void* userData, cudaStream_t stream);
 cudaError_t captureEventRecord(cudaEvent_t event, cudaStream_t stream);
 // Returns true when the wait was a capture join (handled).
 bool captureEventWait(cudaStream_t stream, cudaEvent_t event);
+// cudaMallocAsync / cudaFreeAsync on a capturing stream: memory alloc / free nodes.
+cudaError_t captureAlloc(void** pointer, size_t bytes, cudaStream_t stream);
+cudaError_t captureFree(void* pointer, cudaStream_t stream);
+
+// Graph memory (GraphMemory.cpp). An allocation node reserves its memory when
+// it is created, at a fixed address as CUDA does, and keeps it for the rest of
+// the process: every launch of the graph "allocates" it again at that address,
+// and a free node, cudaFree or cudaFreeAsync of it only marks it unused.
+cudaError_t reserveGraphMemory(void** pointer, size_t bytes);
+bool isGraphMemory(const void* pointer);
+// Marks graph memory used (an allocation node ran) or unused (freed).
+void markGraphMemory(const void* pointer, bool used);
 
 }  // namespace predatar::cudart

@@ -99,7 +99,27 @@ enum cudaGraphNodeTypeValue {
   cudaGraphNodeTypeEmpty = 5,
   cudaGraphNodeTypeWaitEvent = 6,
   cudaGraphNodeTypeEventRecord = 7,
+  cudaGraphNodeTypeMemAlloc = 10,
+  cudaGraphNodeTypeMemFree = 11,
 };
+
+struct cudaMemAllocNodeParams {
+  cudaMemPoolProps poolProps;
+  const cudaMemAccessDesc* accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void* dptr;
+};
+static_assert(sizeof(cudaMemAllocNodeParams) == 120 && offsetof(cudaMemAllocNodeParams, dptr) == 112);
+
+enum cudaGraphMemAttributeTypeValue {
+  cudaGraphMemAttrUsedMemCurrent = 0,
+  cudaGraphMemAttrUsedMemHigh = 1,
+  cudaGraphMemAttrReservedMemCurrent = 2,
+  cudaGraphMemAttrReservedMemHigh = 3,
+};
+
+inline constexpr unsigned long long kGraphInstantiateFlagAutoFreeOnLaunch = 1;
 
 
 }  // extern "C"

@@ -45,8 +45,7 @@ cudaError_t allocateFrom(cudaMemPool_t pool, void** pointer, size_t bytes, cudaS
   if (rt().sticky() != cudaSuccess) return fail(rt().sticky());
   if (pointer == nullptr || !pools().valid(pool)) return fail(cudaErrorInvalidValue);
   if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
-  if (isCapturing(stream))
-    return unsupported("cudaMallocAsync during stream capture (graph memory allocation nodes)");
+  if (isCapturing(stream)) return fail(captureAlloc(pointer, bytes, stream));
   if (cudaError_t e = rt().allocate(pointer, bytes, AllocationKind::Device); e != cudaSuccess) return fail(e);
   if (*pointer) {
     pool->allocations[*pointer] = bytes;
@@ -80,7 +79,11 @@ cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
   std::lock_guard lock(rt().mutex());
   if (rt().sticky() != cudaSuccess) return fail(rt().sticky());
   if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
-  if (isCapturing(stream)) return unsupported("cudaFreeAsync during stream capture (graph memory free nodes)");
+  if (isCapturing(stream)) return fail(captureFree(devPtr, stream));
+  if (isGraphMemory(devPtr)) {  // reserved for the graph's later launches (GraphMemory.cpp)
+    markGraphMemory(devPtr, false);
+    return cudaSuccess;
+  }
   Pools& p = pools();
   auto forget = [&](CUmemPoolHandle_st& pool) {
     auto it = pool.allocations.find(devPtr);
