@@ -134,7 +134,7 @@ int main() {
   CHECK(cudaMemcpy(&first, a, sizeof first, cudaMemcpyDeviceToHost));
   printf("captured launch: a[0]=%g b[7]=%g host calls=%d\n", first, out[7], hostCalls);
 
-  // Refused by name, not silently ignored.
+  // Supported since graph memory nodes (it was refused by name before).
   cudaGraphExec_t flagged;
   printf("instantiate with auto-free flag: %s\n",
          cudaGetErrorName(cudaGraphInstantiate(&flagged, graph, cudaGraphInstantiateFlagAutoFreeOnLaunch)));
