@@ -43,6 +43,7 @@ struct RunArgs {
   std::optional<double> timeout;
   std::string residentBlocks;
   bool verbose = false;
+  std::string replayRepeats = "on";
 };
 
 int fail(const std::string& message) {
@@ -305,6 +306,7 @@ int runProgram(const RunArgs& a) {
   settings.launchSkip = a.launchSkip;
   settings.launchCount = a.launchCount;
   settings.verbose = a.verbose;
+  settings.replayRepeats = a.replayRepeats == "on";
   settings.quiet = a.report.format != "text";  // text: the program prints races as they are found
   auto env = cudart::runtimeEnvironment(settings, *libraryDir, std::getenv("LD_LIBRARY_PATH"),
                                         std::getenv("LD_PRELOAD"));
@@ -330,11 +332,19 @@ int runProgram(const RunArgs& a) {
   for (const auto& e : all.errors()) kept.addError(e);
   if (a.report.stats) printRunStats(list);
   int code = emitReport(a.report, kept);
-  size_t checked = 0;
-  for (const auto& l : list) checked += l.checked;
-  std::cerr << fmt::format("predatar: {} kernel launch{} checked, {} unique race{}{}; program exited with {}\n",
-                           checked, checked == 1 ? "" : "es", kept.uniqueRaces(), kept.uniqueRaces() == 1 ? "" : "s",
-                           hidden ? fmt::format(" ({} suppressed)", hidden) : "", *status);
+  size_t checked = 0, replayed = 0;
+  for (const auto& l : list) {
+    checked += l.checked;
+    replayed += l.checked && l.replayOf;
+  }
+  std::string replays =
+      replayed ? fmt::format(" ({} of them exact repeats of an earlier launch, replayed; --replay-repeats off runs them)",
+                             replayed)
+               : "";
+  std::cerr << fmt::format("predatar: {} kernel launch{} checked{}, {} unique race{}{}; program exited with {}\n",
+                           checked, checked == 1 ? "" : "es", replays, kept.uniqueRaces(),
+                           kept.uniqueRaces() == 1 ? "" : "s", hidden ? fmt::format(" ({} suppressed)", hidden) : "",
+                           *status);
   if (code == kExitInputError) return code;
   if (outOfMemory) return kExitOutOfMemory;
   if (receivedSignal) {
@@ -370,6 +380,12 @@ void addRunCommand(CLI::App& app, int& exitCode) {
                   "Blocks resident at once: gpu (what an sm_90 GPU holds; more come in, with a warning, when resident "
                   "blocks wait on others), all, or a number")
       ->check([](const std::string& v) { auto n = sim::parseResidentBlocks(v); return n.ok() ? "" : std::string(n.status().message()); });
+  cmd->add_option("--replay-repeats", a->replayRepeats,
+                  "on: a launch that repeats an earlier one exactly (kernel, configuration, arguments, memory) and "
+                  "that nothing else can race with replays the earlier one's effect instead of running again (its "
+                  "races are the earlier one's); off: run every launch")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
   cmd->add_flag("--verbose", a->verbose, "Print each launch as it runs");
   cmd->prefix_command(false);
   cmd->callback([a, &exitCode] { exitCode = runProgram(*a); });

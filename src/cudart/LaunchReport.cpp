@@ -124,6 +124,7 @@ std::string launchesToJson(const std::vector<LaunchRecord>& launches) {
                        {"error", l.error.empty() ? json(nullptr) : json(l.error)},
                        {"races", std::move(races)}});
     if (!l.error.empty()) out.back()["cudaError"] = l.cudaError;
+    if (l.replayOf) out.back()["replayOf"] = *l.replayOf;
     json detectors = json::array();
     for (const auto& d : l.figures.detectors)
       detectors.push_back(json{{"detector", d.detector},
@@ -206,6 +207,7 @@ absl::StatusOr<std::vector<ReportedLaunch>> readLaunchReport(std::string_view te
       launch.block = readDim(l.at("block"));
       launch.dynamicSharedBytes = l.at("dynamicSharedBytes").get<uint64_t>();
       launch.checked = l.at("checked").get<bool>();
+      if (l.contains("replayOf")) launch.replayOf = l.at("replayOf").get<uint64_t>();
       launch.detectors = l.at("detectors").get<std::vector<std::string>>();
       if (l.at("error").is_string()) launch.error = l["error"].get<std::string>();
       launch.cudaError = l.value("cudaError", std::string());

@@ -59,6 +59,9 @@ struct LaunchRecord {
   Dim3 grid, block;
   uint64_t dynamicSharedBytes = 0;
   bool checked = false;      // run under the detectors (else only executed)
+  // An exact repeat of this earlier launch (same kernel, configuration,
+  // arguments and memory): its effect was replayed, not emulated again.
+  std::optional<uint64_t> replayOf;
   std::vector<std::string> detectors;
   std::string error;         // empty when the kernel completed
   std::string cudaError;     // with `error`: the error the program's calls get ("cudaErrorIllegalAddress")
@@ -107,6 +110,7 @@ struct ReportedLaunch {
   Dim3 grid, block;
   uint64_t dynamicSharedBytes = 0;
   bool checked = false;
+  std::optional<uint64_t> replayOf;
   std::vector<std::string> detectors;
   std::string error;  // empty: completed
   std::string cudaError;

@@ -31,6 +31,7 @@ std::vector<std::pair<std::string, std::string>> runtimeEnvironment(const RunSet
   if (s.perLocation) env.emplace_back("PREDATAR_PER_LOCATION", "1");
   if (s.quiet) env.emplace_back("PREDATAR_QUIET", "1");
   if (s.verbose) env.emplace_back("PREDATAR_VERBOSE", "1");
+  if (!s.replayRepeats) env.emplace_back("PREDATAR_REPLAY", "off");
   return env;
 }
 

@@ -26,6 +26,7 @@ struct RunSettings {
   bool perLocation = false;
   bool quiet = true;                           // the CLI prints the races, not the library
   bool verbose = false;
+  bool replayRepeats = true;                   // false: PREDATAR_REPLAY=off
 };
 
 // NAME, VALUE pairs to set. LD_LIBRARY_PATH and LD_PRELOAD put `libraryDir`

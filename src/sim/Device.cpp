@@ -74,6 +74,13 @@ std::optional<DeviceMemory::Allocation> DeviceMemory::find(uint64_t address, uin
   return std::nullopt;
 }
 
+std::vector<DeviceMemory::Range> DeviceMemory::ranges() const {
+  std::vector<Range> out;
+  out.reserve(allocations_.size());
+  for (const auto& [base, a] : allocations_) out.push_back(Range{base, a.bytes});
+  return out;
+}
+
 bool DeviceMemory::adopt(uint64_t base, uint64_t bytes, std::string label) {
   if (bytes == 0 || base + bytes < base) return false;
   auto next = allocations_.lower_bound(base);

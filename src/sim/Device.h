@@ -42,6 +42,9 @@ class DeviceMemory {
   // The allocation containing [address, address+bytes), if any.
   struct Allocation { uint64_t base; uint64_t bytes; std::string label; };
   std::optional<Allocation> find(uint64_t address, uint64_t bytes = 1) const;
+  // Every range kernels can reach, by address (allocations and adopted memory).
+  struct Range { uint64_t base; uint64_t bytes; };
+  std::vector<Range> ranges() const;
   // From now on DeviceOnly allocations are not host-accessible; false when the
   // address space cannot be reserved (they then stay host memory).
   bool protectDeviceOnly();
@@ -169,6 +172,12 @@ struct LaunchStats {
 };
 absl::Status launch(const Module& module, std::string_view kernel, const LaunchConfig& config,
                     DeviceMemory& memory, EventSink& sink, LaunchStats* stats);
+
+// Why a launch of `kernel` is not a function of its configuration, arguments
+// and the memory it can reach (it reads the clock, prints, asserts, launches
+// from the device ...); empty when it is one. The runtime replays such a
+// launch instead of running it again when all of these repeat exactly.
+std::string repeatabilityProblem(const Module& module, std::string_view kernel);
 
 // The name of the error a GPU's runtime returns after a launch failed with
 // `status` ("cudaErrorIllegalAddress", "cudaErrorLaunchTimeout", ...), for reports.

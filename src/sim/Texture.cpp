@@ -21,6 +21,7 @@ struct Registry {
   std::mutex mutex;
   std::map<uint64_t, TextureObject> objects;
   uint64_t next = 1;
+  uint64_t destroyed = 0;
 };
 Registry& registry() {
   static auto* r = new Registry;
@@ -234,7 +235,23 @@ uint64_t createTexture(const TextureObject& texture) {
 bool destroyTexture(uint64_t handle) {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  return r.objects.erase(handle) > 0;
+  bool erased = r.objects.erase(handle) > 0;
+  r.destroyed += erased;
+  return erased;
+}
+
+TextureMemory textureMemory() {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  TextureMemory m;
+  m.generation = r.next + (r.destroyed << 32);
+  for (const auto& [handle, t] : r.objects) {
+    uint64_t texel = uint64_t(t.channels) * t.channelBytes;
+    uint64_t rows = t.height * t.depth;
+    if (t.data == nullptr || rows == 0) continue;
+    m.ranges.emplace_back(t.data, (rows - 1) * t.pitch + t.width * texel);
+  }
+  return m;
 }
 
 std::optional<TextureObject> findTexture(uint64_t handle) {

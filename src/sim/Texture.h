@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace predatar::sim {
 
@@ -31,5 +33,12 @@ struct TextureObject {
 uint64_t createTexture(const TextureObject& texture);
 bool destroyTexture(uint64_t handle);
 std::optional<TextureObject> findTexture(uint64_t handle);
+// The texels of every live object (CUDA arrays live outside DeviceMemory),
+// and a number that changes whenever an object is created or destroyed.
+struct TextureMemory {
+  uint64_t generation = 0;
+  std::vector<std::pair<const uint8_t*, uint64_t>> ranges;  // start, bytes
+};
+TextureMemory textureMemory();
 
 }  // namespace predatar::sim

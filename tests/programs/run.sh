@@ -8,7 +8,8 @@
 # Per NAME.cu: the program must exit 0, its standard output must equal
 # NAME.expected, and the races gwcp reports must be exactly at the source
 # lines of NAME.cu listed in NAME.races ("LINE" per line; no file: no races,
-# and predatar must exit 0, or the status in NAME.status).
+# and predatar must exit 0, or the status in NAME.status). NAME.replays: how
+# many launches must be replayed as exact repeats (cudart/runtime/RepeatedLaunches.h).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 predatar="${1:?usage: run.sh PREDATAR_BINARY [WORKDIR]}"
@@ -60,6 +61,11 @@ for src in "$here"/*.cu; do
   if [ -f "$here/$name.expected" ] && ! diff -u "$here/$name.expected" "$work/$name.out"; then
     echo "FAIL: $name: output differs"
     ok=0
+  fi
+  if [ -f "$here/$name.replays" ]; then
+    want="$(grep -v '^#' "$here/$name.replays" | head -1)"
+    got="$(sed -n 's/.*checked (\([0-9]*\) of them exact repeats.*/\1/p' "$work/$name.err")"
+    [ "${got:-0}" = "$want" ] || { echo "FAIL: $name: ${got:-0} launches replayed, expected $want"; ok=0; }
   fi
   if [ -s "$report" ]; then
     got="$(race_lines "$report" "$name.cu")"

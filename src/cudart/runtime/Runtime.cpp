@@ -121,6 +121,11 @@ RunOptions RunOptions::fromEnvironment() {
   o.verbose = envFlag("PREDATAR_VERBOSE");
   o.quiet = envFlag("PREDATAR_QUIET");
   o.perLocation = envFlag("PREDATAR_PER_LOCATION");
+  if (const char* v = env("PREDATAR_REPLAY")) {
+    std::string s = v;
+    if (s == "off" || s == "0") o.replayRepeats = false;
+    else if (s != "on" && s != "1") o.errors.push_back(absl::StrCat("PREDATAR_REPLAY='", s, "' is not on or off"));
+  }
   return o;
 }
 
@@ -536,6 +541,14 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     warn(absl::StrCat("launch ", record.index, ": ", record.kernel, " <<<(", grid.x, ",", grid.y, ",", grid.z,
                       "), (", block.x, ",", block.y, ",", block.z, "), ", dynamicShared, ">>>",
                       record.checked ? "" : " (not checked)"));
+  RepeatProbe repeat;
+  if (replayRepeat(kernel, *sig, config, order.unordered.empty() && !order_.isLive(uint32_t(record.index)), record,
+                   repeat)) {
+    noteLaunchOrder(record, reinterpret_cast<uintptr_t>(stream));
+    launches_.push_back(std::move(record));
+    dieIfInterrupted(*this);
+    return cudaSuccess;
+  }
   if (record.checked && feed_) fanout.add(feed_.get());
   sim::LaunchStats stats;
   MemoryActivity activity("running kernel %s (launch %zu, grid (%u,%u,%u) x block (%u,%u,%u))",
@@ -552,6 +565,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   record.figures.warpInstructions = stats.warpInstructions;
   for (const std::string& w : stats.warnings) warn("warning: " + w);
   record.figures.threadInstructions = stats.threadInstructions;
+  learnRepeat(repeat, record, stats, status);
   for (size_t i = 0; i < detectors.size(); ++i) {
     const Detector* d = detectors[i];
     DetectorStats ds = d->stats();

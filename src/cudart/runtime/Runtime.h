@@ -22,6 +22,7 @@
 #include "cudart/StreamOrder.h"
 #include "analysis/Detector.h"
 #include "events/ParallelFanout.h"
+#include "cudart/runtime/RepeatedLaunches.h"
 #include "sim/Device.h"
 
 namespace predatar::cudart {
@@ -40,6 +41,7 @@ struct RunOptions {
   bool verbose = false;                         // PREDATAR_VERBOSE=1
   bool quiet = false;                           // PREDATAR_QUIET=1: no race text on stderr
   bool perLocation = false;                     // PREDATAR_PER_LOCATION=1
+  bool replayRepeats = true;                    // PREDATAR_REPLAY=off: run exact repeats again
   std::vector<std::string> errors;              // malformed variables
   static RunOptions fromEnvironment();
 };
@@ -52,6 +54,7 @@ struct KernelRecord {
   std::string mangled;
   std::string demangled;
   int maxDynamicSharedBytes = 48 * 1024;
+  std::optional<std::string> repeatabilityProblem;  // sim::repeatabilityProblem, once known
 };
 
 struct VariableRecord {
@@ -173,6 +176,18 @@ class Runtime {
   // Races with earlier launches (LaunchOrder.cpp): their sources and a note
   // naming the streams; remembers this launch while later ones may race with it.
   void noteLaunchOrder(LaunchRecord& record, uintptr_t stream);
+  // Exact repeats of earlier launches (LaunchReplay.cpp): `replayRepeat`
+  // fills `record` and applies the earlier launch's effect when it may stand
+  // for this launch (true); `learnRepeat` remembers a launch that ran.
+  struct RepeatProbe {
+    RepeatedLaunches::Key key;
+    RepeatedLaunches::Probe probe;
+  };
+  bool replayRepeat(KernelRecord& kernel, const sim::KernelSignature& sig, const sim::LaunchConfig& config,
+                    bool mayReplay, LaunchRecord& record, RepeatProbe& repeat);
+  void learnRepeat(const RepeatProbe& repeat, const LaunchRecord& record, const sim::LaunchStats& stats,
+                   const absl::Status& status);
+  RepeatedLaunches repeats_;
   // Runs the grids a launch launched from the device (DeviceLaunch.cpp).
   void launchDeviceChildren(std::vector<sim::DeviceLaunchRequest>& children, cudaStream_t stream);
   struct LiveLaunchInfo {

@@ -1,0 +1,74 @@
+// Exact repeats of earlier launches (see RepeatedLaunches.h): the runtime's
+// side, which decides when a remembered launch may stand for a new one.
+#include <cstdio>
+
+#include "cudart/runtime/Runtime.h"
+
+namespace predatar::cudart {
+namespace {
+
+// The races of `earlier` within itself, as this launch's (the same events
+// give the same races; like any launch's, they count for this launch too).
+void copyRaces(const LaunchRecord& earlier, LaunchRecord& record) {
+  for (size_t i = 0; i < earlier.races.size(); ++i) {
+    Race race = earlier.races[i];
+    if (race.first.launch != earlier.index || race.second.launch != earlier.index) continue;
+    race.first.launch = race.second.launch = uint32_t(record.index);
+    record.races.push_back(std::move(race));
+    record.allocations.push_back(i < earlier.allocations.size() ? earlier.allocations[i] : std::string());
+  }
+  if (!record.races.empty()) record.info = earlier.info;
+}
+
+}  // namespace
+
+// A replay stands for a launch only when
+// * the kernel is a function of what is compared (no clock, printf, device
+//   runtime, grid sync) and the schedule is the deterministic round-robin one;
+// * the launch it repeats ran under the detectors if this one is to be
+//   checked (then its races, the same as this launch's, were reported);
+// * `mayReplay`: nothing else can race with this launch (no earlier launch is
+//   unordered with it and every later one will be ordered after it), so its
+//   events matter to no race but its own.
+bool Runtime::replayRepeat(KernelRecord& kernel, const sim::KernelSignature& sig, const sim::LaunchConfig& config,
+                           bool mayReplay, LaunchRecord& record, RepeatProbe& repeat) {
+  if (!options_.replayRepeats || config.schedule.policy != sim::ScheduleOptions::Policy::RoundRobin ||
+      config.gridWorkspace != 0)
+    return false;
+  if (!kernel.repeatabilityProblem)
+    kernel.repeatabilityProblem = sim::repeatabilityProblem(*kernel.module->module, kernel.mangled);
+  if (!kernel.repeatabilityProblem->empty()) return false;
+  RepeatedLaunches::Key& key = repeat.key;
+  key.kernel = &kernel;
+  key.grid = config.grid;
+  key.block = config.block;
+  key.sharedBytes = config.dynamicSharedBytes;
+  for (size_t i = 0; i < sig.params.size(); ++i) {
+    const auto* value = static_cast<const uint8_t*>(config.args[i]);
+    key.params.insert(key.params.end(), value, value + sig.params[i].bytes);
+  }
+  auto outcome = repeats_.lookup(key, *memory_, repeat.probe);
+  if (!outcome || !mayReplay || (record.checked && !outcome->checked)) return false;
+  repeats_.apply(repeat.probe);
+  record.replayOf = outcome->launch;
+  record.figures.warpInstructions = outcome->warpInstructions;
+  record.figures.threadInstructions = outcome->threadInstructions;
+  copyRaces(launches_[outcome->launch], record);
+  if (options_.verbose)
+    std::fprintf(stderr, "predatar: launch %llu repeats launch %llu exactly (kernel, configuration, arguments and "
+                 "memory): replayed\n", static_cast<unsigned long long>(record.index),
+                 static_cast<unsigned long long>(outcome->launch));
+  if (!options_.quiet)
+    for (const Race& r : record.races) std::fprintf(stderr, "%s\n", describeRace(record, r).c_str());
+  return true;
+}
+
+void Runtime::learnRepeat(const RepeatProbe& repeat, const LaunchRecord& record, const sim::LaunchStats& stats,
+                          const absl::Status& status) {
+  if (!repeat.probe.hashed || !status.ok() || !stats.warnings.empty() || !stats.deviceLaunches.empty()) return;
+  repeats_.learn(repeat.key, repeat.probe, *memory_,
+                 RepeatedLaunches::Outcome{record.index, record.checked, stats.warpInstructions,
+                                           stats.threadInstructions});
+}
+
+}  // namespace predatar::cudart
