@@ -119,6 +119,9 @@ struct LaunchConfig {
   Dim3 grid;
   Dim3 block;
   uint32_t dynamicSharedBytes = 0;
+  // Local memory per thread for the call stack of a recursive kernel
+  // (cudaLimitStackSize; CUDA's default is 1 KiB).
+  uint64_t stackLimitBytes = 1024;
   // One pointer per kernel parameter, to a value of that parameter's size
   // (what cudaLaunchKernel receives as `args`).
   std::vector<const void*> args;

@@ -68,6 +68,16 @@ struct AsyncCopy {
   uint64_t issue = 0;      // the warp's cp.async instruction instance
 };
 
+// A warp's local memory (32 lanes x Launch::stackBytes). Large ones (a
+// recursive kernel gets the whole stack limit) are mapped, so that pages no
+// thread touches cost nothing.
+struct LocalMemoryRelease {
+  size_t mappedBytes = 0;  // 0: from new[]
+  void operator()(uint8_t* p) const;
+};
+using LocalMemory = std::unique_ptr<uint8_t[], LocalMemoryRelease>;
+LocalMemory allocateLocalMemory(size_t bytes);  // zeroed
+
 struct Warp {
   uint32_t block = 0;       // linear block index
   uint32_t inBlock = 0;     // warp index in block
@@ -86,10 +96,14 @@ struct Warp {
   uint64_t groupSteps = 0;  // steps of divergent groups since the last merge or rotation
   std::unique_ptr<uint64_t[]> regs;  // [specials | function registers] x 32 lanes
   // local memory: 32 lanes x stackBytes
-  std::unique_ptr<uint8_t[]> local;
+  LocalMemory local;
   uint64_t frameBase[32] = {};
-  std::vector<CallFrame> calls;  // 32 x maxDepth
-  uint8_t depth[32] = {};
+  std::vector<CallFrame> calls;  // 32 x callCapacity
+  uint32_t callCapacity = 0;     // Launch::maxDepth; grows in recursive kernels
+  uint32_t depth[32] = {};
+  // Recursive kernels: per lane, the registers of outer activations of the
+  // functions called (PTX registers belong to one activation; ours to the function).
+  std::vector<std::vector<uint64_t>> savedRegisters;
   std::vector<AsyncCopy> asyncCopies;  // cp.async in flight, in issue order
   uint32_t asyncCommitted[32] = {};    // per lane: cp.async groups committed
   uint64_t asyncIssued = 0;
@@ -134,6 +148,10 @@ struct Launch {
   uint64_t stackBytes = 0;   // per thread local memory
   uint32_t maxDepth = 0;
   bool hasCalls = false;
+  // Functions that can be active more than once in a thread (recursion):
+  // their registers are saved on a call and restored on return.
+  std::vector<bool> recursive;
+  uint32_t maxRecursionDepth = 0;  // 0: no recursion
   std::vector<Block> blocks;
   // Warps of the resident blocks only (sim/Residency.h): a block takes
   // numWarps consecutive slots when it becomes resident (Block::firstWarp)
@@ -256,6 +274,13 @@ bool execDeviceRuntime(Ctx& x, const ptx::Instr& in, uint32_t lane);
 // shared, local, param), or null; and argument `i` of a call's frame.
 uint8_t* hostPointer(Ctx& x, uint32_t lane, uint64_t a, uint64_t bytes);
 uint64_t frameArg(Ctx& x, const ptx::Instr& in, uint32_t lane, size_t i, uint32_t bytes);
+
+// Recursive kernels (Recursion.cpp): a warp's call stack grows up to
+// Launch::maxRecursionDepth (false: it cannot); a call into a recursive
+// function saves its registers for the lane, its return restores them.
+bool growCallStack(const Launch& L, Warp& w);
+void saveRegisters(const Launch& L, Warp& w, uint32_t lane, uint32_t function);
+void restoreRegisters(const Launch& L, Warp& w, uint32_t lane, uint32_t function);
 
 Scope toEventScope(ptx::Scope s);
 

@@ -288,18 +288,22 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
     if (!config.args[i]) return absl::InvalidArgumentError("null argument pointer for parameter " + K.params[i].name);
     std::memcpy(L.params.data() + K.params[i].offset, config.args[i], K.params[i].bytes);
   }
-  // reachable functions, recursion check, stack size
+  // reachable functions, recursion, stack size
   std::vector<int> state(ir.functions.size(), 0);  // 0 new, 1 visiting, 2 done
   std::vector<uint64_t> stack(ir.functions.size(), 0);
   std::vector<uint32_t> depth(ir.functions.size(), 0);
-  std::vector<uint32_t> reach;
-  std::string recursion;
+  std::vector<uint32_t> reach, path;
+  L.recursive.assign(ir.functions.size(), false);
   std::function<void(uint32_t)> visit = [&](uint32_t f) {
     state[f] = 1;
+    path.push_back(f);
     uint64_t deepest = 0;
     uint32_t d = 0;
     for (uint32_t c : ir.functions[f].callees) {
-      if (state[c] == 1) { recursion = ir.functions[c].name; continue; }
+      if (state[c] == 1) {  // a cycle: every function on the path from c on recurses
+        for (auto it = std::find(path.begin(), path.end(), c); it != path.end(); ++it) L.recursive[*it] = true;
+        continue;
+      }
       if (state[c] == 0) visit(c);
       deepest = std::max(deepest, stack[c]);
       d = std::max(d, depth[c]);
@@ -307,14 +311,19 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
     stack[f] = alignUp(ir.functions[f].frameBytes, 16) + deepest;
     depth[f] = d + (ir.functions[f].callees.empty() ? 0 : 1);
     state[f] = 2;
+    path.pop_back();
     reach.push_back(f);
   };
   visit(uint32_t(k));
-  if (!recursion.empty())
-    return absl::UnimplementedError("kernel '" + L.kernelName + "': recursive call to '" + recursion +
-                                    "' is not supported");
   L.stackBytes = stack[k];
   L.maxDepth = depth[k];
+  if (std::find(L.recursive.begin(), L.recursive.end(), true) != L.recursive.end()) {
+    // Recursion: the depth is dynamic, bounded as on a GPU by the stack
+    // limit (cudaLimitStackSize); every call takes at least 16 bytes of it.
+    L.stackBytes = std::max(L.stackBytes, alignUp(config.stackLimitBytes, 16));
+    L.maxRecursionDepth = uint32_t(std::min<uint64_t>(L.stackBytes / 16, UINT32_MAX));
+    L.maxDepth = std::max<uint32_t>(L.maxDepth, 4);
+  }
   L.hasCalls = L.maxDepth > 0;
   // registers
   L.funcBase.assign(ir.functions.size(), UINT32_MAX);

@@ -34,7 +34,9 @@ bool leavesSpinLoop(const ptx::Module& ir, uint32_t pc, uint32_t target) {
 
 void ForwardProgress::diverged(const Launch& L, const Warp& w, uint32_t pc, uint32_t target, uint32_t taken,
                                uint32_t notTaken) {
-  if (warned_) return;
+  // In a recursive kernel lanes at one PC may be in different activations
+  // (depths) of the function, so a PC does not name one loop.
+  if (warned_ || L.maxRecursionDepth) return;
   LoopExit exit;
   exit.branchPc = pc;
   if (target <= pc) {  // the taken lanes loop again, the others leave

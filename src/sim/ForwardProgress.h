@@ -23,6 +23,7 @@
 // wait there (a __syncthreads after the loop) are what a GPU does too. Loops
 // that spin on an atomic (lock acquires) are not flagged: NVIDIA documents
 // mutexes contended within a warp as starvation-free from sm_70 on.
+// Recursive kernels are not checked: there a PC does not name one loop.
 #pragma once
 
 #include <cstdint>

@@ -78,11 +78,10 @@ void materialize(Launch& L, uint32_t b) {
     setSp(ptx::kTotalSmem, [&](uint32_t) { return uint32_t(L.sharedBytes); });
     setSp(ptx::kEnvReg1, [&](uint32_t) { return uint32_t(config.gridWorkspace >> 32); });
     setSp(ptx::kEnvReg2, [&](uint32_t) { return uint32_t(config.gridWorkspace); });
-    if (L.stackBytes) {
-      w.local = std::make_unique<uint8_t[]>(32 * L.stackBytes);
-      std::memset(w.local.get(), 0, 32 * L.stackBytes);
-    }
+    if (L.stackBytes) w.local = allocateLocalMemory(32 * L.stackBytes);
+    w.callCapacity = L.maxDepth;
     if (L.hasCalls) w.calls.resize(size_t(32) * L.maxDepth);
+    if (L.maxRecursionDepth) w.savedRegisters.assign(32, {});
     w.started = true;
   }
 }
@@ -96,6 +95,7 @@ void retire(Launch& L, uint32_t b) {
     WarpMemoryPool::giveBack(std::move(w.regs), size_t(L.slotsPerWarp) * 32);
     w.local.reset();
     std::vector<CallFrame>().swap(w.calls);
+    std::vector<std::vector<uint64_t>>().swap(w.savedRegisters);
     std::vector<AsyncCopy>().swap(w.asyncCopies);
     w.started = false;
   }
@@ -491,17 +491,23 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
             forLanes(exec, [&](uint32_t l) {
               if (!ok) return;
               uint64_t newBase = w.frameBase[l] + alignUp(caller.frameBytes, 16);
-              if (w.depth[l] >= L.maxDepth || newBase + callee.frameBytes > L.stackBytes) {
-                L.fault(w, l, pc, "call stack overflow");
+              if ((w.depth[l] >= w.callCapacity && !growCallStack(L, w)) ||
+                  newBase + callee.frameBytes > L.stackBytes) {
+                L.fault(w, l, pc,
+                        L.maxRecursionDepth ? "call stack overflow: the recursion needs more than the " +
+                                                  std::to_string(L.stackBytes) +
+                                                  " bytes of stack per thread (cudaDeviceSetLimit(cudaLimitStackSize))"
+                                            : "call stack overflow");
                 ok = false;
                 return;
               }
+              if (L.maxRecursionDepth && L.recursive[cs.callee]) saveRegisters(L, w, l, cs.callee);
               uint8_t* local = w.local.get() + size_t(l) * L.stackBytes;
               L.memoryChanges += !cs.argOffsets.empty();  // frames are memory: see Livelock.h
               for (size_t i = 0; i < cs.argOffsets.size(); ++i)
                 std::memcpy(local + newBase + callee.params[i].offset, local + w.frameBase[l] + cs.argOffsets[i],
                             callee.params[i].bytes);
-              w.calls[size_t(l) * L.maxDepth + w.depth[l]] = CallFrame{pc, in.call, w.frameBase[l]};
+              w.calls[size_t(l) * w.callCapacity + w.depth[l]] = CallFrame{pc, in.call, w.frameBase[l]};
               ++w.depth[l];
               w.frameBase[l] = newBase;
             });
@@ -523,7 +529,8 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
             bool uniform = true;
             uint32_t firstRet = UINT32_MAX;
             forLanes(exec, [&](uint32_t l) {
-              CallFrame f = w.calls[size_t(l) * L.maxDepth + (--w.depth[l])];
+              CallFrame f = w.calls[size_t(l) * w.callCapacity + (--w.depth[l])];
+              if (L.maxRecursionDepth && L.recursive[in.func]) restoreRegisters(L, w, l, in.func);
               const ptx::CallSite& cs = L.M.ir.calls[f.call];
               uint8_t* local = w.local.get() + size_t(l) * L.stackBytes;
               L.memoryChanges += !cs.retOffsets.empty();

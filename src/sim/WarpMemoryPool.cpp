@@ -1,10 +1,27 @@
 #include "sim/WarpMemoryPool.h"
 
+#include <sys/mman.h>
+
 #include <cstring>
 #include <mutex>
 #include <vector>
 
 namespace predatar::sim {
+
+void LocalMemoryRelease::operator()(uint8_t* p) const {
+  if (mappedBytes) munmap(p, mappedBytes);
+  else delete[] p;
+}
+
+LocalMemory allocateLocalMemory(size_t bytes) {
+  constexpr size_t kMapFrom = 256 << 10;
+  if (bytes >= kMapFrom) {
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p != MAP_FAILED) return LocalMemory(static_cast<uint8_t*>(p), LocalMemoryRelease{bytes});
+  }
+  return LocalMemory(new uint8_t[bytes](), LocalMemoryRelease{});
+}
+
 namespace {
 
 // Buffers of one size only (the launches of a program mostly repeat one

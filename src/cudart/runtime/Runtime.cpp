@@ -1,5 +1,6 @@
 #include "cudart/runtime/Runtime.h"
 #include "cudart/runtime/DeviceFeatures.h"
+#include "cudart/runtime/Api.h"
 
 #include <cxxabi.h>
 #include <unistd.h>
@@ -496,6 +497,8 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   config.grid = Dim3{grid.x, grid.y, grid.z};
   config.block = Dim3{block.x, block.y, block.z};
   config.dynamicSharedBytes = uint32_t(dynamicShared);
+  if (size_t stack = 0; cudaDeviceGetLimit(&stack, 0 /* cudaLimitStackSize */) == cudaSuccess)
+    config.stackLimitBytes = stack;
   config.schedule = options_.schedule;
   config.schedule.interrupt = interruptFlag();
   if (cooperativeLaunchPending()) prepareCooperativeLaunch(config, *memory_);
