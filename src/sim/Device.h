@@ -178,7 +178,7 @@ absl::Status launch(const Module& module, std::string_view kernel, const LaunchC
 
 // Why a launch of `kernel` is not a function of its configuration, arguments
 // and the memory it can reach (it reads the clock, prints, asserts, launches
-// from the device ...); empty when it is one. The runtime replays such a
+// from the device); empty when it is one. The runtime replays such a
 // launch instead of running it again when all of these repeat exactly.
 std::string repeatabilityProblem(const Module& module, std::string_view kernel);
 

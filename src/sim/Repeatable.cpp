@@ -17,9 +17,6 @@ std::string problemOf(const ptx::Module& ir, const ptx::Instr& in) {
     return in.mode == ptx::kVprintf ? "prints"
            : in.mode == ptx::kAssertFail ? "asserts"
                                          : "uses the device runtime (" + ir.functions[in.target].name + ")";
-  for (uint32_t i = 0; i < in.nsrc; ++i)
-    if (in.src[i] == ptx::specialRef(ptx::kEnvReg1) || in.src[i] == ptx::specialRef(ptx::kEnvReg2))
-      return "synchronizes the grid";
   return {};
 }
 

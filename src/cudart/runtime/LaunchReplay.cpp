@@ -24,7 +24,7 @@ void copyRaces(const LaunchRecord& earlier, LaunchRecord& record) {
 
 // A replay stands for a launch only when
 // * the kernel is a function of what is compared (no clock, printf, device
-//   runtime, grid sync) and the schedule is the deterministic round-robin one;
+//   runtime) and the schedule is the deterministic round-robin one;
 // * the launch it repeats ran under the detectors if this one is to be
 //   checked (then its races, the same as this launch's, were reported);
 // * `mayReplay`: nothing else can race with this launch (no earlier launch is
@@ -32,9 +32,7 @@ void copyRaces(const LaunchRecord& earlier, LaunchRecord& record) {
 //   events matter to no race but its own.
 bool Runtime::replayRepeat(KernelRecord& kernel, const sim::KernelSignature& sig, const sim::LaunchConfig& config,
                            bool mayReplay, LaunchRecord& record, RepeatProbe& repeat) {
-  if (!options_.replayRepeats || config.schedule.policy != sim::ScheduleOptions::Policy::RoundRobin ||
-      config.gridWorkspace != 0)
-    return false;
+  if (!options_.replayRepeats || config.schedule.policy != sim::ScheduleOptions::Policy::RoundRobin) return false;
   if (!kernel.repeatabilityProblem)
     kernel.repeatabilityProblem = sim::repeatabilityProblem(*kernel.module->module, kernel.mangled);
   if (!kernel.repeatabilityProblem->empty()) return false;
@@ -43,6 +41,7 @@ bool Runtime::replayRepeat(KernelRecord& kernel, const sim::KernelSignature& sig
   key.grid = config.grid;
   key.block = config.block;
   key.sharedBytes = config.dynamicSharedBytes;
+  key.gridWorkspace = config.gridWorkspace;
   for (size_t i = 0; i < sig.params.size(); ++i) {
     const auto* value = static_cast<const uint8_t*>(config.args[i]);
     key.params.insert(key.params.end(), value, value + sig.params[i].bytes);

@@ -17,6 +17,7 @@ std::string_view bytesAt(uint64_t address, uint64_t bytes) {
 
 uint64_t RepeatedLaunches::hashKey(const Key& k) {
   return absl::HashOf(k.kernel, k.grid.x, k.grid.y, k.grid.z, k.block.x, k.block.y, k.block.z, k.sharedBytes,
+                      k.gridWorkspace,
                       std::string_view(reinterpret_cast<const char*>(k.params.data()), k.params.size()));
 }
 

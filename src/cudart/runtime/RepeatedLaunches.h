@@ -32,6 +32,7 @@ class RepeatedLaunches {
     const void* kernel = nullptr;  // the runtime's kernel record
     Dim3 grid, block;
     uint64_t sharedBytes = 0;
+    uint64_t gridWorkspace = 0;    // a cooperative launch's grid barrier (cleared before each launch)
     std::vector<uint8_t> params;   // the parameter values, concatenated
     bool operator==(const Key&) const = default;
   };
