@@ -86,7 +86,7 @@ TEST(ExtendedPtx, ErrorsNameTheProblem) {
   EXPECT_NE(parseError("brx.idx %r1, nosuch;").find("unknown .branchtargets list 'nosuch'"), std::string::npos);
   EXPECT_NE(parseError("t: .branchtargets A;\nbrx.idx %r1, t;").find("unknown label 'A' in .branchtargets"),
             std::string::npos);
-  EXPECT_NE(parseError("tex.a2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];").find("unsupported modifier '.a2d'"),
+  EXPECT_NE(parseError("tex.2dms.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];").find("unsupported modifier '.2dms'"),
             std::string::npos);
   EXPECT_NE(parseError("suld.p.2d.b32.trap {%r1}, [%rd1, {%r2, %r3}];").find("unsupported modifier '.p' in 'suld.p.2d.b32.trap'"),
             std::string::npos)
