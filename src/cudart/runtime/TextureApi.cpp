@@ -372,6 +372,18 @@ cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, si
 cudaError_t cudaMemset2D_ptds(void* devPtr, size_t pitch, int value, size_t width, size_t height)
     __attribute__((alias("cudaMemset2D"), visibility("default")));
 
+// The extent's width in bytes; slices `ysize` rows apart.
+cudaError_t cudaMemset3D(cudaPitchedPtr p, int value, cudaExtent extent) {
+  for (size_t z = 0; z < extent.depth; ++z)
+    if (cudaError_t e = cudaMemset2D(static_cast<uint8_t*>(p.ptr) + z * p.pitch * p.ysize, p.pitch, value,
+                                     extent.width, extent.height);
+        e != cudaSuccess)
+      return e;
+  return cudaSuccess;
+}
+cudaError_t cudaMemset3D_ptds(cudaPitchedPtr p, int value, cudaExtent extent)
+    __attribute__((alias("cudaMemset3D"), visibility("default")));
+
 cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
                               cudaStream_t stream) {
   {
