@@ -39,7 +39,7 @@ enum class Op : uint8_t {
   Unsupported,  // an instruction the emulator does not implement: refused when executed
   // extended-precision and packed integer arithmetic (sim/IntegerExtended.cpp)
   AddCarry, SubCarry, MadCarry, Mul24, Mad24, Dp4a, Dp2a, Vabsdiff4,
-  // texture fetch through a texture object (sim/Texture.cpp): mode = dimensions
+  // texture fetch through a texture object (sim/Texture.cpp): mode = coordinate count | kTex* flags
   Tex,
   // unformatted surface load/store (sim/Texture.cpp): mode = dimensions | out-of-range mode << 4
   SurfLoad, SurfStore,
@@ -51,6 +51,12 @@ enum class Op : uint8_t {
   // cvt.{rna,rn,rz}.tf32.f32 (sim/TensorCore.cpp): mode = rounding (ptx::Round)
   CvtTf32,
 };
+
+// Instr::mode of a Tex: the coordinate count (1-3) and the geometry. A layered
+// fetch has the layer index before its coordinates; a cube fetch's three
+// coordinates are a direction.
+constexpr uint8_t kTexDims = 0x0F, kTexLayered = 0x10, kTexCube = 0x20;
+
 const char* toString(Op op);
 
 enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };

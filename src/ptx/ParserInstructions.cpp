@@ -196,11 +196,20 @@ absl::Status Parser::branchIndexed(const std::vector<std::string_view>& parts, c
   return absl::OkStatus();
 }
 
-// tex.{1d,2d,3d}.v4.dtype.ctype {d0..d3}, [texobj, {coordinates}]
+// The Instr::mode of a tex geometry (ptx::kTex* flags | coordinate count); 0: unknown.
+static uint8_t textureGeometry(std::string_view g) {
+  if (g == "1d" || g == "2d" || g == "3d") return uint8_t(g[0] - '0');
+  if (g == "a1d" || g == "a2d") return uint8_t(kTexLayered | (g[1] - '0'));
+  if (g == "cube") return kTexCube | 3;
+  if (g == "acube") return kTexCube | kTexLayered | 3;
+  return 0;
+}
+
+// tex.{1d,2d,3d,a1d,a2d,cube,acube}.v4.dtype.ctype {d0..d3}, [texobj, {coordinates}]: an array
+// geometry's first coordinate is the layer, an integer whatever ctype says.
 absl::Status Parser::textureFetch(const std::vector<std::string_view>& parts, const std::vector<POp>& ops, Instr& in,
                           uint32_t line) {
-  std::string_view geometry = parts.size() > 1 ? parts[1] : "";
-  in.mode = geometry == "1d" ? 1 : geometry == "2d" ? 2 : geometry == "3d" ? 3 : 0;
+  in.mode = textureGeometry(parts.size() > 1 ? parts[1] : "");
   if (in.mode == 0 || in.vec != 4 || in.type2 == Type::None) return unsupported(line);
   if (auto st = needOps(ops, 2, line); !st.ok()) return st;
   if (ops[0].k != POp::Vec || ops[0].elems.size() != 4 || ops[1].k != POp::Addr || ops[1].elems.size() != 1)
@@ -221,9 +230,11 @@ absl::Status Parser::textureFetch(const std::vector<std::string_view>& parts, co
   std::vector<const POp*> cs;
   if (coords.k == POp::Vec) for (auto& e : coords.elems) cs.push_back(&e);
   else cs.push_back(&coords);
-  if (cs.size() < in.mode) return err(line, "too few texture coordinates in '" + opcodeText_ + "'");
-  for (uint32_t i = 0; i < in.mode; ++i) {
-    auto c = srcRef(*cs[i], in.type2, line);
+  uint32_t count = (in.mode & kTexDims) + ((in.mode & kTexLayered) ? 1 : 0);
+  if (cs.size() < count) return err(line, "too few texture coordinates in '" + opcodeText_ + "'");
+  for (uint32_t i = 0; i < count; ++i) {
+    bool layer = i == 0 && (in.mode & kTexLayered);
+    auto c = srcRef(*cs[i], layer ? Type::U32 : in.type2, line);
     if (!c.ok()) return c.status();
     in.src[in.nsrc++] = *c;
   }

@@ -1,4 +1,4 @@
-// Texture fetches (PTX tex.1d/2d/3d through texture objects) with CUDA's
+// Texture fetches (PTX tex.1d/2d/3d, layered a1d/a2d, cube and acube through texture objects) with CUDA's
 // sampling rules: normalized coordinates, wrap/clamp/mirror/border addressing
 // (wrap and mirror need normalized coordinates, else they clamp), point
 // sampling, linear filtering with 8-bit fractional weights as the hardware
@@ -99,17 +99,20 @@ double texelCoordinate(const TextureObject& t, double x, uint64_t size) {
   return x * double(size);
 }
 
-Texel sample(const TextureObject& t, const double* coord, uint32_t dims) {
+// Samples at `coord` (its first `dims` components); a 1D or 2D fetch reads
+// slice `slice` (a layer or cube face), which is never filtered across.
+Texel sampleSlice(const TextureObject& t, const double* coord, uint32_t dims, int64_t slice) {
   uint64_t size[3] = {t.width, t.height, t.depth};
   double u[3] = {0, 0, 0};
   for (uint32_t d = 0; d < dims; ++d) u[d] = texelCoordinate(t, coord[d], size[d]);
   if (!t.linearFilter) {
     int64_t i[3] = {0, 0, 0};
     for (uint32_t d = 0; d < dims; ++d) i[d] = int64_t(std::floor(u[d]));
+    if (dims < 3) i[2] = slice;
     return readTexel(t, i[0], i[1], i[2]);
   }
   // Linear: weights from the 8-bit fraction of u - 0.5 (the hardware's 1.8 fixed point).
-  int64_t base[3] = {0, 0, 0};
+  int64_t base[3] = {0, 0, slice};
   double frac[3] = {0, 0, 0};
   for (uint32_t d = 0; d < dims; ++d) {
     double b = u[d] - 0.5;
@@ -120,7 +123,7 @@ Texel sample(const TextureObject& t, const double* coord, uint32_t dims) {
   uint32_t corners = 1u << dims;
   for (uint32_t k = 0; k < corners; ++k) {
     double w = 1;
-    int64_t i[3] = {0, 0, 0};
+    int64_t i[3] = {0, 0, base[2]};
     for (uint32_t d = 0; d < dims; ++d) {
       bool upper = (k >> d) & 1;
       i[d] = base[d] + (upper ? 1 : 0);
@@ -133,9 +136,58 @@ Texel sample(const TextureObject& t, const double* coord, uint32_t dims) {
   return out;
 }
 
+// A cube fetch's direction as a face (the slice within its cube) and normalized
+// face coordinates s, t: the major axis (largest magnitude; ties go to z, then
+// y) picks the face, the other two components divided by it give s and t as
+// the CUDA programming guide's cubemap table defines them.
+struct CubeFace {
+  uint32_t face;
+  double s, t;
+};
+CubeFace cubeFace(double x, double y, double z) {
+  double ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
+  auto at = [](uint32_t f, double a, double b, double m) {
+    return m == 0 ? CubeFace{f, 0.5, 0.5} : CubeFace{f, (a + m) / (2 * m), (b + m) / (2 * m)};
+  };
+  if (az >= ax && az >= ay) return z >= 0 ? at(4, x, -y, az) : at(5, -x, -y, az);
+  if (ay >= ax) return y >= 0 ? at(2, x, z, ay) : at(3, x, -z, ay);
+  return x >= 0 ? at(0, -z, -y, ax) : at(1, z, -y, ax);
+}
+
+// One lane's fetch: `coord` holds the layer (layered geometries) and then the
+// coordinates as the instruction gives them.
+Texel fetch(const TextureObject& t, uint8_t geometry, const double* coord, bool floatCoords) {
+  uint32_t dims = geometry & ptx::kTexDims;
+  int64_t slice = 0;
+  if (geometry & ptx::kTexLayered) {  // the layer index is clamped to the layers there are
+    uint64_t perLayer = (geometry & ptx::kTexCube) ? 6 : 1;
+    int64_t layers = int64_t(std::max<uint64_t>(t.depth / perLayer, 1));
+    slice = std::clamp<int64_t>(int64_t(coord[0]), 0, layers - 1) * int64_t(perLayer);
+    ++coord;
+  }
+  if (geometry & ptx::kTexCube) {  // a face of the cube, sampled in 2D and clamped to its edges
+    CubeFace f = cubeFace(coord[0], coord[1], coord[2]);
+    TextureObject face = t;
+    face.normalizedCoords = true;
+    face.address[0] = face.address[1] = TextureObject::Address::Clamp;
+    double st[3] = {f.s, f.t, 0};
+    return sampleSlice(face, st, 2, slice + f.face);
+  }
+  if (t.linearMemory) {  // tex1Dfetch: an element index, zero outside
+    int64_t i = floatCoords ? int64_t(std::floor(coord[0])) : int64_t(coord[0]);
+    return i >= 0 && uint64_t(i) < t.width ? readTexel(t, i, 0, 0) : Texel{};
+  }
+  if (!floatCoords) {  // integer coordinates: texel indices
+    int64_t i[3] = {int64_t(coord[0]), dims > 1 ? int64_t(coord[1]) : 0, dims > 2 ? int64_t(coord[2]) : slice};
+    return readTexel(t, i[0], i[1], i[2]);
+  }
+  return sampleSlice(t, coord, dims, slice);
+}
+
 void execTex(Ctx& x, const ptx::Instr& in, uint32_t m) {
   const uint64_t* handle = S(x, in.src[0]);
-  uint32_t dims = in.mode;
+  uint32_t count = (in.mode & ptx::kTexDims) + ((in.mode & ptx::kTexLayered) ? 1 : 0);
+  bool layered = in.mode & ptx::kTexLayered;
   bool floatCoords = in.type2 == ptx::Type::F32;
   bool floatResult = in.type == ptx::Type::F32;
   forLanes(m, [&](uint32_t l) {
@@ -146,20 +198,13 @@ void execTex(Ctx& x, const ptx::Instr& in, uint32_t m) {
       x.faulted = true;
       return;
     }
-    double coord[3] = {0, 0, 0};
-    for (uint32_t d = 0; d < dims; ++d) {
-      uint64_t raw = S(x, in.src[1 + d])[l];
-      coord[d] = floatCoords ? double(std::bit_cast<float>(uint32_t(raw))) : double(int32_t(uint32_t(raw)));
+    double coord[4] = {0, 0, 0, 0};
+    for (uint32_t d = 0; d < count; ++d) {
+      uint32_t raw = uint32_t(S(x, in.src[1 + d])[l]);
+      bool isFloat = floatCoords && !(layered && d == 0);
+      coord[d] = isFloat ? double(std::bit_cast<float>(raw)) : double(int32_t(raw));
     }
-    Texel v;
-    if (t->linearMemory) {  // tex1Dfetch: an element index, zero outside
-      int64_t i = floatCoords ? int64_t(std::floor(coord[0])) : int64_t(coord[0]);
-      if (i >= 0 && uint64_t(i) < t->width) v = readTexel(*t, i, 0, 0);
-    } else if (!floatCoords) {  // integer coordinates: texel indices
-      v = readTexel(*t, int64_t(coord[0]), int64_t(coord[1]), int64_t(coord[2]));
-    } else {
-      v = sample(*t, coord, dims);
-    }
+    Texel v = fetch(*t, in.mode, coord, floatCoords);
     for (int c = 0; c < 4; ++c) {
       if (in.dst[c] == ptx::kNoRef) continue;
       uint64_t bits = floatResult ? std::bit_cast<uint32_t>(float(v.v[c]))

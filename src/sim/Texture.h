@@ -14,11 +14,14 @@ struct TextureObject {
   enum class Kind : uint8_t { Signed, Unsigned, Float };
   enum class Address : uint8_t { Wrap, Clamp, Mirror, Border };
   // Texels: `channels` components of `channelBytes` each, rows `pitch` bytes
-  // apart, `height` rows per slice of `depth`.
+  // apart, `height` rows per slice of `depth`. A layered texture's slices are
+  // its layers (a 1D layered one has height 1); a cubemap's are its faces,
+  // six per cube (+x, -x, +y, -y, +z, -z), so depth is 6 x layers.
   const uint8_t* data = nullptr;
   Kind kind = Kind::Float;
   uint32_t channels = 1, channelBytes = 4;
   uint64_t width = 1, height = 1, depth = 1, pitch = 0;
+  bool layered = false, cubemap = false;
   bool linearMemory = false;      // cudaResourceTypeLinear: tex1Dfetch by integer index
   Address address[3] = {Address::Wrap, Address::Wrap, Address::Wrap};
   bool linearFilter = false;

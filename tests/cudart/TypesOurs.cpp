@@ -1,6 +1,7 @@
 #include <cstddef>
 #include "TypesLayout.h"
 #include "cudart/runtime/CudaTypes.h"
+#include "cudart/runtime/GraphTypes.h"
 std::vector<size_t> predatarLayout() {
   return {
 #define PREDATAR_SIZE(type) sizeof(type),

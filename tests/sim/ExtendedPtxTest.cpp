@@ -1,4 +1,4 @@
-// Carry arithmetic, brx.idx and texture fetches on inline PTX, and the errors
+// Carry arithmetic, brx.idx and texture fetches (layered and cubemap too) on inline PTX, and the errors
 // that name what is wrong with them.
 #include <gtest/gtest.h>
 
@@ -75,6 +75,71 @@ TEST(ExtendedPtx, CarryIndexedBranchAndTexture) {
   EXPECT_NE(std::string(st.message()).find("not a live texture object"), std::string::npos) << st;
 }
 
+const char* kLayeredKernel = R"(
+.visible .entry lc(.param .u64 out, .param .u64 tex, .param .u64 cube)
+{
+.reg .b32 %r<2>;
+.reg .b64 %rd<6>;
+.reg .f32 %f<16>;
+ld.param.u64 %rd1, [out];
+ld.param.u64 %rd2, [tex];
+ld.param.u64 %rd3, [cube];
+mov.u32 %r1, %tid.x;
+mov.f32 %f1, 0f3FC00000;
+mov.f32 %f2, 0f3F000000;
+tex.a2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd2, {%r1, %f1, %f2, %f2}];
+mov.f32 %f7, 0fBF800000;
+mov.f32 %f8, 0fBF000000;
+tex.cube.v4.f32.f32 {%f9, %f10, %f11, %f12}, [%rd3, {%f7, %f8, %f2, %f2}];
+mul.wide.u32 %rd4, %r1, 8;
+add.s64 %rd5, %rd1, %rd4;
+st.global.f32 [%rd5], %f3;
+st.global.f32 [%rd5+4], %f9;
+ret;
+}
+)";
+
+// A float texture of `slices` slices of width x height texels valued slice * 100 + y * 10 + x.
+TextureObject sliced(std::vector<float>& texels, uint64_t width, uint64_t height, uint64_t slices) {
+  texels.resize(width * height * slices);
+  for (uint64_t i = 0; i < texels.size(); ++i)
+    texels[i] = float(i / (width * height) * 100 + i / width % height * 10 + i % width);
+  TextureObject t;
+  t.data = reinterpret_cast<const uint8_t*>(texels.data());
+  t.width = width;
+  t.height = height;
+  t.depth = slices;
+  t.pitch = width * 4;
+  return t;
+}
+
+TEST(ExtendedPtx, LayeredAndCubemapFetches) {
+  DeviceMemory memory;
+  auto m = loadPtx(std::string(kHeader) + kLayeredKernel, "lc.ptx", memory);
+  ASSERT_TRUE(m.ok()) << m.status();
+  std::vector<float> layers, faces;
+  TextureObject layered = sliced(layers, 4, 2, 3), cube = sliced(faces, 2, 2, 6);
+  layered.layered = true;
+  cube.cubemap = true;
+  uint64_t tex = createTexture(layered), cubeTex = createTexture(cube);
+  uint64_t out = memory.allocate(4 * 8, "out");
+  LaunchConfig cfg;
+  cfg.grid = {1, 1, 1};
+  cfg.block = {4, 1, 1};
+  cfg.args = {&out, &tex, &cubeTex};
+  NullSink sink;
+  auto st = launch(**m, "lc", cfg, memory, sink);
+  ASSERT_TRUE(st.ok()) << st;
+  const auto* r = reinterpret_cast<const float*>(out);
+  for (uint32_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(r[2 * i], float(std::min(i, 2u) * 100 + 1)) << i;  // texel (1, 0) of the layer, clamped to the last
+    // (-1, -0.5, 0.5): the -x face (1), s = (z + m) / 2m = 0.75, t = (-y + m) / 2m = 0.75: texel (1, 1).
+    EXPECT_EQ(r[2 * i + 1], 111.0f) << i;
+  }
+  EXPECT_TRUE(destroyTexture(tex));
+  EXPECT_TRUE(destroyTexture(cubeTex));
+}
+
 std::string parseError(const std::string& body) {
   std::string text = std::string(kHeader) + ".visible .entry e()\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n.reg .f32 %f<5>;\n" +
                      body + "\nret;\n}\n";
@@ -86,7 +151,7 @@ TEST(ExtendedPtx, ErrorsNameTheProblem) {
   EXPECT_NE(parseError("brx.idx %r1, nosuch;").find("unknown .branchtargets list 'nosuch'"), std::string::npos);
   EXPECT_NE(parseError("t: .branchtargets A;\nbrx.idx %r1, t;").find("unknown label 'A' in .branchtargets"),
             std::string::npos);
-  EXPECT_NE(parseError("tex.a2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];").find("unsupported modifier '.a2d'"),
+  EXPECT_NE(parseError("tex.2dms.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];").find("unsupported modifier '.2dms'"),
             std::string::npos);
   EXPECT_NE(parseError("suld.p.2d.b32.trap {%r1}, [%rd1, {%r2, %r3}];").find("unsupported modifier '.p' in 'suld.p.2d.b32.trap'"),
             std::string::npos)

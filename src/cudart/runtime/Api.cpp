@@ -312,6 +312,17 @@ cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t h
   return cudaMalloc(devPtr, p * height);
 }
 
+// Rows padded as cudaMallocPitch pads them, `height` rows per slice.
+cudaError_t cudaMalloc3D(cudaPitchedPtr* ptr, cudaExtent extent) {
+  if (ptr == nullptr) return fail(cudaErrorInvalidValue);
+  size_t pitch = 0;
+  void* p = nullptr;
+  size_t rows = std::max<size_t>(extent.height, 1) * std::max<size_t>(extent.depth, 1);
+  if (cudaError_t e = cudaMallocPitch(&p, &pitch, extent.width, rows); e != cudaSuccess) return e;
+  *ptr = cudaPitchedPtr{p, pitch, extent.width, extent.height};
+  return cudaSuccess;
+}
+
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, int kind) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
   rt().order().legacyOperation(/*blocking=*/true);

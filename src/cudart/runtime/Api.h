@@ -64,6 +64,9 @@ PREDATAR_CUDART_API cudaError_t cudaHostGetDevicePointer(void** pDevice, void* p
 PREDATAR_CUDART_API cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream);
 PREDATAR_CUDART_API cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream);
 PREDATAR_CUDART_API cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height);
+struct cudaPitchedPtr;
+struct cudaExtent;
+PREDATAR_CUDART_API cudaError_t cudaMalloc3D(cudaPitchedPtr* ptr, cudaExtent extent);  // GraphTypes.h
 PREDATAR_CUDART_API cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, int kind);
 PREDATAR_CUDART_API cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, int kind,
                                                 cudaStream_t stream);
