@@ -21,6 +21,8 @@ Builtin builtinFor(std::string_view name) {
       {"__cudaCDP2Free", kCdpFree},
       {"__cudaCDP2MemcpyAsync", kCdpMemcpyAsync},
       {"__cudaCDP2MemsetAsync", kCdpMemsetAsync},
+      {"malloc", kMalloc},
+      {"free", kFree},
   };
   auto it = builtins.find(name);
   return it == builtins.end() ? kNotBuiltin : it->second;

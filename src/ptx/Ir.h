@@ -75,6 +75,8 @@ enum Builtin : uint8_t {
   // The device runtime of dynamic parallelism (-rdc=true -lcudadevrt, CUDA 12+ "CDP2").
   kCdpGetParameterBuffer, kCdpLaunchDevice, kCdpStreamCreate, kCdpStreamDestroy, kCdpGetLastError,
   kCdpGetErrorString, kCdpMalloc, kCdpFree, kCdpMemcpyAsync, kCdpMemsetAsync,
+  // The device heap (malloc/free and C++ new/delete in kernels).
+  kMalloc, kFree,
 };
 // The builtin an external function's name stands for (kNotBuiltin: none).
 Builtin builtinFor(std::string_view name);
@@ -171,8 +173,11 @@ struct MatrixOperands {
   Address source;                  // cp.async: the global source
 };
 
+// Instr::target and CallSite::callee of an indirect call (`call %rd, (...), proto;`).
+inline constexpr uint32_t kIndirectCall = UINT32_MAX;
+
 struct CallSite {
-  uint32_t callee = 0;
+  uint32_t callee = 0;  // kIndirectCall: the function whose address Instr::src[0] holds
   std::vector<int64_t> argOffsets;  // caller frame offsets of the argument .params
   std::vector<int64_t> retOffsets;  // caller frame offsets of the return .params
 };
@@ -193,6 +198,15 @@ struct Variable {
   uint32_t align = 1;
   uint32_t elementBytes = 1;
   std::vector<uint8_t> init;  // empty: zero
+  // 64-bit elements of the initializer that hold a symbol's address plus an
+  // addend: a function's (a vtable entry) or a .global/.const variable's.
+  struct Relocation {
+    uint64_t offset = 0;
+    bool function = false;
+    uint32_t symbol = 0;  // function or variable index
+    int64_t addend = 0;
+  };
+  std::vector<Relocation> relocations;
   bool externDynamic = false; // `.extern .shared ... x[]`
   bool external = false;      // declared .extern (defined elsewhere)
   int32_t function = -1;      // -1: module scope
@@ -212,7 +226,9 @@ struct Function {
   std::vector<Constant> consts;
   uint64_t frameBytes = 0;      // local variables, params, call-site params
   uint32_t paramBytes = 0;      // kernel: size of the parameter buffer
-  std::vector<uint32_t> callees;
+  std::vector<uint32_t> callees;  // direct ones, and every address-taken function when callsIndirectly
+  bool callsIndirectly = false;
+  bool addressTaken = false;      // its address is in an initializer or a mov (a possible indirect callee)
   std::vector<uint32_t> variables;  // module variables referenced (incl. shared)
   uint32_t line = 0;
 };

@@ -109,7 +109,49 @@ absl::StatusOr<Module> Parser::run() {
     if (cs.argOffsets.size() != callee.params.size() || cs.retOffsets.size() != callee.rets.size())
       return err(line, "call to '" + std::string(name) + "' with wrong number of arguments");
   }
+  if (auto st = resolveInitializerSymbols(); !st.ok()) return st;
+  addIndirectCallees();
   return std::move(m_);
+}
+
+absl::Status Parser::resolveInitializerSymbols() {
+  for (size_t i = 0; i < pendingRelocations_.size(); ++i) {
+    auto [var, index] = pendingRelocations_[i];
+    const auto& [name, line] = pendingSymbolInits_[i];
+    Variable::Relocation& r = m_.variables[var].relocations[index];
+    if (int32_t f = m_.findFunction(name); f >= 0) {
+      r.function = true;
+      r.symbol = uint32_t(f);
+      m_.functions[f].addressTaken = true;
+      continue;
+    }
+    auto it = moduleSyms_.find(name);
+    if (it == moduleSyms_.end() || it->second.k != Sym::Var)
+      return err(line, "unknown symbol '" + name + "' in the initializer of '" + m_.variables[var].name + "'");
+    const Variable& target = m_.variables[it->second.index];
+    if (target.space != Space::Global && target.space != Space::Const)
+      return err(line, "the address of " + std::string(toString(target.space)) + " variable '" + name +
+                           "' in the initializer of '" + m_.variables[var].name + "' is not supported");
+    r.symbol = it->second.index;
+  }
+  return absl::OkStatus();
+}
+
+// An indirect call may reach any function whose address is taken (in an
+// initializer or a mov): those are its callees for register allocation,
+// stack sizes and recursion.
+void Parser::addIndirectCallees() {
+  for (const Function& f : m_.functions)
+    for (const Constant& c : f.consts)
+      if (c.kind == Constant::Kind::FunctionAddr) m_.functions[c.symbol].addressTaken = true;
+  std::vector<uint32_t> taken;
+  for (size_t i = 0; i < m_.functions.size(); ++i)
+    if (m_.functions[i].addressTaken && m_.functions[i].defined && !m_.functions[i].entry) taken.push_back(uint32_t(i));
+  for (Function& f : m_.functions) {
+    if (!f.callsIndirectly) continue;
+    for (uint32_t t : taken)
+      if (std::find(f.callees.begin(), f.callees.end(), t) == f.callees.end()) f.callees.push_back(t);
+  }
 }
 
 }  // namespace detail

@@ -145,6 +145,8 @@ absl::StatusOr<uint32_t> Parser::variable(int32_t func, bool external) {
   if (accept('=')) {
     std::vector<uint64_t> values;
     std::vector<bool> isF64, isFloatLit;
+    std::vector<std::pair<size_t, std::string_view>> symbols;  // element index, symbol name
+    initSymbols_.clear();
     std::function<absl::Status()> parseInit = [&]() -> absl::Status {
       if (accept('{')) {
         if (!isPunct('}')) {
@@ -166,15 +168,43 @@ absl::StatusOr<uint32_t> Parser::variable(int32_t func, bool external) {
         values.push_back(b);
         isFloatLit.push_back(true);
         isF64.push_back(t.f64);
+      } else if (t.kind == Tok::Ident && !neg) {
+        // A symbol's address (vtables: functions; pointers: variables), as
+        // `name`, `generic(name)` or either `+ offset`; resolved at the end.
+        std::string_view name = t.text;
+        if (name == "generic" && accept('(')) {
+          if (peek().kind != Tok::Ident) return err(t.line, "expected a symbol in generic() in '" + v.name + "'");
+          name = next().text;
+          if (auto st = expect(')'); !st.ok()) return st;
+        }
+        uint64_t addend = 0;
+        if (accept('+')) {
+          auto n = expectInt();
+          if (!n.ok()) return n.status();
+          addend = *n;
+        }
+        symbols.emplace_back(values.size(), name);
+        values.push_back(addend);
+        isFloatLit.push_back(false);
+        isF64.push_back(false);
       } else {
-        return err(t.line, "unsupported initializer '" + std::string(t.text) + "' for variable '" + v.name +
-                               "' (symbol addresses in initializers are not supported)");
+        return err(t.line, "unsupported initializer '" + std::string(t.text) + "' for variable '" + v.name + "'");
       }
       return absl::OkStatus();
     };
     if (auto st = parseInit(); !st.ok()) return st;
     uint32_t eb = typeBytes(v.type);
     if (unsized) v.bytes = values.size() * eb;
+    for (const auto& [element, name] : symbols) {
+      if (eb != 8 || (element + 1) * eb > v.bytes)
+        return err(v.line, "the address of '" + std::string(name) + "' initializes a " + std::to_string(eb) +
+                               "-byte element of '" + v.name + "' (64-bit elements only)");
+      Variable::Relocation r;
+      r.offset = element * eb;
+      r.addend = int64_t(values[element]);
+      v.relocations.push_back(r);
+      initSymbols_.emplace_back(std::string(name), v.line);
+    }
     v.init.assign(v.bytes, 0);
     for (size_t i = 0; i < values.size() && (i + 1) * eb <= v.bytes; ++i) {
       uint64_t val = values[i];
@@ -200,6 +230,10 @@ absl::StatusOr<uint32_t> Parser::variable(int32_t func, bool external) {
   }
   m_.variables.push_back(std::move(v));
   uint32_t idx = uint32_t(m_.variables.size() - 1);
+  for (size_t i = 0; i < m_.variables[idx].relocations.size(); ++i) {
+    pendingRelocations_.emplace_back(idx, i);
+    pendingSymbolInits_.push_back(initSymbols_[i]);
+  }
   if (func < 0) moduleSyms_[m_.variables[idx].name] = Sym{Sym::Var, idx, 0, m_.variables[idx].bytes};
   return idx;
 }
@@ -490,6 +524,8 @@ absl::Status Parser::body() {
       next();
       if (peek().kind == Tok::Ident && peek().text == ".branchtargets") {
         if (auto st = branchTargets(label, labelLine); !st.ok()) return st;
+      } else if (peek().kind == Tok::Ident && peek().text == ".callprototype") {
+        skipStatement();  // an indirect call's signature: its call site's lists say the same
       }
       continue;
     }

@@ -363,11 +363,18 @@ absl::Status Parser::decode(std::string_view base, const std::vector<std::string
     if (i < ops.size() && ops[i].k == POp::List) { for (auto& e : ops[i].elems) rets.push_back(&e); ++i; }
     if (i >= ops.size() || ops[i].k != POp::Name) return err(line, "call needs a function name");
     std::string_view callee = ops[i].name;
-    if (callee[0] == '%' || (lookup(callee) && lookup(callee)->k == Sym::Reg))
-      return err(line, "indirect call through '" + std::string(callee) + "' is unsupported");
+    // An indirect call: the callee is the function whose address a register holds.
+    bool indirect = callee[0] == '%' || (lookup(callee) && lookup(callee)->k == Sym::Reg);
+    if (indirect) {
+      auto target = srcRef(ops[i], Type::U64, line);
+      if (!target.ok()) return target.status();
+      in.src[0] = *target;
+      in.nsrc = 1;
+    }
     ++i;
     if (i < ops.size() && ops[i].k == POp::List) { for (auto& e : ops[i].elems) args.push_back(&e); ++i; }
-    if (i != ops.size()) return err(line, "unsupported call form (prototype / extra operands)");
+    if (indirect && i < ops.size() && ops[i].k == POp::Name) ++i;  // the .callprototype label
+    if (i != ops.size()) return err(line, "unsupported call form (extra operands)");
     for (auto* r : rets) {
       int64_t off;
       if (auto st = frameSymOffset(*r, off, line); !st.ok()) return st;
@@ -380,7 +387,13 @@ absl::Status Parser::decode(std::string_view base, const std::vector<std::string
     }
     m_.calls.push_back(std::move(cs));
     in.call = uint32_t(m_.calls.size() - 1);
-    pendingCalls_.emplace_back(uint32_t(m_.code.size()), callee, line);
+    if (indirect) {
+      in.target = kIndirectCall;
+      m_.calls.back().callee = kIndirectCall;
+      m_.functions[curFunc_].callsIndirectly = true;
+    } else {
+      pendingCalls_.emplace_back(uint32_t(m_.code.size()), callee, line);
+    }
     return absl::OkStatus();
   }
   if (base == "ret") { in.op = m_.functions[curFunc_].entry ? Op::Exit : Op::Ret; return absl::OkStatus(); }

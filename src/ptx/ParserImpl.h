@@ -163,6 +163,13 @@ class Parser {
   std::unordered_map<std::string_view, uint32_t> labels_;
   std::vector<std::tuple<uint32_t, std::string_view, uint32_t>> labelFixups_;
   std::vector<std::tuple<uint32_t, std::string_view, uint32_t>> pendingCalls_;
+  // Symbols in initializers, resolved when the module is parsed: (name, line)
+  // in the order of pendingRelocations_ (variable, relocation index).
+  std::vector<std::pair<std::string, uint32_t>> pendingSymbolInits_;
+  std::vector<std::pair<uint32_t, size_t>> pendingRelocations_;
+  std::vector<std::pair<std::string, uint32_t>> initSymbols_;  // of the variable being parsed
+  absl::Status resolveInitializerSymbols();
+  void addIndirectCallees();
   std::vector<std::tuple<uint32_t, std::string_view, uint32_t>> tableFixups_;  // brx.idx pc, table, line
   std::unordered_map<std::string_view, std::vector<std::string_view>> branchTableNames_;
   std::map<std::tuple<uint8_t, uint64_t, uint32_t>, uint32_t> constIndex_;

@@ -134,6 +134,26 @@ bool execDeviceRuntime(Ctx& x, const ptx::Instr& in, uint32_t lane) {
       setReturn(x, in, lane, base || !bytes ? kCudaSuccess : kCudaErrorMemoryAllocation, 4);
       return true;
     }
+    case ptx::kMalloc: {  // device heap: allocations of the device's memory, freed by free()
+      uint64_t bytes = frameArg(x, in, lane, 0, 8);
+      setReturn(x, in, lane, bytes ? L.memory.allocate(bytes, "device malloc") : 0, 8);
+      return true;
+    }
+    case ptx::kFree: {
+      // Freed at the end of the launch, not now: memory the host allocator
+      // handed to another thread's malloc would look shared between them
+      // (the GPU's allocator orders a reuse; nothing here would).
+      uint64_t base = frameArg(x, in, lane, 0, 8);
+      if (base == 0) return true;
+      auto a = L.memory.find(base);
+      if (!a || a->base != base || a->label != "device malloc" ||
+          std::find(L.heapFreed.begin(), L.heapFreed.end(), base) != L.heapFreed.end()) {
+        L.fault(*x.W, lane, x.pc, "free(" + hex(base) + "): not an address malloc returned, or freed twice");
+        return false;
+      }
+      L.heapFreed.push_back(base);
+      return true;
+    }
     case ptx::kCdpFree: {
       uint64_t base = frameArg(x, in, lane, 0, 8);
       setReturn(x, in, lane, base == 0 || L.memory.free(base).ok() ? kCudaSuccess : kCudaErrorInvalidValue, 4);

@@ -175,6 +175,7 @@ struct Launch {
   // Dynamic parallelism (sim/DeviceLaunch.cpp): parameter buffers handed out
   // and not yet launched, and the launches made.
   std::map<uint64_t, DeviceLaunchRequest> parameterBuffers;
+  std::vector<uint64_t> heapFreed;  // device malloc blocks free()d, released when the launch ends
   std::vector<DeviceLaunchRequest> deviceLaunches;
 
   Origin origin(uint32_t pc) {
@@ -275,7 +276,10 @@ bool execDeviceRuntime(Ctx& x, const ptx::Instr& in, uint32_t lane);
 uint8_t* hostPointer(Ctx& x, uint32_t lane, uint64_t a, uint64_t bytes);
 uint64_t frameArg(Ctx& x, const ptx::Instr& in, uint32_t lane, size_t i, uint32_t bytes);
 
-// Recursive kernels (Recursion.cpp): a warp's call stack grows up to
+// Indirect calls (Calls.cpp): of the lanes `exec`, those calling the same
+// function as the first one (its index in `callee`); 0 after a fault.
+uint32_t resolveIndirectCall(Ctx& x, const ptx::Instr& in, uint32_t exec, uint32_t& callee);
+// Recursive kernels (Calls.cpp): a warp's call stack grows up to
 // Launch::maxRecursionDepth (false: it cannot); a call into a recursive
 // function saves its registers for the lane, its return restores them.
 bool growCallStack(const Launch& L, Warp& w);

@@ -133,6 +133,14 @@ absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptxText, std::s
     mod->varAddress[i] = a;
     mod->globalVars.push_back(GlobalVariable{v.name, a, v.bytes, v.space == ptx::Space::Const});
   }
+  // Addresses in initializers, now that every variable has one: functions
+  // live in the function window, as `mov %rd, function` gives them.
+  for (size_t i = 0; i < ir.variables.size(); ++i)
+    for (const ptx::Variable::Relocation& r : ir.variables[i].relocations) {
+      if (mod->varAddress[i] == 0) continue;
+      uint64_t value = (r.function ? kFunctionWindow + r.symbol : mod->varAddress[r.symbol]) + uint64_t(r.addend);
+      std::memcpy(reinterpret_cast<void*>(mod->varAddress[i] + r.offset), &value, 8);
+    }
   for (auto& f : ir.functions) {
     if (!f.entry || !f.defined) continue;
     KernelSignature sig;
@@ -431,6 +439,7 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
   }
   WarpMemoryPool::giveBackWarps(std::move(L.warps));
   for (auto& [buffer, unused] : L.parameterBuffers) (void)memory.free(buffer);  // never launched
+  for (uint64_t block : L.heapFreed) (void)memory.free(block);
   return st;
 }
 

@@ -16,6 +16,7 @@ std::string problemOf(const ptx::Module& ir, const ptx::Instr& in) {
   if (in.op == ptx::Op::Call && in.mode != ptx::kNotBuiltin)
     return in.mode == ptx::kVprintf ? "prints"
            : in.mode == ptx::kAssertFail ? "asserts"
+           : in.mode == ptx::kMalloc || in.mode == ptx::kFree ? "uses the device heap"
                                          : "uses the device runtime (" + ir.functions[in.target].name + ")";
   return {};
 }

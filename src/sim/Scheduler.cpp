@@ -485,7 +485,18 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
               break;
             }
             const ptx::CallSite& cs = L.M.ir.calls[in.call];
-            const ptx::Function& callee = L.M.ir.functions[cs.callee];
+            uint32_t calleeIndex = cs.callee, later = 0;  // later: lanes calling another function
+            if (calleeIndex == ptx::kIndirectCall && exec) {
+              uint32_t now = resolveIndirectCall(x, in, exec, calleeIndex);
+              if (now == 0) {
+                forLanes(mask, [&](uint32_t l) { w.pc[l] = pc; });
+                x.faulted = true;
+                return executed;
+              }
+              later = exec & ~now;
+              exec = now;
+            }
+            const ptx::Function& callee = L.M.ir.functions[calleeIndex == ptx::kIndirectCall ? in.func : calleeIndex];
             const ptx::Function& caller = L.M.ir.functions[in.func];
             bool ok = true;
             forLanes(exec, [&](uint32_t l) {
@@ -501,7 +512,7 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
                 ok = false;
                 return;
               }
-              if (L.maxRecursionDepth && L.recursive[cs.callee]) saveRegisters(L, w, l, cs.callee);
+              if (L.maxRecursionDepth && L.recursive[calleeIndex]) saveRegisters(L, w, l, calleeIndex);
               uint8_t* local = w.local.get() + size_t(l) * L.stackBytes;
               L.memoryChanges += !cs.argOffsets.empty();  // frames are memory: see Livelock.h
               for (size_t i = 0; i < cs.argOffsets.size(); ++i)
@@ -518,7 +529,9 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
             }
             if (exec == mask) pc = callee.begin;
             else {
-              forLanes(mask, [&](uint32_t l) { w.pc[l] = ((exec >> l) & 1) ? callee.begin : pc + 1; });
+              forLanes(mask, [&](uint32_t l) {
+                w.pc[l] = ((exec >> l) & 1) ? callee.begin : ((later >> l) & 1) ? pc : pc + 1;
+              });
               regroup = true;
             }
             break;
