@@ -234,8 +234,9 @@ void printRunStats(const std::vector<cudart::ReportedLaunch>& launches) {
   uint64_t warpInstructions = 0;
   for (const auto& l : launches) {
     std::string prefix = fmt::format("predatar stats: launch {} {}", l.index, l.kernel);
-    std::cerr << fmt::format("{}: {} warp instructions ({} thread instructions), {:.3f} s\n", prefix,
-                             l.figures.warpInstructions, l.figures.threadInstructions, l.figures.seconds);
+    std::cerr << fmt::format("{}: {} warp instructions ({} thread instructions), {:.3f} s{}\n", prefix,
+                             l.figures.warpInstructions, l.figures.threadInstructions, l.figures.seconds,
+                             l.replayOf ? fmt::format(" (replay of launch {})", *l.replayOf) : "");
     for (const auto& d : l.figures.detectors) {
       line(prefix, d);
       auto& t = totals[d.detector];
