@@ -32,7 +32,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 VERDICTS = ["PASS", "RACES", "FAIL", "REFUSED", "FAULT", "TIMEOUT", "MEMORY", "WAIVED", "CRASH", "NOBIN"]
-SUMMARY = re.compile(r"predatar: (\d+) kernel launch(?:es)? checked, (\d+) unique races?.*program exited with (\d+)")
+SUMMARY = re.compile(r"predatar: (\d+) kernel launch(?:es)? checked(?: \([^)]*\))?, (\d+) unique races?.*program exited with (\d+)")
 REFUSAL = re.compile(r"is not supported|cannot load the PTX|not implemented|refus", re.IGNORECASE)
 FAULT = re.compile(r"KERNEL FAULT|predatar: kernel .* failed[:( ]")
 MEMORY = re.compile(r"bad_alloc|out of memory|Cannot allocate memory|cudaErrorMemoryAllocation", re.IGNORECASE)

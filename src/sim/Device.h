@@ -181,6 +181,10 @@ absl::Status launch(const Module& module, std::string_view kernel, const LaunchC
 // from the device); empty when it is one. The runtime replays such a
 // launch instead of running it again when all of these repeat exactly.
 std::string repeatabilityProblem(const Module& module, std::string_view kernel);
+// Whether every write of `kernel` to memory that outlives the launch is a
+// memory event (false: it writes surfaces, whose stores are not events).
+// Reads outside events are of .const variables and texture/surface texels.
+bool writesAreEvents(const Module& module, std::string_view kernel);
 
 // The name of the error a GPU's runtime returns after a launch failed with
 // `status` ("cudaErrorIllegalAddress", "cudaErrorLaunchTimeout", ...), for reports.

@@ -21,9 +21,9 @@ std::string problemOf(const ptx::Module& ir, const ptx::Instr& in) {
   return {};
 }
 
-}  // namespace
-
-std::string repeatabilityProblem(const Module& moduleBase, std::string_view kernel) {
+// The first non-empty `check(instruction)` over the code `kernel` can run.
+template <class Check>
+std::string scanReachable(const Module& moduleBase, std::string_view kernel, Check check) {
   const auto* mod = dynamic_cast<const LoadedModule*>(&moduleBase);
   if (mod == nullptr) return "not a loaded module";
   const ptx::Module& ir = mod->ir;
@@ -36,7 +36,7 @@ std::string repeatabilityProblem(const Module& moduleBase, std::string_view kern
     const ptx::Function& f = ir.functions[todo.back()];
     todo.pop_back();
     for (uint32_t pc = f.begin; pc < f.end; ++pc)
-      if (std::string why = problemOf(ir, ir.code[pc]); !why.empty()) return "it " + why;
+      if (std::string why = check(ir, ir.code[pc]); !why.empty()) return why;
     for (uint32_t callee : f.callees)
       if (!seen[callee]) {
         seen[callee] = true;
@@ -44,6 +44,21 @@ std::string repeatabilityProblem(const Module& moduleBase, std::string_view kern
       }
   }
   return {};
+}
+
+}  // namespace
+
+std::string repeatabilityProblem(const Module& module, std::string_view kernel) {
+  return scanReachable(module, kernel, [](const ptx::Module& ir, const ptx::Instr& in) {
+    std::string why = problemOf(ir, in);
+    return why.empty() ? why : "it " + why;
+  });
+}
+
+bool writesAreEvents(const Module& module, std::string_view kernel) {
+  return scanReachable(module, kernel, [](const ptx::Module&, const ptx::Instr& in) {
+           return in.op == ptx::Op::SurfStore ? std::string("surface store") : std::string();
+         }).empty();
 }
 
 }  // namespace predatar::sim

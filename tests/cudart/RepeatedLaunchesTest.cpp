@@ -57,7 +57,7 @@ TEST(RepeatedLaunches, ReplaysTheEffectOfAnExactRepeat) {
   ASSERT_TRUE(found);
   EXPECT_EQ(found->launch, 7u);
   EXPECT_EQ(found->warpInstructions, 100u);
-  repeats.apply(probe);
+  repeats.apply(probe, m.device);
   EXPECT_EQ(repeats.replays(), 1u);
   for (size_t i = 0; i < 5000; ++i) ASSERT_EQ(*m.word(m.out, i), i + 1) << i;
   EXPECT_EQ(*m.word(m.out, 5000), 0u);
@@ -120,6 +120,89 @@ TEST(RepeatedLaunches, KeysThatKeepMissingAreNoLongerHashed) {
   }
   repeats.lookup(key(1), m.device, probe);
   EXPECT_FALSE(probe.hashed);
+}
+
+// A warp event of `lanes` lanes reading or writing 4-byte words from `base`.
+MemoryEvent event(AccessType type, uint64_t base, uint32_t lanes = 32) {
+  MemoryEvent e;
+  e.type = type;
+  e.lanes.mask = lanes == 32 ? ~0u : (1u << lanes) - 1;
+  for (uint32_t l = 0; l < lanes; ++l) e.address[l] = base + 4 * l;
+  return e;
+}
+
+TEST(RepeatedLaunches, AFootprintReplaysFromTheFirstRunWhateverElseChanged) {
+  Memory m;
+  RepeatedLaunches repeats;
+  RepeatedLaunches::Probe probe;
+  for (size_t i = 0; i < 16384; ++i) *m.word(m.in, i) = uint32_t(i);
+  ASSERT_FALSE(repeats.lookup(key(1), m.device, probe));  // first sighting
+  FootprintRecorder footprint;
+  for (uint64_t a = m.in; a < m.in + 20000; a += 128) footprint.memory(event(AccessType::Read, a));
+  run(m);
+  for (uint64_t a = m.out; a < m.out + 20000; a += 128) footprint.memory(event(AccessType::Write, a));
+  repeats.learnFootprint(key(1), footprint, m.device, {}, RepeatedLaunches::Outcome{3, true, 10, 320});
+  // The second launch: out already holds the result; only what was read matters.
+  *m.word(m.out, 9000) = 77;  // written by nobody, read by nobody
+  auto found = repeats.lookup(key(1), m.device, probe);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->launch, 3u);
+  std::memset(reinterpret_cast<void*>(m.out), 0xFF, 20000);
+  repeats.apply(probe, m.device);
+  for (size_t i = 0; i < 5000; ++i) ASSERT_EQ(*m.word(m.out, i), i + 1) << i;
+  EXPECT_EQ(*m.word(m.out, 9000), 77u) << "bytes the launch did not write are left alone";
+  *m.word(m.in, 100) = 5;  // an input changed
+  EXPECT_FALSE(repeats.lookup(key(1), m.device, probe));
+  *m.word(m.in, 100) = 100;
+  *m.word(m.in, 16000) = 5;  // a chunk the launch never read
+  EXPECT_TRUE(repeats.lookup(key(1), m.device, probe));
+}
+
+TEST(RepeatedLaunches, ALaunchThatReadsWhatItWroteHasNoFootprint) {
+  Memory m;
+  RepeatedLaunches repeats;
+  RepeatedLaunches::Probe probe;
+  repeats.lookup(key(1), m.device, probe);
+  FootprintRecorder footprint;
+  footprint.memory(event(AccessType::Read, m.out + 64));
+  footprint.memory(event(AccessType::Write, m.out));
+  repeats.learnFootprint(key(1), footprint, m.device, {}, RepeatedLaunches::Outcome{});
+  EXPECT_FALSE(repeats.lookup(key(1), m.device, probe));
+  FootprintRecorder atomics;  // an atomic reads and writes its word
+  atomics.memory(event(AccessType::AtomicRmw, m.out, 1));
+  repeats.learnFootprint(key(2), atomics, m.device, {}, RepeatedLaunches::Outcome{});
+  repeats.lookup(key(2), m.device, probe);
+  EXPECT_FALSE(repeats.lookup(key(2), m.device, probe));
+}
+
+TEST(RepeatedLaunches, LargeWritesAreReplayedOnlyWhereMemoryHoldsThem) {
+  Memory m;
+  RepeatedLaunches repeats;
+  RepeatedLaunches::Probe probe;
+  uint64_t big = m.device.allocate(RepeatedLaunches::kMaxFootprintWriteBytes + 4096, "big");
+  FootprintRecorder footprint;
+  footprint.memory(event(AccessType::Read, m.in));
+  for (uint64_t a = big; a < big + RepeatedLaunches::kMaxFootprintWriteBytes + 4096; a += 128)
+    footprint.memory(event(AccessType::Write, a));
+  std::memset(reinterpret_cast<void*>(big), 7, RepeatedLaunches::kMaxFootprintWriteBytes + 4096);
+  repeats.learnFootprint(key(1), footprint, m.device, {}, RepeatedLaunches::Outcome{});
+  EXPECT_TRUE(repeats.lookup(key(1), m.device, probe)) << "memory holds what the launch wrote";
+  *reinterpret_cast<uint8_t*>(big + 100) = 8;
+  EXPECT_FALSE(repeats.lookup(key(1), m.device, probe)) << "the bytes were not kept: cannot restore them";
+}
+
+TEST(RepeatedLaunches, ConstantsReadWithoutEventsAreInputs) {
+  Memory m;
+  RepeatedLaunches repeats;
+  RepeatedLaunches::Probe probe;
+  uint64_t constant = m.device.allocate(64, "const");
+  FootprintRecorder footprint;
+  footprint.memory(event(AccessType::Write, m.out));
+  repeats.learnFootprint(key(1), footprint, m.device, {sim::DeviceMemory::Range{constant, 64}},
+                         RepeatedLaunches::Outcome{});
+  EXPECT_TRUE(repeats.lookup(key(1), m.device, probe));
+  *m.word(constant, 3) = 9;  // cudaMemcpyToSymbol
+  EXPECT_FALSE(repeats.lookup(key(1), m.device, probe));
 }
 
 }  // namespace

@@ -36,6 +36,7 @@ bool Runtime::replayRepeat(KernelRecord& kernel, const sim::KernelSignature& sig
   if (!kernel.repeatabilityProblem)
     kernel.repeatabilityProblem = sim::repeatabilityProblem(*kernel.module->module, kernel.mangled);
   if (!kernel.repeatabilityProblem->empty()) return false;
+  repeat.eligible = true;
   RepeatedLaunches::Key& key = repeat.key;
   key.kernel = &kernel;
   key.grid = config.grid;
@@ -48,7 +49,7 @@ bool Runtime::replayRepeat(KernelRecord& kernel, const sim::KernelSignature& sig
   }
   auto outcome = repeats_.lookup(key, *memory_, repeat.probe);
   if (!outcome || !mayReplay || (record.checked && !outcome->checked)) return false;
-  repeats_.apply(repeat.probe);
+  repeats_.apply(repeat.probe, *memory_);
   record.replayOf = outcome->launch;
   record.figures.warpInstructions = outcome->warpInstructions;
   record.figures.threadInstructions = outcome->threadInstructions;
@@ -62,12 +63,28 @@ bool Runtime::replayRepeat(KernelRecord& kernel, const sim::KernelSignature& sig
   return true;
 }
 
-void Runtime::learnRepeat(const RepeatProbe& repeat, const LaunchRecord& record, const sim::LaunchStats& stats,
-                          const absl::Status& status) {
-  if (!repeat.probe.hashed || !status.ok() || !stats.warnings.empty() || !stats.deviceLaunches.empty()) return;
-  repeats_.learn(repeat.key, repeat.probe, *memory_,
-                 RepeatedLaunches::Outcome{record.index, record.checked, stats.warpInstructions,
-                                           stats.threadInstructions});
+void Runtime::learnRepeat(const KernelRecord& kernel, const RepeatProbe& repeat, const LaunchRecord& record,
+                          const sim::LaunchStats& stats, const absl::Status& status) {
+  if (!repeat.eligible || !status.ok() || !stats.warnings.empty() || !stats.deviceLaunches.empty()) return;
+  RepeatedLaunches::Outcome outcome{record.index, record.checked, stats.warpInstructions, stats.threadInstructions};
+  if (repeat.probe.hashed) repeats_.learn(repeat.key, repeat.probe, *memory_, outcome);
+  if (repeat.footprint) {
+    std::vector<sim::DeviceMemory::Range> constants;
+    for (const sim::GlobalVariable& g : kernel.module->module->globals())
+      if (g.constant) constants.push_back(sim::DeviceMemory::Range{g.address, g.bytes});
+    repeats_.learnFootprint(repeat.key, *repeat.footprint, *memory_, constants, outcome);
+  }
+}
+
+// Under the detectors the events are built anyway: record the launch's
+// footprint too, unless the kernel writes without events (surfaces).
+void Runtime::recordFootprint(KernelRecord& kernel, const LaunchRecord& record, RepeatProbe& repeat,
+                              EventFanout& fanout) {
+  if (!repeat.eligible || !record.checked || !feed_) return;
+  if (!kernel.writesAreEvents) kernel.writesAreEvents = sim::writesAreEvents(*kernel.module->module, kernel.mangled);
+  if (!*kernel.writesAreEvents) return;
+  repeat.footprint = std::make_unique<FootprintRecorder>();
+  fanout.add(repeat.footprint.get());
 }
 
 }  // namespace predatar::cudart

@@ -1,5 +1,7 @@
 #include "cudart/runtime/RepeatedLaunches.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 #include <string_view>
 
@@ -13,7 +15,45 @@ std::string_view bytesAt(uint64_t address, uint64_t bytes) {
   return std::string_view(reinterpret_cast<const char*>(address), bytes);
 }
 
+// The read grains as byte ranges inside allocations (merged where they touch).
+std::vector<sim::DeviceMemory::Range> clipChunks(std::vector<uint64_t> chunks,
+                                                 const std::vector<sim::DeviceMemory::Range>& allocations) {
+  std::sort(chunks.begin(), chunks.end());
+  std::vector<sim::DeviceMemory::Range> out;
+  auto alloc = allocations.begin();
+  for (uint64_t c : chunks) {
+    uint64_t begin = c * RepeatedLaunches::kGrainBytes, end = begin + RepeatedLaunches::kGrainBytes;
+    while (alloc != allocations.end() && alloc->base + alloc->bytes <= begin) ++alloc;
+    for (auto a = alloc; a != allocations.end() && a->base < end; ++a) {
+      uint64_t lo = std::max(begin, a->base), hi = std::min(end, a->base + a->bytes);
+      if (lo >= hi) continue;
+      if (!out.empty() && out.back().base + out.back().bytes == lo) out.back().bytes += hi - lo;
+      else out.push_back(sim::DeviceMemory::Range{lo, hi - lo});
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+void FootprintRecorder::memory(const MemoryEvent& e) {
+  if (e.space != MemorySpace::Global) return;
+  for (LaneMask m = e.lanes.mask; m; m &= m - 1) {
+    uint32_t l = uint32_t(std::countr_zero(m));
+    uint64_t a = e.address[l], end = a + std::max<uint8_t>(e.size, 1);
+    if (e.type != AccessType::Write)
+      for (uint64_t c = a / RepeatedLaunches::kGrainBytes; c <= (end - 1) / RepeatedLaunches::kGrainBytes; ++c)
+        if (c != lastReadChunk_) {
+          readChunks.insert(c);
+          lastReadChunk_ = c;
+        }
+    if (e.type == AccessType::Read) continue;
+    if (!writes.empty() && a >= writes.back().first && a <= writes.back().second)
+      writes.back().second = std::max(writes.back().second, end);
+    else
+      writes.emplace_back(a, end);
+  }
+}
 
 uint64_t RepeatedLaunches::hashKey(const Key& k) {
   return absl::HashOf(k.kernel, k.grid.x, k.grid.y, k.grid.z, k.block.x, k.block.y, k.block.z, k.sharedBytes,
@@ -52,9 +92,15 @@ void RepeatedLaunches::hashState(Probe& probe) {
 std::optional<RepeatedLaunches::Outcome> RepeatedLaunches::lookup(const Key& key, const sim::DeviceMemory& memory,
                                                                    Probe& probe) {
   found_ = nullptr;
+  foundFootprint_ = nullptr;
   probe = Probe{};
   probe.keyHash = hashKey(key);
   KeyStats& stats = keys_[probe.keyHash];
+  if ((foundFootprint_ = findFootprint(key, probe.keyHash, memory))) {
+    ++stats.seen;
+    stats.misses = 0;
+    return foundFootprint_->outcome;
+  }
   // A key seen for the first time cannot repeat anything; one that kept missing will not.
   if (stats.seen++ == 0 || stats.misses >= kMaxMisses) return std::nullopt;
   probe.ranges = reachable(memory);
@@ -72,12 +118,95 @@ std::optional<RepeatedLaunches::Outcome> RepeatedLaunches::lookup(const Key& key
   return found_->outcome;
 }
 
-void RepeatedLaunches::apply(const Probe& probe) {
-  if (found_ == nullptr || !probe.hashed) return;
-  for (const Write& w : found_->writes)
-    std::memcpy(reinterpret_cast<void*>(w.address), w.bytes.data(), w.bytes.size());
+void RepeatedLaunches::apply(const Probe& probe, const sim::DeviceMemory& memory) {
+  const std::vector<Write>* writes = foundFootprint_ ? &foundFootprint_->writes
+                                     : found_ && probe.hashed ? &found_->writes
+                                                              : nullptr;
+  if (writes == nullptr) return;
+  for (const Write& w : *writes)
+    if (!w.bytes.empty() && memory.find(w.address, w.bytes.size()))  // hash-only writes: memory holds them
+      std::memcpy(reinterpret_cast<void*>(w.address), w.bytes.data(), w.bytes.size());
   ++replays_;
   found_ = nullptr;
+  foundFootprint_ = nullptr;
+}
+
+uint64_t RepeatedLaunches::hashWritten(const std::vector<Write>& writes) {
+  uint64_t h = 0;
+  for (const Write& w : writes) h = absl::HashOf(h, w.address, bytesAt(w.address, w.length));
+  return h;
+}
+
+std::optional<uint64_t> RepeatedLaunches::hashInputs(const std::vector<sim::DeviceMemory::Range>& inputs,
+                                                     const sim::DeviceMemory& memory) {
+  uint64_t h = 0;
+  for (const auto& r : inputs) {
+    if (r.bytes && !memory.find(r.base, r.bytes)) return std::nullopt;
+    h = absl::HashOf(h, r.base, r.bytes, bytesAt(r.base, r.bytes));
+  }
+  sim::TextureMemory textures = sim::textureMemory();
+  h = absl::HashOf(h, textures.generation);
+  for (const auto& [data, bytes] : textures.ranges) h = absl::HashOf(h, bytesAt(reinterpret_cast<uint64_t>(data), bytes));
+  return h;
+}
+
+const RepeatedLaunches::FootprintEffect* RepeatedLaunches::findFootprint(const Key& key, uint64_t keyHash,
+                                                                        const sim::DeviceMemory& memory) {
+  auto it = footprints_.find(keyHash);
+  if (it == footprints_.end()) return nullptr;
+  for (const FootprintEffect& f : it->second) {
+    if (!(f.key == key)) continue;
+    bool writable = std::all_of(f.writes.begin(), f.writes.end(),
+                                [&](const Write& w) { return memory.find(w.address, w.length).has_value(); });
+    if (!writable) continue;
+    auto h = hashInputs(f.inputs, memory);
+    if (!h || *h != f.inputHash) continue;
+    if (!f.bytesKept && hashWritten(f.writes) != f.writtenHash) continue;
+    return &f;
+  }
+  return nullptr;
+}
+
+void RepeatedLaunches::learnFootprint(const Key& key, FootprintRecorder& footprint, const sim::DeviceMemory& memory,
+                                      const std::vector<sim::DeviceMemory::Range>& constants,
+                                      const Outcome& outcome) {
+  auto& writes = footprint.writes;
+  std::sort(writes.begin(), writes.end());
+  std::vector<std::pair<uint64_t, uint64_t>> merged;
+  for (const auto& w : writes) {
+    if (!merged.empty() && w.first <= merged.back().second) merged.back().second = std::max(merged.back().second, w.second);
+    else merged.push_back(w);
+  }
+  // A chunk both read and written: the reads may have seen the launch's own writes.
+  for (const auto& [begin, end] : merged)
+    for (uint64_t c = begin / kGrainBytes; c <= (end - 1) / kGrainBytes; ++c)
+      if (footprint.readChunks.contains(c)) return;
+  FootprintEffect effect{key, {}, 0, {}, true, 0, outcome};
+  effect.inputs = clipChunks(std::vector<uint64_t>(footprint.readChunks.begin(), footprint.readChunks.end()),
+                             memory.ranges());
+  effect.inputs.insert(effect.inputs.end(), constants.begin(), constants.end());
+  auto h = hashInputs(effect.inputs, memory);
+  if (!h) return;
+  effect.inputHash = *h;
+  uint64_t written = 0;
+  for (const auto& [begin, end] : merged) {
+    if (!memory.find(begin, end - begin)) return;  // wrote outside one allocation: keep nothing
+    written += end - begin;
+  }
+  effect.bytesKept = written <= kMaxFootprintWriteBytes && storedBytes_ + written <= kMaxStoredBytes;
+  for (const auto& [begin, end] : merged) {
+    Write w{begin, end - begin, {}};
+    if (effect.bytesKept) {
+      std::string_view now = bytesAt(begin, end - begin);
+      w.bytes.assign(now.begin(), now.end());
+    }
+    effect.writes.push_back(std::move(w));
+  }
+  if (effect.bytesKept) storedBytes_ += written;
+  else effect.writtenHash = hashWritten(effect.writes);
+  auto& list = footprints_[hashKey(key)];
+  if (list.size() >= kFootprintsPerKey) list.erase(list.begin());
+  list.push_back(std::move(effect));
 }
 
 void RepeatedLaunches::learn(const Key& key, const Probe& before, const sim::DeviceMemory& memory,
@@ -96,7 +225,7 @@ void RepeatedLaunches::learn(const Key& key, const Probe& before, const sim::Dev
     for (uint64_t offset = 0; offset < r.bytes; offset += kChunkBytes, ++chunk) {
       if (after.chunks[chunk] == before.chunks[chunk]) continue;
       std::string_view now = bytesAt(r.base + offset, std::min(kChunkBytes, r.bytes - offset));
-      effect.writes.push_back(Write{r.base + offset, std::vector<uint8_t>(now.begin(), now.end())});
+      effect.writes.push_back(Write{r.base + offset, now.size(), std::vector<uint8_t>(now.begin(), now.end())});
       storedBytes_ += now.size();
     }
   auto [it, inserted] = effects_.try_emplace({before.keyHash, before.stateHash}, std::move(effect));

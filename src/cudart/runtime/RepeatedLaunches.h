@@ -12,6 +12,14 @@
 // of 16 KiB chunks; a launch is hashed only once its key (kernel,
 // configuration, arguments) has been seen before, and a key stops being
 // hashed after repeated misses, so programs that never repeat pay nothing.
+//
+// A launch that ran under the detectors also leaves its footprint (from its
+// events): the 256-byte grains it read and the bytes it wrote. When it read
+// no grain it wrote, its reads saw memory as it was before the launch, so any
+// later launch with the same key that finds those grains (and the .const variables
+// and texels, which are read without events) unchanged runs the same way and
+// writes the same bytes, whatever the rest of memory holds: it is replayed
+// from the first run on (a timing loop's second launch already).
 #pragma once
 
 #include <cstdint>
@@ -21,10 +29,24 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "events/EventSink.h"
 #include "sim/Device.h"
 
 namespace predatar::cudart {
+
+// The global memory a launch read (256-byte grains) and wrote (byte ranges),
+// from its memory events.
+class FootprintRecorder final : public NullEventSink {
+ public:
+  void memory(const MemoryEvent& event) override;
+  bool consumesEvents() const override { return true; }
+  absl::flat_hash_set<uint64_t> readChunks;  // grain indices
+  std::vector<std::pair<uint64_t, uint64_t>> writes;  // [begin, end), consecutive runs merged
+
+ private:
+  uint64_t lastReadChunk_ = UINT64_MAX;
+};
 
 class RepeatedLaunches {
  public:
@@ -55,9 +77,13 @@ class RepeatedLaunches {
   // exact launch ran before (apply() it), nullopt otherwise.
   std::optional<Outcome> lookup(const Key& key, const sim::DeviceMemory& memory, Probe& probe);
   // Makes memory what the remembered launch left (after lookup() found it).
-  void apply(const Probe& probe);
+  void apply(const Probe& probe, const sim::DeviceMemory& memory);
   // After running the launch `probe` was taken for: remember its effect.
   void learn(const Key& key, const Probe& probe, const sim::DeviceMemory& memory, const Outcome& outcome);
+  // After running a launch under a footprint recorder: remember its effect
+  // by what it read (`constants`: the module's .const variables).
+  void learnFootprint(const Key& key, FootprintRecorder& footprint, const sim::DeviceMemory& memory,
+                      const std::vector<sim::DeviceMemory::Range>& constants, const Outcome& outcome);
 
   uint64_t replays() const { return replays_; }
 
@@ -66,19 +92,39 @@ class RepeatedLaunches {
   static constexpr uint64_t kMaxStateBytes = uint64_t(1) << 30;
   static constexpr uint64_t kMaxStoredBytes = uint64_t(512) << 20;
   static constexpr uint64_t kChunkBytes = 16 << 10;
+  // Footprints are kept in 256-byte grains (cudaMalloc's alignment), so that
+  // neighbouring small buffers, one read and one written, stay apart.
+  static constexpr uint64_t kGrainBytes = 256;
+  // A footprint keeps the bytes a launch wrote up to this many (else their hash).
+  static constexpr uint64_t kMaxFootprintWriteBytes = 16 << 20;
   // A key whose launches missed this many times in a row is not hashed again.
   static constexpr uint32_t kMaxMisses = 6;
 
  private:
   struct Write {
     uint64_t address;
-    std::vector<uint8_t> bytes;
+    uint64_t length;
+    std::vector<uint8_t> bytes;  // empty: not kept (FootprintEffect::bytesKept)
   };
   struct Effect {
     Key key;
     std::vector<Write> writes;
     Outcome outcome;
   };
+  // A launch remembered by its footprint: what it read, what it wrote.
+  struct FootprintEffect {
+    Key key;
+    std::vector<sim::DeviceMemory::Range> inputs;  // read grains (clipped to allocations) and .const variables
+    uint64_t inputHash = 0;
+    // The bytes written, kept when small; else only their hash, and the
+    // launch is replayed only where memory already holds them (a timing
+    // loop's later launches), applying nothing.
+    std::vector<Write> writes;
+    bool bytesKept = true;
+    uint64_t writtenHash = 0;
+    Outcome outcome;
+  };
+  static constexpr size_t kFootprintsPerKey = 4;
   struct KeyStats {
     uint64_t seen = 0;
     uint32_t misses = 0;
@@ -86,10 +132,18 @@ class RepeatedLaunches {
   static uint64_t hashKey(const Key& key);
   static std::vector<sim::DeviceMemory::Range> reachable(const sim::DeviceMemory& memory);
   static void hashState(Probe& probe);
+  // Hash of `inputs` and the texels of every texture object; nullopt when an
+  // input is no longer inside an allocation.
+  static std::optional<uint64_t> hashInputs(const std::vector<sim::DeviceMemory::Range>& inputs,
+                                            const sim::DeviceMemory& memory);
+  static uint64_t hashWritten(const std::vector<Write>& writes);
+  const FootprintEffect* findFootprint(const Key& key, uint64_t keyHash, const sim::DeviceMemory& memory);
 
   std::map<uint64_t, KeyStats> keys_;                       // by key hash
   std::map<std::pair<uint64_t, uint64_t>, Effect> effects_;  // by (key hash, state hash)
+  std::map<uint64_t, std::vector<FootprintEffect>> footprints_;  // by key hash
   const Effect* found_ = nullptr;
+  const FootprintEffect* foundFootprint_ = nullptr;
   uint64_t storedBytes_ = 0;
   uint64_t replays_ = 0;
 };

@@ -552,6 +552,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     dieIfInterrupted(*this);
     return cudaSuccess;
   }
+  recordFootprint(kernel, record, repeat, fanout);
   if (record.checked && feed_) fanout.add(feed_.get());
   sim::LaunchStats stats;
   MemoryActivity activity("running kernel %s (launch %zu, grid (%u,%u,%u) x block (%u,%u,%u))",
@@ -568,7 +569,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   record.figures.warpInstructions = stats.warpInstructions;
   for (const std::string& w : stats.warnings) warn("warning: " + w);
   record.figures.threadInstructions = stats.threadInstructions;
-  learnRepeat(repeat, record, stats, status);
+  learnRepeat(kernel, repeat, record, stats, status);
   for (size_t i = 0; i < detectors.size(); ++i) {
     const Detector* d = detectors[i];
     DetectorStats ds = d->stats();

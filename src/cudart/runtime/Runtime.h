@@ -55,6 +55,7 @@ struct KernelRecord {
   std::string demangled;
   int maxDynamicSharedBytes = 48 * 1024;
   std::optional<std::string> repeatabilityProblem;  // sim::repeatabilityProblem, once known
+  std::optional<bool> writesAreEvents;              // sim::writesAreEvents, once known
 };
 
 struct VariableRecord {
@@ -180,13 +181,16 @@ class Runtime {
   // fills `record` and applies the earlier launch's effect when it may stand
   // for this launch (true); `learnRepeat` remembers a launch that ran.
   struct RepeatProbe {
+    bool eligible = false;  // a repeatable kernel under the deterministic schedule
     RepeatedLaunches::Key key;
     RepeatedLaunches::Probe probe;
+    std::unique_ptr<FootprintRecorder> footprint;  // when the launch runs under the detectors
   };
   bool replayRepeat(KernelRecord& kernel, const sim::KernelSignature& sig, const sim::LaunchConfig& config,
                     bool mayReplay, LaunchRecord& record, RepeatProbe& repeat);
-  void learnRepeat(const RepeatProbe& repeat, const LaunchRecord& record, const sim::LaunchStats& stats,
-                   const absl::Status& status);
+  void learnRepeat(const KernelRecord& kernel, const RepeatProbe& repeat, const LaunchRecord& record,
+                   const sim::LaunchStats& stats, const absl::Status& status);
+  void recordFootprint(KernelRecord& kernel, const LaunchRecord& record, RepeatProbe& repeat, EventFanout& fanout);
   RepeatedLaunches repeats_;
   // Runs the grids a launch launched from the device (DeviceLaunch.cpp).
   void launchDeviceChildren(std::vector<sim::DeviceLaunchRequest>& children, cudaStream_t stream);
