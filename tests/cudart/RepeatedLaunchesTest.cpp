@@ -21,7 +21,8 @@ struct Memory {
 
 RepeatedLaunches::Key key(uint8_t param) {
   RepeatedLaunches::Key k;
-  k.kernel = &k;  // any stable pointer
+  static int kernelRecord;
+  k.kernel = &kernelRecord;  // the runtime's kernel record: one address per kernel
   k.grid = {4, 1, 1};
   k.block = {64, 1, 1};
   k.params = {param, 0, 0, 0};
