@@ -23,6 +23,7 @@ Builtin builtinFor(std::string_view name) {
       {"__cudaCDP2MemsetAsync", kCdpMemsetAsync},
       {"malloc", kMalloc},
       {"free", kFree},
+      {"cudaGraphSetConditional", kGraphSetConditional},
   };
   auto it = builtins.find(name);
   return it == builtins.end() ? kNotBuiltin : it->second;

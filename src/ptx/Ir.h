@@ -77,6 +77,8 @@ enum Builtin : uint8_t {
   kCdpGetErrorString, kCdpMalloc, kCdpFree, kCdpMemcpyAsync, kCdpMemsetAsync,
   // The device heap (malloc/free and C++ new/delete in kernels).
   kMalloc, kFree,
+  // A conditional graph node's value (cudaGraphSetConditional).
+  kGraphSetConditional,
 };
 // The builtin an external function's name stands for (kNotBuiltin: none).
 Builtin builtinFor(std::string_view name);

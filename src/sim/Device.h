@@ -131,6 +131,10 @@ struct LaunchConfig {
   uint64_t gridWorkspace = 0;
   // Device printf output (one call per formatted printf); null: stdout.
   std::function<void(std::string_view)> printfOutput;
+  // cudaGraphSetConditional(handle, value) from a thread: false when the
+  // handle is unknown (a fault). Null: the launch is not part of a graph
+  // that has conditional handles, and the call faults.
+  std::function<bool(uint64_t handle, uint32_t value)> setGraphConditional;
 };
 
 // Runs one kernel to completion, emitting its events to `sink` (kernelBegin

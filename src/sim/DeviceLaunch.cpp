@@ -134,6 +134,16 @@ bool execDeviceRuntime(Ctx& x, const ptx::Instr& in, uint32_t lane) {
       setReturn(x, in, lane, base || !bytes ? kCudaSuccess : kCudaErrorMemoryAllocation, 4);
       return true;
     }
+    case ptx::kGraphSetConditional: {
+      uint64_t handle = frameArg(x, in, lane, 0, 8);
+      uint32_t value = uint32_t(frameArg(x, in, lane, 1, 4));
+      if (!L.cfg.setGraphConditional || !L.cfg.setGraphConditional(handle, value)) {
+        L.fault(*x.W, lane, x.pc, "cudaGraphSetConditional with handle " + hex(handle) +
+                                      ", which cudaGraphConditionalHandleCreate did not return");
+        return false;
+      }
+      return true;
+    }
     case ptx::kMalloc: {  // device heap: allocations of the device's memory, freed by free()
       uint64_t bytes = frameArg(x, in, lane, 0, 8);
       setReturn(x, in, lane, bytes ? L.memory.allocate(bytes, "device malloc") : 0, 8);

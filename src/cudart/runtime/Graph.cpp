@@ -6,6 +6,7 @@
 // streams into nodes, with dependencies following the streams and the events
 // that join them. Unsupported node kinds and parameters are refused by name.
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -39,6 +40,12 @@ struct CUgraphNode_st {
   void* userData = nullptr;
   // child graph (owned copy)
   std::unique_ptr<CUgraph_st> child;
+  // conditional: the handle, the kind, the body graphs (owned) and the array
+  // cudaConditionalNodeParams::phGraph_out points to
+  unsigned long long condHandle = 0;
+  int condType = 0;
+  std::vector<std::unique_ptr<CUgraph_st>> bodies;
+  std::vector<CUgraph_st*> bodyHandles;
 };
 
 struct CUgraph_st {
@@ -46,6 +53,7 @@ struct CUgraph_st {
 };
 
 struct CUgraphExec_st {
+  const CUgraph_st* source = nullptr;  // the graph instantiated (its handles reset at launch)
   std::unique_ptr<CUgraph_st> graph;
   std::map<const CUgraphNode_st*, CUgraphNode_st*> fromOriginal;  // node of the source graph -> copy
 };
@@ -85,6 +93,12 @@ std::unique_ptr<Graph> cloneGraph(const Graph& g, std::map<const Node*, Node*>* 
     c->fn = n->fn;
     c->userData = n->userData;
     if (n->child) c->child = cloneGraph(*n->child);
+    c->condHandle = n->condHandle;
+    c->condType = n->condType;
+    for (const auto& body : n->bodies) {
+      c->bodies.push_back(cloneGraph(*body));
+      c->bodyHandles.push_back(c->bodies.back().get());
+    }
     map[n.get()] = c.get();
     copy->nodes.push_back(std::move(c));
   }
@@ -124,6 +138,50 @@ bool topologicalOrder(const Graph& g, std::vector<Node*>& order) {
 }
 
 cudaError_t runNode(Node& n, cudaStream_t stream);
+cudaError_t runGraph(const Graph& g, cudaStream_t stream);
+
+// Conditional handles: the value kernels set, and what a graph launch resets.
+struct ConditionalHandle {
+  const Graph* graph = nullptr;
+  unsigned value = 0, defaultValue = 0;
+  bool assignDefault = false;
+};
+std::vector<ConditionalHandle>& conditionalHandles() {  // handle h is element h - 1
+  static auto* handles = new std::vector<ConditionalHandle>;
+  return *handles;
+}
+ConditionalHandle* conditionalHandle(unsigned long long h) {
+  auto& all = conditionalHandles();
+  return h >= 1 && h <= all.size() ? &all[h - 1] : nullptr;
+}
+
+// A while node's body runs at most this many times per launch: a condition
+// nothing clears would otherwise hang the program without a word.
+constexpr uint64_t kMaxWhileIterations = uint64_t(1) << 24;
+
+// Runs the bodies a conditional node's handle value selects, as CUDA does.
+cudaError_t runConditional(Node& n, cudaStream_t stream) {
+  ConditionalHandle* h = conditionalHandle(n.condHandle);
+  if (h == nullptr) return cudaErrorInvalidValue;
+  switch (n.condType) {
+    case cudaGraphCondTypeIf:
+      if (h->value) return runGraph(*n.bodies[0], stream);
+      return n.bodies.size() > 1 ? runGraph(*n.bodies[1], stream) : cudaSuccess;
+    case cudaGraphCondTypeSwitch:
+      return h->value < n.bodies.size() ? runGraph(*n.bodies[h->value], stream) : cudaSuccess;
+    default:
+      for (uint64_t i = 0; h->value; ++i) {
+        if (i == kMaxWhileIterations) {
+          std::fprintf(stderr, "predatar: a while conditional node ran its body %llu times and its handle is still "
+                               "non-zero: stopped (does a kernel of the body call cudaGraphSetConditional(h, 0)?)\n",
+                       static_cast<unsigned long long>(i));
+          return cudaErrorLaunchFailure;
+        }
+        if (cudaError_t e = runGraph(*n.bodies[0], stream); e != cudaSuccess) return e;
+      }
+      return cudaSuccess;
+  }
+}
 
 cudaError_t runGraph(const Graph& g, cudaStream_t stream) {
   std::vector<Node*> order;
@@ -162,6 +220,7 @@ cudaError_t runNode(Node& n, cudaStream_t stream) {
     case cudaGraphNodeTypeGraph: return runGraph(*n.child, stream);
     case cudaGraphNodeTypeMemAlloc: markGraphMemory(n.dst, true); return cudaSuccess;
     case cudaGraphNodeTypeMemFree: markGraphMemory(n.dst, false); return cudaSuccess;
+    case cudaGraphNodeTypeConditional: return runConditional(n, stream);
     default: return cudaSuccess;
   }
 }
@@ -209,6 +268,7 @@ cudaError_t addNode(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode
 
 struct Capture {
   Graph* graph = nullptr;
+  bool intoExisting = false;  // cudaStreamBeginCaptureToGraph: the graph is the caller's
   cudaStream_t origin = nullptr;
   unsigned long long id = 0;
   std::map<cudaStream_t, std::vector<Node*>> tails;  // per stream: what its next node depends on
@@ -242,6 +302,13 @@ cudaError_t appendCaptured(cudaStream_t stream, std::unique_ptr<Node> node) {
 }  // namespace
 
 bool isCapturing(cudaStream_t stream) { return captureOf(stream) != nullptr; }
+
+bool setGraphConditional(uint64_t handle, uint32_t value) {
+  ConditionalHandle* h = conditionalHandle(handle);
+  if (h == nullptr) return false;
+  h->value = value;
+  return true;
+}
 
 cudaError_t captureKernel(KernelRecord& kernel, dim3 grid, dim3 block, void** args, uint64_t sharedBytes,
                           cudaStream_t stream) {
@@ -330,13 +397,13 @@ namespace {
 
 cudaError_t endCapture(cudaStream_t stream, cudaGraph_t* graph) {
   PREDATAR_GRAPH_LOCK();
-  if (graph == nullptr) return fail(cudaErrorInvalidValue);
   CaptureState& s = captures();
   auto it = s.byStream.find(stream);
   if (it == s.byStream.end()) return fail(kErrorIllegalState);
   Capture* c = it->second;
   if (c->origin != stream) return fail(kErrorStreamCaptureUnmatched);
-  *graph = c->graph;
+  if (graph == nullptr && !c->intoExisting) return fail(cudaErrorInvalidValue);
+  if (graph) *graph = c->graph;
   for (auto i = s.byStream.begin(); i != s.byStream.end();) i = i->second == c ? s.byStream.erase(i) : std::next(i);
   for (auto i = s.events.begin(); i != s.events.end();) i = i->second.first == c ? s.events.erase(i) : std::next(i);
   for (auto i = s.captures.begin(); i != s.captures.end(); ++i)
@@ -353,21 +420,58 @@ extern "C" {
 
 // ---------------------------------------------------------------- capture
 
-cudaError_t cudaStreamBeginCapture(cudaStream_t stream, int) {
+// Starts a capture into `graph` (a new one when null) after `deps`.
+static cudaError_t beginCapture(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count) {
   PREDATAR_GRAPH_LOCK();
   if (stream == nullptr) return fail(kErrorStreamCaptureUnsupported);  // the legacy stream cannot capture
   if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (isCapturing(stream)) return fail(kErrorIllegalState);
+  if (count && deps == nullptr) return fail(cudaErrorInvalidValue);
+  for (size_t i = 0; i < count; ++i)
+    if (!owns(*graph, deps[i])) return fail(cudaErrorInvalidValue);
   CaptureState& s = captures();
   auto c = std::make_unique<Capture>();
-  c->graph = new CUgraph_st;
+  c->graph = graph ? graph : new CUgraph_st;
+  c->intoExisting = graph != nullptr;
   c->origin = stream;
   c->id = s.nextId++;
-  c->tails[stream] = {};
+  c->tails[stream] = std::vector<Node*>(deps, deps + count);
   s.byStream[stream] = c.get();
   s.captures.push_back(std::move(c));
   return cudaSuccess;
 }
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, int) { return beginCapture(stream, nullptr, nullptr, 0); }
+
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                                          const void* edgeData, size_t count, int) {
+  if (graph == nullptr) return fail(cudaErrorInvalidValue);
+  if (edgeData != nullptr) return unsupported("cudaStreamBeginCaptureToGraph with edge data");
+  return beginCapture(stream, graph, deps, count);
+}
+cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                                               const void* edgeData, size_t count, int mode)
+    __attribute__((alias("cudaStreamBeginCaptureToGraph"), visibility("default")));
+
+// What the next node captured on `stream` depends on: replaced or extended.
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t* deps, const void* edgeData,
+                                                size_t count, unsigned int flags) {
+  PREDATAR_GRAPH_LOCK();
+  if (edgeData != nullptr) return unsupported("cudaStreamUpdateCaptureDependencies with edge data");
+  Capture* c = captureOf(stream);
+  if (c == nullptr) return fail(kErrorIllegalState);
+  if ((count && deps == nullptr) || flags > cudaStreamSetCaptureDependencies) return fail(cudaErrorInvalidValue);
+  for (size_t i = 0; i < count; ++i)
+    if (!owns(*c->graph, deps[i])) return fail(cudaErrorInvalidValue);
+  std::vector<Node*>& tail = c->tails[stream];
+  if (flags == cudaStreamSetCaptureDependencies) tail.clear();
+  for (size_t i = 0; i < count; ++i)
+    if (std::find(tail.begin(), tail.end(), deps[i]) == tail.end()) tail.push_back(deps[i]);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream, cudaGraphNode_t* deps,
+                                                     const void* edgeData, size_t count, unsigned int flags)
+    __attribute__((alias("cudaStreamUpdateCaptureDependencies"), visibility("default")));
 cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, int mode)
     __attribute__((alias("cudaStreamBeginCapture"), visibility("default")));
 
@@ -552,6 +656,53 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* node, cudaGraph_t graph, cons
   return fail(addNode(node, graph, deps, count, std::make_unique<CUgraphNode_st>()));
 }
 
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle* handle, cudaGraph_t graph,
+                                             unsigned int defaultValue, unsigned int flags) {
+  PREDATAR_GRAPH_LOCK();
+  if (handle == nullptr || graph == nullptr || (flags & ~kGraphCondAssignDefault)) return fail(cudaErrorInvalidValue);
+  conditionalHandles().push_back(
+      ConditionalHandle{graph, defaultValue, defaultValue, (flags & kGraphCondAssignDefault) != 0});
+  *handle = conditionalHandles().size();
+  return cudaSuccess;
+}
+
+// A conditional node owns its body graphs, created with it, empty; the
+// caller fills them through phGraph_out.
+static cudaError_t addConditionalNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                                      size_t count, cudaConditionalNodeParams& params) {
+  PREDATAR_GRAPH_LOCK();
+  if (conditionalHandle(params.handle) == nullptr) return fail(cudaErrorInvalidValue);
+  bool sizeOk = params.type == cudaGraphCondTypeIf       ? params.size == 1 || params.size == 2
+                : params.type == cudaGraphCondTypeWhile  ? params.size == 1
+                : params.type == cudaGraphCondTypeSwitch ? params.size >= 1
+                                                         : false;
+  if (!sizeOk) return fail(cudaErrorInvalidValue);
+  auto n = std::make_unique<CUgraphNode_st>();
+  n->type = cudaGraphNodeTypeConditional;
+  n->condHandle = params.handle;
+  n->condType = params.type;
+  for (unsigned i = 0; i < params.size; ++i) {
+    n->bodies.push_back(std::make_unique<CUgraph_st>());
+    n->bodyHandles.push_back(n->bodies.back().get());
+  }
+  params.phGraph_out = n->bodyHandles.data();
+  return fail(addNode(node, graph, deps, count, std::move(n)));
+}
+
+cudaError_t cudaGraphAddNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                             const void* edgeData, size_t count, cudaGraphNodeParams* params) {
+  if (params == nullptr) return fail(cudaErrorInvalidValue);
+  if (edgeData != nullptr) return unsupported("cudaGraphAddNode with edge data");
+  switch (params->type) {
+    case cudaGraphNodeTypeKernel: return cudaGraphAddKernelNode(node, graph, deps, count, &params->kernel);
+    case cudaGraphNodeTypeEmpty: return cudaGraphAddEmptyNode(node, graph, deps, count);
+    case cudaGraphNodeTypeConditional: return addConditionalNode(node, graph, deps, count, params->conditional);
+    default:
+      return cudaError_t(unsupported(
+          "cudaGraphAddNode of a node other than kernel, empty or conditional (cudaGraphAdd*Node adds the others)"));
+  }
+}
+
 cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
                                        size_t count, cudaGraph_t child) {
   PREDATAR_GRAPH_LOCK();
@@ -609,6 +760,7 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsig
   // Auto-free on launch needs nothing: graph memory stays reserved (GraphMemory.cpp).
   if ((flags & ~kGraphInstantiateFlagAutoFreeOnLaunch) != 0) return unsupported("cudaGraphInstantiate with flags (auto-free, upload, device launch, priority)");
   auto e = std::make_unique<CUgraphExec_st>();
+  e->source = graph;
   e->graph = cloneGraph(*graph, &e->fromOriginal);
   std::vector<CUgraphNode_st*> order;
   if (!topologicalOrder(*e->graph, order)) return fail(cudaErrorInvalidValue);  // a cycle
@@ -645,6 +797,8 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
     n->child = cloneGraph(*exec->graph);
     return fail(appendCaptured(stream, std::move(n)));
   }
+  for (ConditionalHandle& h : conditionalHandles())
+    if (h.graph == exec->source && h.assignDefault) h.value = h.defaultValue;
   return fail(runGraph(*exec->graph, stream));
 }
 cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t stream)

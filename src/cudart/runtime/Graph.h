@@ -14,6 +14,9 @@ inline constexpr cudaError_t kErrorStreamCaptureInvalidated = 901;
 inline constexpr cudaError_t kErrorStreamCaptureUnmatched = 903;
 inline constexpr cudaError_t kErrorStreamCaptureImplicit = 906;
 
+// cudaGraphSetConditional from a kernel (the runtime lock is held): false
+// when `handle` is not one cudaGraphConditionalHandleCreate returned.
+bool setGraphConditional(uint64_t handle, uint32_t value);
 // Whether `stream` belongs to an active capture (call with the runtime lock held).
 bool isCapturing(cudaStream_t stream);
 // Add a node to the capture of `stream` (the arguments are copied).

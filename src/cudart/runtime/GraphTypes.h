@@ -101,6 +101,38 @@ enum cudaGraphNodeTypeValue {
   cudaGraphNodeTypeEventRecord = 7,
   cudaGraphNodeTypeMemAlloc = 10,
   cudaGraphNodeTypeMemFree = 11,
+  cudaGraphNodeTypeConditional = 13,
+};
+
+// Conditional nodes (CUDA 12.3+): a handle's value, set by kernels with
+// cudaGraphSetConditional, picks the body graphs to run.
+using cudaGraphConditionalHandle = unsigned long long;
+enum cudaGraphConditionalNodeTypeValue { cudaGraphCondTypeIf = 0, cudaGraphCondTypeWhile = 1, cudaGraphCondTypeSwitch = 2 };
+inline constexpr unsigned kGraphCondAssignDefault = 1;
+struct cudaConditionalNodeParams {
+  cudaGraphConditionalHandle handle;
+  int type;
+  unsigned int size;
+  cudaGraph_t* phGraph_out;
+};
+static_assert(sizeof(cudaConditionalNodeParams) == 24 && offsetof(cudaConditionalNodeParams, phGraph_out) == 16);
+
+// cudaGraphAddNode's parameters: the node type, then one union member.
+struct cudaGraphNodeParams {
+  int type;
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    cudaKernelNodeParams kernel;  // cudaKernelNodeParamsV2 has the same layout
+    cudaConditionalNodeParams conditional;
+  };
+  long long reserved2;
+};
+static_assert(sizeof(cudaGraphNodeParams) == 256 && offsetof(cudaGraphNodeParams, kernel) == 16);
+
+enum cudaStreamUpdateCaptureDependenciesFlagsValue {
+  cudaStreamAddCaptureDependencies = 0,
+  cudaStreamSetCaptureDependencies = 1,
 };
 
 struct cudaMemAllocNodeParams {

@@ -1,6 +1,7 @@
 #include "cudart/runtime/Runtime.h"
 #include "cudart/runtime/DeviceFeatures.h"
 #include "cudart/runtime/Api.h"
+#include "cudart/runtime/Graph.h"
 
 #include <cxxabi.h>
 #include <unistd.h>
@@ -501,6 +502,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     config.stackLimitBytes = stack;
   config.schedule = options_.schedule;
   config.schedule.interrupt = interruptFlag();
+  config.setGraphConditional = setGraphConditional;
   if (cooperativeLaunchPending()) prepareCooperativeLaunch(config, *memory_);
   for (size_t i = 0; i < sig->params.size(); ++i) config.args.push_back(args[i]);
 
