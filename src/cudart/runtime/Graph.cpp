@@ -14,49 +14,10 @@
 #include <vector>
 
 #include "cudart/runtime/Graph.h"
+#include "cudart/runtime/GraphNodes.h"
 #include "cudart/runtime/Unsupported.h"
 
 using namespace predatar::cudart;
-
-struct CUgraph_st;
-
-struct CUgraphNode_st {
-  int type = cudaGraphNodeTypeEmpty;
-  std::vector<CUgraphNode_st*> deps;
-  // kernel
-  KernelRecord* kernel = nullptr;
-  void* func = nullptr;
-  dim3 grid{1, 1, 1}, block{1, 1, 1};
-  unsigned sharedBytes = 0;
-  std::vector<std::vector<uint8_t>> args;
-  // copy: `height` rows of `width` bytes; memset: rows of `width` elements
-  void* dst = nullptr;
-  const void* src = nullptr;
-  size_t width = 0, height = 1, dstPitch = 0, srcPitch = 0;
-  int kind = 0;
-  unsigned value = 0, elementSize = 1;
-  // host
-  cudaHostFn_t fn = nullptr;
-  void* userData = nullptr;
-  // child graph (owned copy)
-  std::unique_ptr<CUgraph_st> child;
-  // conditional: the handle, the kind, the body graphs (owned) and the array
-  // cudaConditionalNodeParams::phGraph_out points to
-  unsigned long long condHandle = 0;
-  int condType = 0;
-  std::vector<std::unique_ptr<CUgraph_st>> bodies;
-  std::vector<CUgraph_st*> bodyHandles;
-};
-
-struct CUgraph_st {
-  std::vector<std::unique_ptr<CUgraphNode_st>> nodes;
-};
-
-struct CUgraphExec_st {
-  const CUgraph_st* source = nullptr;  // the graph instantiated (its handles reset at launch)
-  std::unique_ptr<CUgraph_st> graph;
-  std::map<const CUgraphNode_st*, CUgraphNode_st*> fromOriginal;  // node of the source graph -> copy
-};
 
 namespace predatar::cudart {
 namespace {
@@ -139,49 +100,6 @@ bool topologicalOrder(const Graph& g, std::vector<Node*>& order) {
 
 cudaError_t runNode(Node& n, cudaStream_t stream);
 cudaError_t runGraph(const Graph& g, cudaStream_t stream);
-
-// Conditional handles: the value kernels set, and what a graph launch resets.
-struct ConditionalHandle {
-  const Graph* graph = nullptr;
-  unsigned value = 0, defaultValue = 0;
-  bool assignDefault = false;
-};
-std::vector<ConditionalHandle>& conditionalHandles() {  // handle h is element h - 1
-  static auto* handles = new std::vector<ConditionalHandle>;
-  return *handles;
-}
-ConditionalHandle* conditionalHandle(unsigned long long h) {
-  auto& all = conditionalHandles();
-  return h >= 1 && h <= all.size() ? &all[h - 1] : nullptr;
-}
-
-// A while node's body runs at most this many times per launch: a condition
-// nothing clears would otherwise hang the program without a word.
-constexpr uint64_t kMaxWhileIterations = uint64_t(1) << 24;
-
-// Runs the bodies a conditional node's handle value selects, as CUDA does.
-cudaError_t runConditional(Node& n, cudaStream_t stream) {
-  ConditionalHandle* h = conditionalHandle(n.condHandle);
-  if (h == nullptr) return cudaErrorInvalidValue;
-  switch (n.condType) {
-    case cudaGraphCondTypeIf:
-      if (h->value) return runGraph(*n.bodies[0], stream);
-      return n.bodies.size() > 1 ? runGraph(*n.bodies[1], stream) : cudaSuccess;
-    case cudaGraphCondTypeSwitch:
-      return h->value < n.bodies.size() ? runGraph(*n.bodies[h->value], stream) : cudaSuccess;
-    default:
-      for (uint64_t i = 0; h->value; ++i) {
-        if (i == kMaxWhileIterations) {
-          std::fprintf(stderr, "predatar: a while conditional node ran its body %llu times and its handle is still "
-                               "non-zero: stopped (does a kernel of the body call cudaGraphSetConditional(h, 0)?)\n",
-                       static_cast<unsigned long long>(i));
-          return cudaErrorLaunchFailure;
-        }
-        if (cudaError_t e = runGraph(*n.bodies[0], stream); e != cudaSuccess) return e;
-      }
-      return cudaSuccess;
-  }
-}
 
 cudaError_t runGraph(const Graph& g, cudaStream_t stream) {
   std::vector<Node*> order;
@@ -301,14 +219,14 @@ cudaError_t appendCaptured(cudaStream_t stream, std::unique_ptr<Node> node) {
 
 }  // namespace
 
+cudaError_t runGraphNodes(const CUgraph_st& graph, cudaStream_t stream) { return runGraph(graph, stream); }
+cudaError_t addGraphNode(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
+                         std::unique_ptr<CUgraphNode_st> node) {
+  return addNode(out, graph, deps, count, std::move(node));
+}
+
 bool isCapturing(cudaStream_t stream) { return captureOf(stream) != nullptr; }
 
-bool setGraphConditional(uint64_t handle, uint32_t value) {
-  ConditionalHandle* h = conditionalHandle(handle);
-  if (h == nullptr) return false;
-  h->value = value;
-  return true;
-}
 
 cudaError_t captureKernel(KernelRecord& kernel, dim3 grid, dim3 block, void** args, uint64_t sharedBytes,
                           cudaStream_t stream) {
@@ -656,39 +574,6 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* node, cudaGraph_t graph, cons
   return fail(addNode(node, graph, deps, count, std::make_unique<CUgraphNode_st>()));
 }
 
-cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle* handle, cudaGraph_t graph,
-                                             unsigned int defaultValue, unsigned int flags) {
-  PREDATAR_GRAPH_LOCK();
-  if (handle == nullptr || graph == nullptr || (flags & ~kGraphCondAssignDefault)) return fail(cudaErrorInvalidValue);
-  conditionalHandles().push_back(
-      ConditionalHandle{graph, defaultValue, defaultValue, (flags & kGraphCondAssignDefault) != 0});
-  *handle = conditionalHandles().size();
-  return cudaSuccess;
-}
-
-// A conditional node owns its body graphs, created with it, empty; the
-// caller fills them through phGraph_out.
-static cudaError_t addConditionalNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
-                                      size_t count, cudaConditionalNodeParams& params) {
-  PREDATAR_GRAPH_LOCK();
-  if (conditionalHandle(params.handle) == nullptr) return fail(cudaErrorInvalidValue);
-  bool sizeOk = params.type == cudaGraphCondTypeIf       ? params.size == 1 || params.size == 2
-                : params.type == cudaGraphCondTypeWhile  ? params.size == 1
-                : params.type == cudaGraphCondTypeSwitch ? params.size >= 1
-                                                         : false;
-  if (!sizeOk) return fail(cudaErrorInvalidValue);
-  auto n = std::make_unique<CUgraphNode_st>();
-  n->type = cudaGraphNodeTypeConditional;
-  n->condHandle = params.handle;
-  n->condType = params.type;
-  for (unsigned i = 0; i < params.size; ++i) {
-    n->bodies.push_back(std::make_unique<CUgraph_st>());
-    n->bodyHandles.push_back(n->bodies.back().get());
-  }
-  params.phGraph_out = n->bodyHandles.data();
-  return fail(addNode(node, graph, deps, count, std::move(n)));
-}
-
 cudaError_t cudaGraphAddNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
                              const void* edgeData, size_t count, cudaGraphNodeParams* params) {
   if (params == nullptr) return fail(cudaErrorInvalidValue);
@@ -696,7 +581,7 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t* node, cudaGraph_t graph, const cud
   switch (params->type) {
     case cudaGraphNodeTypeKernel: return cudaGraphAddKernelNode(node, graph, deps, count, &params->kernel);
     case cudaGraphNodeTypeEmpty: return cudaGraphAddEmptyNode(node, graph, deps, count);
-    case cudaGraphNodeTypeConditional: return addConditionalNode(node, graph, deps, count, params->conditional);
+    case cudaGraphNodeTypeConditional: return fail(addConditionalNode(node, graph, deps, count, params->conditional));
     default:
       return cudaError_t(unsupported(
           "cudaGraphAddNode of a node other than kernel, empty or conditional (cudaGraphAdd*Node adds the others)"));
@@ -797,8 +682,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
     n->child = cloneGraph(*exec->graph);
     return fail(appendCaptured(stream, std::move(n)));
   }
-  for (ConditionalHandle& h : conditionalHandles())
-    if (h.graph == exec->source && h.assignDefault) h.value = h.defaultValue;
+  resetConditionalHandles(exec->source);
   return fail(runGraph(*exec->graph, stream));
 }
 cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t stream)
