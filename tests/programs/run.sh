@@ -66,6 +66,14 @@ for src in "$here"/*.cu; do
     want="$(grep -v '^#' "$here/$name.replays" | head -1)"
     got="$(sed -n 's/.*checked (\([0-9]*\) of them exact repeats.*/\1/p' "$work/$name.err")"
     [ "${got:-0}" = "$want" ] || { echo "FAIL: $name: ${got:-0} launches replayed, expected $want"; ok=0; }
+    # Replays must not change a single result: the same output and races with every launch run.
+    (cd "$work" && timeout 120 "$predatar" run --replay-repeats off --format json --output "$work/$name.all.json" \
+       -- "$program" >"$work/$name.all.out" 2>"$work/$name.all.err")
+    summary() { sed -n 's/.*checked\( ([^)]*)\)\?, \([0-9]*\) unique race.*/\2/p' "$1"; }
+    cmp -s "$work/$name.out" "$work/$name.all.out" || { echo "FAIL: $name: output differs without replays"; ok=0; }
+    [ "$(summary "$work/$name.err")" = "$(summary "$work/$name.all.err")" ] &&
+      [ "$(race_lines "$report" "$name.cu")" = "$(race_lines "$work/$name.all.json" "$name.cu")" ] ||
+      { echo "FAIL: $name: races differ without replays"; ok=0; }
   fi
   if [ -s "$report" ]; then
     got="$(race_lines "$report" "$name.cu")"
