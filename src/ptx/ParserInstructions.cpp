@@ -225,13 +225,16 @@ absl::Status Parser::textureFetch(const std::vector<std::string_view>& parts, co
   handle.name = ops[1].name;
   auto h = srcRef(handle, Type::U64, line);
   if (!h.ok()) return h.status();
-  in.src[in.nsrc++] = *h;
+  // The handle rides in addr.ref: a layered cube fetch has four coordinates.
+  in.addr.base = Address::Base::Ref;
+  in.addr.ref = *h;
   const POp& coords = ops[1].elems[0];
   std::vector<const POp*> cs;
   if (coords.k == POp::Vec) for (auto& e : coords.elems) cs.push_back(&e);
   else cs.push_back(&coords);
   uint32_t count = (in.mode & kTexDims) + ((in.mode & kTexLayered) ? 1 : 0);
   if (cs.size() < count) return err(line, "too few texture coordinates in '" + opcodeText_ + "'");
+  if (count > 4) return unsupported(line);
   for (uint32_t i = 0; i < count; ++i) {
     bool layer = i == 0 && (in.mode & kTexLayered);
     auto c = srcRef(*cs[i], layer ? Type::U32 : in.type2, line);

@@ -185,7 +185,7 @@ Texel fetch(const TextureObject& t, uint8_t geometry, const double* coord, bool 
 }
 
 void execTex(Ctx& x, const ptx::Instr& in, uint32_t m) {
-  const uint64_t* handle = S(x, in.src[0]);
+  const uint64_t* handle = S(x, in.addr.ref);
   uint32_t count = (in.mode & ptx::kTexDims) + ((in.mode & ptx::kTexLayered) ? 1 : 0);
   bool layered = in.mode & ptx::kTexLayered;
   bool floatCoords = in.type2 == ptx::Type::F32;
@@ -200,7 +200,7 @@ void execTex(Ctx& x, const ptx::Instr& in, uint32_t m) {
     }
     double coord[4] = {0, 0, 0, 0};
     for (uint32_t d = 0; d < count; ++d) {
-      uint32_t raw = uint32_t(S(x, in.src[1 + d])[l]);
+      uint32_t raw = uint32_t(S(x, in.src[d])[l]);
       bool isFloat = floatCoords && !(layered && d == 0);
       coord[d] = isFloat ? double(std::bit_cast<float>(raw)) : double(int32_t(raw));
     }
