@@ -17,6 +17,7 @@ void Runtime::becomeChildProcess() {
   std::string pid = std::to_string(::getpid());
   processNote_ = absl::StrCat(" [pid ", pid, "]");
   launches_.clear();  // the parent's, reported by the parent
+  repeats_ = RepeatedLaunches{};  // they name launches of the parent's numbering
   // The feed's worker threads stayed in the parent (fork copies only the
   // calling thread): leak it rather than join threads that do not exist here;
   // the next checked launch starts a new one.

@@ -48,7 +48,8 @@ bool Runtime::replayRepeat(KernelRecord& kernel, const sim::KernelSignature& sig
     key.params.insert(key.params.end(), value, value + sig.params[i].bytes);
   }
   auto outcome = repeats_.lookup(key, *memory_, repeat.probe);
-  if (!outcome || !mayReplay || (record.checked && !outcome->checked)) return false;
+  if (!outcome || !mayReplay || (record.checked && !outcome->checked) || outcome->launch >= launches_.size())
+    return false;
   repeats_.apply(repeat.probe, *memory_);
   record.replayOf = outcome->launch;
   record.figures.warpInstructions = outcome->warpInstructions;
