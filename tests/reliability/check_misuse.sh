@@ -58,5 +58,9 @@ k={x['kernel'] for x in r}
 assert len(k) == 1 and re.fullmatch(r'racy\(int\*\) \[pid \d+\]', k.pop()), r" && ok || bad "fork json: $(head -c 1500 "$tmp/out")"
 grep -q "child exit 0" "$tmp/err" && grep -q "2 kernel launches checked" "$tmp/err" && ok || bad "fork summary: $(cat "$tmp/err")"
 
+# Replays before and after fork(): the child forgets the parent's (its launch numbers restart).
+[ "$(run "$p" run -- "$app" fork-repeat)" = 1 ] && grep -q "child exit 0" "$tmp/out" &&
+  grep -q "7 kernel launches checked (4 of them exact repeats" "$tmp/err" && ok || bad "fork-repeat: $(cat "$tmp/err")"
+
 echo "misuse: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

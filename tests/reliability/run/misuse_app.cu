@@ -93,6 +93,23 @@ int main(int argc, char** argv) {
     int status = 0;
     waitpid(child, &status, 0);
     std::printf("child exit %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  } else if (std::strcmp(mode, "fork-repeat") == 0) {
+    // Launches replayed before a fork(), the same ones in the child (which
+    // numbers its launches from 0 again), then a racy one there.
+    for (int i = 0; i < 3; ++i) clean<<<1, 64>>>(data);
+    if (check("parent synchronize", cudaDeviceSynchronize())) return 1;
+    std::fflush(stdout);
+    pid_t child = fork();
+    if (child == 0) {
+      for (int i = 0; i < 3; ++i) clean<<<1, 64>>>(data);
+      racy<<<1, 64>>>(data);
+      int code = check("child synchronize", cudaDeviceSynchronize());
+      std::fflush(stdout);
+      _exit(code);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    std::printf("child exit %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   }
   if (check("synchronize", cudaDeviceSynchronize())) return 1;
   int host[64];
