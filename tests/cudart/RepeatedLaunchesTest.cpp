@@ -192,6 +192,22 @@ TEST(RepeatedLaunches, LargeWritesAreReplayedOnlyWhereMemoryHoldsThem) {
   EXPECT_FALSE(repeats.lookup(key(1), m.device, probe)) << "the bytes were not kept: cannot restore them";
 }
 
+TEST(RepeatedLaunches, FootprintsOfInputsThatKeepChangingAreDropped) {
+  Memory m;
+  RepeatedLaunches repeats;
+  RepeatedLaunches::Probe probe;
+  FootprintRecorder footprint;
+  footprint.memory(event(AccessType::Read, m.in));
+  footprint.memory(event(AccessType::Write, m.out));
+  repeats.learnFootprint(key(1), footprint, m.device, {}, RepeatedLaunches::Outcome{});
+  for (uint32_t i = 0; i < RepeatedLaunches::kMaxMisses; ++i) {
+    *m.word(m.in, 0) = i + 1;  // a new input every launch (an iterative solver)
+    EXPECT_FALSE(repeats.lookup(key(1), m.device, probe));
+  }
+  *m.word(m.in, 0) = 0;  // the first input again: its footprint is gone
+  EXPECT_FALSE(repeats.lookup(key(1), m.device, probe));
+}
+
 TEST(RepeatedLaunches, ConstantsReadWithoutEventsAreInputs) {
   Memory m;
   RepeatedLaunches repeats;

@@ -96,10 +96,13 @@ std::optional<RepeatedLaunches::Outcome> RepeatedLaunches::lookup(const Key& key
   probe = Probe{};
   probe.keyHash = hashKey(key);
   KeyStats& stats = keys_[probe.keyHash];
-  if ((foundFootprint_ = findFootprint(key, probe.keyHash, memory))) {
-    ++stats.seen;
-    stats.misses = 0;
-    return foundFootprint_->outcome;
+  if (stats.footprintMisses < kMaxMisses && footprints_.count(probe.keyHash)) {
+    if ((foundFootprint_ = findFootprint(key, probe.keyHash, memory))) {
+      ++stats.seen;
+      stats.misses = stats.footprintMisses = 0;
+      return foundFootprint_->outcome;
+    }
+    if (++stats.footprintMisses == kMaxMisses) dropFootprints(probe.keyHash);
   }
   // A key seen for the first time cannot repeat anything; one that kept missing will not.
   if (stats.seen++ == 0 || stats.misses >= kMaxMisses) return std::nullopt;
@@ -170,6 +173,8 @@ const RepeatedLaunches::FootprintEffect* RepeatedLaunches::findFootprint(const K
 void RepeatedLaunches::learnFootprint(const Key& key, FootprintRecorder& footprint, const sim::DeviceMemory& memory,
                                       const std::vector<sim::DeviceMemory::Range>& constants,
                                       const Outcome& outcome) {
+  uint64_t keyHash = hashKey(key);
+  if (keys_[keyHash].footprintMisses >= kMaxMisses) return;  // this key's inputs keep changing
   auto& writes = footprint.writes;
   std::sort(writes.begin(), writes.end());
   std::vector<std::pair<uint64_t, uint64_t>> merged;
@@ -204,9 +209,25 @@ void RepeatedLaunches::learnFootprint(const Key& key, FootprintRecorder& footpri
   }
   if (effect.bytesKept) storedBytes_ += written;
   else effect.writtenHash = hashWritten(effect.writes);
-  auto& list = footprints_[hashKey(key)];
-  if (list.size() >= kFootprintsPerKey) list.erase(list.begin());
+  auto& list = footprints_[keyHash];
+  if (list.size() >= kFootprintsPerKey) {
+    storedBytes_ -= keptBytes(list.front());
+    list.erase(list.begin());
+  }
   list.push_back(std::move(effect));
+}
+
+uint64_t RepeatedLaunches::keptBytes(const FootprintEffect& f) {
+  uint64_t bytes = 0;
+  for (const Write& w : f.writes) bytes += w.bytes.size();
+  return bytes;
+}
+
+void RepeatedLaunches::dropFootprints(uint64_t keyHash) {
+  auto it = footprints_.find(keyHash);
+  if (it == footprints_.end()) return;
+  for (const FootprintEffect& f : it->second) storedBytes_ -= keptBytes(f);
+  footprints_.erase(it);
 }
 
 void RepeatedLaunches::learn(const Key& key, const Probe& before, const sim::DeviceMemory& memory,

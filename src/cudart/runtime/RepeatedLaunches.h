@@ -127,7 +127,8 @@ class RepeatedLaunches {
   static constexpr size_t kFootprintsPerKey = 4;
   struct KeyStats {
     uint64_t seen = 0;
-    uint32_t misses = 0;
+    uint32_t misses = 0;           // full-state lookups that found nothing, in a row
+    uint32_t footprintMisses = 0;  // footprint lookups likewise (then footprints are dropped)
   };
   static uint64_t hashKey(const Key& key);
   static std::vector<sim::DeviceMemory::Range> reachable(const sim::DeviceMemory& memory);
@@ -137,6 +138,8 @@ class RepeatedLaunches {
   static std::optional<uint64_t> hashInputs(const std::vector<sim::DeviceMemory::Range>& inputs,
                                             const sim::DeviceMemory& memory);
   static uint64_t hashWritten(const std::vector<Write>& writes);
+  static uint64_t keptBytes(const FootprintEffect& f);
+  void dropFootprints(uint64_t keyHash);
   const FootprintEffect* findFootprint(const Key& key, uint64_t keyHash, const sim::DeviceMemory& memory);
 
   std::map<uint64_t, KeyStats> keys_;                       // by key hash
