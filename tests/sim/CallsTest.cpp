@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "SimTestUtil.h"
 
@@ -71,34 +72,34 @@ BASE:
 }
 )";
 
-TEST(Recursion, EachLaneRecursesToItsOwnDepth) {
-  DeviceMemory memory;
-  auto m = loadPtx(kPtx, "recursion.ptx", memory);
-  ASSERT_TRUE(m.ok()) << m.status();
-  uint64_t out = memory.allocate(64 * 4, "out");
+LaunchConfig oneBlock(uint32_t threads, std::vector<const void*> args = {}) {
   LaunchConfig cfg;
   cfg.grid = {1, 1, 1};
-  cfg.block = {64, 1, 1};
-  cfg.args = {&out};
+  cfg.block = {threads, 1, 1};
+  cfg.args = std::move(args);
+  return cfg;
+}
+
+TEST(Recursion, EachLaneRecursesToItsOwnDepth) {
+  Fixture f(PtxText{kPtx, "recursion.ptx"});
+  ASSERT_TRUE(f.module);
+  uint32_t* out = f.zeros<uint32_t>(64);
+  auto cfg = oneBlock(64, f.args(out));
   cfg.stackLimitBytes = 4096;  // 63 frames of 32 bytes: more than CUDA's default 1 KiB
   NullSink sink;
-  auto st = launch(**m, "depth", cfg, memory, sink);
+  auto st = f.run("depth", cfg, sink);
   ASSERT_TRUE(st.ok()) << st;
-  const auto* d = reinterpret_cast<const uint32_t*>(out);
-  for (uint32_t t = 0; t < 64; ++t) EXPECT_EQ(d[t], t) << t;
-  EXPECT_EQ(repeatabilityProblem(**m, "depth"), "");
+  for (uint32_t t = 0; t < 64; ++t) EXPECT_EQ(out[t], t) << t;
+  EXPECT_EQ(repeatabilityProblem(*f.module, "depth"), "");
 }
 
 TEST(Recursion, TooDeepForTheStackLimitIsAFault) {
-  DeviceMemory memory;
-  auto m = loadPtx(kPtx, "recursion.ptx", memory);
-  ASSERT_TRUE(m.ok()) << m.status();
-  LaunchConfig cfg;
-  cfg.grid = {1, 1, 1};
-  cfg.block = {32, 1, 1};
+  Fixture f(PtxText{kPtx, "recursion.ptx"});
+  ASSERT_TRUE(f.module);
+  auto cfg = oneBlock(32);
   cfg.stackLimitBytes = 1024;
   NullSink sink;
-  auto st = launch(**m, "overflow", cfg, memory, sink);
+  auto st = f.run("overflow", cfg, sink);
   ASSERT_FALSE(st.ok());
   std::string msg(st.message());
   EXPECT_NE(msg.find("call stack overflow"), std::string::npos) << msg;
@@ -173,22 +174,16 @@ const char* kIndirectPtx = R"(
 )";
 
 TEST(IndirectCalls, LanesCallTheFunctionsTheirTableEntriesName) {
-  DeviceMemory memory;
-  auto m = loadPtx(kIndirectPtx, "indirect.ptx", memory);
-  ASSERT_TRUE(m.ok()) << m.status();
-  uint64_t out = memory.allocate(64 * 4, "out");
-  LaunchConfig cfg;
-  cfg.grid = {1, 1, 1};
-  cfg.block = {64, 1, 1};
-  cfg.args = {&out};
+  Fixture f(PtxText{kIndirectPtx, "indirect.ptx"});
+  ASSERT_TRUE(f.module);
+  int32_t* out = f.zeros<int32_t>(64);
   NullSink sink;
-  auto st = launch(**m, "dispatch", cfg, memory, sink);
+  auto st = f.run("dispatch", oneBlock(64, f.args(out)), sink);
   ASSERT_TRUE(st.ok()) << st;
-  const auto* v = reinterpret_cast<const int32_t*>(out);
-  for (int t = 0; t < 64; ++t) EXPECT_EQ(v[t], t % 2 ? t * t : 2 * t) << t;
+  for (int t = 0; t < 64; ++t) EXPECT_EQ(out[t], t % 2 ? t * t : 2 * t) << t;
   // A variable's address in an initializer, with an addend.
   uint64_t table = 0, self = 0;
-  for (const auto& g : (*m)->globals()) {
+  for (const auto& g : f.module->globals()) {
     if (g.name == "table") table = g.address;
     if (g.name == "self") self = g.address;
   }
@@ -197,16 +192,11 @@ TEST(IndirectCalls, LanesCallTheFunctionsTheirTableEntriesName) {
 }
 
 TEST(IndirectCalls, ACallThroughADataAddressIsAFault) {
-  DeviceMemory memory;
-  auto m = loadPtx(kIndirectPtx, "indirect.ptx", memory);
-  ASSERT_TRUE(m.ok()) << m.status();
-  uint64_t out = memory.allocate(16, "out");
-  LaunchConfig cfg;
-  cfg.grid = {1, 1, 1};
-  cfg.block = {1, 1, 1};
-  cfg.args = {&out};
+  Fixture f(PtxText{kIndirectPtx, "indirect.ptx"});
+  ASSERT_TRUE(f.module);
+  uint64_t* out = f.zeros<uint64_t>(2);
   NullSink sink;
-  auto st = launch(**m, "wild", cfg, memory, sink);
+  auto st = f.run("wild", oneBlock(1, f.args(out)), sink);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(std::string(st.message()).find("not the address of a device function"), std::string::npos) << st;
 }

@@ -57,14 +57,22 @@ class RecordingSink final : public EventSink {
 
 using NullSink = NullEventSink;
 
+// PTX written in a test, and the file name its errors give.
+struct PtxText {
+  std::string_view text;
+  std::string name;
+};
+
 // A loaded PTX file, device memory and argument storage.
 struct Fixture {
   DeviceMemory memory;
   std::unique_ptr<Module> module;
   std::vector<std::vector<uint8_t>> argStorage;
 
-  explicit Fixture(const std::string& cudaName) {
-    auto m = loadPtx(cudaPtx(cudaName), cudaName + ".ptx", memory);
+  explicit Fixture(const std::string& cudaName) { load(cudaPtx(cudaName), cudaName + ".ptx"); }
+  explicit Fixture(const PtxText& ptx) { load(ptx.text, ptx.name); }
+  void load(std::string_view text, const std::string& name) {
+    auto m = loadPtx(text, name, memory);
     EXPECT_TRUE(m.ok()) << m.status();
     if (m.ok()) module = std::move(*m);
   }
@@ -96,6 +104,9 @@ struct Fixture {
     cfg.args = std::move(a);
     cfg.dynamicSharedBytes = dynShared;
     cfg.schedule = sched;
+    return run(kernel, cfg, sink);
+  }
+  absl::Status run(std::string_view kernel, const LaunchConfig& cfg, EventSink& sink) {
     if (!module) return absl::FailedPreconditionError("module failed to load");
     return launch(*module, kernel, cfg, memory, sink);
   }
