@@ -18,7 +18,7 @@ void MessagePassing::reset(uint32_t threadsPerBlock, const ClockGeometry* geomet
 MessagePassing::PerThread& MessagePassing::at(const ThreadClocks& t) {
   auto [it, inserted] = threads_.try_emplace(index(t));
   if (inserted) {
-    for (VectorClock* c : {&it->second.fenceAny, &it->second.fenceDevice, &it->second.pendingSame,
+    for (VectorClock* c : {&it->second.fenceAny.hb, &it->second.fenceDevice.hb, &it->second.pendingSame,
                            &it->second.pendingOther})
       c->setGeometry(geometry_);
   }
@@ -53,7 +53,7 @@ void MessagePassing::fence(ThreadClocks& t, Scope scope, bool withWcp) {
   if (device) note(p.unfencedOther);
   // F of the release pattern: everything of t up to here (what it just
   // acquired included, for transitivity).
-  p.fenceAny = t.hbSnapshot();
+  p.fenceAny = Release{t.hb, t.now};
   p.fencedAny = true;
   if (device) {
     p.fenceDevice = p.fenceAny;
@@ -93,11 +93,16 @@ void MessagePassing::strongRead(const ThreadClocks& t, uint64_t key, Scope scope
     return w.block == t.block && w.thread == t.thread;
   });
   PerThread* p = nullptr;
-  auto take = [&](const VectorClock& release, bool sameBlock) {
-    if (release.empty()) return;
+  auto pending = [&](bool sameBlock) -> VectorClock& {
     if (!p) p = &at(t);
-    (sameBlock ? p->pendingSame : p->pendingOther).join(release);
     (sameBlock ? o.broughtSame : o.broughtOther) = true;
+    return sameBlock ? p->pendingSame : p->pendingOther;
+  };
+  auto take = [&](const VectorClock& release, bool sameBlock) {
+    if (!release.empty()) pending(sameBlock).join(release);
+  };
+  auto takeWriter = [&](const Writer& w, const Release& release, bool sameBlock) {
+    if (!release.empty()) release.joinInto(pending(sameBlock), w.block, w.thread);
   };
   if (!contributed) {
     // The common case (a flag written by others): the chain's joins.
@@ -108,8 +113,8 @@ void MessagePassing::strongRead(const ThreadClocks& t, uint64_t key, Scope scope
     // Rule 4 needs W by another thread: join the other writers one by one.
     for (const Writer& w : c.writers) {
       if (w.block == t.block && w.thread == t.thread) continue;
-      if (w.block == t.block) take(w.fenceAny, true);
-      else if (device && w.device) take(w.fenceDevice, false);
+      if (w.block == t.block) takeWriter(w, w.fenceAny, true);
+      else if (device && w.device) takeWriter(w, w.fenceDevice, false);
     }
   }
   if (o.broughtSame) p->pendingSameRead = origin;
@@ -142,19 +147,19 @@ void MessagePassing::chainAdd(const ThreadClocks& t, uint64_t key, Scope scope, 
                         [&](const Writer& x) { return x.block == t.block && x.thread == t.thread; });
   // A writer adding what it added before (an RMW in a spin loop) changes
   // nothing: its releases already are in its block's join and the device's.
-  if (w != c.writers.end() && writer.fenceAny.leq(w->fenceAny) &&
-      (!device || (w->device && writer.fenceDevice.leq(w->fenceDevice))))
+  if (w != c.writers.end() && writer.fenceAny.leq(w->fenceAny, t.block, t.thread) &&
+      (!device || (w->device && writer.fenceDevice.leq(w->fenceDevice, t.block, t.thread))))
     return;
   c.stamp = ++stamps_;
   auto own = std::find_if(c.byBlock.begin(), c.byBlock.end(), [&](const auto& e) { return e.first == t.block; });
   if (own == c.byBlock.end()) own = c.byBlock.insert(c.byBlock.end(), {t.block, VectorClock(geometry_)});
-  own->second.join(writer.fenceAny);
+  writer.fenceAny.joinInto(own->second, t.block, t.thread);
   if (device) {
     c.device.setGeometry(geometry_);
-    c.device.join(writer.fenceDevice);
+    writer.fenceDevice.joinInto(c.device, t.block, t.thread);
   }
   if (w == c.writers.end())
-    w = c.writers.insert(c.writers.end(), {t.block, t.thread, false, VectorClock(geometry_), VectorClock(geometry_)});
+    w = c.writers.insert(c.writers.end(), {t.block, t.thread, false, {VectorClock(geometry_)}, {VectorClock(geometry_)}});
   w->fenceAny.join(writer.fenceAny);
   if (device) {
     w->device = true;
@@ -193,11 +198,11 @@ uint64_t MessagePassing::bytes() const {
                    observed_.capacity() * (sizeof(std::pair<uint64_t, uint64_t>) + sizeof(Observed)) +
                    unfenced_.capacity() * (sizeof(uint64_t) + sizeof(UnfencedWrite));
   for (const auto& [_, p] : threads_)
-    total += p.fenceAny.bytes() + p.fenceDevice.bytes() + p.pendingSame.bytes() + p.pendingOther.bytes();
+    total += p.fenceAny.hb.bytes() + p.fenceDevice.hb.bytes() + p.pendingSame.bytes() + p.pendingOther.bytes();
   for (const auto& [_, c] : chains_) {
     total += c.device.bytes();
     for (const auto& [b, clock] : c.byBlock) total += clock.bytes() + sizeof(b);
-    for (const Writer& w : c.writers) total += sizeof(w) + w.fenceAny.bytes() + w.fenceDevice.bytes();
+    for (const Writer& w : c.writers) total += sizeof(w) + w.fenceAny.hb.bytes() + w.fenceDevice.hb.bytes();
   }
   return total;
 }

@@ -28,6 +28,7 @@
 // gwcp keeps its predictive treatment of critical sections.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -85,8 +86,32 @@ class MessagePassing {
     Clock epoch;
     Origin origin;
   };
+  // H of a thread at a fence, kept as ThreadClocks keeps it: H without the
+  // thread's own entry (shared with the thread's clock until either changes)
+  // and its own time apart. A copy of H with the own entry set is a private
+  // block list per fencing thread (1.2 GiB for a grid of 270k threads that
+  // each fence once); the thread is known from where a Release is kept.
+  struct Release {
+    VectorClock hb;
+    Clock now = 0;
+
+    bool empty() const { return now == 0; }
+    // Pointwise <=, both of thread (block, thread).
+    bool leq(const Release& o, uint32_t block, uint32_t thread) const {
+      return now <= o.now && hb.leq(o.hb, block, thread, std::max(o.now, o.hb.get(block, thread)));
+    }
+    void join(const Release& o) {  // of the same thread
+      hb.join(o.hb);
+      now = std::max(now, o.now);
+    }
+    // `into` joins H with the own entry of (block, thread).
+    void joinInto(VectorClock& into, uint32_t block, uint32_t thread) const {
+      into.join(hb);
+      if (into.get(block, thread) < now) into.set(block, thread, now);
+    }
+  };
   struct PerThread {
-    VectorClock fenceAny, fenceDevice;       // H at the latest fence, at the latest device fence
+    Release fenceAny, fenceDevice;           // H at the latest fence, at the latest device fence
     bool fencedAny = false, fencedDevice = false;
     VectorClock pendingSame, pendingOther;   // observed releases awaiting a covering fence
     Origin pendingSameRead, pendingOtherRead;  // the latest read that brought one
@@ -99,7 +124,7 @@ class MessagePassing {
   struct Writer {
     uint32_t block, thread;
     bool device;  // made a device-scoped write after a device fence
-    VectorClock fenceAny, fenceDevice;
+    Release fenceAny, fenceDevice;
   };
   struct Chain {
     std::vector<std::pair<uint32_t, VectorClock>> byBlock;  // writer block -> join of H at its latest fence

@@ -25,25 +25,37 @@ void VectorClock::own(Block& block) const {
 VectorClock& VectorClock::operator=(const VectorClock& other) {
   if (this == &other) return *this;
   geometry_ = other.geometry_;
-  blocks_ = other.blocks_;  // shares every block's arrays
+  blocks_ = other.blocks_;  // shares the list, and so every block's arrays
   return *this;
 }
 
-VectorClock::Block* VectorClock::find(uint32_t block) {
-  auto it = std::lower_bound(blocks_.begin(), blocks_.end(), block,
-                             [](const Block& b, uint32_t id) { return b.id < id; });
-  return it != blocks_.end() && it->id == block ? &*it : nullptr;
+const std::vector<VectorClock::Block>& VectorClock::list() const {
+  static const std::vector<Block> kNoBlocks;
+  return blocks_ ? *blocks_ : kNoBlocks;
 }
 
-const VectorClock::Block* VectorClock::find(uint32_t block) const {
-  return const_cast<VectorClock*>(this)->find(block);
+std::vector<VectorClock::Block>& VectorClock::ownList() {
+  if (!blocks_) blocks_ = std::make_shared<std::vector<Block>>();
+  else if (blocks_.use_count() > 1) blocks_ = std::make_shared<std::vector<Block>>(*blocks_);
+  return *blocks_;
 }
+
+namespace {
+template <class Blocks>
+auto findIn(Blocks& blocks, uint32_t block) -> decltype(&*blocks.begin()) {
+  auto it = std::lower_bound(blocks.begin(), blocks.end(), block, [](const auto& b, uint32_t id) { return b.id < id; });
+  return it != blocks.end() && it->id == block ? &*it : nullptr;
+}
+}  // namespace
+
+const VectorClock::Block* VectorClock::find(uint32_t block) const { return findIn(list(), block); }
 
 VectorClock::Block& VectorClock::findOrInsert(uint32_t block) {
-  auto it = std::lower_bound(blocks_.begin(), blocks_.end(), block,
+  auto& blocks = ownList();
+  auto it = std::lower_bound(blocks.begin(), blocks.end(), block,
                              [](const Block& b, uint32_t id) { return b.id < id; });
-  if (it != blocks_.end() && it->id == block) return *it;
-  it = blocks_.insert(it, Block{block, 0, nullptr, nullptr});
+  if (it != blocks.end() && it->id == block) return *it;
+  it = blocks.insert(it, Block{block, 0, nullptr, nullptr});
   if (!geometry_->compression) expand(*it);
   return *it;
 }
@@ -119,6 +131,7 @@ Clock VectorClock::get(uint32_t block, uint32_t thread) const {
 }
 
 void VectorClock::set(uint32_t block, uint32_t thread, Clock time) {
+  if (get(block, thread) == time) return;  // (a shared list stays shared)
   Block& b = findOrInsert(block);
   if (!b.warps) {
     if (b.base == time) return;
@@ -181,6 +194,16 @@ void VectorClock::joinInto(Block& mine, const Block& other) const {
   }
   // A shared block that already covers `other` stays shared.
   if (mine.warps && mine.warps.use_count() > 1 && blockLeq(other, mine)) return;
+  // An expanded block that covers ours is shared rather than copied: after a
+  // barrier built from atomics (cuda::barrier, grid sync) every thread of a
+  // block acquires the same lock clock, and 1024 private copies of its lane
+  // times cost 1024 times the memory.
+  if (other.warps && blockLeq(mine, other)) {
+    mine.base = other.base;
+    mine.warps = other.warps;
+    mine.lanes = other.lanes;
+    return;
+  }
   expand(mine);
   own(mine);
   for (uint32_t w = 0; w < geometry_->warpsPerBlock; ++w) {
@@ -203,51 +226,57 @@ void VectorClock::joinInto(Block& mine, const Block& other) const {
 }
 
 void VectorClock::join(const VectorClock& other) {
-  if (other.blocks_.empty()) return;
-  if (blocks_.empty()) {
+  const auto& theirList = other.list();
+  if (theirList.empty() || blocks_ == other.blocks_) return;
+  if (empty()) {
     *this = other;
     return;
   }
   // Common case: every block of `other` is already here; join in place.
+  const auto& mineList = list();
   size_t i = 0;
   bool subset = true;
-  for (const Block& theirs : other.blocks_) {
-    while (i < blocks_.size() && blocks_[i].id < theirs.id) ++i;
-    if (i == blocks_.size() || blocks_[i].id != theirs.id) {
+  for (const Block& theirs : theirList) {
+    while (i < mineList.size() && mineList[i].id < theirs.id) ++i;
+    if (i == mineList.size() || mineList[i].id != theirs.id) {
       subset = false;
       break;
     }
   }
+  // A shared list that covers `other` stays shared.
+  if (subset && blocks_.use_count() > 1 && other.leq(*this)) return;
+  auto& blocks = ownList();
   if (subset) {
     i = 0;
-    for (const Block& theirs : other.blocks_) {
-      while (blocks_[i].id < theirs.id) ++i;
-      joinInto(blocks_[i], theirs);
+    for (const Block& theirs : theirList) {
+      while (blocks[i].id < theirs.id) ++i;
+      joinInto(blocks[i], theirs);
     }
     return;
   }
   std::vector<Block> merged;
-  merged.reserve(blocks_.size() + other.blocks_.size());
+  merged.reserve(blocks.size() + theirList.size());
   i = 0;
   size_t j = 0;
-  while (i < blocks_.size() || j < other.blocks_.size()) {
-    if (j == other.blocks_.size() || (i < blocks_.size() && blocks_[i].id < other.blocks_[j].id)) {
-      merged.push_back(std::move(blocks_[i++]));
-    } else if (i == blocks_.size() || other.blocks_[j].id < blocks_[i].id) {
-      merged.push_back(other.blocks_[j++]);
+  while (i < blocks.size() || j < theirList.size()) {
+    if (j == theirList.size() || (i < blocks.size() && blocks[i].id < theirList[j].id)) {
+      merged.push_back(std::move(blocks[i++]));
+    } else if (i == blocks.size() || theirList[j].id < blocks[i].id) {
+      merged.push_back(theirList[j++]);
     } else {
-      joinInto(blocks_[i], other.blocks_[j++]);
-      merged.push_back(std::move(blocks_[i++]));
+      joinInto(blocks[i], theirList[j++]);
+      merged.push_back(std::move(blocks[i++]));
     }
   }
-  blocks_ = std::move(merged);
+  blocks = std::move(merged);
 }
 
 bool VectorClock::leq(const VectorClock& other) const { return leq(other, UINT32_MAX, 0, 0); }
 
 bool VectorClock::leq(const VectorClock& other, uint32_t exceptBlock, uint32_t exceptThread, Clock time) const {
   static const Block kEmpty{};
-  for (const Block& mine : blocks_) {
+  if (blocks_ == other.blocks_ && exceptBlock == UINT32_MAX) return true;
+  for (const Block& mine : list()) {
     const Block* found = other.find(mine.id);
     const Block& theirs = found ? *found : kEmpty;
     bool special = mine.id == exceptBlock;
@@ -275,12 +304,14 @@ bool VectorClock::leq(const VectorClock& other, uint32_t exceptBlock, uint32_t e
 
 uint64_t VectorClock::bytes() const {
   // A shared array counts for its share (so shared arrays are counted once in all).
-  uint64_t total = blocks_.capacity() * sizeof(Block);
-  for (const Block& block : blocks_) {
+  // (and a shared list for its share of the list and of what it holds).
+  if (!blocks_) return 0;
+  uint64_t total = blocks_->capacity() * sizeof(Block);
+  for (const Block& block : *blocks_) {
     if (block.warps) total += (2 * geometry_->warpsPerBlock + 1) * sizeof(Clock) / block.warps.use_count();
     if (block.lanes) total += 32 * slotCount(block) * sizeof(Clock) / block.lanes.use_count();
   }
-  return total;
+  return total / blocks_.use_count();
 }
 
 }  // namespace predatar

@@ -54,8 +54,8 @@ class VectorClock {
   // Pointwise <= where `other`'s entry for (block, thread) reads as `time`
   // (C_t = P_t[t := N_t] without copying P_t).
   bool leq(const VectorClock& other, uint32_t block, uint32_t thread, Clock time) const;
-  bool empty() const { return blocks_.empty(); }
-  void clear() { blocks_.clear(); }
+  bool empty() const { return !blocks_ || blocks_->empty(); }
+  void clear() { blocks_.reset(); }
 
   // Heap bytes held (for --stats and the memory benchmark).
   uint64_t bytes() const;
@@ -78,7 +78,6 @@ class VectorClock {
     std::shared_ptr<Clock[]> lanes;
   };
 
-  Block* find(uint32_t block);
   const Block* find(uint32_t block) const;
   Block& findOrInsert(uint32_t block);
   void expand(Block& block) const;
@@ -102,8 +101,16 @@ class VectorClock {
   void own(Block& block) const;  // private copies of shared arrays, before a write
   bool blockLeq(const Block& mine, const Block& other) const;
 
+  // The block list, shared copy-on-write like the arrays: after a barrier
+  // every participant holds the same clock, and a grid synchronized through
+  // atomics (cooperative groups' grid sync) gives each of its threads an
+  // entry per block; one list for all of them instead of one per thread
+  // (264 blocks of 1024 threads held 5.4 GiB of lists).
+  const std::vector<Block>& list() const;
+  std::vector<Block>& ownList();  // a private list, before a write
+
   const ClockGeometry* geometry_ = nullptr;
-  std::vector<Block> blocks_;  // sorted by id
+  std::shared_ptr<std::vector<Block>> blocks_;  // sorted by id; null when empty
 };
 
 }  // namespace predatar

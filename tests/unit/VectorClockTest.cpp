@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <vector>
 
 namespace predatar {
 namespace {
@@ -26,7 +27,7 @@ TEST_P(VectorClockTest, MatchesAPlainMapUnderRandomOperations) {
     for (int op = 0; op < 60; ++op) {
       uint32_t block = rng() % 4, thread = rng() % 80;
       Clock v = rng() % 6;
-      switch (rng() % 5) {
+      switch (rng() % 6) {
         case 0: a.set(block, thread, v), ma[{block, thread}] = v; break;
         case 1: b.set(block, thread, v), mb[{block, thread}] = v; break;
         case 2:
@@ -40,6 +41,10 @@ TEST_P(VectorClockTest, MatchesAPlainMapUnderRandomOperations) {
         case 4:
           a.join(b);
           for (auto& [k, x] : mb) ma[k] = std::max(at(ma, k.first, k.second), x);
+          break;
+        case 5:  // a shared copy: later writes to either must not show in the other
+          if (rng() % 2) b = a, mb = ma;
+          else a = b, ma = mb;
           break;
       }
     }
@@ -66,6 +71,33 @@ TEST_P(VectorClockTest, UniformBlocksStaySmall) {
   if (GetParam()) EXPECT_LT(a.bytes(), 100u);  // one compressed block entry
   else EXPECT_GT(a.bytes(), 256u * sizeof(Clock));
   EXPECT_EQ(a.get(3, 255), 5u);
+}
+
+// After a barrier built from atomics every thread of a grid holds the same
+// clock, with an entry per block: copies share one block list and its
+// arrays, and joining what a copy already covers keeps it shared.
+TEST_P(VectorClockTest, CopiesShareTheirBlockList) {
+  ClockGeometry g = ClockGeometry::make(1024, GetParam());
+  VectorClock grid(&g);
+  for (uint32_t block = 0; block < 264; ++block)
+    for (uint32_t t = 0; t < 1024; t += 97) grid.set(block, t, block + t);  // expanded blocks
+  const uint64_t one = grid.bytes();  // before anything shares it
+  VectorClock dominated(&g);
+  dominated.set(7, 0, 1);  // grid has 7 there
+  std::vector<VectorClock> threads(1000, VectorClock(&g));
+  for (VectorClock& t : threads) {
+    t = grid;
+    t.join(grid);
+    t.join(dominated);
+    t.set(5, 97, 5 + 97);  // unchanged
+  }
+  uint64_t all = 0;
+  for (const VectorClock& t : threads) all += t.bytes();
+  EXPECT_LE(all, one);  // each counts its share of one list (a private list each: 1000 times that)
+  threads[0].set(5, 0, 1000);
+  EXPECT_EQ(threads[1].get(5, 0), 5u);
+  EXPECT_EQ(threads[0].get(5, 0), 1000u);
+  EXPECT_EQ(grid.get(5, 0), 5u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Compression, VectorClockTest, ::testing::Values(true, false));
