@@ -50,13 +50,17 @@ void ThreadTable::exit(uint32_t block, uint32_t thread) {
 }
 
 uint64_t ThreadTable::clockBytes() const {
-  uint64_t total = blocks_.capacity() * sizeof(void*);
+  uint64_t total = blocks_.capacity() * sizeof(void*), entries = 0;
   for (const auto& b : blocks_) {
     if (!b) continue;
     total += sizeof(BlockThreads) + b->threads.capacity() * sizeof(void*);
-    for (const auto& t : b->threads)
-      if (t) total += sizeof(ThreadClocks) + t->hb.bytes() + t->wcp.bytes();
+    for (const auto& t : b->threads) {
+      if (!t) continue;
+      total += sizeof(ThreadClocks) + t->hb.bytes() + t->wcp.bytes();
+      entries += 1 + t->hb.blockEntries() + t->wcp.blockEntries();
+    }
   }
+  lastScanEntries_ = entries;
   return total;
 }
 
@@ -65,11 +69,21 @@ void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t blo
   if (threads.empty()) return;
   VectorClock joinedHb(&geometry), joinedWcp(&geometry);
   Clock latest = 0;
+  // A whole block's barrier sets every entry of the block to `latest` below
+  // (in P too, which joins H): no participant knows a later time of a
+  // participant than that one's own, so the block's entries need no join (a
+  // block synchronized through atomics before has 1024 lane times in each).
+  bool wholeBlock = geometry.compression && threads.size() == geometry.threadsPerBlock;
+  uint32_t skip = wholeBlock ? block : UINT32_MAX;
+  // Participants mostly hold one shared list (the previous barrier's): a
+  // list joined already is not compared again.
+  const ThreadClocks* previous = nullptr;
   for (uint32_t thread : threads) {
     ThreadClocks& t = table.at(block, thread);
-    joinedHb.join(t.hb);
-    if (withWcp) joinedWcp.join(t.wcp);
+    if (!previous || !t.hb.sharesListWith(previous->hb)) joinedHb.join(t.hb, skip);
+    if (withWcp && (!previous || !t.wcp.sharesListWith(previous->wcp))) joinedWcp.join(t.wcp, skip);
     latest = std::max(latest, t.now);
+    previous = &t;
   }
   if (!geometry.compression) {
     for (uint32_t thread : threads) {
@@ -80,7 +94,7 @@ void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t blo
   if (geometry.compression) {
     // Forced compression: participants' times become `latest`; exact because
     // no participant has an event with a time in (own now, latest].
-    if (threads.size() == geometry.threadsPerBlock) {
+    if (wholeBlock) {
       joinedHb.setBlock(block, latest);
     } else {
       // Whole warps compress to one entry; partial warps keep lane entries.

@@ -64,6 +64,8 @@ class ThreadTable {
   // Frees an exited thread's clocks (the paper's thread-exit cleanup).
   void exit(uint32_t block, uint32_t thread);
   uint64_t clockBytes() const;
+  // Block entries the last clockBytes() visited: what a memory sample costs.
+  uint64_t lastScanEntries() const { return lastScanEntries_; }
   uint32_t threadsPerBlock() const { return threadsPerBlock_; }
   uint64_t size() const { return uint64_t(blocks_.size()) * threadsPerBlock_; }
   ThreadClocks* find(uint64_t globalThread) const {
@@ -81,6 +83,7 @@ class ThreadTable {
   std::vector<std::unique_ptr<BlockThreads>> blocks_;
   std::vector<bool> finished_;            // every thread of the block exited; its threads are freed
   mutable ThreadClocks exitedThread_;     // what find() returns for a finished block's threads
+  mutable uint64_t lastScanEntries_ = 0;
 };
 
 // Barrier synchronization (__syncthreads over `threads` of `block`, or

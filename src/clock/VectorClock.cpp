@@ -197,8 +197,9 @@ void VectorClock::joinInto(Block& mine, const Block& other) const {
   // An expanded block that covers ours is shared rather than copied: after a
   // barrier built from atomics (cuda::barrier, grid sync) every thread of a
   // block acquires the same lock clock, and 1024 private copies of its lane
-  // times cost 1024 times the memory.
-  if (other.warps && blockLeq(mine, other)) {
+  // times cost 1024 times the memory. (A private expanded block is joined in
+  // place: no copy to save, and the check would double the work.)
+  if (other.warps && (!mine.warps || mine.warps.use_count() > 1) && blockLeq(mine, other)) {
     mine.base = other.base;
     mine.warps = other.warps;
     mine.lanes = other.lanes;
@@ -225,7 +226,7 @@ void VectorClock::joinInto(Block& mine, const Block& other) const {
   compress(mine);
 }
 
-void VectorClock::join(const VectorClock& other) {
+void VectorClock::join(const VectorClock& other, uint32_t skipBlock) {
   const auto& theirList = other.list();
   if (theirList.empty() || blocks_ == other.blocks_) return;
   if (empty()) {
@@ -237,6 +238,7 @@ void VectorClock::join(const VectorClock& other) {
   size_t i = 0;
   bool subset = true;
   for (const Block& theirs : theirList) {
+    if (theirs.id == skipBlock) continue;
     while (i < mineList.size() && mineList[i].id < theirs.id) ++i;
     if (i == mineList.size() || mineList[i].id != theirs.id) {
       subset = false;
@@ -244,11 +246,12 @@ void VectorClock::join(const VectorClock& other) {
     }
   }
   // A shared list that covers `other` stays shared.
-  if (subset && blocks_.use_count() > 1 && other.leq(*this)) return;
+  if (subset && blocks_.use_count() > 1 && other.leqImpl(*this, UINT32_MAX, 0, 0, skipBlock)) return;
   auto& blocks = ownList();
   if (subset) {
     i = 0;
     for (const Block& theirs : theirList) {
+      if (theirs.id == skipBlock) continue;
       while (blocks[i].id < theirs.id) ++i;
       joinInto(blocks[i], theirs);
     }
@@ -262,24 +265,38 @@ void VectorClock::join(const VectorClock& other) {
     if (j == theirList.size() || (i < blocks.size() && blocks[i].id < theirList[j].id)) {
       merged.push_back(std::move(blocks[i++]));
     } else if (i == blocks.size() || theirList[j].id < blocks[i].id) {
-      merged.push_back(theirList[j++]);
+      if (theirList[j].id != skipBlock) merged.push_back(theirList[j]);
+      ++j;
     } else {
-      joinInto(blocks[i], theirList[j++]);
+      if (theirList[j].id != skipBlock) joinInto(blocks[i], theirList[j]);
+      ++j;
       merged.push_back(std::move(blocks[i++]));
     }
   }
   blocks = std::move(merged);
 }
 
-bool VectorClock::leq(const VectorClock& other) const { return leq(other, UINT32_MAX, 0, 0); }
+bool VectorClock::leq(const VectorClock& other) const { return leqImpl(other, UINT32_MAX, 0, 0, UINT32_MAX); }
 
 bool VectorClock::leq(const VectorClock& other, uint32_t exceptBlock, uint32_t exceptThread, Clock time) const {
+  return leqImpl(other, exceptBlock, exceptThread, time, UINT32_MAX);
+}
+
+bool VectorClock::leqImpl(const VectorClock& other, uint32_t exceptBlock, uint32_t exceptThread, Clock time,
+                          uint32_t skipBlock) const {
   static const Block kEmpty{};
   if (blocks_ == other.blocks_ && exceptBlock == UINT32_MAX) return true;
+  // Both lists are sorted by block: one walk, no search per block.
+  const auto& theirList = other.list();
+  size_t j = 0;
   for (const Block& mine : list()) {
-    const Block* found = other.find(mine.id);
-    const Block& theirs = found ? *found : kEmpty;
+    if (mine.id == skipBlock) continue;
+    while (j < theirList.size() && theirList[j].id < mine.id) ++j;
+    bool found = j < theirList.size() && theirList[j].id == mine.id;
+    const Block& theirs = found ? theirList[j] : kEmpty;
     bool special = mine.id == exceptBlock;
+    if (found && !special && mine.base == theirs.base && mine.warps == theirs.warps && mine.lanes == theirs.lanes)
+      continue;  // the same entry (shared arrays)
     auto theirsAt = [&](uint32_t w, uint32_t lane) {
       if (special && w * 32 + lane == exceptThread) return time;
       return timeOf(theirs, w, lane);

@@ -49,7 +49,9 @@ class VectorClock {
   // Every lane of the warp gets `time` (forced compression at __syncwarp).
   void setWarp(uint32_t block, uint32_t warp, Clock time);
 
-  void join(const VectorClock& other);
+  // Pointwise max; `skipBlock`'s entries are left as they are (a barrier of
+  // the whole block overwrites them next: joining them is wasted).
+  void join(const VectorClock& other, uint32_t skipBlock = UINT32_MAX);
   bool leq(const VectorClock& other) const;  // pointwise <=
   // Pointwise <= where `other`'s entry for (block, thread) reads as `time`
   // (C_t = P_t[t := N_t] without copying P_t).
@@ -57,6 +59,9 @@ class VectorClock {
   bool empty() const { return !blocks_ || blocks_->empty(); }
   void clear() { blocks_.reset(); }
 
+  size_t blockEntries() const { return list().size(); }
+  // Holds the very same block list as `other` (so equal to it).
+  bool sharesListWith(const VectorClock& other) const { return blocks_ && blocks_ == other.blocks_; }
   // Heap bytes held (for --stats and the memory benchmark).
   uint64_t bytes() const;
 
@@ -85,6 +90,8 @@ class VectorClock {
   void compress(Block& block) const;
   bool compressWarp(Block& block, uint32_t warp) const;
   void joinInto(Block& mine, const Block& other) const;
+  bool leqImpl(const VectorClock& other, uint32_t exceptBlock, uint32_t exceptThread, Clock time,
+               uint32_t skipBlock) const;
   uint32_t slotOf(const Block& block, uint32_t warp) const {  // slot + 1, 0 when compressed
     return block.warps ? block.warps[geometry_->warpsPerBlock + warp] : 0;
   }
