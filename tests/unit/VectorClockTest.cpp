@@ -27,7 +27,7 @@ TEST_P(VectorClockTest, MatchesAPlainMapUnderRandomOperations) {
     for (int op = 0; op < 60; ++op) {
       uint32_t block = rng() % 4, thread = rng() % 80;
       Clock v = rng() % 6;
-      switch (rng() % 6) {
+      switch (rng() % 7) {
         case 0: a.set(block, thread, v), ma[{block, thread}] = v; break;
         case 1: b.set(block, thread, v), mb[{block, thread}] = v; break;
         case 2:
@@ -41,6 +41,11 @@ TEST_P(VectorClockTest, MatchesAPlainMapUnderRandomOperations) {
         case 4:
           a.join(b);
           for (auto& [k, x] : mb) ma[k] = std::max(at(ma, k.first, k.second), x);
+          break;
+        case 6:  // join but for one block
+          a.join(b, block);
+          for (auto& [k, x] : mb)
+            if (k.first != block) ma[k] = std::max(at(ma, k.first, k.second), x);
           break;
         case 5:  // a shared copy: later writes to either must not show in the other
           if (rng() % 2) b = a, mb = ma;
