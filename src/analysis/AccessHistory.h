@@ -255,7 +255,8 @@ class AccessHistory {
     // The page counts words with records in shadow_ (strongDevice_ is apart).
     if (wasEmpty && !records.empty()) shadow_.filled();
     else if (!wasEmpty && records.empty()) shadow_.emptied();
-    if (liveRecords_ > peakRecords_ || shadow_.pages() > peakPages_) notePeak();
+    if (liveRecords_ > peakRecords_ || shadow_.pages() > peakPages_ || shadow_.fullPages() > peakFullPages_)
+      notePeak();
   }
 
   // Peak bytes of shadow memory: the pages plus records beyond a word's first.
@@ -370,6 +371,7 @@ class AccessHistory {
   void notePeak() {
     peakRecords_ = std::max(peakRecords_, liveRecords_);
     peakPages_ = std::max(peakPages_, shadow_.pages());
+    peakFullPages_ = std::max(peakFullPages_, shadow_.fullPages());
     uint64_t extra = liveRecords_ > shadow_.words() ? liveRecords_ - shadow_.words() : 0;
     uint64_t strongSlots = strongDevice_.capacity() * (sizeof(uint64_t) + sizeof(strongDevice_.begin()->second) + 1);
     peakBytes_ = std::max(peakBytes_, shadow_.bytes() + strongSlots + extra * sizeof(PackedRecord));
@@ -411,6 +413,7 @@ class AccessHistory {
   uint64_t liveRecords_ = 0;
   uint64_t peakRecords_ = 0;
   uint64_t peakPages_ = 0;
+  uint64_t peakFullPages_ = 0;
   uint64_t peakBytes_ = 0;
 };
 

@@ -7,7 +7,9 @@
 // 64 MiB array (16M words) needed 2.3 GiB of shadow. Pages of 16 words make
 // consecutive words cost 40 bytes each (the record and its vector header)
 // plus ~2 bytes of page overhead, while a word accessed alone costs one page
-// (~650 bytes): arrays are what real kernels touch most.
+// (~650 bytes): arrays are what real kernels touch most. A page whose words
+// hold what one coalesced access left (one record each, alike but for
+// consecutive threads) is kept as that one record: ~4 bytes a word.
 #pragma once
 
 #include <array>
@@ -91,13 +93,19 @@ class ShadowPages {
   // The records of `key`'s word (empty when it has none); creates its page.
   Records& at(uint64_t key) {
     uint64_t pageNo = key >> kPageShift;
-    if (pageNo != lastPageNo_) {
+    if (pageNo != lastPageNo_) [[unlikely]] {
+      if (lastPage_) tryCompress(*lastPage_);
       auto& page = pages_[pageNo];
-      if (!page) page = std::make_unique<Page>();
+      if (!page) {
+        page = std::make_unique<Page>();
+        page->words = std::make_unique<Words>();
+        ++fullPages_;
+      }
+      if (!page->words) expand(*page);
       lastPageNo_ = pageNo;
       lastPage_ = page.get();
     }
-    return lastPage_->words[key & (kWordsPerPage - 1)];
+    return (*lastPage_->words)[key & (kWordsPerPage - 1)];
   }
   // Call when the word last returned by at() went from no records to some.
   void filled() {
@@ -112,18 +120,35 @@ class ShadowPages {
   }
 
   // Visits every word with records: f(key, Records&); then frees the pages
-  // whose words all became empty.
+  // whose words all became empty. (A compressed page is visited through
+  // copies of its records, and stays compressed when f changes none.)
   template <class F>
   void forEachWord(F&& f) {
     for (auto it = pages_.begin(); it != pages_.end();) {
       Page& page = *it->second;
-      for (uint32_t i = 0; i < kWordsPerPage; ++i) {
-        Records& r = page.words[i];
-        if (r.empty()) continue;
-        f((it->first << kPageShift) | i, r);
-        if (r.empty()) {
-          --page.used;
-          --words_;
+      uint64_t first = it->first << kPageShift;
+      if (!page.words) {
+        Words copies;
+        bool changed = false;
+        for (uint32_t i = 0; i < kWordsPerPage; ++i) {
+          copies[i].push_back(page.wordRecord(i));
+          f(first | i, copies[i]);
+          changed |= copies[i].size() != 1 || !sameRecord(copies[i][0], page.wordRecord(i));
+        }
+        if (changed) {
+          page.words = std::make_unique<Words>(std::move(copies));
+          ++fullPages_;
+          countEmptied(page);
+        }
+      } else {
+        for (uint32_t i = 0; i < kWordsPerPage; ++i) {
+          Records& r = (*page.words)[i];
+          if (r.empty()) continue;
+          f(first | i, r);
+          if (r.empty()) {
+            --page.used;
+            --words_;
+          }
         }
       }
       if (page.used == 0) dropPage(it++);
@@ -136,44 +161,111 @@ class ShadowPages {
     for (uint64_t pageNo = firstKey >> kPageShift; pageNo <= lastKey >> kPageShift; ++pageNo) {
       auto it = pages_.find(pageNo);
       if (it == pages_.end()) continue;
-      for (Records& r : it->second->words)
-        if (!r.empty()) {
+      Page& page = *it->second;
+      for (uint32_t i = 0; i < kWordsPerPage; ++i) {
+        if (!page.words) {
+          Records copy{page.wordRecord(i)};
+          dropped(copy);
+          --words_;
+        } else if (Records& r = (*page.words)[i]; !r.empty()) {
           dropped(r);
           --words_;
         }
+      }
       dropPage(it);
     }
   }
   void clear() {
     pages_.clear();
     words_ = 0;
+    fullPages_ = 0;
     lastPageNo_ = UINT64_MAX;
     lastPage_ = nullptr;
   }
   bool empty() const { return pages_.empty(); }
   uint64_t words() const { return words_; }
   uint64_t pages() const { return pages_.size(); }
+  uint64_t fullPages() const { return fullPages_; }
   // Bytes of the pages and the map (records beyond a word's first are extra).
   uint64_t bytes() const {
-    return pages_.capacity() * (sizeof(uint64_t) + sizeof(std::unique_ptr<Page>) + 1) + pages_.size() * sizeof(Page);
+    return pages_.capacity() * (sizeof(uint64_t) + sizeof(std::unique_ptr<Page>) + 1) + pages_.size() * sizeof(Page) +
+           fullPages_ * sizeof(Words);
   }
 
  private:
+  using Words = std::array<Records, kWordsPerPage>;
+  // A page is full (`words`) or compressed: every word holds one record,
+  // `pattern` but for the thread, which is pattern.thread + word / stride.
+  // That is what a warp's coalesced access leaves (lane l reads or writes
+  // word l, or words 2l, 2l+1 with 8-byte accesses...): a stream that is read
+  // or written once costs ~4 bytes a word instead of ~42.
   struct Page {
-    std::array<Records, kWordsPerPage> words;
+    std::unique_ptr<Words> words;
+    PackedRecord pattern;
+    uint32_t stride = 1;
     uint32_t used = 0;  // words with records
+
+    PackedRecord wordRecord(uint32_t i) const {
+      PackedRecord r = pattern;
+      r.thread += i / stride;
+      return r;
+    }
   };
   using Map = absl::flat_hash_map<uint64_t, std::unique_ptr<Page>>;
+
+  static bool sameRecord(const PackedRecord& a, const PackedRecord& b) {
+    return a.seqAndKind == b.seqAndKind && a.block == b.block && a.thread == b.thread && a.clock == b.clock &&
+           a.pc == b.pc && a.source == b.source && a.launch == b.launch;
+  }
+  // A page left behind compresses when its words fit a pattern.
+  void tryCompress(Page& page) {
+    if (!page.words || page.used != kWordsPerPage) return;
+    const Words& w = *page.words;
+    if (w[0].size() != 1 || w[0][0].group()) return;
+    const PackedRecord& first = w[0][0];
+    const PackedRecord& last = w[kWordsPerPage - 1].size() == 1 ? w[kWordsPerPage - 1][0] : first;
+    uint32_t span = last.thread - first.thread;  // threads the page spans, less one
+    uint32_t stride = span == kWordsPerPage - 1       ? 1
+                      : span == kWordsPerPage / 2 - 1 ? 2
+                      : span == kWordsPerPage / 4 - 1 ? 4
+                                                      : 0;
+    if (stride == 0) return;
+    PackedRecord expected = first;
+    for (uint32_t i = 1; i < kWordsPerPage; ++i) {
+      expected.thread = first.thread + i / stride;
+      if (w[i].size() != 1 || !sameRecord(w[i][0], expected)) return;
+    }
+    page.pattern = first;
+    page.stride = stride;
+    page.words.reset();
+    --fullPages_;
+  }
+  void expand(Page& page) {
+    auto words = std::make_unique<Words>();
+    for (uint32_t i = 0; i < kWordsPerPage; ++i) (*words)[i].push_back(page.wordRecord(i));
+    page.words = std::move(words);
+    ++fullPages_;
+  }
+  // After forEachWord expanded a compressed page: its emptied words.
+  void countEmptied(Page& page) {
+    for (const Records& r : *page.words)
+      if (r.empty()) {
+        --page.used;
+        --words_;
+      }
+  }
   void dropPage(Map::iterator it) {
     if (it->first == lastPageNo_) {
       lastPageNo_ = UINT64_MAX;
       lastPage_ = nullptr;
     }
+    if (it->second->words) --fullPages_;
     pages_.erase(it);
   }
 
   Map pages_;
   uint64_t words_ = 0;
+  uint64_t fullPages_ = 0;
   uint64_t lastPageNo_ = UINT64_MAX;
   Page* lastPage_ = nullptr;
 };

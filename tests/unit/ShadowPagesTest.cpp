@@ -1,0 +1,79 @@
+// Shadow pages (analysis/ShadowPages.h): a page whose words hold what one
+// coalesced access left is kept as one record, and reads back the same.
+#include "analysis/ShadowPages.h"
+
+#include <gtest/gtest.h>
+
+namespace predatar {
+namespace {
+
+PackedRecord record(uint32_t thread, uint32_t pc = 7) {
+  return PackedRecord::pack(/*block=*/2, thread, /*clock=*/5, AccessType::Read, false, false, Scope::Device, 0xf,
+                            Origin{100, pc, 0}, /*launch=*/1);
+}
+
+// Word i of page `page` gets the record of thread i / stride.
+void fillPage(ShadowPages& shadow, uint64_t page, uint32_t stride, uint32_t firstThread = 32) {
+  for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) {
+    auto& r = shadow.at(page * ShadowPages::kWordsPerPage + i);
+    r.push_back(record(firstThread + i / stride));
+    shadow.filled();
+  }
+}
+
+TEST(ShadowPages, ACoalescedPageIsKeptAsOneRecord) {
+  for (uint32_t stride : {1u, 2u, 4u}) {
+    ShadowPages shadow;
+    ShadowPages twin;  // the same but for a thread pattern: stays full
+    fillPage(shadow, 0, stride);
+    fillPage(twin, 0, 3);
+    shadow.at(1000);  // leaving page 0 compresses it
+    twin.at(1000);
+    EXPECT_EQ(shadow.fullPages(), 1u) << stride;  // page 62 only
+    EXPECT_LT(shadow.bytes() + 16 * 32, twin.bytes()) << stride;
+    for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) {
+      auto& r = shadow.at(i);  // expands page 0 again
+      ASSERT_EQ(r.size(), 1u);
+      EXPECT_EQ(r[0].thread, 32 + i / stride) << stride << " " << i;
+      EXPECT_EQ(r[0].pc, 7u);
+    }
+    EXPECT_EQ(shadow.words(), ShadowPages::kWordsPerPage);
+  }
+}
+
+TEST(ShadowPages, PagesThatFitNoPatternStayFull) {
+  ShadowPages shadow;
+  fillPage(shadow, 0, 1);
+  shadow.at(5).push_back(record(40));  // a second record on a word
+  fillPage(shadow, 1, 3);              // 3 words per thread: no pattern
+  fillPage(shadow, 2, 1);
+  shadow.at(2 * 16 + 3)[0] = record(35, 8);  // another instruction on one word of page 2
+  shadow.at(1000);
+  EXPECT_EQ(shadow.fullPages(), 4u);
+}
+
+TEST(ShadowPages, VisitsAndErasesCompressedPages) {
+  ShadowPages shadow;
+  fillPage(shadow, 0, 1);
+  fillPage(shadow, 1, 1);
+  fillPage(shadow, 2, 1);
+  shadow.at(1000);
+  ASSERT_EQ(shadow.fullPages(), 1u);
+  // Unchanged words keep a page compressed; a change expands it; emptied pages go.
+  shadow.forEachWord([](uint64_t key, ShadowPages::Records& r) {
+    if (key / 16 == 1) r.clear();
+    if (key == 2 * 16 + 4) r[0].pc = 9;
+  });
+  EXPECT_EQ(shadow.pages(), 2u);  // pages 0 and 2 (1 emptied; 62 never had records)
+  EXPECT_EQ(shadow.words(), 32u);
+  EXPECT_EQ(shadow.at(2 * 16 + 4)[0].pc, 9u);
+  EXPECT_EQ(shadow.at(2 * 16 + 5)[0].pc, 7u);
+  uint32_t dropped = 0;
+  shadow.at(1000);
+  shadow.erase(0, 15, [&](const ShadowPages::Records& r) { dropped += r.size(); });
+  EXPECT_EQ(dropped, 16u);
+  EXPECT_EQ(shadow.words(), 16u);
+}
+
+}  // namespace
+}  // namespace predatar
