@@ -94,18 +94,13 @@ class ShadowPages {
   Records& at(uint64_t key) {
     uint64_t pageNo = key >> kPageShift;
     if (pageNo != lastPageNo_) [[unlikely]] {
-      if (lastPage_) tryCompress(*lastPage_);
+      if (lastPage_) tryCompress(lastPageNo_, *lastPage_);
       auto& page = pages_[pageNo];
-      if (!page) {
-        page = std::make_unique<Page>();
-        page->words = std::make_unique<Words>();
-        ++fullPages_;
-      }
-      if (!page->words) expand(*page);
+      if (!page) page = newPage(pageNo);
       lastPageNo_ = pageNo;
       lastPage_ = page.get();
     }
-    return (*lastPage_->words)[key & (kWordsPerPage - 1)];
+    return lastPage_->words[key & (kWordsPerPage - 1)];
   }
   // Call when the word last returned by at() went from no records to some.
   void filled() {
@@ -126,84 +121,92 @@ class ShadowPages {
   void forEachWord(F&& f) {
     for (auto it = pages_.begin(); it != pages_.end();) {
       Page& page = *it->second;
-      uint64_t first = it->first << kPageShift;
-      if (!page.words) {
-        Words copies;
-        bool changed = false;
-        for (uint32_t i = 0; i < kWordsPerPage; ++i) {
-          copies[i].push_back(page.wordRecord(i));
-          f(first | i, copies[i]);
-          changed |= copies[i].size() != 1 || !sameRecord(copies[i][0], page.wordRecord(i));
-        }
-        if (changed) {
-          page.words = std::make_unique<Words>(std::move(copies));
-          ++fullPages_;
-          countEmptied(page);
-        }
-      } else {
-        for (uint32_t i = 0; i < kWordsPerPage; ++i) {
-          Records& r = (*page.words)[i];
-          if (r.empty()) continue;
-          f(first | i, r);
-          if (r.empty()) {
-            --page.used;
-            --words_;
-          }
+      for (uint32_t i = 0; i < kWordsPerPage; ++i) {
+        Records& r = page.words[i];
+        if (r.empty()) continue;
+        f((it->first << kPageShift) | i, r);
+        if (r.empty()) {
+          --page.used;
+          --words_;
         }
       }
       if (page.used == 0) dropPage(it++);
       else ++it;
+    }
+    // (After the full pages: a page expanded here is not visited twice.)
+    for (auto it = compressed_.begin(); it != compressed_.end();) {
+      auto page = std::make_unique<Page>();
+      bool changed = false;
+      for (uint32_t i = 0; i < kWordsPerPage; ++i) {
+        Records& r = page->words[i];
+        r.push_back(it->second.wordRecord(i));
+        f((it->first << kPageShift) | i, r);
+        changed |= r.size() != 1 || !sameRecord(r[0], it->second.wordRecord(i));
+        if (r.empty()) --words_;
+        else ++page->used;
+      }
+      if (!changed) {
+        ++it;
+        continue;
+      }
+      if (page->used) pages_.emplace(it->first, std::move(page));
+      compressed_.erase(it++);
     }
   }
   // Erases the words [firstKey, lastKey]; dropped(records) sees each non-empty one first.
   template <class F>
   void erase(uint64_t firstKey, uint64_t lastKey, F&& dropped) {
     for (uint64_t pageNo = firstKey >> kPageShift; pageNo <= lastKey >> kPageShift; ++pageNo) {
-      auto it = pages_.find(pageNo);
-      if (it == pages_.end()) continue;
-      Page& page = *it->second;
-      for (uint32_t i = 0; i < kWordsPerPage; ++i) {
-        if (!page.words) {
-          Records copy{page.wordRecord(i)};
+      if (auto c = compressed_.find(pageNo); c != compressed_.end()) {
+        for (uint32_t i = 0; i < kWordsPerPage; ++i) {
+          Records copy{c->second.wordRecord(i)};
           dropped(copy);
           --words_;
-        } else if (Records& r = (*page.words)[i]; !r.empty()) {
+        }
+        compressed_.erase(c);
+        continue;
+      }
+      auto it = pages_.find(pageNo);
+      if (it == pages_.end()) continue;
+      for (Records& r : it->second->words)
+        if (!r.empty()) {
           dropped(r);
           --words_;
         }
-      }
       dropPage(it);
     }
   }
   void clear() {
     pages_.clear();
+    compressed_.clear();
     words_ = 0;
-    fullPages_ = 0;
     lastPageNo_ = UINT64_MAX;
     lastPage_ = nullptr;
   }
-  bool empty() const { return pages_.empty(); }
+  bool empty() const { return pages_.empty() && compressed_.empty(); }
   uint64_t words() const { return words_; }
-  uint64_t pages() const { return pages_.size(); }
-  uint64_t fullPages() const { return fullPages_; }
-  // Bytes of the pages and the map (records beyond a word's first are extra).
+  uint64_t pages() const { return pages_.size() + compressed_.size(); }
+  uint64_t fullPages() const { return pages_.size(); }
+  // Bytes of the pages and the maps (records beyond a word's first are extra).
   uint64_t bytes() const {
     return pages_.capacity() * (sizeof(uint64_t) + sizeof(std::unique_ptr<Page>) + 1) + pages_.size() * sizeof(Page) +
-           fullPages_ * sizeof(Words);
+           compressed_.capacity() * (sizeof(uint64_t) + sizeof(CompressedPage) + 1);
   }
 
  private:
-  using Words = std::array<Records, kWordsPerPage>;
-  // A page is full (`words`) or compressed: every word holds one record,
-  // `pattern` but for the thread, which is pattern.thread + word / stride.
-  // That is what a warp's coalesced access leaves (lane l reads or writes
-  // word l, or words 2l, 2l+1 with 8-byte accesses...): a stream that is read
-  // or written once costs ~4 bytes a word instead of ~42.
   struct Page {
-    std::unique_ptr<Words> words;
+    std::array<Records, kWordsPerPage> words;
+    uint32_t used = 0;  // words with records
+  };
+  // A compressed page: every word holds one record, `pattern` but for the
+  // thread, which is pattern.thread + word / stride. That is what a warp's
+  // coalesced access leaves (lane l reads or writes word l, or words 2l,
+  // 2l+1 with 8-byte accesses...): a stream read or written once costs ~5
+  // bytes a word instead of ~42. Kept apart from full pages, so a full page
+  // costs what it did.
+  struct CompressedPage {
     PackedRecord pattern;
     uint32_t stride = 1;
-    uint32_t used = 0;  // words with records
 
     PackedRecord wordRecord(uint32_t i) const {
       PackedRecord r = pattern;
@@ -217,11 +220,23 @@ class ShadowPages {
     return a.seqAndKind == b.seqAndKind && a.block == b.block && a.thread == b.thread && a.clock == b.clock &&
            a.pc == b.pc && a.source == b.source && a.launch == b.launch;
   }
+  // A new page, or a compressed one expanded.
+  std::unique_ptr<Page> newPage(uint64_t pageNo) {
+    auto page = std::make_unique<Page>();
+    if (auto c = compressed_.find(pageNo); c != compressed_.end()) {
+      for (uint32_t i = 0; i < kWordsPerPage; ++i) page->words[i].push_back(c->second.wordRecord(i));
+      page->used = kWordsPerPage;
+      compressed_.erase(c);
+    }
+    return page;
+  }
   // A page left behind compresses when its words fit a pattern.
-  void tryCompress(Page& page) {
-    if (!page.words || page.used != kWordsPerPage) return;
-    const Words& w = *page.words;
-    if (w[0].size() != 1 || w[0][0].group()) return;
+  void tryCompress(uint64_t pageNo, const Page& page) {
+    if (page.used != kWordsPerPage) return;
+    const auto& w = page.words;
+    // (Whole words only: a byte or half-word access is mostly followed by
+    // one to the rest of its word, which would expand the page at once.)
+    if (w[0].size() != 1 || w[0][0].group() || w[0][0].bytes() != 0xf) return;
     const PackedRecord& first = w[0][0];
     const PackedRecord& last = w[kWordsPerPage - 1].size() == 1 ? w[kWordsPerPage - 1][0] : first;
     uint32_t span = last.thread - first.thread;  // threads the page spans, less one
@@ -235,37 +250,20 @@ class ShadowPages {
       expected.thread = first.thread + i / stride;
       if (w[i].size() != 1 || !sameRecord(w[i][0], expected)) return;
     }
-    page.pattern = first;
-    page.stride = stride;
-    page.words.reset();
-    --fullPages_;
-  }
-  void expand(Page& page) {
-    auto words = std::make_unique<Words>();
-    for (uint32_t i = 0; i < kWordsPerPage; ++i) (*words)[i].push_back(page.wordRecord(i));
-    page.words = std::move(words);
-    ++fullPages_;
-  }
-  // After forEachWord expanded a compressed page: its emptied words.
-  void countEmptied(Page& page) {
-    for (const Records& r : *page.words)
-      if (r.empty()) {
-        --page.used;
-        --words_;
-      }
+    compressed_.emplace(pageNo, CompressedPage{first, stride});
+    dropPage(pages_.find(pageNo));
   }
   void dropPage(Map::iterator it) {
     if (it->first == lastPageNo_) {
       lastPageNo_ = UINT64_MAX;
       lastPage_ = nullptr;
     }
-    if (it->second->words) --fullPages_;
     pages_.erase(it);
   }
 
   Map pages_;
+  absl::flat_hash_map<uint64_t, CompressedPage> compressed_;
   uint64_t words_ = 0;
-  uint64_t fullPages_ = 0;
   uint64_t lastPageNo_ = UINT64_MAX;
   Page* lastPage_ = nullptr;
 };

@@ -60,10 +60,13 @@ TEST(ShadowPages, VisitsAndErasesCompressedPages) {
   shadow.at(1000);
   ASSERT_EQ(shadow.fullPages(), 1u);
   // Unchanged words keep a page compressed; a change expands it; emptied pages go.
-  shadow.forEachWord([](uint64_t key, ShadowPages::Records& r) {
+  uint32_t visits = 0;
+  shadow.forEachWord([&](uint64_t key, ShadowPages::Records& r) {
+    ++visits;
     if (key / 16 == 1) r.clear();
     if (key == 2 * 16 + 4) r[0].pc = 9;
   });
+  EXPECT_EQ(visits, 48u);  // each word once
   EXPECT_EQ(shadow.pages(), 2u);  // pages 0 and 2 (1 emptied; 62 never had records)
   EXPECT_EQ(shadow.words(), 32u);
   EXPECT_EQ(shadow.at(2 * 16 + 4)[0].pc, 9u);
