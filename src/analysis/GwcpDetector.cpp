@@ -489,7 +489,7 @@ void GwcpDetector::sampleMemory() {
   stats_.peakLockClockBytes = std::max(stats_.peakLockClockBytes, lockBytes + messages_.bytes());
   stats_.peakQueueBytes = std::max(stats_.peakQueueBytes, queueBytes);
   stats_.peakShadowBytes = std::max(stats_.peakShadowBytes, history_.peakBytes());
-  scheduleSample();
+  sampling_.sampled(stats_.events, threads_.lastScanEntries());
 }
 
 void GwcpDetector::kernelEnd() { sampleMemory(); }

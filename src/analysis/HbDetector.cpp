@@ -87,7 +87,7 @@ void HbDetector::sampleMemory() {
   for (const auto& [_, lock] : locks_) lockBytes += lock.bytes();
   stats_.peakLockClockBytes = std::max(stats_.peakLockClockBytes, lockBytes + messages_.bytes());
   stats_.peakShadowBytes = std::max(stats_.peakShadowBytes, history_.peakBytes());
-  scheduleSample();
+  sampling_.sampled(stats_.events, threads_.lastScanEntries());
 }
 
 void HbDetector::kernelEnd() { sampleMemory(); }

@@ -30,9 +30,9 @@ class HbDetector final : public Detector {
 
  private:
   void sampleMemory();
-  // Counts an event; metadata sizes are sampled every 2^16 events for --stats.
+  // Counts an event; metadata sizes are sampled for --stats (MemorySampleSchedule).
   void countEvent() {
-    if (++stats_.events >= nextSample_) sampleMemory();
+    if (sampling_.due(++stats_.events)) sampleMemory();
   }
 
   ClockGeometry geometry_;
@@ -41,12 +41,7 @@ class HbDetector final : public Detector {
   AccessHistory history_;
   MessagePassing messages_;
   DetectorStats stats_;
-  // Memory is sampled every 2^16 events, or more rarely when a sample visits
-  // more clocks than that (270k threads' clocks each 2^16 events cost a
-  // fifth of a run): sampling stays a small part of the work.
-  uint64_t nextSample_ = kSampleEvents;
-  static constexpr uint64_t kSampleEvents = 1 << 16;
-  void scheduleSample() { nextSample_ = stats_.events + std::max(kSampleEvents, 2 * threads_.lastScanEntries()); }
+  MemorySampleSchedule sampling_;
 };
 
 }  // namespace predatar

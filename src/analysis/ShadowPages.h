@@ -40,6 +40,8 @@ struct PackedRecord {
   uint32_t source = 0;  // Origin::source
   uint32_t launch = 0;
 
+  bool operator==(const PackedRecord&) const = default;
+
   static constexpr int kSeqBits = 48;
   static constexpr uint64_t kGroup = uint64_t(1) << 10;  // in kind(); bits 11..15 the warp
   static constexpr uint32_t kGroupWarps = 32;           // threads 0..1023 may be grouped
@@ -134,22 +136,23 @@ class ShadowPages {
       else ++it;
     }
     // (After the full pages: a page expanded here is not visited twice.)
+    // (Copies in a page on the stack: an unchanged page allocates nothing.)
     for (auto it = compressed_.begin(); it != compressed_.end();) {
-      auto page = std::make_unique<Page>();
+      Page copies;
       bool changed = false;
       for (uint32_t i = 0; i < kWordsPerPage; ++i) {
-        Records& r = page->words[i];
+        Records& r = copies.words[i];
         r.push_back(it->second.wordRecord(i));
         f((it->first << kPageShift) | i, r);
-        changed |= r.size() != 1 || !sameRecord(r[0], it->second.wordRecord(i));
+        changed |= r.size() != 1 || r[0] != it->second.wordRecord(i);
         if (r.empty()) --words_;
-        else ++page->used;
+        else ++copies.used;
       }
       if (!changed) {
         ++it;
         continue;
       }
-      if (page->used) pages_.emplace(it->first, std::move(page));
+      if (copies.used) pages_.emplace(it->first, std::make_unique<Page>(std::move(copies)));
       compressed_.erase(it++);
     }
   }
@@ -216,10 +219,6 @@ class ShadowPages {
   };
   using Map = absl::flat_hash_map<uint64_t, std::unique_ptr<Page>>;
 
-  static bool sameRecord(const PackedRecord& a, const PackedRecord& b) {
-    return a.seqAndKind == b.seqAndKind && a.block == b.block && a.thread == b.thread && a.clock == b.clock &&
-           a.pc == b.pc && a.source == b.source && a.launch == b.launch;
-  }
   // A new page, or a compressed one expanded.
   std::unique_ptr<Page> newPage(uint64_t pageNo) {
     auto page = std::make_unique<Page>();
@@ -248,7 +247,7 @@ class ShadowPages {
     PackedRecord expected = first;
     for (uint32_t i = 1; i < kWordsPerPage; ++i) {
       expected.thread = first.thread + i / stride;
-      if (w[i].size() != 1 || !sameRecord(w[i][0], expected)) return;
+      if (w[i].size() != 1 || w[i][0] != expected) return;
     }
     compressed_.emplace(pageNo, CompressedPage{first, stride});
     dropPage(pages_.find(pageNo));

@@ -1,6 +1,8 @@
 // Per-thread and per-lock clock state shared by the vector-clock detectors.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -84,6 +86,21 @@ class ThreadTable {
   std::vector<bool> finished_;            // every thread of the block exited; its threads are freed
   mutable ThreadClocks exitedThread_;     // what find() returns for a finished block's threads
   mutable uint64_t lastScanEntries_ = 0;
+};
+
+// When the vector-clock detectors sample their metadata sizes for --stats:
+// every 2^16 events, or more rarely when a sample visits more clock entries
+// than that (270k threads' clocks each 2^16 events cost a fifth of a run), so
+// sampling stays a small part of the work.
+class MemorySampleSchedule {
+ public:
+  bool due(uint64_t events) const { return events >= next_; }
+  // After a sample at `events` that visited `visited` clock entries.
+  void sampled(uint64_t events, uint64_t visited) { next_ = events + std::max(kEvery, 2 * visited); }
+
+ private:
+  static constexpr uint64_t kEvery = 1 << 16;
+  uint64_t next_ = kEvery;
 };
 
 // Barrier synchronization (__syncthreads over `threads` of `block`, or

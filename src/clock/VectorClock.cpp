@@ -41,19 +41,22 @@ std::vector<VectorClock::Block>& VectorClock::ownList() {
 }
 
 namespace {
+// Where `block`'s entry is, or goes, in a list sorted by id.
 template <class Blocks>
-auto findIn(Blocks& blocks, uint32_t block) -> decltype(&*blocks.begin()) {
-  auto it = std::lower_bound(blocks.begin(), blocks.end(), block, [](const auto& b, uint32_t id) { return b.id < id; });
-  return it != blocks.end() && it->id == block ? &*it : nullptr;
+auto positionOf(Blocks& blocks, uint32_t block) {
+  return std::lower_bound(blocks.begin(), blocks.end(), block, [](const auto& b, uint32_t id) { return b.id < id; });
 }
 }  // namespace
 
-const VectorClock::Block* VectorClock::find(uint32_t block) const { return findIn(list(), block); }
+const VectorClock::Block* VectorClock::find(uint32_t block) const {
+  const auto& blocks = list();
+  auto it = positionOf(blocks, block);
+  return it != blocks.end() && it->id == block ? &*it : nullptr;
+}
 
 VectorClock::Block& VectorClock::findOrInsert(uint32_t block) {
   auto& blocks = ownList();
-  auto it = std::lower_bound(blocks.begin(), blocks.end(), block,
-                             [](const Block& b, uint32_t id) { return b.id < id; });
+  auto it = positionOf(blocks, block);
   if (it != blocks.end() && it->id == block) return *it;
   it = blocks.insert(it, Block{block, 0, nullptr, nullptr});
   if (!geometry_->compression) expand(*it);
@@ -133,11 +136,7 @@ Clock VectorClock::get(uint32_t block, uint32_t thread) const {
 void VectorClock::set(uint32_t block, uint32_t thread, Clock time) {
   if (get(block, thread) == time) return;  // (a shared list stays shared)
   Block& b = findOrInsert(block);
-  if (!b.warps) {
-    if (b.base == time) return;
-    expand(b);
-  }
-  if (get(block, thread) == time) return;
+  expand(b);
   own(b);
   uint32_t warp = thread / 32;
   if (!warpExpanded(b, warp)) expandWarp(b, warp);
