@@ -50,6 +50,8 @@ enum class Op : uint8_t {
   MbarrierInit, MbarrierInval, MbarrierArrive, MbarrierTx, MbarrierTestWait, MbarrierPendingCount,
   // cvt.{rna,rn,rz}.tf32.f32 (sim/TensorCore.cpp): mode = rounding (ptx::Round)
   CvtTf32,
+  // programmatic dependent launch (sim/Memory.cpp): griddepcontrol.wait, griddepcontrol.launch_dependents
+  GridDepWait, GridDepLaunch,
 };
 
 // Instr::mode of a Tex: the coordinate count (1-3) and the geometry. A layered

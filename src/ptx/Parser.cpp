@@ -56,7 +56,8 @@ const char* toString(Op op) {
       "add(carry)", "sub(carry)", "mad(carry)", "mul24", "mad24", "dp4a", "dp2a", "vabsdiff4", "tex", "suld", "sust",
       "wmma.load", "wmma.store", "wmma.mma", "cp.async", "cp.async.commit_group", "cp.async.wait",
       "cp.async.mbarrier.arrive", "mbarrier.init", "mbarrier.inval", "mbarrier.arrive", "mbarrier.tx",
-      "mbarrier.test_wait", "mbarrier.pending_count", "cvt.tf32"};
+      "mbarrier.test_wait", "mbarrier.pending_count", "cvt.tf32", "griddepcontrol.wait",
+      "griddepcontrol.launch_dependents"};
   return names[static_cast<int>(op)];
 }
 

@@ -404,6 +404,10 @@ absl::Status Parser::decode(std::string_view base, const std::vector<std::string
     in.op = Op::Nanosleep;
     return absl::OkStatus();
   }
+  if (base == "griddepcontrol" && parts.size() == 2 && ops.empty()) {
+    if (parts[1] == "wait") { in.op = Op::GridDepWait; return absl::OkStatus(); }
+    if (parts[1] == "launch_dependents") { in.op = Op::GridDepLaunch; return absl::OkStatus(); }
+  }
   if (base == "prefetch" || base == "prefetchu" || base == "discard" || base == "createpolicy") {
     if (base == "createpolicy") return unsupported(line);
     in.op = Op::Nop;

@@ -47,7 +47,7 @@ absl::Status Parser::instruction() {
       "mov", "cvta", "ld", "ldu", "st", "atom", "red", "membar", "fence", "bar", "barrier", "shfl", "vote",
       "match", "redux", "shf", "bfind", "isspacep", "activemask", "bra", "brx", "call", "ret", "exit", "trap", "brkpt", "pmevent", "nanosleep",
       "prefetch", "prefetchu", "discard", "addc", "subc", "madc", "mul24", "mad24", "dp4a", "dp2a", "tex", "suld", "sust", "vabsdiff4",
-      "wmma", "mma", "ldmatrix", "cp", "mbarrier"};
+      "wmma", "mma", "ldmatrix", "cp", "mbarrier", "griddepcontrol"};
   bool bmskClamp = base == "bmsk" && hasPart(parts, "clamp");  // ParserDecode.cpp (.wrap is not supported)
   if (!known.count(base) && !bmskClamp) {  // kept, so that kernels that do not execute it still run
     in.op = Op::Unsupported;
@@ -57,7 +57,7 @@ absl::Status Parser::instruction() {
   }
   Mods m;
   if (isMatrixFamily(base) || (base == "cvt" && hasPart(parts, "tf32"))) return matrixInstruction(parts, ops, in, line);
-  if (base != "call" && base != "brx" && !bmskClamp) {
+  if (base != "call" && base != "brx" && base != "griddepcontrol" && !bmskClamp) {
     if (auto st = parseMods(base, parts, m, line); !st.ok()) return st;
   }
   if (auto st = decode(base, parts, m, ops, in, line); !st.ok()) return st;

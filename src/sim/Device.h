@@ -135,6 +135,13 @@ struct LaunchConfig {
   // handle is unknown (a fault). Null: the launch is not part of a graph
   // that has conditional handles, and the call faults.
   std::function<bool(uint64_t handle, uint32_t value)> setGraphConditional;
+  // A programmatic dependent launch whose predecessor on the stream executed
+  // griddepcontrol.launch_dependents: until a thread executes
+  // griddepcontrol.wait, the predecessor may still run beside it. The
+  // emulator runs the predecessor to completion first and does not model that
+  // overlap, so a global memory access before the wait stops the launch
+  // (cudaErrorNotSupported) instead of being checked as if it were ordered.
+  bool programmaticOverlap = false;
 };
 
 // Runs one kernel to completion, emitting its events to `sink` (kernelBegin
@@ -176,6 +183,9 @@ struct LaunchStats {
   // relies on co-residency or scheduling the hardware does not promise).
   std::vector<std::string> warnings;
   std::vector<DeviceLaunchRequest> deviceLaunches;  // in the order the threads launched them
+  // A thread executed griddepcontrol.launch_dependents: a programmatic
+  // dependent launch after this one may start before this one completes.
+  bool launchedDependents = false;
 };
 absl::Status launch(const Module& module, std::string_view kernel, const LaunchConfig& config,
                     DeviceMemory& memory, EventSink& sink, LaunchStats* stats);

@@ -107,6 +107,7 @@ struct Warp {
   std::vector<AsyncCopy> asyncCopies;  // cp.async in flight, in issue order
   uint32_t asyncCommitted[32] = {};    // per lane: cp.async groups committed
   uint64_t asyncIssued = 0;
+  uint32_t gridDependencyWaited = 0;  // lanes past griddepcontrol.wait (LaunchConfig::programmaticOverlap)
   bool done() const { return (exists & ~exited) == 0; }
 };
 
@@ -177,6 +178,7 @@ struct Launch {
   std::map<uint64_t, DeviceLaunchRequest> parameterBuffers;
   std::vector<uint64_t> heapFreed;  // device malloc blocks free()d, released when the launch ends
   std::vector<DeviceLaunchRequest> deviceLaunches;
+  bool launchedDependents = false;  // LaunchStats::launchedDependents
 
   Origin origin(uint32_t pc) {
     return Origin{seq++, pc, M.ir.code[pc].source == UINT32_MAX ? Origin::kNoSource : M.ir.code[pc].source};
@@ -185,6 +187,8 @@ struct Launch {
   std::string where(uint32_t pc) const;
   std::string threadName(const Warp& w, uint32_t lane) const;
   void fault(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what);
+  // Stops the launch at something the emulator does not model (cudaErrorNotSupported, not sticky).
+  void refuse(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what);
   void recordFaultSite(const Warp& w, uint32_t lane, uint32_t pc);
 };
 

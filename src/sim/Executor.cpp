@@ -113,6 +113,7 @@ absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptxText, std::s
       case Op::CvtTf32: mod->fns[pc] = &execCvtTf32; break;
       case Op::Unsupported: error = "unsupported instruction '" + ir.unsupported.at(pc) + "'"; break;
       case Op::Ld: case Op::St: case Op::Atom: case Op::Red: case Op::Membar: case Op::Nop: case Op::Prefetch:
+      case Op::GridDepWait: case Op::GridDepLaunch:
         mod->fns[pc] = selectMemory(in, error);
         break;
       default: mod->fns[pc] = selectAlu(in, error); break;
@@ -206,6 +207,13 @@ void Launch::fault(const Warp& w, uint32_t lane, uint32_t pc, const std::string&
   recordFaultSite(w, lane, pc);
   error = absl::FailedPreconditionError("kernel '" + kernelName + "': " + what + " at " + where(pc) + " by " +
                                         threadName(w, lane));
+}
+
+void Launch::refuse(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what) {
+  if (!error.ok()) return;
+  recordFaultSite(w, lane, pc);
+  error = absl::UnimplementedError("kernel '" + kernelName + "': " + what + " at " + where(pc) + " by " +
+                                   threadName(w, lane));
 }
 
 // ---------------------------------------------------------------- launch
@@ -436,6 +444,7 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
     if (!runner.progressWarning().empty()) stats->warnings.push_back(runner.progressWarning());
     if (!st.ok()) stats->fault = L.faultSite;
     stats->deviceLaunches = std::move(L.deviceLaunches);
+    stats->launchedDependents = L.launchedDependents;
   }
   WarpMemoryPool::giveBackWarps(std::move(L.warps));
   for (auto& [buffer, unused] : L.parameterBuffers) (void)memory.free(buffer);  // never launched

@@ -105,9 +105,24 @@ uint64_t laneAddressOf(Ctx& x, const ptx::Address& a, uint32_t l) {
   return 0;
 }
 
+// LaunchConfig::programmaticOverlap: a global access before the thread's
+// griddepcontrol.wait would overlap the stream's previous kernel, which has
+// already run to completion here; refused rather than checked as ordered.
+static bool beforeDependencyWait(Ctx& x, const LaneAccess& acc, const char* what) {
+  uint32_t early = acc.globalMask & ~x.W->gridDependencyWaited;
+  if (!x.L->cfg.programmaticOverlap || early == 0) return false;
+  x.L->refuse(*x.W, uint32_t(std::countr_zero(early)), x.pc,
+              std::string(what) + " of global memory before griddepcontrol.wait (cudaGridDependencySynchronize) in a "
+                                  "programmatic dependent launch whose predecessor executed "
+                                  "griddepcontrol.launch_dependents, which may still be running: the emulator "
+                                  "does not model the overlap of the two kernels");
+  x.faulted = true;
+  return true;
+}
+
 bool resolveLanes(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, uint32_t bytes, LaneAccess& acc,
                   const char* what) {
-  if (m != 0 && resolveUniform(x, space, addr, m, bytes, acc)) return true;
+  if (m != 0 && resolveUniform(x, space, addr, m, bytes, acc)) return !beforeDependencyWait(x, acc, what);
   acc.globalMask = acc.sharedMask = 0;
   Launch& L = *x.L;
   Warp& w = *x.W;
@@ -198,7 +213,7 @@ bool resolveLanes(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, ui
     }
   });
   if (!ok) x.faulted = true;
-  return ok;
+  return ok && !beforeDependencyWait(x, acc, what);
 }
 
 void emitLaneAccess(Ctx& x, const LaneAccess& acc, AccessType type, uint32_t bytes, uint32_t pc, bool strong,
@@ -459,6 +474,12 @@ void execFence(Ctx& x, const Instr& in, uint32_t m) {
 
 void execNop(Ctx&, const Instr&, uint32_t) {}
 
+// Launches run one after the other: the previous kernel of the stream has
+// completed, so the wait has nothing to wait for; it only marks the lanes
+// that may now touch global memory (LaunchConfig::programmaticOverlap).
+void execGridDependencyWait(Ctx& x, const Instr&, uint32_t m) { x.W->gridDependencyWaited |= m; }
+void execLaunchDependents(Ctx& x, const Instr&, uint32_t) { x.L->launchedDependents = true; }
+
 }  // namespace
 
 ExecFn selectMemory(const Instr& in, std::string& error) {
@@ -496,6 +517,8 @@ ExecFn selectMemory(const Instr& in, std::string& error) {
     }
     case Op::Membar: return &execFence;
     case Op::Nop: case Op::Prefetch: return &execNop;
+    case Op::GridDepWait: return &execGridDependencyWait;
+    case Op::GridDepLaunch: return &execLaunchDependents;
     default: break;
   }
   error = std::string("unsupported instruction ") + ptx::toString(in.op);

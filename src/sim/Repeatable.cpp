@@ -13,6 +13,9 @@ namespace {
 
 std::string problemOf(const ptx::Module& ir, const ptx::Instr& in) {
   if (in.op == ptx::Op::ReadClock) return "reads a clock or timer";
+  // The runtime learns from running it whether a programmatic dependent
+  // launch after it may overlap it (LaunchStats::launchedDependents).
+  if (in.op == ptx::Op::GridDepLaunch) return "triggers programmatic dependent launches";
   if (in.op == ptx::Op::Call && in.mode != ptx::kNotBuiltin)
     return in.mode == ptx::kVprintf ? "prints"
            : in.mode == ptx::kAssertFail ? "asserts"

@@ -1,8 +1,9 @@
 // cudaLaunchKernelEx (the C++ template over cudaLaunchKernelExC): launches
 // with attributes are launches like any other, checked for races; the
-// cooperative attribute makes a cooperative launch (grid sync works); an
-// attribute that would let launches overlap (programmatic dependent launch)
-// is refused by name with cudaErrorNotSupported.
+// cooperative attribute makes a cooperative launch (grid sync works); a
+// programmatic dependent launch after a kernel that never triggers
+// (griddepcontrol.launch_dependents) starts when that kernel completes, as
+// any launch of the stream (programmatic_launch.cu has the other cases).
 #include <cooperative_groups.h>
 #include <cstdio>
 namespace cg = cooperative_groups;
@@ -53,15 +54,14 @@ int main() {
 
   attrs[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attrs[1].val.programmaticStreamSerializationAllowed = 1;
-  cudaError_t overlapping = cudaLaunchKernelEx(&config, scale, a, 5);
-  cudaGetLastError();  // clears the refusal
+  cudaError_t programmatic = cudaLaunchKernelEx(&config, scale, a, 5);
 
   config.numAttrs = 0;
   cudaError_t racy = cudaLaunchKernelEx(&config, racyShift, a, kN);
   cudaDeviceSynchronize();
   printf("with priority: %s\n", cudaGetErrorString(plain));
   printf("cooperative: %s, shifted %s\n", cudaGetErrorString(cooperative), shifted ? "correct" : "WRONG");
-  printf("programmatic dependent launch: %s\n", cudaGetErrorName(overlapping));
+  printf("programmatic dependent launch: %s\n", cudaGetErrorName(programmatic));
   printf("racy: %s\n", cudaGetErrorString(racy));
   return 0;
 }

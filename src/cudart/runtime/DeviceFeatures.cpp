@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "cudart/runtime/Api.h"
+#include "cudart/runtime/Graph.h"
 #include "cudart/runtime/Runtime.h"
 #include "cudart/runtime/Unsupported.h"
 
@@ -47,6 +48,11 @@ std::string unsupportedKernelFeature(const std::string& ptx, const std::string& 
 }
 
 bool& cooperativeLaunchPending() {
+  thread_local bool pending = false;
+  return pending;
+}
+
+bool& programmaticLaunchPending() {
   thread_local bool pending = false;
   return pending;
 }
@@ -118,7 +124,7 @@ PREDATAR_CUDART_API cudaError_t cudaLaunchCooperativeKernel_ptsz(
 // program).
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
   if (config == nullptr || (config->numAttrs > 0 && config->attrs == nullptr)) return fail(cudaErrorInvalidValue);
-  bool cooperative = false;
+  bool cooperative = false, programmatic = false;
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const cudaLaunchAttribute& a = config->attrs[i];
     switch (a.id) {
@@ -135,18 +141,26 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* fu
         if (a.val.clusterDim.x * a.val.clusterDim.y * a.val.clusterDim.z > 1)
           return refuseLaunchAttribute("cudaLaunchAttributeClusterDimension (thread block clusters)");
         break;
-      case 6:  // ProgrammaticStreamSerialization: the launch may overlap the previous one
-        if (a.val.programmaticStreamSerializationAllowed)
-          return refuseLaunchAttribute("cudaLaunchAttributeProgrammaticStreamSerialization (programmatic dependent launch)");
+      case 6:  // ProgrammaticStreamSerialization: the launch may overlap the previous one (Runtime::launch)
+        programmatic = a.val.programmaticStreamSerializationAllowed != 0;
         break;
       default:
         return refuseLaunchAttribute(absl::StrCat("launch attribute ", a.id).c_str());
     }
   }
-  if (cooperative)
-    return cudaLaunchCooperativeKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-                                       config->stream);
-  return cudaLaunchKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
+  // A captured graph runs its kernel nodes as ordinary launches: the
+  // programmatic edge would be lost, and with it the overlap check.
+  if (programmatic && isCapturing(config->stream))
+    return refuseLaunchAttribute(
+        "cudaLaunchAttributeProgrammaticStreamSerialization (programmatic dependent launch) in stream capture");
+  programmaticLaunchPending() = programmatic;
+  cudaError_t result =
+      cooperative ? cudaLaunchCooperativeKernel(func, config->gridDim, config->blockDim, args,
+                                                config->dynamicSmemBytes, config->stream)
+                  : cudaLaunchKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                                     config->stream);
+  programmaticLaunchPending() = false;
+  return result;
 }
 
 PREDATAR_CUDART_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const void* func,

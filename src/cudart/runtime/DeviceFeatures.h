@@ -22,6 +22,15 @@ int residentBlocksPerSm(int threadsPerBlock, uint64_t sharedBytes);
 // launch gets a grid barrier workspace and keeps its whole grid resident.
 bool& cooperativeLaunchPending();
 
+// Set by cudaLaunchKernelEx around a launch with the programmatic stream
+// serialization attribute (programmatic dependent launch). The emulator runs
+// the stream's previous kernel to completion first, which is what CUDA does
+// unless that kernel executed griddepcontrol.launch_dependents
+// (cudaTriggerProgrammaticLaunchCompletion); then the launch runs with
+// sim::LaunchConfig::programmaticOverlap, so a thread touching global memory
+// before its griddepcontrol.wait is refused by name.
+bool& programmaticLaunchPending();
+
 // Prepares a cooperative launch's configuration: every block resident and a
 // zeroed grid barrier workspace (cooperative_groups' grid.sync() counts
 // arrivals there with release/acquire atomics, as on a GPU).

@@ -504,6 +504,9 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   config.schedule.interrupt = interruptFlag();
   config.setGraphConditional = setGraphConditional;
   if (cooperativeLaunchPending()) prepareCooperativeLaunch(config, *memory_);
+  uintptr_t streamKey = stream == nullptr ? StreamOrder::kLegacy : reinterpret_cast<uintptr_t>(stream);
+  config.programmaticOverlap = programmaticLaunchPending() && launchedDependents_[streamKey];
+  launchedDependents_[streamKey] = false;  // kernels that trigger are never replayed (sim/Repeatable.cpp)
   for (size_t i = 0; i < sig->params.size(); ++i) config.args.push_back(args[i]);
 
   LaunchRecord record;
@@ -569,6 +572,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   setInLaunch(false);
   running_ = nullptr;
   record.figures.warpInstructions = stats.warpInstructions;
+  launchedDependents_[streamKey] = status.ok() && stats.launchedDependents;
   for (const std::string& w : stats.warnings) warn("warning: " + w);
   record.figures.threadInstructions = stats.threadInstructions;
   learnRepeat(kernel, repeat, record, stats, status);

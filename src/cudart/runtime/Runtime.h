@@ -192,6 +192,10 @@ class Runtime {
                    const sim::LaunchStats& stats, const absl::Status& status);
   void recordFootprint(KernelRecord& kernel, const LaunchRecord& record, RepeatProbe& repeat, EventFanout& fanout);
   RepeatedLaunches repeats_;
+  // By stream (the legacy default stream as kLegacy): whether its latest
+  // kernel executed griddepcontrol.launch_dependents, so that a programmatic
+  // dependent launch after it may overlap it (programmaticLaunchPending).
+  std::map<uintptr_t, bool> launchedDependents_;
   // Runs the grids a launch launched from the device (DeviceLaunch.cpp).
   void launchDeviceChildren(std::vector<sim::DeviceLaunchRequest>& children, cudaStream_t stream);
   struct LiveLaunchInfo {
