@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <memory>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "ptx/Link.h"
 
 namespace predatar::cudart {
 namespace {
@@ -278,6 +280,31 @@ absl::StatusOr<const FatBinEntry*> selectPtx(const std::vector<FatBinEntry>& ent
       "; PreDataR emulates PTX, so rebuild with PTX embedded: -arch=sm_", arch,
       " or -gencode arch=compute_", arch, ",code=compute_", arch,
       " (in addition to your -gencode options)"));
+}
+
+absl::StatusOr<ModulePtx> selectModulePtx(const std::vector<FatBinEntry>& entries, std::string_view moduleName) {
+  std::map<uint32_t, std::vector<FatBinEntry>> byContainer;
+  for (const auto& e : entries)
+    if (e.isPtx()) byContainer[e.container].push_back(e);
+  if (byContainer.size() <= 1) {
+    auto ptx = selectPtx(entries, moduleName);
+    if (!ptx.ok()) return ptx.status();
+    return ModulePtx{(*ptx)->payload, (*ptx)->arch, 1};
+  }
+  ModulePtx linked;
+  std::vector<ptx::PtxUnit> units;
+  for (const auto& [container, unitEntries] : byContainer) {
+    auto ptx = selectPtx(unitEntries, moduleName);
+    if (!ptx.ok()) return ptx.status();
+    if (units.empty()) linked.arch = (*ptx)->arch;
+    std::string name = (*ptx)->name.empty() ? absl::StrCat("unit ", container) : (*ptx)->name;
+    units.push_back(ptx::PtxUnit{std::move(name), (*ptx)->payload});
+  }
+  auto text = ptx::linkUnits(units);
+  if (!text.ok()) return text.status();
+  linked.text = std::move(*text);
+  linked.units = units.size();
+  return linked;
 }
 
 }  // namespace predatar::cudart

@@ -73,6 +73,17 @@ absl::StatusOr<std::vector<FatBinEntry>> parseFatbinWrapper(const void* wrapper)
 absl::StatusOr<const FatBinEntry*> selectPtx(const std::vector<FatBinEntry>& entries,
                                              std::string_view moduleName = {});
 
+// The PTX a module runs: selectPtx's choice, or, for a module built with
+// -rdc=true from several translation units (one container each), each
+// container's choice linked into one unit (ptx::linkUnits). `arch` gets the
+// virtual architecture of the (first) PTX chosen.
+struct ModulePtx {
+  std::string text;
+  uint32_t arch = 0;
+  size_t units = 1;
+};
+absl::StatusOr<ModulePtx> selectModulePtx(const std::vector<FatBinEntry>& entries, std::string_view moduleName);
+
 // LZ4 block format decoder (exposed for tests). `expectedSize` is the
 // decompressed size the entry header records.
 absl::StatusOr<std::string> lz4DecompressBlock(std::string_view in, uint64_t expectedSize);

@@ -7,7 +7,7 @@
 #                            symbols versioned libcudart.so.13 like NVIDIA's)
 find_package(zstd REQUIRED)
 
-predatar_module(cudart predatar_report absl::status absl::statusor absl::strings nlohmann_json::nlohmann_json
+predatar_module(cudart predatar_report predatar_ptx absl::status absl::statusor absl::strings nlohmann_json::nlohmann_json
                 zstd::libzstd_shared)
 
 file(GLOB predatar_cudart_runtime_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/runtime/*.cpp)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the feature programs the way a user would:
 #   nvcc -cudart shared -lineinfo -arch=sm_75 -o OUTDIR/NAME NAME.cu [flags of NAME.flags]
-# (a first line "// build: -arch=sm_NN" in NAME.cu picks another architecture)
+# (a first line "// build: -arch=sm_NN" in NAME.cu picks another architecture;
+# NAME.flags may name more translation units, under units/)
 # usage: build.sh [OUTDIR] [NAME...]   (default OUTDIR: bin/ next to this script)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -21,5 +22,9 @@ for name in "${names[@]}"; do
   # NAME.flags: extra nvcc flags, e.g. -rdc=true -lcudadevrt (placed after the source for the libraries).
   extra=()
   [ -f "$here/$name.flags" ] && read -r -a extra < "$here/$name.flags"
+  # Other translation units (NAME.flags names them, e.g. units/NAME_lib.cu) are relative to this folder.
+  for i in "${!extra[@]}"; do
+    case "${extra[$i]}" in *.cu) extra[$i]="$here/${extra[$i]}" ;; esac
+  done
   "$nvcc" -cudart shared -lineinfo -arch="${arch:-sm_75}" -o "$out/$name" "$here/$name.cu" "${extra[@]}"
 done

@@ -25,16 +25,27 @@ if [ -x "$nvcc" ]; then
   NVCC="$nvcc" "$here/build.sh" "$bindir" || { echo "programs: nvcc build failed"; exit 1; }
 fi
 
-race_lines() {  # REPORT FILE: sorted unique source lines of FILE in the races
-  python3 - "$1" "$2" <<'PY'
+# Race lines as NAME.races lists them: "LINE" in NAME.cu, "FILE:LINE" in the
+# program's other translation units (units/NAME_*.cu), sorted the same way.
+sort_race_lines() {  # reads lines on stdin, prints them sorted, comma-separated
+  python3 -c '
+import sys
+items = {l.strip() for l in sys.stdin if l.strip() and not l.startswith("#")}
+key = lambda s: (0, int(s), "") if s.isdigit() else (1, 0, s)
+print(",".join(sorted(items, key=key)))'
+}
+race_lines() {  # REPORT FILE: sorted unique source lines of FILE (and its units) in the races
+  python3 - "$1" "$2" <<'PY' | sort_race_lines
 import json, os, sys
 report, name = sys.argv[1:]
-lines = set()
+stem = name[:-3]
 for race in json.load(open(report)).get("races", []):
     for access in (race.get("first"), race.get("second")):
-        if access and os.path.basename(access.get("file") or "") == name:
-            lines.add(access["line"])
-print(",".join(str(l) for l in sorted(lines)))
+        base = os.path.basename((access or {}).get("file") or "")
+        if base == name:
+            print(access["line"])
+        elif base.startswith(stem + "_") and base.endswith(".cu"):
+            print(f"{base}:{access['line']}")
 PY
 }
 
@@ -52,7 +63,7 @@ for src in "$here"/*.cu; do
   expected_status=0
   expected_lines=""
   if [ -f "$here/$name.races" ]; then
-    expected_lines="$(grep -v '^#' "$here/$name.races" | sort -n -u | paste -sd, -)"
+    expected_lines="$(sort_race_lines < "$here/$name.races")"
     expected_status=1
   fi
   # NAME.status: another exit status of predatar (3: a launch refused or faulted).

@@ -181,19 +181,14 @@ void** Runtime::registerFatBinary(const void* wrapper) {
     for (const auto& e : *entries)
       if (!e.name.empty() && named.empty()) named = e.name;
     if (!named.empty()) m->sourceName = named;
-    std::set<uint32_t> units;  // containers with PTX: one per -rdc object
-    for (const auto& e : *entries)
-      if (e.isPtx()) units.insert(e.container);
-    if (units.size() > 1)
-      warn(absl::StrCat("a module built with -rdc=true from ", units.size(),
-                        " translation units: PreDataR loads only one PTX unit per module (", m->sourceName,
-                        "); kernels and variables of the others, and calls between units, are not supported"));
-    auto ptx = selectPtx(*entries, named);
+    auto ptx = selectModulePtx(*entries, named);  // -rdc=true: the translation units linked
     if (!ptx.ok()) {
       m->fatbinStatus = ptx.status();
     } else {
-      m->ptx = (*ptx)->payload;
-      m->ptxVersion = (*ptx)->arch;  // the virtual architecture, as CUDA reports it (CUB dispatches on it)
+      m->ptx = std::move(ptx->text);
+      m->ptxVersion = ptx->arch;  // the virtual architecture, as CUDA reports it (CUB dispatches on it)
+      if (ptx->units > 1 && options_.verbose)
+        warn(absl::StrCat(m->sourceName, ": linked the PTX of ", ptx->units, " translation units"));
     }
   }
   if (options_.verbose)
