@@ -372,7 +372,8 @@ class AccessHistory {
     peakRecords_ = std::max(peakRecords_, liveRecords_);
     peakPages_ = std::max(peakPages_, shadow_.pages());
     peakFullPages_ = std::max(peakFullPages_, shadow_.fullPages());
-    uint64_t extra = liveRecords_ > shadow_.words() ? liveRecords_ - shadow_.words() : 0;
+    uint64_t inPlace = shadow_.words() + shadow_.compressedExtraRecords();  // records that cost no extra bytes
+    uint64_t extra = liveRecords_ > inPlace ? liveRecords_ - inPlace : 0;
     uint64_t strongSlots = strongDevice_.capacity() * (sizeof(uint64_t) + sizeof(strongDevice_.begin()->second) + 1);
     peakBytes_ = std::max(peakBytes_, shadow_.bytes() + strongSlots + extra * sizeof(PackedRecord));
   }

@@ -78,6 +78,9 @@ struct PackedRecord {
     thread = mask;
   }
   uint32_t lanes() const { return group() ? thread : 1u << (thread & 31); }
+  void setBytes(uint8_t mask) {
+    seqAndKind = (seqAndKind & ~(uint64_t(0xf) << (kSeqBits + 6))) | uint64_t(mask & 0xf) << (kSeqBits + 6);
+  }
   // Same record but for the thread(s): a group can take the other in.
   bool alikeBesidesThreads(const PackedRecord& o) const {
     return ((seqAndKind ^ o.seqAndKind) >> kSeqBits & 0x3ff) == 0 && block == o.block && clock == o.clock &&
@@ -142,9 +145,9 @@ class ShadowPages {
       bool changed = false;
       for (uint32_t i = 0; i < kWordsPerPage; ++i) {
         Records& r = copies.words[i];
-        r.push_back(it->second.wordRecord(i));
+        it->second.wordRecords(i, r);
         f((it->first << kPageShift) | i, r);
-        changed |= r.size() != 1 || r[0] != it->second.wordRecord(i);
+        changed |= !it->second.holds(i, r);
         if (r.empty()) --words_;
         else ++copies.used;
       }
@@ -153,6 +156,7 @@ class ShadowPages {
         continue;
       }
       if (copies.used) pages_.emplace(it->first, std::make_unique<Page>(std::move(copies)));
+      compressedExtra_ -= it->second.extraRecords();
       compressed_.erase(it++);
     }
   }
@@ -162,10 +166,12 @@ class ShadowPages {
     for (uint64_t pageNo = firstKey >> kPageShift; pageNo <= lastKey >> kPageShift; ++pageNo) {
       if (auto c = compressed_.find(pageNo); c != compressed_.end()) {
         for (uint32_t i = 0; i < kWordsPerPage; ++i) {
-          Records copy{c->second.wordRecord(i)};
+          Records copy;
+          c->second.wordRecords(i, copy);
           dropped(copy);
           --words_;
         }
+        compressedExtra_ -= c->second.extraRecords();
         compressed_.erase(c);
         continue;
       }
@@ -182,6 +188,7 @@ class ShadowPages {
   void clear() {
     pages_.clear();
     compressed_.clear();
+    compressedExtra_ = 0;
     words_ = 0;
     lastPageNo_ = UINT64_MAX;
     lastPage_ = nullptr;
@@ -190,6 +197,8 @@ class ShadowPages {
   uint64_t words() const { return words_; }
   uint64_t pages() const { return pages_.size() + compressed_.size(); }
   uint64_t fullPages() const { return pages_.size(); }
+  // Records that compressed pages stand for beyond one a word (they cost no bytes of their own).
+  uint64_t compressedExtraRecords() const { return compressedExtra_; }
   // Bytes of the pages and the maps (records beyond a word's first are extra).
   uint64_t bytes() const {
     return pages_.capacity() * (sizeof(uint64_t) + sizeof(std::unique_ptr<Page>) + 1) + pages_.size() * sizeof(Page) +
@@ -201,20 +210,40 @@ class ShadowPages {
     std::array<Records, kWordsPerPage> words;
     uint32_t used = 0;  // words with records
   };
-  // A compressed page: every word holds one record, `pattern` but for the
-  // thread, which is pattern.thread + word / stride. That is what a warp's
-  // coalesced access leaves (lane l reads or writes word l, or words 2l,
-  // 2l+1 with 8-byte accesses...): a stream read or written once costs ~5
-  // bytes a word instead of ~42. Kept apart from full pages, so a full page
-  // costs what it did.
+  // A compressed page: the records a coalesced access of consecutive threads
+  // leaves, each thread's element `elementBytes` long (1, 2, 4, 8 or 16):
+  // word i holds one record per element in it (a whole-word record for
+  // elements of 4 bytes or more), `pattern` but for the thread, which is
+  // pattern.thread + (4i + first byte) / elementBytes, and the bytes. Threads
+  // of the warp after pattern's have `nextWarpSeq` (a page of 1-byte
+  // elements spans two warps, two events). That is what a warp's coalesced
+  // access leaves (lane l reads or writes word l, or words 2l, 2l+1 with
+  // 8-byte accesses, or byte l...): a stream read or written once costs ~5
+  // bytes a word instead of ~42 (~150 with byte elements). Kept apart from
+  // full pages, so a full page costs what it did.
   struct CompressedPage {
     PackedRecord pattern;
-    uint32_t stride = 1;
+    uint64_t nextWarpSeq = 0;
+    uint32_t elementBytes = 4;
 
-    PackedRecord wordRecord(uint32_t i) const {
-      PackedRecord r = pattern;
-      r.thread += i / stride;
-      return r;
+    uint32_t recordsPerWord() const { return elementBytes < 4 ? 4 / elementBytes : 1; }
+    // Records the page stands for beyond one a word (AccessHistory counts them as extra).
+    uint64_t extraRecords() const { return uint64_t(kWordsPerPage) * (recordsPerWord() - 1); }
+    void wordRecords(uint32_t i, Records& out) const {
+      uint32_t perWord = recordsPerWord();
+      for (uint32_t j = 0; j < perWord; ++j) {
+        PackedRecord r = pattern;
+        r.thread += (4 * i + j * elementBytes) / elementBytes;
+        if (r.thread / 32 != pattern.thread / 32)
+          r.seqAndKind = (r.seqAndKind & ~PackedRecord::kSeqMask) | nextWarpSeq;
+        if (perWord > 1) r.setBytes(uint8_t(((1u << elementBytes) - 1) << (j * elementBytes)));
+        out.push_back(r);
+      }
+    }
+    bool holds(uint32_t i, const Records& r) const {
+      Records expected;
+      wordRecords(i, expected);
+      return r == expected;
     }
   };
   using Map = absl::flat_hash_map<uint64_t, std::unique_ptr<Page>>;
@@ -223,8 +252,9 @@ class ShadowPages {
   std::unique_ptr<Page> newPage(uint64_t pageNo) {
     auto page = std::make_unique<Page>();
     if (auto c = compressed_.find(pageNo); c != compressed_.end()) {
-      for (uint32_t i = 0; i < kWordsPerPage; ++i) page->words[i].push_back(c->second.wordRecord(i));
+      for (uint32_t i = 0; i < kWordsPerPage; ++i) c->second.wordRecords(i, page->words[i]);
       page->used = kWordsPerPage;
+      compressedExtra_ -= c->second.extraRecords();
       compressed_.erase(c);
     }
     return page;
@@ -233,23 +263,29 @@ class ShadowPages {
   void tryCompress(uint64_t pageNo, const Page& page) {
     if (page.used != kWordsPerPage) return;
     const auto& w = page.words;
-    // (Whole words only: a byte or half-word access is mostly followed by
-    // one to the rest of its word, which would expand the page at once.)
-    if (w[0].size() != 1 || w[0][0].group() || w[0][0].bytes() != 0xf) return;
-    const PackedRecord& first = w[0][0];
-    const PackedRecord& last = w[kWordsPerPage - 1].size() == 1 ? w[kWordsPerPage - 1][0] : first;
-    uint32_t span = last.thread - first.thread;  // threads the page spans, less one
-    uint32_t stride = span == kWordsPerPage - 1       ? 1
-                      : span == kWordsPerPage / 2 - 1 ? 2
-                      : span == kWordsPerPage / 4 - 1 ? 4
-                                                      : 0;
-    if (stride == 0) return;
-    PackedRecord expected = first;
-    for (uint32_t i = 1; i < kWordsPerPage; ++i) {
-      expected.thread = first.thread + i / stride;
-      if (w[i].size() != 1 || w[i][0] != expected) return;
+    const Records& firstWord = w[0];
+    if (firstWord.empty() || firstWord.size() > 4 || firstWord[0].group()) return;
+    const PackedRecord& first = firstWord[0];
+    uint32_t elementBytes = 0;
+    if (firstWord.size() == 1 && first.bytes() == 0xf) {  // whole words: 1, 2 or 4 words a thread
+      const PackedRecord& last = w[kWordsPerPage - 1].size() == 1 ? w[kWordsPerPage - 1][0] : first;
+      uint32_t span = last.thread - first.thread;  // threads the page spans, less one
+      elementBytes = span == kWordsPerPage - 1 ? 4 : span == kWordsPerPage / 2 - 1 ? 8 : span == kWordsPerPage / 4 - 1 ? 16 : 0;
+    } else if (firstWord.size() == 4 && first.bytes() == 0x1) {
+      elementBytes = 1;
+    } else if (firstWord.size() == 2 && first.bytes() == 0x3) {
+      elementBytes = 2;
     }
-    compressed_.emplace(pageNo, CompressedPage{first, stride});
+    if (elementBytes == 0) return;
+    CompressedPage c{first, 0, elementBytes};
+    // The seq of the next warp's threads, when the page reaches them.
+    const PackedRecord& lastRecord = w[kWordsPerPage - 1].back();
+    if (lastRecord.thread / 32 == first.thread / 32 + 1) c.nextWarpSeq = lastRecord.seqAndKind & PackedRecord::kSeqMask;
+    else if (lastRecord.thread / 32 != first.thread / 32) return;
+    for (uint32_t i = 0; i < kWordsPerPage; ++i)
+      if (!c.holds(i, w[i])) return;
+    compressedExtra_ += c.extraRecords();
+    compressed_.emplace(pageNo, c);
     dropPage(pages_.find(pageNo));
   }
   void dropPage(Map::iterator it) {
@@ -263,6 +299,7 @@ class ShadowPages {
   Map pages_;
   absl::flat_hash_map<uint64_t, CompressedPage> compressed_;
   uint64_t words_ = 0;
+  uint64_t compressedExtra_ = 0;
   uint64_t lastPageNo_ = UINT64_MAX;
   Page* lastPage_ = nullptr;
 };

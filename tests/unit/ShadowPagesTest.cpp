@@ -78,5 +78,47 @@ TEST(ShadowPages, VisitsAndErasesCompressedPages) {
   EXPECT_EQ(shadow.words(), 16u);
 }
 
+// Elements of `bytes` (1 or 2) by consecutive threads from `firstThread`:
+// each word holds one record per element, and the threads of each warp come
+// with their own event (seq 100 + warp), as a warp's access leaves them.
+void fillSubWordPage(ShadowPages& shadow, uint64_t page, uint32_t bytes, uint32_t firstThread) {
+  for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) {
+    auto& r = shadow.at(page * ShadowPages::kWordsPerPage + i);
+    for (uint32_t j = 0; j < 4 / bytes; ++j) {
+      uint32_t thread = firstThread + (4 * i + j * bytes) / bytes;
+      r.push_back(PackedRecord::pack(2, thread, 5, AccessType::Write, false, false, Scope::Device,
+                                     uint8_t(((1u << bytes) - 1) << (j * bytes)), Origin{100 + thread / 32, 7, 0}, 1));
+    }
+    shadow.filled();
+  }
+}
+
+TEST(ShadowPages, PagesOfByteAndHalfWordElementsAreKeptAsOneRecord) {
+  for (uint32_t bytes : {1u, 2u}) {
+    ShadowPages shadow, expected;
+    fillSubWordPage(shadow, 0, bytes, 64);
+    fillSubWordPage(expected, 0, bytes, 64);
+    shadow.at(1000);  // leaving page 0 compresses it (two warps' events when bytes is 1)
+    EXPECT_EQ(shadow.fullPages(), 1u) << bytes;  // page 62 only
+    EXPECT_EQ(shadow.pages(), 2u) << bytes;
+    EXPECT_EQ(shadow.compressedExtraRecords(), 16u * (4 / bytes - 1)) << bytes;
+    for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i)
+      EXPECT_EQ(shadow.at(i), expected.at(i)) << bytes << " word " << i;  // expanded again, record for record
+    EXPECT_EQ(shadow.compressedExtraRecords(), 0u) << bytes;
+  }
+}
+
+TEST(ShadowPages, SubWordPagesThatFitNoPatternStayFull) {
+  ShadowPages shadow;
+  fillSubWordPage(shadow, 0, 1, 48);  // threads 48..111: three warps
+  fillSubWordPage(shadow, 1, 1, 64);
+  shadow.at(16 + 3)[2].clock = 6;  // one thread at another time
+  fillSubWordPage(shadow, 2, 2, 64);
+  shadow.at(2 * 16 + 9).pop_back();  // one element missing
+  shadow.filled();
+  shadow.at(1000);
+  EXPECT_EQ(shadow.fullPages(), 4u);
+}
+
 }  // namespace
 }  // namespace predatar
