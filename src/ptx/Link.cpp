@@ -212,9 +212,9 @@ struct Emitter {
   std::string headerVersion, target, files, variables, prototypes, definitions, rest;
 };
 
-absl::Status emitUnits(std::vector<Unit>& units, Emitter& out) {
-  // Which unit defines each function and variable (the first definition wins
-  // when every definition is weak or common).
+absl::Status emitUnits(const std::vector<Unit>& units, Emitter& out) {
+  // Which unit defines each function and variable: the strong definition,
+  // else the first of the weak or common ones.
   std::map<std::string, std::pair<size_t, const Item*>> defined;
   auto strong = [](const Item& it) { return it.linkage != Linkage::Weak && it.linkage != Linkage::Common; };
   for (size_t k = 0; k < units.size(); ++k)
@@ -223,10 +223,12 @@ absl::Status emitUnits(std::vector<Unit>& units, Emitter& out) {
       if (!definition) continue;
       std::string name = nameAfterRenames(units[k], it.name);
       auto [pos, inserted] = defined.try_emplace(name, k, &it);
-      if (!inserted && strong(it) && strong(*pos->second.second))
+      if (inserted || !strong(it)) continue;
+      if (strong(*pos->second.second))
         return absl::InvalidArgumentError(absl::StrCat("multiple definition of '", name, "' in the PTX units ",
                                                        units[pos->second.first].source->name, " and ",
                                                        units[k].source->name));
+      pos->second = {k, &it};  // a strong definition overrides weak ones
     }
   std::set<std::string> declared;
   for (size_t k = 0; k < units.size(); ++k) {

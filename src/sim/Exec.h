@@ -186,9 +186,15 @@ struct Launch {
   // Describes a PTX position for errors: "kernel K, pc N (PTX line L, file:line:col)".
   std::string where(uint32_t pc) const;
   std::string threadName(const Warp& w, uint32_t lane) const;
-  void fault(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what);
+  void fault(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what) {
+    stop(absl::StatusCode::kFailedPrecondition, w, lane, pc, what);
+  }
   // Stops the launch at something the emulator does not model (cudaErrorNotSupported, not sticky).
-  void refuse(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what);
+  void refuse(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what) {
+    stop(absl::StatusCode::kUnimplemented, w, lane, pc, what);
+  }
+  // The first fault or refusal is the launch's error (with its thread and instruction).
+  void stop(absl::StatusCode code, const Warp& w, uint32_t lane, uint32_t pc, const std::string& what);
   void recordFaultSite(const Warp& w, uint32_t lane, uint32_t pc);
 };
 

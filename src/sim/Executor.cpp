@@ -202,18 +202,11 @@ void Launch::recordFaultSite(const Warp& w, uint32_t lane, uint32_t pc) {
   faultSite = std::move(site);
 }
 
-void Launch::fault(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what) {
+void Launch::stop(absl::StatusCode code, const Warp& w, uint32_t lane, uint32_t pc, const std::string& what) {
   if (!error.ok()) return;
   recordFaultSite(w, lane, pc);
-  error = absl::FailedPreconditionError("kernel '" + kernelName + "': " + what + " at " + where(pc) + " by " +
-                                        threadName(w, lane));
-}
-
-void Launch::refuse(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what) {
-  if (!error.ok()) return;
-  recordFaultSite(w, lane, pc);
-  error = absl::UnimplementedError("kernel '" + kernelName + "': " + what + " at " + where(pc) + " by " +
-                                   threadName(w, lane));
+  error = absl::Status(code, "kernel '" + kernelName + "': " + what + " at " + where(pc) + " by " +
+                                 threadName(w, lane));
 }
 
 // ---------------------------------------------------------------- launch

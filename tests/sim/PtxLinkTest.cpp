@@ -159,6 +159,16 @@ TEST(PtxLink, UnitsBecomeOneModule) {
   EXPECT_EQ(defined, 1) << "a weak definition repeated in two units is kept once";
 }
 
+TEST(PtxLink, AStrongDefinitionOverridesWeakOnes) {
+  std::string strongHelper(kLibrary);
+  strongHelper.replace(strongHelper.find(".weak .func"), 5, ".visible");
+  auto linked = link({{"main.cu", kMain}, {"lib.cu", strongHelper}});
+  ASSERT_TRUE(linked.ok()) << linked.status();
+  EXPECT_EQ(linked->find(".weak .func (.param .b32 func_retval0) helper(.param .b32 p)\n{"), std::string::npos);
+  EXPECT_NE(linked->find(".visible .func (.param .b32 func_retval0) helper(.param .b32 p)\n{"), std::string::npos);
+  EXPECT_TRUE(parse(*linked, "linked").ok());
+}
+
 TEST(PtxLink, TwoStrongDefinitionsAreAnError) {
   auto linked = link({{"lib.cu", kLibrary}, {"copy.cu", kLibrary}});
   ASSERT_FALSE(linked.ok());
