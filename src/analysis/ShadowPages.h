@@ -13,85 +13,20 @@
 #pragma once
 
 #include <array>
-#include <bit>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/container/inlined_vector.h"
-#include "clock/VectorClock.h"
-#include "events/Event.h"
+#include "analysis/CompressedPage.h"
+#include "analysis/PackedRecord.h"
 
 namespace predatar {
 
-// An AccessRecord (AccessHistory.h) as the shadow keeps it. The trace position
-// keeps its low 48 bits (2.8e14 events), the kind of access the top 16.
-//
-// A record may stand for a group of threads of one warp (threads 32w ..
-// 32w + 31 of a block): plain reads of one word alike in all but the thread
-// (same launch, epoch, instruction, bytes). `thread` then holds the lane
-// mask, and the kind the warp w.
-struct PackedRecord {
-  uint64_t seqAndKind = 0;
-  uint32_t block = 0;
-  uint32_t thread = 0;
-  Clock clock = 0;
-  uint32_t pc = 0;      // Origin::pc: an instruction index or a litmus line
-  uint32_t source = 0;  // Origin::source
-  uint32_t launch = 0;
-
-  bool operator==(const PackedRecord&) const = default;
-
-  static constexpr int kSeqBits = 48;
-  static constexpr uint64_t kGroup = uint64_t(1) << 10;  // in kind(); bits 11..15 the warp
-  static constexpr uint32_t kGroupWarps = 32;           // threads 0..1023 may be grouped
-  static constexpr uint64_t kSeqMask = (uint64_t(1) << kSeqBits) - 1;
-
-  static PackedRecord pack(uint32_t block, uint32_t thread, Clock clock, AccessType type, bool strong,
-                           bool isVolatile, Scope scope, uint8_t bytes, const Origin& origin, uint32_t launch) {
-    uint64_t kind = uint64_t(type) | uint64_t(strong) << 2 | uint64_t(isVolatile) << 3 | uint64_t(scope) << 4 |
-                    uint64_t(bytes & 0xf) << 6;
-    return PackedRecord{(origin.seq & kSeqMask) | kind << kSeqBits, block, thread, clock,
-                        uint32_t(origin.pc), origin.source, launch};
-  }
-  uint64_t kind() const { return seqAndKind >> kSeqBits; }
-  AccessType type() const { return AccessType(kind() & 3); }
-  bool strong() const { return (kind() >> 2) & 1; }
-  bool isVolatile() const { return (kind() >> 3) & 1; }
-  Scope scope() const { return Scope((kind() >> 4) & 3); }
-  uint8_t bytes() const { return uint8_t((kind() >> 6) & 0xf); }
-  Origin origin() const { return Origin{seqAndKind & kSeqMask, pc, source}; }
-  bool group() const { return kind() & kGroup; }
-  uint32_t laneMask() const { return thread; }  // of a group
-  // The warp (thread / 32) of every thread the record stands for.
-  uint32_t warp() const { return group() ? uint32_t(kind() >> 11) & 31 : thread >> 5; }
-  uint32_t firstThread() const { return group() ? warp() * 32 + uint32_t(std::countr_zero(thread)) : thread; }
-  bool holds(uint32_t t) const { return group() ? (t >> 5) == warp() && ((thread >> (t & 31)) & 1) : thread == t; }
-  // Makes this record stand for the lanes `mask` (not 0) of warp `warp`.
-  void setLanes(uint32_t warp, uint32_t mask) {
-    seqAndKind &= ~(uint64_t(0x3f) << (kSeqBits + 10));
-    if (std::has_single_bit(mask)) {
-      thread = warp * 32 + uint32_t(std::countr_zero(mask));
-      return;
-    }
-    seqAndKind |= (kGroup | uint64_t(warp) << 11) << kSeqBits;
-    thread = mask;
-  }
-  uint32_t lanes() const { return group() ? thread : 1u << (thread & 31); }
-  void setBytes(uint8_t mask) {
-    seqAndKind = (seqAndKind & ~(uint64_t(0xf) << (kSeqBits + 6))) | uint64_t(mask & 0xf) << (kSeqBits + 6);
-  }
-  // Same record but for the thread(s): a group can take the other in.
-  bool alikeBesidesThreads(const PackedRecord& o) const {
-    return ((seqAndKind ^ o.seqAndKind) >> kSeqBits & 0x3ff) == 0 && block == o.block && clock == o.clock &&
-           pc == o.pc && source == o.source && launch == o.launch;
-  }
-};
-static_assert(sizeof(PackedRecord) == 32);
 
 class ShadowPages {
  public:
-  using Records = absl::InlinedVector<PackedRecord, 1>;
+  using Records = predatar::Records;
   static constexpr uint32_t kPageShift = 4;
   static constexpr uint32_t kWordsPerPage = 1u << kPageShift;
 
@@ -156,7 +91,7 @@ class ShadowPages {
         continue;
       }
       if (copies.used) pages_.emplace(it->first, std::make_unique<Page>(std::move(copies)));
-      compressedExtra_ -= it->second.extraRecords();
+      forgetCompressed(it->second);
       compressed_.erase(it++);
     }
   }
@@ -171,7 +106,7 @@ class ShadowPages {
           dropped(copy);
           --words_;
         }
-        compressedExtra_ -= c->second.extraRecords();
+        forgetCompressed(c->second);
         compressed_.erase(c);
         continue;
       }
@@ -188,7 +123,7 @@ class ShadowPages {
   void clear() {
     pages_.clear();
     compressed_.clear();
-    compressedExtra_ = 0;
+    compressedExtra_ = compressedBytes_ = 0;
     words_ = 0;
     lastPageNo_ = UINT64_MAX;
     lastPage_ = nullptr;
@@ -202,49 +137,13 @@ class ShadowPages {
   // Bytes of the pages and the maps (records beyond a word's first are extra).
   uint64_t bytes() const {
     return pages_.capacity() * (sizeof(uint64_t) + sizeof(std::unique_ptr<Page>) + 1) + pages_.size() * sizeof(Page) +
-           compressed_.capacity() * (sizeof(uint64_t) + sizeof(CompressedPage) + 1);
+           compressed_.capacity() * (sizeof(uint64_t) + sizeof(CompressedPage) + 1) + compressedBytes_;
   }
 
  private:
   struct Page {
     std::array<Records, kWordsPerPage> words;
     uint32_t used = 0;  // words with records
-  };
-  // A compressed page: the records a coalesced access of consecutive threads
-  // leaves, each thread's element `elementBytes` long (1, 2, 4, 8 or 16):
-  // word i holds one record per element in it (a whole-word record for
-  // elements of 4 bytes or more), `pattern` but for the thread, which is
-  // pattern.thread + (4i + first byte) / elementBytes, and the bytes. Threads
-  // of the warp after pattern's have `nextWarpSeq` (a page of 1-byte
-  // elements spans two warps, two events). That is what a warp's coalesced
-  // access leaves (lane l reads or writes word l, or words 2l, 2l+1 with
-  // 8-byte accesses, or byte l...): a stream read or written once costs ~5
-  // bytes a word instead of ~42 (~150 with byte elements). Kept apart from
-  // full pages, so a full page costs what it did.
-  struct CompressedPage {
-    PackedRecord pattern;
-    uint64_t nextWarpSeq = 0;
-    uint32_t elementBytes = 4;
-
-    uint32_t recordsPerWord() const { return elementBytes < 4 ? 4 / elementBytes : 1; }
-    // Records the page stands for beyond one a word (AccessHistory counts them as extra).
-    uint64_t extraRecords() const { return uint64_t(kWordsPerPage) * (recordsPerWord() - 1); }
-    void wordRecords(uint32_t i, Records& out) const {
-      uint32_t perWord = recordsPerWord();
-      for (uint32_t j = 0; j < perWord; ++j) {
-        PackedRecord r = pattern;
-        r.thread += (4 * i + j * elementBytes) / elementBytes;
-        if (r.thread / 32 != pattern.thread / 32)
-          r.seqAndKind = (r.seqAndKind & ~PackedRecord::kSeqMask) | nextWarpSeq;
-        if (perWord > 1) r.setBytes(uint8_t(((1u << elementBytes) - 1) << (j * elementBytes)));
-        out.push_back(r);
-      }
-    }
-    bool holds(uint32_t i, const Records& r) const {
-      Records expected;
-      wordRecords(i, expected);
-      return r == expected;
-    }
   };
   using Map = absl::flat_hash_map<uint64_t, std::unique_ptr<Page>>;
 
@@ -254,7 +153,7 @@ class ShadowPages {
     if (auto c = compressed_.find(pageNo); c != compressed_.end()) {
       for (uint32_t i = 0; i < kWordsPerPage; ++i) c->second.wordRecords(i, page->words[i]);
       page->used = kWordsPerPage;
-      compressedExtra_ -= c->second.extraRecords();
+      forgetCompressed(c->second);
       compressed_.erase(c);
     }
     return page;
@@ -262,31 +161,16 @@ class ShadowPages {
   // A page left behind compresses when its words fit a pattern.
   void tryCompress(uint64_t pageNo, const Page& page) {
     if (page.used != kWordsPerPage) return;
-    const auto& w = page.words;
-    const Records& firstWord = w[0];
-    if (firstWord.empty() || firstWord.size() > 4 || firstWord[0].group()) return;
-    const PackedRecord& first = firstWord[0];
-    uint32_t elementBytes = 0;
-    if (firstWord.size() == 1 && first.bytes() == 0xf) {  // whole words: 1, 2 or 4 words a thread
-      const PackedRecord& last = w[kWordsPerPage - 1].size() == 1 ? w[kWordsPerPage - 1][0] : first;
-      uint32_t span = last.thread - first.thread;  // threads the page spans, less one
-      elementBytes = span == kWordsPerPage - 1 ? 4 : span == kWordsPerPage / 2 - 1 ? 8 : span == kWordsPerPage / 4 - 1 ? 16 : 0;
-    } else if (firstWord.size() == 4 && first.bytes() == 0x1) {
-      elementBytes = 1;
-    } else if (firstWord.size() == 2 && first.bytes() == 0x3) {
-      elementBytes = 2;
-    }
-    if (elementBytes == 0) return;
-    CompressedPage c{first, 0, elementBytes};
-    // The seq of the next warp's threads, when the page reaches them.
-    const PackedRecord& lastRecord = w[kWordsPerPage - 1].back();
-    if (lastRecord.thread / 32 == first.thread / 32 + 1) c.nextWarpSeq = lastRecord.seqAndKind & PackedRecord::kSeqMask;
-    else if (lastRecord.thread / 32 != first.thread / 32) return;
-    for (uint32_t i = 0; i < kWordsPerPage; ++i)
-      if (!c.holds(i, w[i])) return;
-    compressedExtra_ += c.extraRecords();
-    compressed_.emplace(pageNo, c);
+    std::optional<CompressedPage> c = CompressedPage::fit(page.words);
+    if (!c) return;
+    compressedExtra_ += c->extraRecords();
+    compressedBytes_ += c->heapBytes();
+    compressed_.emplace(pageNo, std::move(*c));
     dropPage(pages_.find(pageNo));
+  }
+  void forgetCompressed(const CompressedPage& c) {
+    compressedExtra_ -= c.extraRecords();
+    compressedBytes_ -= c.heapBytes();
   }
   void dropPage(Map::iterator it) {
     if (it->first == lastPageNo_) {
@@ -300,6 +184,7 @@ class ShadowPages {
   absl::flat_hash_map<uint64_t, CompressedPage> compressed_;
   uint64_t words_ = 0;
   uint64_t compressedExtra_ = 0;
+  uint64_t compressedBytes_ = 0;  // field tables of compressed pages
   uint64_t lastPageNo_ = UINT64_MAX;
   Page* lastPage_ = nullptr;
 };

@@ -12,11 +12,12 @@ PackedRecord record(uint32_t thread, uint32_t pc = 7) {
                             Origin{100, pc, 0}, /*launch=*/1);
 }
 
-// Word i of page `page` gets the record of thread i / stride.
+// Word i of page `page` gets the record of thread i / stride (stride 0:
+// threads in no order, 7i mod 16).
 void fillPage(ShadowPages& shadow, uint64_t page, uint32_t stride, uint32_t firstThread = 32) {
   for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) {
     auto& r = shadow.at(page * ShadowPages::kWordsPerPage + i);
-    r.push_back(record(firstThread + i / stride));
+    r.push_back(record(firstThread + (stride ? i / stride : 7 * i % 16)));
     shadow.filled();
   }
 }
@@ -24,9 +25,9 @@ void fillPage(ShadowPages& shadow, uint64_t page, uint32_t stride, uint32_t firs
 TEST(ShadowPages, ACoalescedPageIsKeptAsOneRecord) {
   for (uint32_t stride : {1u, 2u, 4u}) {
     ShadowPages shadow;
-    ShadowPages twin;  // the same but for a thread pattern: stays full
+    ShadowPages twin;  // the same but for threads in no order: stays full
     fillPage(shadow, 0, stride);
-    fillPage(twin, 0, 3);
+    fillPage(twin, 0, 0);
     shadow.at(1000);  // leaving page 0 compresses it
     twin.at(1000);
     EXPECT_EQ(shadow.fullPages(), 1u) << stride;  // page 62 only
@@ -45,7 +46,7 @@ TEST(ShadowPages, PagesThatFitNoPatternStayFull) {
   ShadowPages shadow;
   fillPage(shadow, 0, 1);
   shadow.at(5).push_back(record(40));  // a second record on a word
-  fillPage(shadow, 1, 3);              // 3 words per thread: no pattern
+  fillPage(shadow, 1, 0);              // threads in no order
   fillPage(shadow, 2, 1);
   shadow.at(2 * 16 + 3)[0] = record(35, 8);  // another instruction on one word of page 2
   shadow.at(1000);
@@ -105,6 +106,41 @@ TEST(ShadowPages, PagesOfByteAndHalfWordElementsAreKeptAsOneRecord) {
     for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i)
       EXPECT_EQ(shadow.at(i), expected.at(i)) << bytes << " word " << i;  // expanded again, record for record
     EXPECT_EQ(shadow.compressedExtraRecords(), 0u) << bytes;
+  }
+}
+
+// Structures of `elementBytes` whose fields of `fieldBytes` are separate
+// instructions (pc 10 + field) and events (seq 200 + 10 * warp + field), from
+// byte `offset` of thread `firstThread`'s structure on.
+void fillFieldPage(ShadowPages& shadow, uint32_t elementBytes, uint32_t fieldBytes, uint32_t firstThread,
+                   uint32_t offset) {
+  for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) {
+    auto& r = shadow.at(i);
+    for (uint32_t j = 0; j < 4 / fieldBytes; ++j) {
+      uint32_t q = offset + 4 * i + j * fieldBytes;
+      uint32_t thread = firstThread + q / elementBytes, field = (q % elementBytes) / fieldBytes;
+      r.push_back(PackedRecord::pack(2, thread, 5, AccessType::Read, false, false, Scope::Device,
+                                     uint8_t(((1u << fieldBytes) - 1) << (j * fieldBytes)),
+                                     Origin{200 + 10 * (thread / 32) + field, 10 + field, 3 + field}, 1));
+    }
+    shadow.filled();
+  }
+}
+
+TEST(ShadowPages, PagesOfStructureFieldsAreKeptAsOneRecord) {
+  struct Case { uint32_t elementBytes, fieldBytes, firstThread, offset; };
+  // RGBA8 as four byte loads; RGB32 as three word loads, the page starting
+  // inside a structure; LA32 as two; RGBA32 from its second field on; a
+  // 32-byte structure of eight word fields.
+  for (Case c : {Case{4, 1, 32, 0}, Case{12, 4, 30, 8}, Case{8, 4, 60, 0}, Case{16, 4, 40, 4}, Case{32, 4, 7, 0}}) {
+    ShadowPages shadow, expected;
+    fillFieldPage(shadow, c.elementBytes, c.fieldBytes, c.firstThread, c.offset);
+    fillFieldPage(expected, c.elementBytes, c.fieldBytes, c.firstThread, c.offset);
+    shadow.at(1000);
+    EXPECT_EQ(shadow.fullPages(), 1u) << c.elementBytes << "/" << c.fieldBytes;
+    EXPECT_EQ(shadow.compressedExtraRecords(), 16u * (4 / c.fieldBytes - 1));
+    for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i)
+      EXPECT_EQ(shadow.at(i), expected.at(i)) << c.elementBytes << "/" << c.fieldBytes << " word " << i;
   }
 }
 

@@ -1,0 +1,142 @@
+// A shadow page (ShadowPages.h) of 16 words kept as a pattern: what a warp's
+// coalesced access of consecutive threads leaves, each thread's element
+// `elementBytes` long, read or written by instructions that each cover
+// `fieldBytes` of it (a record each):
+//  * lane l on word l (4-byte elements), words 2l and 2l+1 (8 bytes, one
+//    8-byte access or two 4-byte fields), byte l (1-byte elements: a page
+//    spans two warps, two events), a 12-byte structure as three 4-byte
+//    loads, a 4-byte structure of four byte fields as four byte loads, a
+//    32-byte structure as two 16-byte loads (up to 8 fields)...
+// Byte q of the page (counted from the start of the first thread's element)
+// belongs to thread pattern.thread + q / elementBytes and to field
+// (q % elementBytes) / fieldBytes; each field has its instruction, and each
+// field and warp its event (trace position). Everything else is the
+// pattern's. A stream read or written once then costs ~5 bytes a word
+// instead of ~42 (~150 for byte fields).
+//
+// `fit` keeps a page only when its expansion equals it record for record,
+// so the detectors, which only ever see expanded pages, cannot tell.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "analysis/PackedRecord.h"
+
+namespace predatar {
+
+class CompressedPage {
+ public:
+  static constexpr uint32_t kWords = 16;
+  static constexpr uint32_t kMaxFields = 8;
+
+  // The pattern `words` fit, if any.
+  static std::optional<CompressedPage> fit(const std::array<Records, kWords>& words);
+
+  uint32_t recordsPerWord() const { return 4 / fieldBytes_; }
+  // Records the page stands for beyond one a word (AccessHistory counts them as extra).
+  uint64_t extraRecords() const { return uint64_t(kWords) * (recordsPerWord() - 1); }
+  uint64_t heapBytes() const { return fields_ ? sizeof(Fields) : 0; }
+
+  void wordRecords(uint32_t word, Records& out) const {
+    for (uint32_t j = 0; j < recordsPerWord(); ++j) out.push_back(record(4 * word + j * fieldBytes_));
+  }
+  bool holds(uint32_t word, const Records& r) const {
+    if (r.size() != recordsPerWord()) return false;
+    for (uint32_t j = 0; j < r.size(); ++j)
+      if (r[j] != record(4 * word + j * fieldBytes_)) return false;
+    return true;
+  }
+
+ private:
+  // Per field: its instruction, and per warp (pattern's, the next) its event.
+  struct Fields {
+    uint32_t pc[kMaxFields] = {}, source[kMaxFields] = {};
+    uint64_t seq[2][kMaxFields] = {};
+  };
+  static uint64_t seqOf(const PackedRecord& r) { return r.seqAndKind & PackedRecord::kSeqMask; }
+
+  // The record of the field at byte `pageByte` of the page.
+  PackedRecord record(uint32_t pageByte) const {
+    uint32_t q = firstOffset_ + pageByte;
+    PackedRecord r = pattern_;
+    r.thread += q / elementBytes_;
+    uint32_t warpStep = r.thread / 32 - pattern_.thread / 32;
+    uint64_t seq = warpStep ? nextWarpSeq_ : seqOf(pattern_);
+    if (fields_) {
+      uint32_t field = (q % elementBytes_) / fieldBytes_;
+      r.pc = fields_->pc[field];
+      r.source = fields_->source[field];
+      seq = fields_->seq[warpStep][field];
+    }
+    r.seqAndKind = (r.seqAndKind & ~PackedRecord::kSeqMask) | seq;
+    if (fieldBytes_ < 4) r.setBytes(uint8_t(((1u << fieldBytes_) - 1) << (pageByte % 4)));
+    return r;
+  }
+
+  PackedRecord pattern_;
+  uint64_t nextWarpSeq_ = 0;
+  uint8_t elementBytes_ = 4, fieldBytes_ = 4, firstOffset_ = 0;
+  std::unique_ptr<Fields> fields_;  // elements of several fields only
+};
+
+// The records in byte order: slot s is record s % perWord of word s / perWord.
+inline std::optional<CompressedPage> CompressedPage::fit(const std::array<Records, kWords>& words) {
+  if (words[0].empty() || words[0][0].group()) return std::nullopt;
+  const PackedRecord& first = words[0][0];
+  uint32_t fieldBytes = uint32_t(std::popcount(first.bytes()));
+  if (first.bytes() != (1u << fieldBytes) - 1 || (fieldBytes != 1 && fieldBytes != 2 && fieldBytes != 4))
+    return std::nullopt;
+  uint32_t perWord = 4 / fieldBytes;
+  for (const Records& r : words)
+    if (r.size() != perWord) return std::nullopt;
+  auto slot = [&](uint32_t s) -> const PackedRecord& { return words[s / perWord][s % perWord]; };
+  uint32_t slots = kWords * perWord;
+  // Where the thread changes: the first element's rest, then a whole element.
+  uint32_t s1 = 1;
+  while (s1 < slots && slot(s1).thread == first.thread) ++s1;
+  if (s1 == slots) return std::nullopt;
+  uint32_t s2 = s1 + 1;
+  while (s2 < slots && slot(s2).thread == slot(s1).thread) ++s2;
+  // (Two threads of half a page each: 32-byte elements.)
+  if ((s2 == slots && 2 * s1 != slots) || slot(s1).thread != first.thread + 1) return std::nullopt;
+  uint32_t elementBytes = (s2 - s1) * fieldBytes, firstBytes = s1 * fieldBytes;
+  if (firstBytes > elementBytes || elementBytes / fieldBytes > kMaxFields) return std::nullopt;
+  CompressedPage c;
+  c.pattern_ = first;
+  c.elementBytes_ = uint8_t(elementBytes);
+  c.fieldBytes_ = uint8_t(fieldBytes);
+  c.firstOffset_ = uint8_t(elementBytes - firstBytes);
+  if (elementBytes > fieldBytes) c.fields_ = std::make_unique<Fields>();
+  for (uint32_t s = 0; s < slots; ++s) {
+    const PackedRecord& r = slot(s);
+    uint32_t warpStep = r.thread / 32 - first.thread / 32;
+    if (warpStep > 1) return std::nullopt;
+    if (warpStep) c.nextWarpSeq_ = seqOf(r);
+    if (!c.fields_) continue;
+    uint32_t field = ((c.firstOffset_ + s * fieldBytes) % elementBytes) / fieldBytes;
+    c.fields_->pc[field] = r.pc;
+    c.fields_->source[field] = r.source;
+    c.fields_->seq[warpStep][field] = seqOf(r);
+  }
+  // Fields of one instruction and event (an 8-byte access) need no table.
+  if (c.fields_) {
+    const Fields& f = *c.fields_;
+    bool uniform = true;
+    for (uint32_t k = 0; k < elementBytes / fieldBytes; ++k)
+      uniform = uniform && f.pc[k] == first.pc && f.source[k] == first.source && f.seq[0][k] == seqOf(first) &&
+                f.seq[1][k] == f.seq[1][0];
+    if (uniform) {
+      c.nextWarpSeq_ = f.seq[1][0];
+      c.fields_.reset();
+    }
+  }
+  for (uint32_t i = 0; i < kWords; ++i)
+    if (!c.holds(i, words[i])) return std::nullopt;
+  return c;
+}
+
+}  // namespace predatar

@@ -1,0 +1,82 @@
+// The access record as the shadow memory keeps it (ShadowPages.h), packed
+// into 32 bytes.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+#include "absl/container/inlined_vector.h"
+#include "clock/VectorClock.h"
+#include "events/Event.h"
+
+namespace predatar {
+
+// An AccessRecord (AccessHistory.h) as the shadow keeps it. The trace position
+// keeps its low 48 bits (2.8e14 events), the kind of access the top 16.
+//
+// A record may stand for a group of threads of one warp (threads 32w ..
+// 32w + 31 of a block): plain reads of one word alike in all but the thread
+// (same launch, epoch, instruction, bytes). `thread` then holds the lane
+// mask, and the kind the warp w.
+struct PackedRecord {
+  uint64_t seqAndKind = 0;
+  uint32_t block = 0;
+  uint32_t thread = 0;
+  Clock clock = 0;
+  uint32_t pc = 0;      // Origin::pc: an instruction index or a litmus line
+  uint32_t source = 0;  // Origin::source
+  uint32_t launch = 0;
+
+  bool operator==(const PackedRecord&) const = default;
+
+  static constexpr int kSeqBits = 48;
+  static constexpr uint64_t kGroup = uint64_t(1) << 10;  // in kind(); bits 11..15 the warp
+  static constexpr uint32_t kGroupWarps = 32;           // threads 0..1023 may be grouped
+  static constexpr uint64_t kSeqMask = (uint64_t(1) << kSeqBits) - 1;
+
+  static PackedRecord pack(uint32_t block, uint32_t thread, Clock clock, AccessType type, bool strong,
+                           bool isVolatile, Scope scope, uint8_t bytes, const Origin& origin, uint32_t launch) {
+    uint64_t kind = uint64_t(type) | uint64_t(strong) << 2 | uint64_t(isVolatile) << 3 | uint64_t(scope) << 4 |
+                    uint64_t(bytes & 0xf) << 6;
+    return PackedRecord{(origin.seq & kSeqMask) | kind << kSeqBits, block, thread, clock,
+                        uint32_t(origin.pc), origin.source, launch};
+  }
+  uint64_t kind() const { return seqAndKind >> kSeqBits; }
+  AccessType type() const { return AccessType(kind() & 3); }
+  bool strong() const { return (kind() >> 2) & 1; }
+  bool isVolatile() const { return (kind() >> 3) & 1; }
+  Scope scope() const { return Scope((kind() >> 4) & 3); }
+  uint8_t bytes() const { return uint8_t((kind() >> 6) & 0xf); }
+  Origin origin() const { return Origin{seqAndKind & kSeqMask, pc, source}; }
+  bool group() const { return kind() & kGroup; }
+  uint32_t laneMask() const { return thread; }  // of a group
+  // The warp (thread / 32) of every thread the record stands for.
+  uint32_t warp() const { return group() ? uint32_t(kind() >> 11) & 31 : thread >> 5; }
+  uint32_t firstThread() const { return group() ? warp() * 32 + uint32_t(std::countr_zero(thread)) : thread; }
+  bool holds(uint32_t t) const { return group() ? (t >> 5) == warp() && ((thread >> (t & 31)) & 1) : thread == t; }
+  // Makes this record stand for the lanes `mask` (not 0) of warp `warp`.
+  void setLanes(uint32_t warp, uint32_t mask) {
+    seqAndKind &= ~(uint64_t(0x3f) << (kSeqBits + 10));
+    if (std::has_single_bit(mask)) {
+      thread = warp * 32 + uint32_t(std::countr_zero(mask));
+      return;
+    }
+    seqAndKind |= (kGroup | uint64_t(warp) << 11) << kSeqBits;
+    thread = mask;
+  }
+  uint32_t lanes() const { return group() ? thread : 1u << (thread & 31); }
+  void setBytes(uint8_t mask) {
+    seqAndKind = (seqAndKind & ~(uint64_t(0xf) << (kSeqBits + 6))) | uint64_t(mask & 0xf) << (kSeqBits + 6);
+  }
+  // Same record but for the thread(s): a group can take the other in.
+  bool alikeBesidesThreads(const PackedRecord& o) const {
+    return ((seqAndKind ^ o.seqAndKind) >> kSeqBits & 0x3ff) == 0 && block == o.block && clock == o.clock &&
+           pc == o.pc && source == o.source && launch == o.launch;
+  }
+};
+static_assert(sizeof(PackedRecord) == 32);
+
+// A word's records: most words hold one, kept in place.
+using Records = absl::InlinedVector<PackedRecord, 1>;
+
+}  // namespace predatar
