@@ -29,12 +29,13 @@ class ShadowPages {
   using Records = predatar::Records;
   static constexpr uint32_t kPageShift = 4;
   static constexpr uint32_t kWordsPerPage = 1u << kPageShift;
+  static constexpr uint32_t kRecentPages = 32;  // see leave()
 
   // The records of `key`'s word (empty when it has none); creates its page.
   Records& at(uint64_t key) {
     uint64_t pageNo = key >> kPageShift;
     if (pageNo != lastPageNo_) [[unlikely]] {
-      if (lastPage_) tryCompress(lastPageNo_, *lastPage_);
+      if (lastPage_) leave(lastPageNo_, *lastPage_);
       auto& page = pages_[pageNo];
       if (!page) page = newPage(pageNo);
       lastPageNo_ = pageNo;
@@ -120,10 +121,20 @@ class ShadowPages {
       dropPage(it);
     }
   }
+  // Compresses now the pages left recently that fit a pattern (kRecentPages).
+  void settle() {
+    for (LeftPage& left : recent_) {
+      auto it = left.leftAt ? pages_.find(left.pageNo) : pages_.end();
+      if (it != pages_.end() && it->second->leftAt == left.leftAt && it->first != lastPageNo_)
+        tryCompress(left.pageNo, *it->second);
+      left = LeftPage{};
+    }
+  }
   void clear() {
     pages_.clear();
     compressed_.clear();
     compressedExtra_ = compressedBytes_ = 0;
+    recent_.fill(LeftPage{});
     words_ = 0;
     lastPageNo_ = UINT64_MAX;
     lastPage_ = nullptr;
@@ -143,7 +154,17 @@ class ShadowPages {
  private:
   struct Page {
     std::array<Records, kWordsPerPage> words;
-    uint32_t used = 0;  // words with records
+    uint32_t used = 0;    // words with records
+    uint64_t leftAt = 0;  // when at() last left it full (kRecentPages)
+  };
+  // A full page that at() leaves is compressed only after kRecentPages more
+  // pages were left, if it was not touched in between: an instruction's
+  // accesses alternate between a few pages (a warp's lanes span two, its
+  // next instructions other arrays, then the same ones again), and
+  // compressing each at once expanded it again at the next event (a third
+  // of scan's detector time).
+  struct LeftPage {
+    uint64_t pageNo = 0, leftAt = 0;  // leftAt 0: none
   };
   using Map = absl::flat_hash_map<uint64_t, std::unique_ptr<Page>>;
 
@@ -157,6 +178,16 @@ class ShadowPages {
       compressed_.erase(c);
     }
     return page;
+  }
+  void leave(uint64_t pageNo, Page& page) {
+    if (page.used != kWordsPerPage) return;
+    page.leftAt = ++pagesLeft_;
+    LeftPage& oldest = recent_[pagesLeft_ % kRecentPages];
+    if (oldest.leftAt) {
+      auto it = pages_.find(oldest.pageNo);
+      if (it != pages_.end() && it->second->leftAt == oldest.leftAt) tryCompress(oldest.pageNo, *it->second);
+    }
+    oldest = LeftPage{pageNo, page.leftAt};
   }
   // A page left behind compresses when its words fit a pattern.
   void tryCompress(uint64_t pageNo, const Page& page) {
@@ -185,6 +216,8 @@ class ShadowPages {
   uint64_t words_ = 0;
   uint64_t compressedExtra_ = 0;
   uint64_t compressedBytes_ = 0;  // field tables of compressed pages
+  std::array<LeftPage, kRecentPages> recent_{};
+  uint64_t pagesLeft_ = 0;
   uint64_t lastPageNo_ = UINT64_MAX;
   Page* lastPage_ = nullptr;
 };

@@ -28,8 +28,10 @@ TEST(ShadowPages, ACoalescedPageIsKeptAsOneRecord) {
     ShadowPages twin;  // the same but for threads in no order: stays full
     fillPage(shadow, 0, stride);
     fillPage(twin, 0, 0);
-    shadow.at(1000);  // leaving page 0 compresses it
+    shadow.at(1000);  // leaving page 0 (compressed once pages left later settle)
+    shadow.settle();
     twin.at(1000);
+    twin.settle();
     EXPECT_EQ(shadow.fullPages(), 1u) << stride;  // page 62 only
     EXPECT_LT(shadow.bytes() + 16 * 32, twin.bytes()) << stride;
     for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) {
@@ -42,6 +44,26 @@ TEST(ShadowPages, ACoalescedPageIsKeptAsOneRecord) {
   }
 }
 
+TEST(ShadowPages, ALeftPageCompressesOnlyAfterOthersWereLeft) {
+  ShadowPages shadow;
+  auto compressed = [&] { return shadow.pages() - shadow.fullPages(); };
+  fillPage(shadow, 0, 1);
+  fillPage(shadow, 1, 1);  // leaves page 0 (1st page left)
+  fillPage(shadow, 2, 1);  // 2nd: page 1
+  shadow.at(3);            // 3rd: page 2; page 0 is touched again
+  fillPage(shadow, 3, 1);  // 4th: page 0, which its 1st leaving no longer stands for
+  const uint32_t last = 2 + ShadowPages::kRecentPages;
+  for (uint32_t p = 4; p <= last; ++p) fillPage(shadow, p, 1);  // 5th..35th: pages 3..33
+  // Pages 1 and 2, left 32 pages ago and untouched since; not page 0, whose
+  // 1st leaving was 32 pages before the 33rd but which was touched since.
+  EXPECT_EQ(compressed(), 2u);
+  shadow.at(5000);              // 36th: page 34; page 0's 4th leaving is 32 pages old
+  EXPECT_EQ(compressed(), 3u);
+  shadow.settle();
+  EXPECT_EQ(compressed(), last + 1);
+  EXPECT_EQ(shadow.fullPages(), 1u);  // page 312 (5000 / 16), empty
+}
+
 TEST(ShadowPages, PagesThatFitNoPatternStayFull) {
   ShadowPages shadow;
   fillPage(shadow, 0, 1);
@@ -50,6 +72,7 @@ TEST(ShadowPages, PagesThatFitNoPatternStayFull) {
   fillPage(shadow, 2, 1);
   shadow.at(2 * 16 + 3)[0] = record(35, 8);  // another instruction on one word of page 2
   shadow.at(1000);
+  shadow.settle();
   EXPECT_EQ(shadow.fullPages(), 4u);
 }
 
@@ -59,6 +82,7 @@ TEST(ShadowPages, VisitsAndErasesCompressedPages) {
   fillPage(shadow, 1, 1);
   fillPage(shadow, 2, 1);
   shadow.at(1000);
+  shadow.settle();
   ASSERT_EQ(shadow.fullPages(), 1u);
   // Unchanged words keep a page compressed; a change expands it; emptied pages go.
   uint32_t visits = 0;
@@ -74,6 +98,7 @@ TEST(ShadowPages, VisitsAndErasesCompressedPages) {
   EXPECT_EQ(shadow.at(2 * 16 + 5)[0].pc, 7u);
   uint32_t dropped = 0;
   shadow.at(1000);
+  shadow.settle();
   shadow.erase(0, 15, [&](const ShadowPages::Records& r) { dropped += r.size(); });
   EXPECT_EQ(dropped, 16u);
   EXPECT_EQ(shadow.words(), 16u);
@@ -99,7 +124,8 @@ TEST(ShadowPages, PagesOfByteAndHalfWordElementsAreKeptAsOneRecord) {
     ShadowPages shadow, expected;
     fillSubWordPage(shadow, 0, bytes, 64);
     fillSubWordPage(expected, 0, bytes, 64);
-    shadow.at(1000);  // leaving page 0 compresses it (two warps' events when bytes is 1)
+    shadow.at(1000);  // page 0 left and settled: compressed (two warps' events when bytes is 1)
+    shadow.settle();
     EXPECT_EQ(shadow.fullPages(), 1u) << bytes;  // page 62 only
     EXPECT_EQ(shadow.pages(), 2u) << bytes;
     EXPECT_EQ(shadow.compressedExtraRecords(), 16u * (4 / bytes - 1)) << bytes;
@@ -137,6 +163,7 @@ TEST(ShadowPages, PagesOfStructureFieldsAreKeptAsOneRecord) {
     fillFieldPage(shadow, c.elementBytes, c.fieldBytes, c.firstThread, c.offset);
     fillFieldPage(expected, c.elementBytes, c.fieldBytes, c.firstThread, c.offset);
     shadow.at(1000);
+    shadow.settle();
     EXPECT_EQ(shadow.fullPages(), 1u) << c.elementBytes << "/" << c.fieldBytes;
     EXPECT_EQ(shadow.compressedExtraRecords(), 16u * (4 / c.fieldBytes - 1));
     for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i)
@@ -153,6 +180,7 @@ TEST(ShadowPages, SubWordPagesThatFitNoPatternStayFull) {
   shadow.at(2 * 16 + 9).pop_back();  // one element missing
   shadow.filled();
   shadow.at(1000);
+  shadow.settle();
   EXPECT_EQ(shadow.fullPages(), 4u);
 }
 

@@ -14,6 +14,12 @@ namespace {
 std::string_view bytesAt(uint64_t address, uint64_t bytes) {
   return std::string_view(reinterpret_cast<const char*>(address), bytes);
 }
+// Memory to hash: absl's own string_view, which absl hashes with its fast
+// bulk hash (std::string_view goes through std::hash, ~5x slower: 14% of
+// scan's CPU went to hashing footprints before).
+absl::string_view hashedBytes(uint64_t address, uint64_t bytes) {
+  return absl::string_view(reinterpret_cast<const char*>(address), bytes);
+}
 
 // The read grains as byte ranges inside allocations (merged where they touch).
 std::vector<sim::DeviceMemory::Range> clipChunks(std::vector<uint64_t> chunks,
@@ -80,7 +86,7 @@ void RepeatedLaunches::hashState(Probe& probe) {
   for (const auto& r : probe.ranges) {
     state = absl::HashOf(state, r.base, r.bytes);
     for (uint64_t offset = 0; offset < r.bytes; offset += kChunkBytes) {
-      uint64_t h = absl::HashOf(bytesAt(r.base + offset, std::min(kChunkBytes, r.bytes - offset)));
+      uint64_t h = absl::HashOf(hashedBytes(r.base + offset, std::min(kChunkBytes, r.bytes - offset)));
       probe.chunks.push_back(h);
       state = absl::HashOf(state, h);
     }
@@ -136,7 +142,7 @@ void RepeatedLaunches::apply(const Probe& probe, const sim::DeviceMemory& memory
 
 uint64_t RepeatedLaunches::hashWritten(const std::vector<Write>& writes) {
   uint64_t h = 0;
-  for (const Write& w : writes) h = absl::HashOf(h, w.address, bytesAt(w.address, w.length));
+  for (const Write& w : writes) h = absl::HashOf(h, w.address, hashedBytes(w.address, w.length));
   return h;
 }
 
@@ -145,11 +151,12 @@ std::optional<uint64_t> RepeatedLaunches::hashInputs(const std::vector<sim::Devi
   uint64_t h = 0;
   for (const auto& r : inputs) {
     if (r.bytes && !memory.find(r.base, r.bytes)) return std::nullopt;
-    h = absl::HashOf(h, r.base, r.bytes, bytesAt(r.base, r.bytes));
+    h = absl::HashOf(h, r.base, r.bytes, hashedBytes(r.base, r.bytes));
   }
   sim::TextureMemory textures = sim::textureMemory();
   h = absl::HashOf(h, textures.generation);
-  for (const auto& [data, bytes] : textures.ranges) h = absl::HashOf(h, bytesAt(reinterpret_cast<uint64_t>(data), bytes));
+  for (const auto& [data, bytes] : textures.ranges)
+    h = absl::HashOf(h, hashedBytes(reinterpret_cast<uint64_t>(data), bytes));
   return h;
 }
 
