@@ -52,6 +52,12 @@ class CompressedPage {
   }
 
  private:
+  struct Layout {
+    uint32_t elementBytes, fieldBytes, firstOffset;
+  };
+  // The element and field sizes the page's threads and records suggest
+  // (fit() then checks the page against them).
+  static std::optional<Layout> layoutOf(const std::array<Records, kWords>& words);
   // Per field: its instruction, and per warp (pattern's, the next) its event.
   struct Fields {
     uint32_t pc[kMaxFields] = {}, source[kMaxFields] = {};
@@ -84,7 +90,7 @@ class CompressedPage {
 };
 
 // The records in byte order: slot s is record s % perWord of word s / perWord.
-inline std::optional<CompressedPage> CompressedPage::fit(const std::array<Records, kWords>& words) {
+inline std::optional<CompressedPage::Layout> CompressedPage::layoutOf(const std::array<Records, kWords>& words) {
   if (words[0].empty() || words[0][0].group()) return std::nullopt;
   const PackedRecord& first = words[0][0];
   uint32_t fieldBytes = uint32_t(std::popcount(first.bytes()));
@@ -105,11 +111,21 @@ inline std::optional<CompressedPage> CompressedPage::fit(const std::array<Record
   if ((s2 == slots && 2 * s1 != slots) || slot(s1).thread != first.thread + 1) return std::nullopt;
   uint32_t elementBytes = (s2 - s1) * fieldBytes, firstBytes = s1 * fieldBytes;
   if (firstBytes > elementBytes || elementBytes / fieldBytes > kMaxFields) return std::nullopt;
+  return Layout{elementBytes, fieldBytes, elementBytes - firstBytes};
+}
+
+inline std::optional<CompressedPage> CompressedPage::fit(const std::array<Records, kWords>& words) {
+  std::optional<Layout> layout = layoutOf(words);
+  if (!layout) return std::nullopt;
+  const PackedRecord& first = words[0][0];
+  uint32_t elementBytes = layout->elementBytes, fieldBytes = layout->fieldBytes, perWord = 4 / fieldBytes;
+  auto slot = [&](uint32_t s) -> const PackedRecord& { return words[s / perWord][s % perWord]; };
+  uint32_t slots = kWords * perWord;
   CompressedPage c;
   c.pattern_ = first;
   c.elementBytes_ = uint8_t(elementBytes);
   c.fieldBytes_ = uint8_t(fieldBytes);
-  c.firstOffset_ = uint8_t(elementBytes - firstBytes);
+  c.firstOffset_ = uint8_t(layout->firstOffset);
   if (elementBytes > fieldBytes) c.fields_ = std::make_unique<Fields>();
   for (uint32_t s = 0; s < slots; ++s) {
     const PackedRecord& r = slot(s);
