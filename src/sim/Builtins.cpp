@@ -13,7 +13,7 @@ uint8_t* hostPointer(Ctx& x, uint32_t lane, uint64_t a, uint64_t bytes) {
   Warp& w = *x.W;
   uint64_t off = a & kWindowMask;
   switch (a >> kWindowShift) {
-    case 0: return L.memory.find(a, bytes) ? reinterpret_cast<uint8_t*>(a) : nullptr;
+    case 0: return L.memory.rangeOf(a, bytes) ? reinterpret_cast<uint8_t*>(a) : nullptr;
     case 1: return off + bytes <= L.sharedBytes ? L.blocks[w.block].shared.get() + off : nullptr;
     case 2: return off + bytes <= L.stackBytes ? w.local.get() + size_t(lane) * L.stackBytes + off : nullptr;
     case 3: return off + bytes <= L.params.size() ? L.params.data() + off : nullptr;

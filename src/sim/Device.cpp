@@ -74,6 +74,15 @@ std::optional<DeviceMemory::Allocation> DeviceMemory::find(uint64_t address, uin
   return std::nullopt;
 }
 
+std::optional<DeviceMemory::Range> DeviceMemory::rangeOf(uint64_t address, uint64_t bytes) const {
+  auto it = allocations_.upper_bound(address);
+  if (it == allocations_.begin()) return std::nullopt;
+  --it;
+  const Allocation& a = it->second;
+  if (address + bytes < address || address + bytes > a.base + a.bytes) return std::nullopt;
+  return Range{a.base, a.bytes};
+}
+
 std::vector<DeviceMemory::Range> DeviceMemory::ranges() const {
   std::vector<Range> out;
   out.reserve(allocations_.size());

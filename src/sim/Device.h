@@ -45,6 +45,8 @@ class DeviceMemory {
   // Every range kernels can reach, by address (allocations and adopted memory).
   struct Range { uint64_t base; uint64_t bytes; };
   std::vector<Range> ranges() const;
+  // As find, without copying the label (the emulator's per-access lookup).
+  std::optional<Range> rangeOf(uint64_t address, uint64_t bytes) const;
   // From now on DeviceOnly allocations are not host-accessible; false when the
   // address space cannot be reserved (they then stay host memory).
   bool protectDeviceOnly();

@@ -9,6 +9,7 @@ namespace {
 // compute in registers for a while are common and must not pay for hashing.
 constexpr uint64_t kQuietStepsBeforeChecking = uint64_t(1) << 16;
 constexpr size_t kMaxFingerprints = size_t(1) << 16;
+constexpr uint64_t kStepsPerHashedWord = 8;
 
 struct Hash2 {
   uint64_t a = 0x9E3779B97F4A7C15ull, b = 0xC2B2AE3D27D4EB4Full;
@@ -82,12 +83,16 @@ bool LivelockDetector::afterRound(const Launch& L, const std::vector<uint32_t>& 
   }
   if (L.steps < nextCheckAt_) return false;
   // Space the fingerprints so that hashing costs a few percent of the
-  // emulation: a fingerprint reads every register of every live warp (a word
-  // hashes in about the time a warp step takes per lane). Kernels that
-  // store values memory already holds (matrixMul's constant inputs) stay
-  // "quiet" for their whole run and pay this all along.
+  // emulation: a fingerprint reads every register of every live warp, and a
+  // warp step costs about as much as hashing 32 words (one per lane), so
+  // one fingerprint per `words` steps cost up to 12% (mergeSort, the MC_*
+  // samples: long register-only loops). Kernels that store values memory
+  // already holds (matrixMul's constant inputs) stay "quiet" for their whole
+  // run and pay this all along. Constant spacing (not growing) keeps the
+  // guarantee: a cycle of period P rounds repeats a sampled state within P
+  // samples.
   uint64_t words = uint64_t(order.size()) * (uint64_t(L.slotsPerWarp) * 32 + 256);
-  nextCheckAt_ = L.steps + std::max<uint64_t>(1, words);
+  nextCheckAt_ = L.steps + std::max<uint64_t>(1, words * kStepsPerHashedWord);
   if (seen_.size() >= kMaxFingerprints) seen_.clear();
   return !seen_.insert(fingerprint(L, order)).second;
 }

@@ -45,6 +45,21 @@ bool resolve(Ctx& x, const Instr& in, uint32_t m, uint32_t bytes, Access& acc, c
 }
 
 
+// Kernel parameters (ld.param at every kernel's start): every lane in the
+// parameter window and in bounds. They raise no events.
+bool resolveUniformParam(Ctx& x, const uint64_t* addr, uint32_t m, uint32_t bytes, LaneAccess& acc) {
+  const std::vector<uint8_t>& params = x.L->params;
+  bool bad = false;
+  forLanes(m, [&](uint32_t l) {
+    uint64_t a = addr[l], off = a & kWindowMask;
+    bad |= (a >> kWindowShift) != 3 || off + bytes > params.size();
+    acc.ptr[l] = const_cast<uint8_t*>(params.data()) + off;
+  });
+  if (bad) return false;
+  acc.globalMask = acc.sharedMask = 0;
+  return true;
+}
+
 // The usual access, resolved without a switch per lane: every lane global (or
 // const) inside the cached allocation, or every lane shared in bounds, all
 // aligned. False when any lane is anything else; the per-lane path then
@@ -65,19 +80,31 @@ bool resolveUniform(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, 
   } else if (space == ptx::Space::Shared) {
   } else if (space == ptx::Space::Global || isConst) {
     globalOk = true;
+  } else if (space == ptx::Space::Param) {
+    return resolveUniformParam(x, addr, m, bytes, acc);
   } else {
     return false;
   }
   bool bad = false;
   if (globalOk) {
-    uint64_t lo = L.cacheBase, hi = L.cacheEnd;
+    uint64_t lo = ~uint64_t(0), hi = 0;
     forLanes(m, [&](uint32_t l) {
       uint64_t a = addr[l];
-      bad |= (a & alignMask) != 0 || !(a >= lo && a + bytes <= hi);
+      bad |= (a & alignMask) != 0;
+      lo = std::min(lo, a);
+      hi = std::max(hi, a);
       acc.ptr[l] = reinterpret_cast<uint8_t*>(a);
       acc.addr[l] = a;
     });
-    if (bad) return false;
+    if (bad || hi + bytes < hi) return false;
+    // Kernels alternate between arrays (keys and values, input and output):
+    // one lookup per instruction refills the cache, not one per lane.
+    if (!(lo >= L.cacheBase && hi + bytes <= L.cacheEnd)) {
+      auto range = L.memory.rangeOf(lo, hi + bytes - lo);
+      if (!range) return false;
+      L.cacheBase = range->base;
+      L.cacheEnd = range->base + range->bytes;
+    }
     if (!isConst) acc.globalMask = m;
     return true;
   }
@@ -164,7 +191,7 @@ bool resolveLanes(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, ui
       case Kind::Global:
       case Kind::Const: {
         if (!(a >= L.cacheBase && a + bytes <= L.cacheEnd)) {
-          auto alloc = L.memory.find(a, bytes);
+          auto alloc = L.memory.rangeOf(a, bytes);
           if (!alloc) {
             L.fault(w, l, x.pc, std::string("out-of-bounds ") + what + " of " + std::to_string(bytes) +
                                     " bytes at global address " + hex(a) +
