@@ -74,25 +74,27 @@ std::pair<uint64_t, uint64_t> LivelockDetector::fingerprint(const Launch& L,
 }
 
 bool LivelockDetector::afterRound(const Launch& L, const std::vector<uint32_t>& order) {
+  // Space the fingerprints so that hashing costs a few percent of the
+  // emulation: a fingerprint reads every register of every live warp, and a
+  // warp step costs about as much as hashing 32 words (one per lane). The
+  // first fingerprint after a memory change is spaced the same way: the MC_*
+  // samples change memory every few 10^5 steps with a thousand warps live,
+  // and hashed all their registers after each change (6% of their time).
+  // Kernels that store values memory already holds (matrixMul's constant
+  // inputs) stay "quiet" for their whole run and pay this all along.
+  // Constant spacing (not growing) keeps the guarantee: a cycle of period P
+  // rounds repeats a sampled state within P samples.
+  uint64_t words = uint64_t(order.size()) * (uint64_t(L.slotsPerWarp) * 32 + 256);
+  uint64_t spacing = std::max<uint64_t>(1, words * kStepsPerHashedWord);
   if (L.memoryChanges != lastChanges_) {
     lastChanges_ = L.memoryChanges;
     quietSince_ = L.steps;
-    nextCheckAt_ = L.steps + kQuietStepsBeforeChecking;
+    nextCheckAt_ = L.steps + std::max(kQuietStepsBeforeChecking, spacing);
     seen_.clear();
     return false;
   }
   if (L.steps < nextCheckAt_) return false;
-  // Space the fingerprints so that hashing costs a few percent of the
-  // emulation: a fingerprint reads every register of every live warp, and a
-  // warp step costs about as much as hashing 32 words (one per lane), so
-  // one fingerprint per `words` steps cost up to 12% (mergeSort, the MC_*
-  // samples: long register-only loops). Kernels that store values memory
-  // already holds (matrixMul's constant inputs) stay "quiet" for their whole
-  // run and pay this all along. Constant spacing (not growing) keeps the
-  // guarantee: a cycle of period P rounds repeats a sampled state within P
-  // samples.
-  uint64_t words = uint64_t(order.size()) * (uint64_t(L.slotsPerWarp) * 32 + 256);
-  nextCheckAt_ = L.steps + std::max<uint64_t>(1, words * kStepsPerHashedWord);
+  nextCheckAt_ = L.steps + spacing;
   if (seen_.size() >= kMaxFingerprints) seen_.clear();
   return !seen_.insert(fingerprint(L, order)).second;
 }
