@@ -307,17 +307,27 @@ class AccessHistory {
   // costs ten cache misses a search).
   std::pair<size_t, size_t> warpReads(uint64_t key, const Records& records, size_t readsBegin,
                                       const PackedRecord& read) {
-    size_t& hint = warpReadsHint_[key % std::size(warpReadsHint_)];
-    size_t first = hint;
-    bool hinted = first >= readsBegin && first <= records.size() &&
-                  (first == readsBegin || readBefore(records[first - 1], read)) &&
-                  (first == records.size() || !readBefore(records[first], read));
-    if (!hinted)
-      first = size_t(std::lower_bound(records.begin() + readsBegin, records.end(), read, readBefore) -
+    // (hashed: tables read in a loop by every thread are word-strided, and
+    // `key % size` put a curand sample's 16 tables in one slot)
+    WarpReadsHint& hint = warpReadsHint_[(key * 0x9E3779B97F4A7C15ull) >> (64 - kWarpReadsHintBits)];
+    // Where `read` belongs when it is at `at`.
+    auto fits = [&](size_t at) {
+      return at >= readsBegin && at <= records.size() && (at == readsBegin || readBefore(records[at - 1], read)) &&
+             (at == records.size() || !readBefore(records[at], read));
+    };
+    // The same warp again, or (round-robin scheduling brings the warps to a
+    // word one after the other) the next warp, whose reads follow the last
+    // one's (one further when that read was added), or where this warp was
+    // in the last word read (words of a table have the same readers).
+    size_t first = hint.first;
+    if (!fits(first) && !fits(first = hint.last) && !fits(++first) && !fits(first = lastWarpReads_))
+      first = size_t(std::lower_bound(records.begin() + readsBegin, records.end(), read,
+                                      [](const PackedRecord& a, const PackedRecord& b) { return readBefore(a, b); }) -
                      records.begin());
     size_t last = first;
     while (last < records.size() && !readBefore(read, records[last])) ++last;
-    hint = first;
+    hint = WarpReadsHint{first, last};
+    lastWarpReads_ = first;
     return {first, last};
   }
   // A plain read `read` by thread t meets the reads of its warp, [first,
@@ -402,7 +412,12 @@ class AccessHistory {
   }
 
   uint32_t launch_ = 0;
-  size_t warpReadsHint_[8] = {};  // warpReads' hints, by word
+  struct WarpReadsHint {
+    size_t first = 0, last = 0;
+  };
+  static constexpr int kWarpReadsHintBits = 8;
+  WarpReadsHint warpReadsHint_[1u << kWarpReadsHintBits] = {};
+  size_t lastWarpReads_ = 0;  // warpReads' hints, by word
   std::vector<uint32_t> unordered_;
   ShadowPages shadow_;
   // This launch's strong device-scoped records, by location and block (see
