@@ -45,7 +45,7 @@ uint64_t DeviceMemory::allocate(uint64_t bytes, std::string label, Placement pla
     base = hostAllocate(size);
   }
   if (base == 0) return 0;
-  allocations_[base] = Allocation{base, bytes, std::move(label)};
+  allocations_[base] = Allocation{base, bytes, std::move(label), placement};
   return base;
 }
 
@@ -95,7 +95,7 @@ bool DeviceMemory::adopt(uint64_t base, uint64_t bytes, std::string label) {
   auto next = allocations_.lower_bound(base);
   if (next != allocations_.end() && next->first < base + bytes) return false;
   if (next != allocations_.begin() && std::prev(next)->second.base + std::prev(next)->second.bytes > base) return false;
-  allocations_[base] = Allocation{base, bytes, std::move(label)};
+  allocations_[base] = Allocation{base, bytes, std::move(label), Placement::HostShared};
   adopted_.insert(base);
   return true;
 }

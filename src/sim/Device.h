@@ -31,7 +31,10 @@ class DeviceArena;
 // unless the arena is open (see sim/DeviceArena.h).
 class DeviceMemory {
  public:
-  enum class Placement { HostVisible, DeviceOnly };
+  // HostShared: host memory that kernels reach while the host runs on
+  // (cudaMallocHost, cudaMallocManaged, cudaHostRegister); the host may write
+  // it during a kernel, which the emulator cannot show (launches run when issued).
+  enum class Placement { HostVisible, DeviceOnly, HostShared };
   uint64_t allocate(uint64_t bytes, std::string label = {},
                     Placement placement = Placement::HostVisible);  // zero-filled, 256-byte aligned
   absl::Status free(uint64_t address);                          // must be an allocation's base
@@ -40,7 +43,7 @@ class DeviceMemory {
   bool adopt(uint64_t base, uint64_t bytes, std::string label);
   absl::Status disown(uint64_t base);
   // The allocation containing [address, address+bytes), if any.
-  struct Allocation { uint64_t base; uint64_t bytes; std::string label; };
+  struct Allocation { uint64_t base; uint64_t bytes; std::string label; Placement placement = Placement::HostVisible; };
   std::optional<Allocation> find(uint64_t address, uint64_t bytes = 1) const;
   // Every range kernels can reach, by address (allocations and adopted memory).
   struct Range { uint64_t base; uint64_t bytes; };

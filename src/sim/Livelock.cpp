@@ -1,6 +1,7 @@
 #include "sim/Livelock.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace predatar::sim {
 namespace {
@@ -97,6 +98,25 @@ bool LivelockDetector::afterRound(const Launch& L, const std::vector<uint32_t>& 
   nextCheckAt_ = L.steps + spacing;
   if (seen_.size() >= kMaxFingerprints) seen_.clear();
   return !seen_.insert(fingerprint(L, order)).second;
+}
+
+std::string hostHandOffNote(const Launch& L) {
+  std::vector<std::string> labels;
+  for (size_t at = 0; at + sizeof(uint64_t) <= L.params.size(); at += sizeof(uint64_t)) {
+    uint64_t value;
+    std::memcpy(&value, L.params.data() + at, sizeof value);
+    auto a = value ? L.memory.find(value) : std::nullopt;
+    if (a && a->placement == DeviceMemory::Placement::HostShared &&
+        std::find(labels.begin(), labels.end(), a->label) == labels.end())
+      labels.push_back(a->label);
+  }
+  if (labels.empty()) return "";
+  std::string names;
+  for (const std::string& l : labels) names += (names.empty() ? "" : ", ") + l;
+  return "; its arguments point into host memory the host may write while a kernel runs (" + names +
+         "): predatar runs each launch to completion when it is issued, before the host goes on, so a kernel "
+         "that waits for a host write made after its launch (a latch, a flag) cannot finish here (it relies on "
+         "the host and the kernel running at once)";
 }
 
 }  // namespace predatar::sim

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -39,5 +40,11 @@ class LivelockDetector {
   uint64_t nextCheckAt_ = 0;      // L.steps at which the next fingerprint is taken
   absl::flat_hash_set<std::pair<uint64_t, uint64_t>> seen_;
 };
+
+// For a launch found stuck: "" or a sentence naming the host memory its
+// arguments point into (DeviceMemory::Placement::HostShared). A kernel that
+// waits for the host to write such memory after the launch cannot finish
+// here: a launch runs to completion when it is issued.
+std::string hostHandOffNote(const Launch& L);
 
 }  // namespace predatar::sim

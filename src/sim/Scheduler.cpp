@@ -706,7 +706,8 @@ absl::Status Runner::run() {
       return absl::FailedPreconditionError(
           "kernel '" + L.kernelName +
           "': deadlock: the running warps spin without changing memory, so no thread can ever make progress "
-          "(a spin-wait on a value only a waiting thread would write?):" + waitingReport(true));
+          "(a spin-wait on a value only a waiting thread would write?)" + hostHandOffNote(L) + ":" +
+          waitingReport(true));
     }
     if (timeLimit.count() > 0 && std::chrono::steady_clock::now() - start > timeLimit) {
       return absl::DeadlineExceededError("kernel '" + L.kernelName + "': time limit of " +

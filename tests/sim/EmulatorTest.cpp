@@ -388,6 +388,27 @@ TEST(EmulatorErrors, SpinOnUnchangingMemoryIsADeadlock) {
   EXPECT_NE(std::string(st.message()).find("deadlock: the running warps spin"), std::string::npos) << st;
 }
 
+// UnifiedMemoryPerf: a kernel spins on pinned host memory that the host sets
+// after the launch. Launches run when issued, so the report says why it
+// cannot finish here; device memory gets no such note.
+TEST(EmulatorErrors, SpinOnHostMemoryNamesTheHandOff) {
+  Fixture f("errors");
+  uint64_t pinned = f.memory.allocate(sizeof(int), "cudaMallocHost #7", DeviceMemory::Placement::HostShared);
+  NullSink sink;
+  auto st = f.run("spinForever", {1, 1, 1}, {32, 1, 1}, f.args(reinterpret_cast<int*>(pinned)), sink);
+  ASSERT_FALSE(st.ok());
+  std::string msg(st.message());
+  EXPECT_NE(msg.find("deadlock: the running warps spin"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("host memory the host may write while a kernel runs (cudaMallocHost #7)"), std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("runs each launch to completion when it is issued"), std::string::npos) << msg;
+
+  Fixture g("errors");
+  auto device = g.run("spinForever", {1, 1, 1}, {32, 1, 1}, g.args(g.zeros<int>(1)), sink);
+  ASSERT_FALSE(device.ok());
+  EXPECT_EQ(std::string(device.message()).find("host may write"), std::string::npos) << device;
+}
+
 TEST(EmulatorErrors, UnsupportedInstruction) {
   DeviceMemory mem;
   std::string ptx = R"(

@@ -336,7 +336,7 @@ cudaError_t Runtime::allocate(void** pointer, uint64_t bytes, AllocationKind kin
     return cudaErrorMemoryAllocation;  // more than the device has free
   MemoryActivity activity("allocating %llu bytes (%s)", (unsigned long long)bytes, api);
   auto placement = kind == AllocationKind::Device ? sim::DeviceMemory::Placement::DeviceOnly  // not host-mapped
-                                                   : sim::DeviceMemory::Placement::HostVisible;
+                                                   : sim::DeviceMemory::Placement::HostShared;
   uint64_t base = memory_->allocate(bytes, absl::StrCat(api, " #", ++allocationCount_), placement);
   if (base == 0) return cudaErrorMemoryAllocation;
   allocations_[base] = {bytes, kind};
