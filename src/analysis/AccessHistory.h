@@ -412,12 +412,14 @@ class AccessHistory {
   }
 
   uint32_t launch_ = 0;
+  // warpReads' hints: by word, where its last call found its warp's reads;
+  // and where the last call on any word found them.
   struct WarpReadsHint {
     size_t first = 0, last = 0;
   };
   static constexpr int kWarpReadsHintBits = 8;
   WarpReadsHint warpReadsHint_[1u << kWarpReadsHintBits] = {};
-  size_t lastWarpReads_ = 0;  // warpReads' hints, by word
+  size_t lastWarpReads_ = 0;
   std::vector<uint32_t> unordered_;
   ShadowPages shadow_;
   // This launch's strong device-scoped records, by location and block (see
