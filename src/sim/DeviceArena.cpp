@@ -21,13 +21,26 @@ uint64_t roundUp(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
 // Freed ranges at least this large give their pages back to the system.
 constexpr uint64_t kReturnPagesFrom = 1 << 20;
 
+// The arena asks for transparent huge pages, and changes its protection in
+// whole huge pages: open() and close() run around every runtime call (scan:
+// 6600 times), and mprotect walks one entry per page, 512 times fewer with
+// 2 MiB pages (8% of scan's CPU time was spent there).
+constexpr uint64_t kProtectionGranule = uint64_t(2) << 20;
+
 }  // namespace
 
 std::unique_ptr<DeviceArena> DeviceArena::reserve(uint64_t reserveBytes) {
-  reserveBytes = roundUp(reserveBytes, pageSize());
-  void* p = mmap(nullptr, reserveBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  reserveBytes = roundUp(reserveBytes, kProtectionGranule);
+  // One granule more, so that the arena can start on a granule boundary.
+  uint64_t mapped = reserveBytes + kProtectionGranule;
+  void* p = mmap(nullptr, mapped, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) return nullptr;
-  std::unique_ptr<DeviceArena> arena(new DeviceArena(reinterpret_cast<uint64_t>(p), reserveBytes));
+  uint64_t start = reinterpret_cast<uint64_t>(p), base = roundUp(start, kProtectionGranule);
+  if (base > start) munmap(p, base - start);
+  if (start + mapped > base + reserveBytes)
+    munmap(reinterpret_cast<void*>(base + reserveBytes), start + mapped - (base + reserveBytes));
+  madvise(reinterpret_cast<void*>(base), reserveBytes, MADV_HUGEPAGE);  // a hint: small pages work too
+  std::unique_ptr<DeviceArena> arena(new DeviceArena(base, reserveBytes));
   currentArena = arena.get();
   return arena;
 }
@@ -52,9 +65,9 @@ uint64_t DeviceArena::allocate(uint64_t bytes) {
   if (offset == UINT64_MAX) {
     if (size > size_ - top_) return 0;
     offset = top_;
-    uint64_t oldEnd = roundUp(top_, pageSize());
+    uint64_t oldEnd = roundUp(top_, kProtectionGranule);
     top_ += size;
-    uint64_t newEnd = roundUp(top_, pageSize());
+    uint64_t newEnd = roundUp(top_, kProtectionGranule);
     // Fresh pages are zero; open them now if the arena is open.
     if (depth_ > 0 && newEnd > oldEnd)
       mprotect(reinterpret_cast<void*>(base_ + oldEnd), newEnd - oldEnd, PROT_READ | PROT_WRITE);
@@ -118,7 +131,7 @@ void DeviceArena::zero(uint64_t offset, uint64_t size) {
 }
 
 void DeviceArena::setProtection(bool readWrite) {
-  uint64_t used = roundUp(top_, pageSize());
+  uint64_t used = roundUp(top_, kProtectionGranule);
   if (used) mprotect(reinterpret_cast<void*>(base_), used, readWrite ? PROT_READ | PROT_WRITE : PROT_NONE);
 }
 
