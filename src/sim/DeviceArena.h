@@ -6,7 +6,9 @@
 // (copies, memsets, kernel launches) and closes it again before it returns
 // to the program. Device addresses therefore stay plain host addresses for
 // the emulator (no translation on its hot path), and a host access outside
-// the runtime raises SIGSEGV at the faulting instruction.
+// the runtime raises SIGSEGV at the faulting instruction. The arena starts on
+// a 2 MiB boundary, asks for transparent huge pages and changes protection in
+// whole 2 MiB granules, so a toggle costs one page-table entry per 2 MiB.
 //
 // Allocations are first-fit, 256-byte aligned, in address order; not thread
 // safe (the runtime serializes all calls under its lock).
