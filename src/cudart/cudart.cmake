@@ -52,3 +52,14 @@ endfunction()
 foreach(dep predatar_cudart predatar_sim predatar_analysis predatar_report)
   predatar_cudart_make_pic(${dep})
 endforeach()
+
+# lib/libcuda.so.1: the driver API refused by name (driver/DriverStub.cpp), for
+# NVIDIA libraries that carry their own runtime and dlopen() the driver.
+add_library(predatar_cuda_driver_stub SHARED ${CMAKE_CURRENT_LIST_DIR}/driver/DriverStub.cpp)
+target_link_libraries(predatar_cuda_driver_stub PRIVATE ${CMAKE_DL_LIBS})
+set_target_properties(predatar_cuda_driver_stub PROPERTIES
+  OUTPUT_NAME cuda
+  VERSION 1
+  SOVERSION 1
+  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib
+  CXX_VISIBILITY_PRESET hidden)

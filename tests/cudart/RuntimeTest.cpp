@@ -1,6 +1,8 @@
 // The replacement libcudart.so.13 called the way nvcc-generated host code and
 // user code call it: registration from a real fat binary, memory, errors,
 // streams and events, device queries. Kernel launches are in LaunchTest.cpp.
+#include <dlfcn.h>
+
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -317,6 +319,24 @@ TEST_F(Runtime, UnsupportedFunctionsFailByName) {
   std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("cudaIpcGetMemHandle is not supported by the emulator"), std::string::npos) << err;
   EXPECT_EQ(cudaGetLastError(), cudaErrorNotSupported);
+}
+
+// NVIDIA's libraries (cuBLAS, cuRAND) bring their own runtime and dlopen the
+// driver: lib/libcuda.so.1 refuses each driver entry point by name, naming
+// the library that called it, and the refusal is the runtime's.
+TEST_F(Runtime, DriverApiIsRefusedByName) {
+  void* driver = dlopen(PREDATAR_CUDA_DRIVER_STUB, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(driver, nullptr) << dlerror();
+  auto cuInit = reinterpret_cast<int (*)(unsigned)>(dlsym(driver, "cuInit"));
+  ASSERT_NE(cuInit, nullptr);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(cuInit(0), 801);  // CUDA_ERROR_NOT_SUPPORTED
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("predatar: cuInit (the CUDA driver API, called by cudart_runtime_test"), std::string::npos)
+      << err;
+  EXPECT_NE(err.find("is not supported by the emulator"), std::string::npos) << err;
+  EXPECT_EQ(cudaGetLastError(), cudaErrorNotSupported);
+  dlclose(driver);
 }
 
 TEST_F(Runtime, ResetFreesAllocations) {
