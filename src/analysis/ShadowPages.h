@@ -124,9 +124,7 @@ class ShadowPages {
   // Compresses now the pages left recently that fit a pattern (kRecentPages).
   void settle() {
     for (LeftPage& left : recent_) {
-      auto it = left.leftAt ? pages_.find(left.pageNo) : pages_.end();
-      if (it != pages_.end() && it->second->leftAt == left.leftAt && it->first != lastPageNo_)
-        tryCompress(left.pageNo, *it->second);
+      compressIfUntouched(left);
       left = LeftPage{};
     }
   }
@@ -183,11 +181,16 @@ class ShadowPages {
     if (page.used != kWordsPerPage) return;
     page.leftAt = ++pagesLeft_;
     LeftPage& oldest = recent_[pagesLeft_ % kRecentPages];
-    if (oldest.leftAt) {
-      auto it = pages_.find(oldest.pageNo);
-      if (it != pages_.end() && it->second->leftAt == oldest.leftAt) tryCompress(oldest.pageNo, *it->second);
-    }
+    compressIfUntouched(oldest);
     oldest = LeftPage{pageNo, page.leftAt};
+  }
+  // The page `left` names, if no at() reached it since it was left (nor is
+  // reaching it now), tries to compress.
+  void compressIfUntouched(const LeftPage& left) {
+    if (!left.leftAt) return;
+    auto it = pages_.find(left.pageNo);
+    if (it != pages_.end() && it->second->leftAt == left.leftAt && it->first != lastPageNo_)
+      tryCompress(left.pageNo, *it->second);
   }
   // A page left behind compresses when its words fit a pattern.
   void tryCompress(uint64_t pageNo, const Page& page) {

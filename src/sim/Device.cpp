@@ -64,23 +64,22 @@ bool DeviceMemory::protectDeviceOnly() {
   return arena_ != nullptr;
 }
 
-std::optional<DeviceMemory::Allocation> DeviceMemory::find(uint64_t address, uint64_t bytes) const {
+const DeviceMemory::Allocation* DeviceMemory::containing(uint64_t address, uint64_t bytes) const {
   auto it = allocations_.upper_bound(address);
-  if (it == allocations_.begin()) return std::nullopt;
-  --it;
-  const Allocation& a = it->second;
-  if (address >= a.base && address + bytes <= a.base + std::max<uint64_t>(a.bytes, 0) && address + bytes >= address)
-    return a;
+  if (it == allocations_.begin()) return nullptr;
+  const Allocation& a = std::prev(it)->second;  // a.base <= address
+  if (address + bytes < address || address + bytes > a.base + a.bytes) return nullptr;
+  return &a;
+}
+
+std::optional<DeviceMemory::Allocation> DeviceMemory::find(uint64_t address, uint64_t bytes) const {
+  if (const Allocation* a = containing(address, bytes)) return *a;
   return std::nullopt;
 }
 
 std::optional<DeviceMemory::Range> DeviceMemory::rangeOf(uint64_t address, uint64_t bytes) const {
-  auto it = allocations_.upper_bound(address);
-  if (it == allocations_.begin()) return std::nullopt;
-  --it;
-  const Allocation& a = it->second;
-  if (address + bytes < address || address + bytes > a.base + a.bytes) return std::nullopt;
-  return Range{a.base, a.bytes};
+  if (const Allocation* a = containing(address, bytes)) return Range{a->base, a->bytes};
+  return std::nullopt;
 }
 
 std::vector<DeviceMemory::Range> DeviceMemory::ranges() const {

@@ -58,6 +58,8 @@ class DeviceMemory {
   ~DeviceMemory();
 
  private:
+  const Allocation* containing(uint64_t address, uint64_t bytes) const;  // find's and rangeOf's lookup
+
   std::map<uint64_t, Allocation> allocations_;
   std::unique_ptr<DeviceArena> arena_;
   std::set<uint64_t> adopted_;  // bases of adopted (caller-owned) ranges

@@ -89,7 +89,6 @@ bool LivelockDetector::afterRound(const Launch& L, const std::vector<uint32_t>& 
   uint64_t spacing = std::max<uint64_t>(1, words * kStepsPerHashedWord);
   if (L.memoryChanges != lastChanges_) {
     lastChanges_ = L.memoryChanges;
-    quietSince_ = L.steps;
     nextCheckAt_ = L.steps + std::max(kQuietStepsBeforeChecking, spacing);
     seen_.clear();
     return false;

@@ -36,7 +36,6 @@ class LivelockDetector {
   std::pair<uint64_t, uint64_t> fingerprint(const Launch& L, const std::vector<uint32_t>& order) const;
 
   uint64_t lastChanges_ = UINT64_MAX;
-  uint64_t quietSince_ = 0;       // L.steps when memory last changed
   uint64_t nextCheckAt_ = 0;      // L.steps at which the next fingerprint is taken
   absl::flat_hash_set<std::pair<uint64_t, uint64_t>> seen_;
 };

@@ -11,13 +11,10 @@
 namespace predatar::cudart {
 namespace {
 
-std::string_view bytesAt(uint64_t address, uint64_t bytes) {
-  return std::string_view(reinterpret_cast<const char*>(address), bytes);
-}
-// Memory to hash: absl's own string_view, which absl hashes with its fast
-// bulk hash (std::string_view goes through std::hash, ~5x slower: 14% of
-// scan's CPU went to hashing footprints before).
-absl::string_view hashedBytes(uint64_t address, uint64_t bytes) {
+// Memory as absl's own string_view, which absl hashes with its fast bulk
+// hash (std::string_view goes through std::hash, ~5x slower: 14% of scan's
+// CPU went to hashing footprints before).
+absl::string_view bytesAt(uint64_t address, uint64_t bytes) {
   return absl::string_view(reinterpret_cast<const char*>(address), bytes);
 }
 
@@ -86,7 +83,7 @@ void RepeatedLaunches::hashState(Probe& probe) {
   for (const auto& r : probe.ranges) {
     state = absl::HashOf(state, r.base, r.bytes);
     for (uint64_t offset = 0; offset < r.bytes; offset += kChunkBytes) {
-      uint64_t h = absl::HashOf(hashedBytes(r.base + offset, std::min(kChunkBytes, r.bytes - offset)));
+      uint64_t h = absl::HashOf(bytesAt(r.base + offset, std::min(kChunkBytes, r.bytes - offset)));
       probe.chunks.push_back(h);
       state = absl::HashOf(state, h);
     }
@@ -133,7 +130,7 @@ void RepeatedLaunches::apply(const Probe& probe, const sim::DeviceMemory& memory
                                                               : nullptr;
   if (writes == nullptr) return;
   for (const Write& w : *writes)
-    if (!w.bytes.empty() && memory.find(w.address, w.bytes.size()))  // hash-only writes: memory holds them
+    if (!w.bytes.empty() && memory.rangeOf(w.address, w.bytes.size()))  // hash-only writes: memory holds them
       std::memcpy(reinterpret_cast<void*>(w.address), w.bytes.data(), w.bytes.size());
   ++replays_;
   found_ = nullptr;
@@ -142,7 +139,7 @@ void RepeatedLaunches::apply(const Probe& probe, const sim::DeviceMemory& memory
 
 uint64_t RepeatedLaunches::hashWritten(const std::vector<Write>& writes) {
   uint64_t h = 0;
-  for (const Write& w : writes) h = absl::HashOf(h, w.address, hashedBytes(w.address, w.length));
+  for (const Write& w : writes) h = absl::HashOf(h, w.address, bytesAt(w.address, w.length));
   return h;
 }
 
@@ -150,13 +147,13 @@ std::optional<uint64_t> RepeatedLaunches::hashInputs(const std::vector<sim::Devi
                                                      const sim::DeviceMemory& memory) {
   uint64_t h = 0;
   for (const auto& r : inputs) {
-    if (r.bytes && !memory.find(r.base, r.bytes)) return std::nullopt;
-    h = absl::HashOf(h, r.base, r.bytes, hashedBytes(r.base, r.bytes));
+    if (r.bytes && !memory.rangeOf(r.base, r.bytes)) return std::nullopt;
+    h = absl::HashOf(h, r.base, r.bytes, bytesAt(r.base, r.bytes));
   }
   sim::TextureMemory textures = sim::textureMemory();
   h = absl::HashOf(h, textures.generation);
   for (const auto& [data, bytes] : textures.ranges)
-    h = absl::HashOf(h, hashedBytes(reinterpret_cast<uint64_t>(data), bytes));
+    h = absl::HashOf(h, bytesAt(reinterpret_cast<uint64_t>(data), bytes));
   return h;
 }
 
@@ -167,7 +164,7 @@ const RepeatedLaunches::FootprintEffect* RepeatedLaunches::findFootprint(const K
   for (const FootprintEffect& f : it->second) {
     if (!(f.key == key)) continue;
     bool writable = std::all_of(f.writes.begin(), f.writes.end(),
-                                [&](const Write& w) { return memory.find(w.address, w.length).has_value(); });
+                                [&](const Write& w) { return memory.rangeOf(w.address, w.length).has_value(); });
     if (!writable) continue;
     auto h = hashInputs(f.inputs, memory);
     if (!h || *h != f.inputHash) continue;
@@ -202,14 +199,14 @@ void RepeatedLaunches::learnFootprint(const Key& key, FootprintRecorder& footpri
   effect.inputHash = *h;
   uint64_t written = 0;
   for (const auto& [begin, end] : merged) {
-    if (!memory.find(begin, end - begin)) return;  // wrote outside one allocation: keep nothing
+    if (!memory.rangeOf(begin, end - begin)) return;  // wrote outside one allocation: keep nothing
     written += end - begin;
   }
   effect.bytesKept = written <= kMaxFootprintWriteBytes && storedBytes_ + written <= kMaxStoredBytes;
   for (const auto& [begin, end] : merged) {
     Write w{begin, end - begin, {}};
     if (effect.bytesKept) {
-      std::string_view now = bytesAt(begin, end - begin);
+      absl::string_view now = bytesAt(begin, end - begin);
       w.bytes.assign(now.begin(), now.end());
     }
     effect.writes.push_back(std::move(w));
@@ -252,7 +249,7 @@ void RepeatedLaunches::learn(const Key& key, const Probe& before, const sim::Dev
   for (const auto& r : after.ranges)
     for (uint64_t offset = 0; offset < r.bytes; offset += kChunkBytes, ++chunk) {
       if (after.chunks[chunk] == before.chunks[chunk]) continue;
-      std::string_view now = bytesAt(r.base + offset, std::min(kChunkBytes, r.bytes - offset));
+      absl::string_view now = bytesAt(r.base + offset, std::min(kChunkBytes, r.bytes - offset));
       effect.writes.push_back(Write{r.base + offset, now.size(), std::vector<uint8_t>(now.begin(), now.end())});
       storedBytes_ += now.size();
     }
