@@ -226,15 +226,15 @@ absl::Status Parser::decode(std::string_view base, const std::vector<std::string
     if (in.type == Type::None) return err(line, "missing type in '" + opcodeText_ + "'");
     if (m.vec != 1) return unsupported(line);
     size_t i = 0;
+    size_t nsrc = in.atom == AtomOp::Cas ? 2 : 1;
+    if (ops.size() != (in.op == Op::Atom ? 2 : 1) + nsrc) return err(line, "wrong operand count for '" + opcodeText_ + "'");
     if (in.op == Op::Atom) {
-      auto d = dstRef(ops.at(0), line);
+      auto d = dstRef(ops[0], line);
       if (!d.ok()) return d.status();
       in.dst[0] = *d;
       in.ndst = 1;
       i = 1;
     }
-    size_t nsrc = in.atom == AtomOp::Cas ? 2 : 1;
-    if (ops.size() != i + 1 + nsrc) return err(line, "wrong operand count for '" + opcodeText_ + "'");
     if (auto st = addrOperand(ops[i], in, line); !st.ok()) return st;
     for (size_t k = 0; k < nsrc; ++k) {
       auto s = srcRef(ops[i + 1 + k], in.type, line);
