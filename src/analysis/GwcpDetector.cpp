@@ -362,7 +362,7 @@ void GwcpDetector::dropPrefix(LockState& lock, CriticalSectionLog& log, bool dev
     pending.eraseIf([&](const std::pair<bool, size_t>& p) { return p.first == deviceLog && p.second < cut; });
   }
   for (size_t i = log.base; i < cut; ++i)
-    logBytes_ -= sizeof(CriticalSection) + log[i].acquireClock->bytes() + log[i].releaseHb->bytes();
+    logBytes_ -= log[i].bytes;
   log.dropFront(cut - log.base);
 }
 
@@ -431,7 +431,8 @@ void GwcpDetector::release(const LockEvent& event) {
     lock.clocks.release(t, *hb, event.scope, &geometry_, /*withWcp=*/true);
     bool device = event.scope != Scope::Block;
     CriticalSection cs{t.block, t.thread, held.scope, event.scope, std::move(held.acquireClock), std::move(hb)};
-    logBytes_ += sizeof(cs) + cs.acquireClock->bytes() + cs.releaseHb->bytes();
+    cs.bytes = sizeof(cs) + cs.acquireClock->bytes() + cs.releaseHb->bytes();
+    logBytes_ += cs.bytes;
     if (device && held.scope != Scope::Block) {
       lock.deviceLog.entries.push_back(std::move(cs));
       lock.ownPending[tid].push_back(true, lock.deviceLog.end() - 1);

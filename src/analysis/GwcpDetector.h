@@ -84,6 +84,9 @@ struct CriticalSection {
   Scope acquireScope, releaseScope;
   SharedClock acquireClock;  // C_t at the acquire
   SharedClock releaseHb;     // H_t at the release
+  // What it added to the log's bytes, subtracted when it goes (its clocks'
+  // shares change as other holders come and go).
+  uint64_t bytes = 0;
 };
 
 // A log of completed critical sections in release order whose oldest entries

@@ -25,19 +25,30 @@ void VectorClock::own(Block& block) const {
 VectorClock& VectorClock::operator=(const VectorClock& other) {
   if (this == &other) return *this;
   geometry_ = other.geometry_;
-  blocks_ = other.blocks_;  // shares the list, and so every block's arrays
+  chunks_ = other.chunks_;  // shares the list, and so every block's arrays
   return *this;
 }
 
-const std::vector<VectorClock::Block>& VectorClock::list() const {
-  static const std::vector<Block> kNoBlocks;
-  return blocks_ ? *blocks_ : kNoBlocks;
+const VectorClock::Chunks& VectorClock::chunks() const {
+  static const Chunks kNoChunks;
+  return chunks_ ? *chunks_ : kNoChunks;
 }
 
-std::vector<VectorClock::Block>& VectorClock::ownList() {
-  if (!blocks_) blocks_ = std::make_shared<std::vector<Block>>();
-  else if (blocks_.use_count() > 1) blocks_ = std::make_shared<std::vector<Block>>(*blocks_);
-  return *blocks_;
+VectorClock::Chunks& VectorClock::ownChunks() {
+  if (!chunks_) chunks_ = std::make_shared<Chunks>();
+  else if (chunks_.use_count() > 1) chunks_ = std::make_shared<Chunks>(*chunks_);
+  return *chunks_;
+}
+
+VectorClock::Blocks& VectorClock::ownBlocks(Chunk& chunk) const {
+  if (chunk.blocks.use_count() > 1) chunk.blocks = std::make_shared<Blocks>(*chunk.blocks);
+  return *chunk.blocks;
+}
+
+size_t VectorClock::blockEntries() const {
+  size_t n = 0;
+  for (const Chunk& chunk : chunks()) n += chunk.blocks->size();
+  return n;
 }
 
 namespace {
@@ -46,16 +57,34 @@ template <class Blocks>
 auto positionOf(Blocks& blocks, uint32_t block) {
   return std::lower_bound(blocks.begin(), blocks.end(), block, [](const auto& b, uint32_t id) { return b.id < id; });
 }
+// Where chunk `index` is, or goes: chunks are often every index from 0 (a
+// grid's blocks in order), so its own place is tried first.
+template <class Chunks>
+auto chunkPosition(Chunks& chunks, uint32_t index) {
+  if (index < chunks.size() && chunks[index].index == index) return chunks.begin() + index;
+  return std::lower_bound(chunks.begin(), chunks.end(), index, [](const auto& c, uint32_t i) { return c.index < i; });
+}
 }  // namespace
 
+const VectorClock::Chunk* VectorClock::findChunk(uint32_t index) const {
+  const Chunks& all = chunks();
+  auto it = chunkPosition(all, index);
+  return it != all.end() && it->index == index ? &*it : nullptr;
+}
+
 const VectorClock::Block* VectorClock::find(uint32_t block) const {
-  const auto& blocks = list();
-  auto it = positionOf(blocks, block);
-  return it != blocks.end() && it->id == block ? &*it : nullptr;
+  const Chunk* chunk = findChunk(block / kChunkBlocks);
+  if (!chunk) return nullptr;
+  auto it = positionOf(*chunk->blocks, block);
+  return it != chunk->blocks->end() && it->id == block ? &*it : nullptr;
 }
 
 VectorClock::Block& VectorClock::findOrInsert(uint32_t block) {
-  auto& blocks = ownList();
+  Chunks& all = ownChunks();
+  uint32_t index = block / kChunkBlocks;
+  auto chunk = chunkPosition(all, index);
+  if (chunk == all.end() || chunk->index != index) chunk = all.insert(chunk, Chunk{index, std::make_shared<Blocks>()});
+  Blocks& blocks = ownBlocks(*chunk);
   auto it = positionOf(blocks, block);
   if (it != blocks.end() && it->id == block) return *it;
   it = blocks.insert(it, Block{block, 0, nullptr, nullptr});
@@ -225,28 +254,88 @@ void VectorClock::joinInto(Block& mine, const Block& other) const {
   compress(mine);
 }
 
+std::shared_ptr<VectorClock::Blocks> VectorClock::without(const std::shared_ptr<Blocks>& chunk, uint32_t skipBlock) {
+  auto it = positionOf(*chunk, skipBlock);
+  if (it == chunk->end() || it->id != skipBlock) return chunk;
+  if (chunk->size() == 1) return nullptr;
+  auto copy = std::make_shared<Blocks>(*chunk);
+  copy->erase(copy->begin() + (it - chunk->begin()));
+  return copy;
+}
+
 void VectorClock::join(const VectorClock& other, uint32_t skipBlock) {
-  const auto& theirList = other.list();
-  if (theirList.empty() || blocks_ == other.blocks_) return;
-  if (empty()) {
+  const Chunks& theirChunks = other.chunks();
+  if (theirChunks.empty() || chunks_ == other.chunks_) return;
+  // A shared list that covers `other` stays shared (chunks both hold are
+  // compared by pointer: a lock's clock and its holder's differ in a chunk).
+  if (chunks_.use_count() > 1 && other.leqImpl(*this, UINT32_MAX, 0, 0, skipBlock)) return;
+  if (empty() && (skipBlock == UINT32_MAX || !other.find(skipBlock))) {
     *this = other;
     return;
   }
-  // Common case: every block of `other` is already here; join in place.
-  const auto& mineList = list();
+  Chunks& mine = ownChunks();
+  // Common case: every chunk of `other` is here already; join in place.
   size_t i = 0;
   bool subset = true;
-  for (const Block& theirs : theirList) {
-    if (theirs.id == skipBlock) continue;
-    while (i < mineList.size() && mineList[i].id < theirs.id) ++i;
-    if (i == mineList.size() || mineList[i].id != theirs.id) {
+  for (const Chunk& theirs : theirChunks) {
+    while (i < mine.size() && mine[i].index < theirs.index) ++i;
+    if (i == mine.size() || mine[i].index != theirs.index) {
       subset = false;
       break;
     }
   }
-  // A shared list that covers `other` stays shared.
-  if (subset && blocks_.use_count() > 1 && other.leqImpl(*this, UINT32_MAX, 0, 0, skipBlock)) return;
-  auto& blocks = ownList();
+  if (subset) {
+    i = 0;
+    for (const Chunk& theirs : theirChunks) {
+      while (mine[i].index < theirs.index) ++i;
+      joinChunk(mine[i], theirs, skipBlock);
+    }
+    return;
+  }
+  Chunks merged;
+  merged.reserve(mine.size() + theirChunks.size());
+  i = 0;
+  for (const Chunk& theirs : theirChunks) {
+    while (i < mine.size() && mine[i].index < theirs.index) merged.push_back(std::move(mine[i++]));
+    if (i < mine.size() && mine[i].index == theirs.index) {
+      joinChunk(mine[i], theirs, skipBlock);
+      merged.push_back(std::move(mine[i++]));
+    } else if (auto kept = without(theirs.blocks, skipBlock)) {
+      merged.push_back(Chunk{theirs.index, std::move(kept)});
+    }
+  }
+  while (i < mine.size()) merged.push_back(std::move(mine[i++]));
+  mine = std::move(merged);
+}
+
+void VectorClock::joinChunk(Chunk& mine, const Chunk& theirs, uint32_t skipBlock) const {
+  if (mine.blocks == theirs.blocks) return;
+  bool skipHere = skipBlock != UINT32_MAX && skipBlock / kChunkBlocks == mine.index;
+  // A shared chunk that covers `theirs` stays shared; one that `theirs`
+  // covers is shared rather than copied (the lock holder's clock joined into
+  // the lock's, when nothing else released it since).
+  if (mine.blocks.use_count() > 1) {
+    if (blocksLeq(*theirs.blocks, *mine.blocks, UINT32_MAX, 0, 0, skipBlock)) return;
+    if (!skipHere && blocksLeq(*mine.blocks, *theirs.blocks, UINT32_MAX, 0, 0, UINT32_MAX)) {
+      mine.blocks = theirs.blocks;
+      return;
+    }
+  }
+  joinBlocks(ownBlocks(mine), *theirs.blocks, skipBlock);
+}
+
+void VectorClock::joinBlocks(Blocks& blocks, const Blocks& theirList, uint32_t skipBlock) const {
+  // Common case: every block of `theirList` is already here; join in place.
+  size_t i = 0;
+  bool subset = true;
+  for (const Block& theirs : theirList) {
+    if (theirs.id == skipBlock) continue;
+    while (i < blocks.size() && blocks[i].id < theirs.id) ++i;
+    if (i == blocks.size() || blocks[i].id != theirs.id) {
+      subset = false;
+      break;
+    }
+  }
   if (subset) {
     i = 0;
     for (const Block& theirs : theirList) {
@@ -256,7 +345,7 @@ void VectorClock::join(const VectorClock& other, uint32_t skipBlock) {
     }
     return;
   }
-  std::vector<Block> merged;
+  Blocks merged;
   merged.reserve(blocks.size() + theirList.size());
   i = 0;
   size_t j = 0;
@@ -283,12 +372,27 @@ bool VectorClock::leq(const VectorClock& other, uint32_t exceptBlock, uint32_t e
 
 bool VectorClock::leqImpl(const VectorClock& other, uint32_t exceptBlock, uint32_t exceptThread, Clock time,
                           uint32_t skipBlock) const {
-  static const Block kEmpty{};
-  if (blocks_ == other.blocks_ && exceptBlock == UINT32_MAX) return true;
-  // Both lists are sorted by block: one walk, no search per block.
-  const auto& theirList = other.list();
+  static const Blocks kNoBlocks;
+  if (chunks_ == other.chunks_ && exceptBlock == UINT32_MAX) return true;
+  // Both lists are sorted: one walk, no search per chunk or block.
+  const Chunks& theirChunks = other.chunks();
   size_t j = 0;
-  for (const Block& mine : list()) {
+  for (const Chunk& mine : chunks()) {
+    while (j < theirChunks.size() && theirChunks[j].index < mine.index) ++j;
+    bool found = j < theirChunks.size() && theirChunks[j].index == mine.index;
+    const Blocks& theirs = found ? *theirChunks[j].blocks : kNoBlocks;
+    bool special = exceptBlock != UINT32_MAX && exceptBlock / kChunkBlocks == mine.index;
+    if (&theirs == mine.blocks.get() && !special) continue;  // the same chunk
+    if (!blocksLeq(*mine.blocks, theirs, exceptBlock, exceptThread, time, skipBlock)) return false;
+  }
+  return true;
+}
+
+bool VectorClock::blocksLeq(const Blocks& mineList, const Blocks& theirList, uint32_t exceptBlock,
+                            uint32_t exceptThread, Clock time, uint32_t skipBlock) const {
+  static const Block kEmpty{};
+  size_t j = 0;
+  for (const Block& mine : mineList) {
     if (mine.id == skipBlock) continue;
     while (j < theirList.size() && theirList[j].id < mine.id) ++j;
     bool found = j < theirList.size() && theirList[j].id == mine.id;
@@ -319,15 +423,19 @@ bool VectorClock::leqImpl(const VectorClock& other, uint32_t exceptBlock, uint32
 }
 
 uint64_t VectorClock::bytes() const {
-  // A shared array counts for its share (so shared arrays are counted once in all).
-  // (and a shared list for its share of the list and of what it holds).
-  if (!blocks_) return 0;
-  uint64_t total = blocks_->capacity() * sizeof(Block);
-  for (const Block& block : *blocks_) {
-    if (block.warps) total += (2 * geometry_->warpsPerBlock + 1) * sizeof(Clock) / block.warps.use_count();
-    if (block.lanes) total += 32 * slotCount(block) * sizeof(Clock) / block.lanes.use_count();
+  // A shared array, chunk or index counts for its share (so each is counted
+  // once in all).
+  if (!chunks_) return 0;
+  uint64_t total = chunks_->capacity() * sizeof(Chunk);
+  for (const Chunk& chunk : *chunks_) {
+    uint64_t held = chunk.blocks->capacity() * sizeof(Block);
+    for (const Block& block : *chunk.blocks) {
+      if (block.warps) held += (2 * geometry_->warpsPerBlock + 1) * sizeof(Clock) / block.warps.use_count();
+      if (block.lanes) held += 32 * slotCount(block) * sizeof(Clock) / block.lanes.use_count();
+    }
+    total += held / chunk.blocks.use_count();
   }
-  return total / blocks_.use_count();
+  return total / chunks_.use_count();
 }
 
 }  // namespace predatar

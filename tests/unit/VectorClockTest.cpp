@@ -20,12 +20,14 @@ class VectorClockTest : public ::testing::TestWithParam<bool> {};
 
 TEST_P(VectorClockTest, MatchesAPlainMapUnderRandomOperations) {
   ClockGeometry g = ClockGeometry::make(80, GetParam());  // a partial third warp
+  // Blocks in three chunks of the block list, two at a chunk's edge.
+  const uint32_t kBlocks[] = {0, 1, 63, 64, 65, 200};
   std::mt19937 rng(7);
   for (int round = 0; round < 200; ++round) {
     VectorClock a(&g), b(&g);
     Model ma, mb;
     for (int op = 0; op < 60; ++op) {
-      uint32_t block = rng() % 4, thread = rng() % 80;
+      uint32_t block = kBlocks[rng() % 6], thread = rng() % 80;
       Clock v = rng() % 6;
       switch (rng() % 7) {
         case 0: a.set(block, thread, v), ma[{block, thread}] = v; break;
@@ -54,7 +56,7 @@ TEST_P(VectorClockTest, MatchesAPlainMapUnderRandomOperations) {
       }
     }
     bool leq = true, leqExcept = true;
-    for (uint32_t block = 0; block < 4; ++block)
+    for (uint32_t block : kBlocks)
       for (uint32_t t = 0; t < 80; ++t) {
         ASSERT_EQ(a.get(block, t), at(ma, block, t));
         ASSERT_EQ(b.get(block, t), at(mb, block, t));
@@ -103,6 +105,32 @@ TEST_P(VectorClockTest, CopiesShareTheirBlockList) {
   EXPECT_EQ(threads[1].get(5, 0), 5u);
   EXPECT_EQ(threads[0].get(5, 0), 1000u);
   EXPECT_EQ(grid.get(5, 0), 5u);
+}
+
+// One device lock taken in turn by a thread of each of 4096 blocks: each
+// holder joins the lock's clock and releases its own time into it. A holder's
+// clock differs from the lock's in one block, so it holds one chunk of the
+// block list of its own, not a copy of the whole list (which would make the
+// clocks quadratic in blocks: 4096 holders of lists up to 4096 blocks).
+TEST_P(VectorClockTest, LockHoldersShareAllButOneChunk) {
+  ClockGeometry g = ClockGeometry::make(128, GetParam());
+  constexpr uint32_t kHolders = 4096;
+  VectorClock lock(&g);
+  std::vector<VectorClock> holders(kHolders, VectorClock(&g));
+  for (uint32_t b = 0; b < kHolders; ++b) {
+    holders[b].join(lock);       // acquire
+    VectorClock release = holders[b];
+    release.set(b, 0, 2);        // its own time
+    lock.join(release);          // release
+  }
+  for (uint32_t b = 0; b < kHolders; ++b) ASSERT_EQ(lock.get(b, 0), 2u);
+  EXPECT_EQ(holders[100].get(99, 0), 2u);
+  EXPECT_EQ(holders[100].get(100, 0), 0u);
+  uint64_t all = lock.bytes();
+  for (const VectorClock& h : holders) all += h.bytes();
+  // A private copy of the list each would be kHolders^2 / 2 block entries.
+  uint64_t perHolder = all / kHolders;
+  EXPECT_LT(perHolder, 16u * 1024) << "bytes of clocks per lock holder";
 }
 
 INSTANTIATE_TEST_SUITE_P(Compression, VectorClockTest, ::testing::Values(true, false));
