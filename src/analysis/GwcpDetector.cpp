@@ -106,7 +106,6 @@ void GwcpDetector::kernelBegin(const KernelInfo& kernel) {
   locksOf_.clear();
   blockLocks_.clear();
   history_.beginLaunch(kernel);
-  logBytes_ = 0;
   races_.beginKernel(kernel.name);
 }
 
@@ -253,6 +252,18 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseS
       return !j || satisfied(log[*j]);
     };
     size_t lo = cursor, hi = log.end();  // find the first i in [lo, hi) not covered
+    // Galloping from the end first: a thread whose critical section conflicts
+    // with the one before it (rule (i)) covers the whole log, and is answered
+    // with one comparison instead of log2(n) (each visits every block of the
+    // clocks: 10^6 threads taking one lock spent 87% of their time here).
+    for (size_t step = 1, right = hi; right > lo; step *= 2) {
+      size_t probe = right - std::min(step, right - lo);
+      if (covered(probe)) {
+        lo = probe + 1;
+        break;
+      }
+      hi = right = probe;
+    }
     while (lo < hi) {
       size_t mid = lo + (hi - lo) / 2;
       if (covered(mid)) lo = mid + 1;
@@ -361,8 +372,6 @@ void GwcpDetector::dropPrefix(LockState& lock, CriticalSectionLog& log, bool dev
     if (!deviceLog && owner / tpb != block) continue;
     pending.eraseIf([&](const std::pair<bool, size_t>& p) { return p.first == deviceLog && p.second < cut; });
   }
-  for (size_t i = log.base; i < cut; ++i)
-    logBytes_ -= log[i].bytes;
   log.dropFront(cut - log.base);
 }
 
@@ -431,8 +440,6 @@ void GwcpDetector::release(const LockEvent& event) {
     lock.clocks.release(t, *hb, event.scope, &geometry_, /*withWcp=*/true);
     bool device = event.scope != Scope::Block;
     CriticalSection cs{t.block, t.thread, held.scope, event.scope, std::move(held.acquireClock), std::move(hb)};
-    cs.bytes = sizeof(cs) + cs.acquireClock->bytes() + cs.releaseHb->bytes();
-    logBytes_ += cs.bytes;
     if (device && held.scope != Scope::Block) {
       lock.deviceLog.entries.push_back(std::move(cs));
       lock.ownPending[tid].push_back(true, lock.deviceLog.end() - 1);
@@ -476,10 +483,22 @@ void GwcpDetector::exit(const ExitEvent& event) {
 
 void GwcpDetector::sampleMemory() {
   stats_.peakThreadClockBytes = std::max(stats_.peakThreadClockBytes, threads_.clockBytes());
-  uint64_t lockBytes = 0, queueBytes = logBytes_;
+  // The critical-section logs are measured here, not as entries come and go:
+  // a clock's share changes as its other holders come and go, and measuring
+  // one visits every block of it (a tenth of a lock-heavy run at every release).
+  uint64_t lockBytes = 0, queueBytes = 0, visited = threads_.lastScanEntries();
+  auto logBytes = [&](const CriticalSectionLog& log) {
+    queueBytes += log.entries.capacity() * sizeof(CriticalSection);
+    for (const CriticalSection& cs : log.entries) {
+      queueBytes += shareOfBytes(cs.acquireClock) + shareOfBytes(cs.releaseHb);
+      visited += 2 + cs.acquireClock->blockEntries() + cs.releaseHb->blockEntries();
+    }
+  };
   for (const auto& [_, lock] : locks_) {
     lockBytes += lock.clocks.bytes();
     queueBytes += lock.cursors.size() * (sizeof(Cursors) + 16);
+    logBytes(lock.deviceLog);
+    for (const auto& [block, log] : lock.blockLog) logBytes(log);
   }
   for (const auto& [_, lc] : conflicts_) {
     for (const auto& c : lc.deviceChain) lockBytes += c.bytes();
@@ -490,7 +509,7 @@ void GwcpDetector::sampleMemory() {
   stats_.peakLockClockBytes = std::max(stats_.peakLockClockBytes, lockBytes + messages_.bytes());
   stats_.peakQueueBytes = std::max(stats_.peakQueueBytes, queueBytes);
   stats_.peakShadowBytes = std::max(stats_.peakShadowBytes, history_.peakBytes());
-  sampling_.sampled(stats_.events, threads_.lastScanEntries());
+  sampling_.sampled(stats_.events, visited);
 }
 
 void GwcpDetector::kernelEnd() { sampleMemory(); }

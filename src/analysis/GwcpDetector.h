@@ -84,9 +84,6 @@ struct CriticalSection {
   Scope acquireScope, releaseScope;
   SharedClock acquireClock;  // C_t at the acquire
   SharedClock releaseHb;     // H_t at the release
-  // What it added to the log's bytes, subtracted when it goes (its clocks'
-  // shares change as other holders come and go).
-  uint64_t bytes = 0;
 };
 
 // A log of completed critical sections in release order whose oldest entries
@@ -218,7 +215,6 @@ class GwcpDetector final : public Detector {
   MessagePassing messages_;
   DetectorStats stats_;
   MemorySampleSchedule sampling_;
-  uint64_t logBytes_ = 0;
   // Kept entries at which a log is first trimmed (PREDATAR_GWCP_TRIM_EVERY,
   // 1 in the differential tests: trim at every release).
   size_t trimEvery_ = 64;
