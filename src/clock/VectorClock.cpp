@@ -310,16 +310,17 @@ void VectorClock::join(const VectorClock& other, uint32_t skipBlock) {
 
 void VectorClock::joinChunk(Chunk& mine, const Chunk& theirs, uint32_t skipBlock) const {
   if (mine.blocks == theirs.blocks) return;
-  // A chunk that covers `theirs` is kept; one that `theirs` covers becomes
-  // `theirs`, shared rather than joined: clocks built by joining the same
-  // release clocks then hold the same chunks, and comparing them (rule (ii)
-  // compares a critical section's acquire clock with P_t at every release)
-  // skips those by pointer instead of visiting every block.
-  if (blocksLeq(*theirs.blocks, *mine.blocks, UINT32_MAX, 0, 0, skipBlock)) return;
-  bool skipHere = skipBlock != UINT32_MAX && skipBlock / kChunkBlocks == mine.index;
-  if (!skipHere && blocksLeq(*mine.blocks, *theirs.blocks, UINT32_MAX, 0, 0, UINT32_MAX)) {
-    mine.blocks = theirs.blocks;
-    return;
+  // A shared chunk that covers `theirs` stays shared; one that `theirs`
+  // covers is shared rather than copied (the lock holder's clock joined into
+  // the lock's, when nothing else released it since). A private chunk is
+  // joined in place: no copy to save, and the checks would double the work.
+  if (mine.blocks.use_count() > 1) {
+    if (blocksLeq(*theirs.blocks, *mine.blocks, UINT32_MAX, 0, 0, skipBlock)) return;
+    bool skipHere = skipBlock != UINT32_MAX && skipBlock / kChunkBlocks == mine.index;
+    if (!skipHere && blocksLeq(*mine.blocks, *theirs.blocks, UINT32_MAX, 0, 0, UINT32_MAX)) {
+      mine.blocks = theirs.blocks;
+      return;
+    }
   }
   joinBlocks(ownBlocks(mine), *theirs.blocks, skipBlock);
 }
