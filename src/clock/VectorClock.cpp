@@ -66,19 +66,6 @@ auto chunkPosition(Chunks& chunks, uint32_t index) {
 }
 }  // namespace
 
-const VectorClock::Chunk* VectorClock::findChunk(uint32_t index) const {
-  const Chunks& all = chunks();
-  auto it = chunkPosition(all, index);
-  return it != all.end() && it->index == index ? &*it : nullptr;
-}
-
-const VectorClock::Block* VectorClock::find(uint32_t block) const {
-  const Chunk* chunk = findChunk(block / kChunkBlocks);
-  if (!chunk) return nullptr;
-  auto it = positionOf(*chunk->blocks, block);
-  return it != chunk->blocks->end() && it->id == block ? &*it : nullptr;
-}
-
 VectorClock::Block& VectorClock::findOrInsert(uint32_t block) {
   Chunks& all = ownChunks();
   uint32_t index = block / kChunkBlocks;
@@ -154,12 +141,6 @@ void VectorClock::compress(Block& block) const {
   block.base = block.warps[0];
   block.warps.reset();
   block.lanes.reset();
-}
-
-Clock VectorClock::get(uint32_t block, uint32_t thread) const {
-  const Block* b = find(block);
-  if (!b) return 0;
-  return timeOf(*b, thread / 32, thread % 32);
 }
 
 void VectorClock::set(uint32_t block, uint32_t thread, Clock time) {

@@ -9,6 +9,7 @@
 // the compression is measured against.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -42,7 +43,7 @@ class VectorClock {
   VectorClock& operator=(VectorClock&&) noexcept = default;
 
   void setGeometry(const ClockGeometry* geometry) { geometry_ = geometry; }
-  Clock get(uint32_t block, uint32_t thread) const;
+  Clock get(uint32_t block, uint32_t thread) const;  // (inline: every access asks)
   void set(uint32_t block, uint32_t thread, Clock time);
   // Every thread of `block` gets `time` (forced compression at barriers).
   void setBlock(uint32_t block, Clock time);
@@ -138,5 +139,30 @@ class VectorClock {
   const ClockGeometry* geometry_ = nullptr;
   std::shared_ptr<Chunks> chunks_;  // null when empty
 };
+
+// The lookups every ordered check makes: a grid's blocks come in order, so a
+// dense chunk index and a dense chunk hold block b at b's own place.
+inline const VectorClock::Chunk* VectorClock::findChunk(uint32_t index) const {
+  if (!chunks_) return nullptr;
+  const Chunks& all = *chunks_;
+  if (index < all.size() && all[index].index == index) return &all[index];
+  auto it = std::lower_bound(all.begin(), all.end(), index, [](const Chunk& c, uint32_t i) { return c.index < i; });
+  return it != all.end() && it->index == index ? &*it : nullptr;
+}
+
+inline const VectorClock::Block* VectorClock::find(uint32_t block) const {
+  const Chunk* chunk = findChunk(block / kChunkBlocks);
+  if (!chunk) return nullptr;
+  const Blocks& blocks = *chunk->blocks;
+  uint32_t slot = block % kChunkBlocks;
+  if (slot < blocks.size() && blocks[slot].id == block) return &blocks[slot];
+  auto it = std::lower_bound(blocks.begin(), blocks.end(), block, [](const Block& b, uint32_t id) { return b.id < id; });
+  return it != blocks.end() && it->id == block ? &*it : nullptr;
+}
+
+inline Clock VectorClock::get(uint32_t block, uint32_t thread) const {
+  const Block* b = find(block);
+  return b ? timeOf(*b, thread / 32, thread % 32) : 0;
+}
 
 }  // namespace predatar
