@@ -298,7 +298,9 @@ void VectorClock::joinChunk(Chunk& mine, const Chunk& theirs, uint32_t skipBlock
   if (mine.blocks.use_count() > 1) {
     if (blocksLeq(*theirs.blocks, *mine.blocks, UINT32_MAX, 0, 0, skipBlock)) return;
     bool skipHere = skipBlock != UINT32_MAX && skipBlock / kChunkBlocks == mine.index;
-    if (!skipHere && blocksLeq(*mine.blocks, *theirs.blocks, UINT32_MAX, 0, 0, UINT32_MAX)) {
+    // (a chunk with blocks `theirs` lacks is rarely covered: not worth a walk)
+    if (!skipHere && theirs.blocks->size() >= mine.blocks->size() &&
+        blocksLeq(*mine.blocks, *theirs.blocks, UINT32_MAX, 0, 0, UINT32_MAX)) {
       mine.blocks = theirs.blocks;
       return;
     }
