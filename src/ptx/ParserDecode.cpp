@@ -133,6 +133,10 @@ absl::Status Parser::decode(std::string_view base, const std::vector<std::string
   if (base == "mov") {
     in.op = Op::Mov;
     if (auto st = needOps(ops, 2, line); !st.ok()) return st;
+    // (a vector of mov packs or unpacks 2 or 4 elements: Instr holds four)
+    for (const POp& op : ops)
+      if (op.k == POp::Vec && (op.elems.size() < 2 || op.elems.size() > 4))
+        return err(line, "a vector operand of '" + opcodeText_ + "' holds 2 to 4 elements");
     if (ops[0].k == POp::Vec) {  // unpack
       in.op = Op::MovUnpack;
       for (auto& e : ops[0].elems) {
