@@ -42,6 +42,7 @@ VectorClock::Chunks& VectorClock::ownChunks() {
 
 VectorClock::Blocks& VectorClock::ownBlocks(Chunk& chunk) const {
   if (chunk.blocks.use_count() > 1) chunk.blocks = std::make_shared<Blocks>(*chunk.blocks);
+  chunk.blocks->heldBytes = Blocks::kUnmeasured;  // about to change
   return *chunk.blocks;
 }
 
@@ -412,10 +413,13 @@ uint64_t VectorClock::bytes() const {
   if (!chunks_) return 0;
   uint64_t total = chunks_->capacity() * sizeof(Chunk);
   for (const Chunk& chunk : *chunks_) {
-    uint64_t held = chunk.blocks->capacity() * sizeof(Block);
-    for (const Block& block : *chunk.blocks) {
-      if (block.warps) held += (2 * geometry_->warpsPerBlock + 1) * sizeof(Clock) / block.warps.use_count();
-      if (block.lanes) held += 32 * slotCount(block) * sizeof(Clock) / block.lanes.use_count();
+    uint64_t& held = chunk.blocks->heldBytes;
+    if (held == Blocks::kUnmeasured) {
+      held = chunk.blocks->capacity() * sizeof(Block);
+      for (const Block& block : *chunk.blocks) {
+        if (block.warps) held += (2 * geometry_->warpsPerBlock + 1) * sizeof(Clock) / block.warps.use_count();
+        if (block.lanes) held += 32 * slotCount(block) * sizeof(Clock) / block.lanes.use_count();
+      }
     }
     total += held / chunk.blocks.use_count();
   }

@@ -119,7 +119,22 @@ class VectorClock {
   // release later) cost one chunk and the chunk index, not a copy of every
   // block: 10^6 threads taking one lock in turn held 8.9 GiB of list copies.
   static constexpr uint32_t kChunkBlocks = 64;
-  using Blocks = std::vector<Block>;  // sorted by id
+  // A chunk's blocks, sorted by id. `heldBytes` caches what bytes() counts
+  // for them (a chunk shared by a thousand clocks is measured once, not per
+  // holder: --stats' samples walked every block of every critical section's
+  // clocks); it is reset whenever the chunk is copied or written (ownBlocks),
+  // and does not follow later changes of its arrays' sharing (a statistic).
+  struct Blocks : std::vector<Block> {
+    static constexpr uint64_t kUnmeasured = UINT64_MAX;
+    Blocks() = default;
+    Blocks(const Blocks& other) : std::vector<Block>(other) {}  // (not the cache)
+    Blocks& operator=(Blocks&& other) noexcept {
+      std::vector<Block>::operator=(std::move(other));
+      heldBytes = kUnmeasured;
+      return *this;
+    }
+    mutable uint64_t heldBytes = kUnmeasured;
+  };
   struct Chunk {
     uint32_t index = 0;              // holds blocks [index, index + 1) * kChunkBlocks
     std::shared_ptr<Blocks> blocks;  // never empty
