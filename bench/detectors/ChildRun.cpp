@@ -32,7 +32,11 @@ ChildResult runChild(const StreamSpec& spec, const std::string& detector, bool c
     r.events = generate(spec, *d);
     r.seconds = cpuSeconds() - start;
     DetectorStats s = d->stats();
-    r.metadataBytes = s.peakThreadClockBytes + s.peakLockClockBytes + s.peakQueueBytes + s.peakShadowBytes;
+    r.threadClockBytes = s.peakThreadClockBytes;
+    r.lockClockBytes = s.peakLockClockBytes;
+    r.queueBytes = s.peakQueueBytes;
+    r.shadowBytes = s.peakShadowBytes;
+    r.metadataBytes = r.threadClockBytes + r.lockClockBytes + r.queueBytes + r.shadowBytes;
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     r.maxRssKiB = usage.ru_maxrss;

@@ -12,7 +12,8 @@ namespace predatar::bench {
 struct ChildResult {
   uint64_t events = 0;  // 0: the child failed (e.g. out of memory)
   double seconds = 0;   // CPU time of the analysis
-  uint64_t metadataBytes = 0;
+  uint64_t metadataBytes = 0;  // the sum of the four peaks below
+  uint64_t threadClockBytes = 0, lockClockBytes = 0, queueBytes = 0, shadowBytes = 0;
   long maxRssKiB = 0;
 };
 

@@ -36,9 +36,21 @@ double mib(uint64_t bytes) { return double(bytes) / (1 << 20); }
 
 std::string ratio(double a, double b) { return b > 0 ? fmt::format("{:.2f}x", a / b) : "-"; }
 
+// Where each detector's peak metadata is, printed after the ratio table.
+std::vector<std::string> breakdownRows;
+
+void addBreakdown(const StreamSpec& s, const char* detector, const ChildResult& r) {
+  breakdownRows.push_back(fmt::format("| {} | {} | {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} |",
+                                      toString(s.shape), s.threads, detector, mib(r.threadClockBytes),
+                                      mib(r.lockClockBytes), mib(r.queueBytes), mib(r.shadowBytes),
+                                      mib(r.metadataBytes)));
+}
+
 // One workload under hb and gwcp: times, metadata, RSS and the ratios.
 void compare(const StreamSpec& s) {
   ChildResult hb = runChild(s, "hb", true), gwcp = runChild(s, "gwcp", true);
+  addBreakdown(s, "hb", hb);
+  addBreakdown(s, "gwcp", gwcp);
   fmt::print("| {} | {} | {} | {:.3f} | {:.3f} | {} | {:.1f} | {:.1f} | {} | {:.0f} / {:.0f} |\n", toString(s.shape),
              s.threads, hb.events, hb.seconds, gwcp.seconds, ratio(gwcp.seconds, hb.seconds), mib(hb.metadataBytes),
              mib(gwcp.metadataBytes), ratio(double(gwcp.metadataBytes), double(hb.metadataBytes)),
@@ -95,6 +107,10 @@ int main(int argc, char** argv) {
   for (Shape shape : {Shape::BlockLocks, Shape::SlotLocks, Shape::WarpLock, Shape::LockHeavy, Shape::AtomicsHeavy})
     for (uint64_t threads : threadCounts)
       if (wanted(shape)) compare(spec(shape, threads, 128, shape == Shape::LockHeavy ? 2 : rounds));
+  fmt::print("\n== where the peak metadata is (MiB; each a peak of its own, so the parts may exceed the whole's peak)\n");
+  fmt::print("| shape | threads | detector | thread clocks | lock clocks | rule (ii) log | shadow | sum |\n");
+  fmt::print("|---|---:|---|---:|---:|---:|---:|---:|\n");
+  for (const std::string& row : breakdownRows) fmt::print("{}\n", row);
   if (maxBlocks == 0) return 0;
   fmt::print("\n== time per doubling of the grid (128 threads per block; target <= 2.2x)\n");
   fmt::print("| shape | blocks | events | hb s | hb growth | gwcp s | gwcp growth | hb MiB | gwcp MiB |\n");
