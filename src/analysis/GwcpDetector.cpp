@@ -97,7 +97,7 @@ GwcpDetector::GwcpDetector(const DetectorOptions& options) : Detector("gwcp", op
 }
 
 void GwcpDetector::kernelBegin(const KernelInfo& kernel) {
-  geometry_ = ClockGeometry::make(kernel.threadsPerBlock(), geometry_.compression);
+  geometry_ = ClockGeometry::make(kernel.threadsPerBlock(), geometry_.compression, kernel.numBlocks());
   threads_.reset(kernel, &geometry_);
   messages_.reset(kernel.threadsPerBlock(), &geometry_);
   held_.clear();

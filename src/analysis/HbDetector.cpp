@@ -9,7 +9,7 @@ HbDetector::HbDetector(const DetectorOptions& options) : Detector("hb", options)
 }
 
 void HbDetector::kernelBegin(const KernelInfo& kernel) {
-  geometry_ = ClockGeometry::make(kernel.threadsPerBlock(), geometry_.compression);
+  geometry_ = ClockGeometry::make(kernel.threadsPerBlock(), geometry_.compression, kernel.numBlocks());
   threads_.reset(kernel, &geometry_);
   messages_.reset(kernel.threadsPerBlock(), &geometry_);
   locks_.clear();

@@ -69,7 +69,7 @@ auto chunkPosition(Chunks& chunks, uint32_t index) {
 
 VectorClock::Block& VectorClock::findOrInsert(uint32_t block) {
   Chunks& all = ownChunks();
-  uint32_t index = block / kChunkBlocks;
+  uint32_t index = geometry_->chunkOf(block);
   auto chunk = chunkPosition(all, index);
   if (chunk == all.end() || chunk->index != index) chunk = all.insert(chunk, Chunk{index, std::make_shared<Blocks>()});
   Blocks& blocks = ownBlocks(*chunk);
@@ -298,7 +298,7 @@ void VectorClock::joinChunk(Chunk& mine, const Chunk& theirs, uint32_t skipBlock
   // joined in place: no copy to save, and the checks would double the work.
   if (mine.blocks.use_count() > 1) {
     if (blocksLeq(*theirs.blocks, *mine.blocks, UINT32_MAX, 0, 0, skipBlock)) return;
-    bool skipHere = skipBlock != UINT32_MAX && skipBlock / kChunkBlocks == mine.index;
+    bool skipHere = skipBlock != UINT32_MAX && geometry_->chunkOf(skipBlock) == mine.index;
     // (a chunk with blocks `theirs` lacks is rarely covered: not worth a walk)
     if (!skipHere && theirs.blocks->size() >= mine.blocks->size() &&
         blocksLeq(*mine.blocks, *theirs.blocks, UINT32_MAX, 0, 0, UINT32_MAX)) {
@@ -366,7 +366,7 @@ bool VectorClock::leqImpl(const VectorClock& other, uint32_t exceptBlock, uint32
     while (j < theirChunks.size() && theirChunks[j].index < mine.index) ++j;
     bool found = j < theirChunks.size() && theirChunks[j].index == mine.index;
     const Blocks& theirs = found ? *theirChunks[j].blocks : kNoBlocks;
-    bool special = exceptBlock != UINT32_MAX && exceptBlock / kChunkBlocks == mine.index;
+    bool special = exceptBlock != UINT32_MAX && geometry_->chunkOf(exceptBlock) == mine.index;
     if (&theirs == mine.blocks.get() && !special) continue;  // the same chunk
     if (!blocksLeq(*mine.blocks, theirs, exceptBlock, exceptThread, time, skipBlock)) return false;
   }

@@ -23,10 +23,24 @@ struct ClockGeometry {
   uint32_t threadsPerBlock = 1;
   uint32_t warpsPerBlock = 1;
   bool compression = true;
+  // A clock's block list is kept in chunks of 2^chunkShift blocks (see
+  // VectorClock::Chunk): a clock that differs from another in one block
+  // costs a chunk (40 bytes a block) and the chunk index (24 bytes a chunk),
+  // least near sqrt(0.6 * blocks) blocks a chunk.
+  uint32_t chunkShift = 6;
 
-  static ClockGeometry make(uint32_t threadsPerBlock, bool compression) {
-    return {threadsPerBlock, (threadsPerBlock + 31) / 32, compression};
+  static ClockGeometry make(uint32_t threadsPerBlock, bool compression, uint64_t gridBlocks = 0) {
+    ClockGeometry g{threadsPerBlock, (threadsPerBlock + 31) / 32, compression};
+    if (gridBlocks) g.chunkShift = chunkShiftFor(gridBlocks);
+    return g;
   }
+  static uint32_t chunkShiftFor(uint64_t gridBlocks) {
+    uint32_t shift = 2;
+    while (shift < 8 && (uint64_t(1) << (2 * shift)) * 10 < gridBlocks * 6) ++shift;  // 4^s < 0.6 B
+    return shift;
+  }
+  uint32_t chunkOf(uint32_t block) const { return block >> chunkShift; }
+  uint32_t slotInChunk(uint32_t block) const { return block & ((1u << chunkShift) - 1); }
   uint32_t lanesInWarp(uint32_t warp) const {
     uint32_t first = warp * 32;
     return threadsPerBlock - first < 32 ? threadsPerBlock - first : 32;
@@ -109,7 +123,7 @@ class VectorClock {
   void own(Block& block) const;  // private copies of shared arrays, before a write
   bool blockLeq(const Block& mine, const Block& other) const;
 
-  // The block list, in chunks of kChunkBlocks consecutive block ids, both
+  // The block list, in chunks of consecutive block ids (ClockGeometry::chunkShift), both
   // levels shared copy-on-write like the arrays. After a barrier every
   // participant holds the same clock, and a grid synchronized through atomics
   // (cooperative groups' grid sync) gives each of its threads an entry per
@@ -118,7 +132,6 @@ class VectorClock {
   // from another in one block (a lock holder's clock and the lock's, one
   // release later) cost one chunk and the chunk index, not a copy of every
   // block: 10^6 threads taking one lock in turn held 8.9 GiB of list copies.
-  static constexpr uint32_t kChunkBlocks = 64;
   // A chunk's blocks, sorted by id. `heldBytes` caches what bytes() counts
   // for them (a chunk shared by a thousand clocks is measured once, not per
   // holder: --stats' samples walked every block of every critical section's
@@ -136,7 +149,7 @@ class VectorClock {
     mutable uint64_t heldBytes = kUnmeasured;
   };
   struct Chunk {
-    uint32_t index = 0;              // holds blocks [index, index + 1) * kChunkBlocks
+    uint32_t index = 0;              // holds the blocks b with geometry.chunkOf(b) == index
     std::shared_ptr<Blocks> blocks;  // never empty
   };
   using Chunks = std::vector<Chunk>;  // sorted by index
@@ -166,10 +179,11 @@ inline const VectorClock::Chunk* VectorClock::findChunk(uint32_t index) const {
 }
 
 inline const VectorClock::Block* VectorClock::find(uint32_t block) const {
-  const Chunk* chunk = findChunk(block / kChunkBlocks);
+  if (!chunks_) return nullptr;
+  const Chunk* chunk = findChunk(geometry_->chunkOf(block));
   if (!chunk) return nullptr;
   const Blocks& blocks = *chunk->blocks;
-  uint32_t slot = block % kChunkBlocks;
+  uint32_t slot = geometry_->slotInChunk(block);
   if (slot < blocks.size() && blocks[slot].id == block) return &blocks[slot];
   auto it = std::lower_bound(blocks.begin(), blocks.end(), block, [](const Block& b, uint32_t id) { return b.id < id; });
   return it != blocks.end() && it->id == block ? &*it : nullptr;

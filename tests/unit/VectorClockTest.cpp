@@ -19,53 +19,56 @@ Clock at(const Model& m, uint32_t b, uint32_t t) {
 class VectorClockTest : public ::testing::TestWithParam<bool> {};
 
 TEST_P(VectorClockTest, MatchesAPlainMapUnderRandomOperations) {
-  ClockGeometry g = ClockGeometry::make(80, GetParam());  // a partial third warp
-  // Blocks in three chunks of the block list, two at a chunk's edge.
-  const uint32_t kBlocks[] = {0, 1, 63, 64, 65, 200};
-  std::mt19937 rng(7);
-  for (int round = 0; round < 200; ++round) {
-    VectorClock a(&g), b(&g);
-    Model ma, mb;
-    for (int op = 0; op < 60; ++op) {
-      uint32_t block = kBlocks[rng() % 6], thread = rng() % 80;
-      Clock v = rng() % 6;
-      switch (rng() % 7) {
-        case 0: a.set(block, thread, v), ma[{block, thread}] = v; break;
-        case 1: b.set(block, thread, v), mb[{block, thread}] = v; break;
-        case 2:
-          a.setBlock(block, v);
-          for (uint32_t t = 0; t < 80; ++t) ma[{block, t}] = v;
-          break;
-        case 3:
-          b.setWarp(block, thread / 32, v);
-          for (uint32_t t = thread / 32 * 32; t < std::min(80u, thread / 32 * 32 + 32); ++t) mb[{block, t}] = v;
-          break;
-        case 4:
-          a.join(b);
-          for (auto& [k, x] : mb) ma[k] = std::max(at(ma, k.first, k.second), x);
-          break;
-        case 6:  // join but for one block
-          a.join(b, block);
-          for (auto& [k, x] : mb)
-            if (k.first != block) ma[k] = std::max(at(ma, k.first, k.second), x);
-          break;
-        case 5:  // a shared copy: later writes to either must not show in the other
-          if (rng() % 2) b = a, mb = ma;
-          else a = b, ma = mb;
-          break;
+  // Blocks in several chunks of the block list, some at a chunk's edge, for
+  // chunks of 64 blocks (the default), 4 (a 16-block grid) and 16 (256).
+  const uint32_t kBlocks[] = {0, 1, 3, 4, 15, 16, 63, 64, 65, 200};
+  for (uint64_t gridBlocks : {0, 16, 256}) {
+    for (int round = 0; round < 200; ++round) {
+      ClockGeometry g = ClockGeometry::make(80, GetParam(), gridBlocks);  // a partial third warp
+      std::mt19937 rng(uint32_t(7 + round + 1000 * gridBlocks));
+      VectorClock a(&g), b(&g);
+      Model ma, mb;
+      for (int op = 0; op < 60; ++op) {
+        uint32_t block = kBlocks[rng() % std::size(kBlocks)], thread = rng() % 80;
+        Clock v = rng() % 6;
+        switch (rng() % 7) {
+          case 0: a.set(block, thread, v), ma[{block, thread}] = v; break;
+          case 1: b.set(block, thread, v), mb[{block, thread}] = v; break;
+          case 2:
+            a.setBlock(block, v);
+            for (uint32_t t = 0; t < 80; ++t) ma[{block, t}] = v;
+            break;
+          case 3:
+            b.setWarp(block, thread / 32, v);
+            for (uint32_t t = thread / 32 * 32; t < std::min(80u, thread / 32 * 32 + 32); ++t) mb[{block, t}] = v;
+            break;
+          case 4:
+            a.join(b);
+            for (auto& [k, x] : mb) ma[k] = std::max(at(ma, k.first, k.second), x);
+            break;
+          case 6:  // join but for one block
+            a.join(b, block);
+            for (auto& [k, x] : mb)
+              if (k.first != block) ma[k] = std::max(at(ma, k.first, k.second), x);
+            break;
+          case 5:  // a shared copy: later writes to either must not show in the other
+            if (rng() % 2) b = a, mb = ma;
+            else a = b, ma = mb;
+            break;
+        }
       }
+      bool leq = true, leqExcept = true;
+      for (uint32_t block : kBlocks)
+        for (uint32_t t = 0; t < 80; ++t) {
+          ASSERT_EQ(a.get(block, t), at(ma, block, t));
+          ASSERT_EQ(b.get(block, t), at(mb, block, t));
+          if (at(ma, block, t) > at(mb, block, t)) leq = false;
+          Clock theirs = block == 1 && t == 33 ? 3 : at(mb, block, t);
+          if (at(ma, block, t) > theirs) leqExcept = false;
+        }
+      ASSERT_EQ(a.leq(b), leq);
+      ASSERT_EQ(a.leq(b, 1, 33, 3), leqExcept);
     }
-    bool leq = true, leqExcept = true;
-    for (uint32_t block : kBlocks)
-      for (uint32_t t = 0; t < 80; ++t) {
-        ASSERT_EQ(a.get(block, t), at(ma, block, t));
-        ASSERT_EQ(b.get(block, t), at(mb, block, t));
-        if (at(ma, block, t) > at(mb, block, t)) leq = false;
-        Clock theirs = block == 1 && t == 33 ? 3 : at(mb, block, t);
-        if (at(ma, block, t) > theirs) leqExcept = false;
-      }
-    ASSERT_EQ(a.leq(b), leq);
-    ASSERT_EQ(a.leq(b, 1, 33, 3), leqExcept);
   }
 }
 
