@@ -123,15 +123,16 @@ class VectorClock {
   void own(Block& block) const;  // private copies of shared arrays, before a write
   bool blockLeq(const Block& mine, const Block& other) const;
 
-  // The block list, in chunks of consecutive block ids (ClockGeometry::chunkShift), both
-  // levels shared copy-on-write like the arrays. After a barrier every
-  // participant holds the same clock, and a grid synchronized through atomics
-  // (cooperative groups' grid sync) gives each of its threads an entry per
-  // block: one list for all of them instead of one per thread (264 blocks of
-  // 1024 threads held 5.4 GiB of lists). Chunks make a clock that differs
+  // The block list, in chunks of consecutive block ids (ClockGeometry::
+  // chunkShift), both levels shared copy-on-write like the arrays. After a
+  // barrier every participant holds the same clock, and a grid synchronized
+  // through atomics (cooperative groups' grid sync) gives each of its threads
+  // an entry per block: one list for all of them instead of one per thread
+  // (264 blocks of 1024 threads held 5.4 GiB of lists). Chunks make a clock that differs
   // from another in one block (a lock holder's clock and the lock's, one
   // release later) cost one chunk and the chunk index, not a copy of every
   // block: 10^6 threads taking one lock in turn held 8.9 GiB of list copies.
+  //
   // A chunk's blocks, sorted by id. `heldBytes` caches what bytes() counts
   // for them (a chunk shared by a thousand clocks is measured once, not per
   // holder: --stats' samples walked every block of every critical section's
