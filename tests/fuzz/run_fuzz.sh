@@ -2,6 +2,10 @@
 # Builds the libFuzzer harnesses with clang (ASan + UBSan) and runs each for
 # SECONDS, seeded from the repository's own PTX, litmus and fat binary files.
 #   usage: run_fuzz.sh SOURCE_DIR BUILD_DIR [SECONDS] [HARNESS...]
+# FUZZ_SEED=N fixes libFuzzer's random seed: the test suite (ctest) sets it,
+# so that a CI run explores the same inputs for the same code and fails only
+# when the code changed (a random seed made CI fail at random on old bugs);
+# `make fuzz` leaves it unset, to explore anew each time.
 # Exits 77 (skipped) without clang++. A crash leaves its input in
 # BUILD_DIR/artifacts: fix it and keep the input under
 # tests/reliability/fuzz/{ptx,litmus,fatbin}/ (replayed by FuzzRegression.*).
@@ -20,6 +24,7 @@ cmake --build "$build" -j "${FUZZ_JOBS:-2}" --target "${targets[@]}" >"$build/fu
 seeds_ptx=("$src/tests/cuda" "$src/tests/reliability/ptx" "$src/tests/reliability/fuzz/ptx")
 seeds_litmus=("$src/tests/litmus" "$src/bench/micro" "$src/tests/reliability/litmus" "$src/tests/reliability/fuzz/litmus")
 seeds_fatbin=("$src/tests/cudart/fixtures" "$src/tests/reliability/fatbin" "$src/tests/reliability/fuzz/fatbin")
+seed_args=(); [ -n "${FUZZ_SEED:-}" ] && seed_args=(-seed="$FUZZ_SEED")
 failed=0
 for h in "${harnesses[@]}"; do
   corpus="$build/corpus/$h"; artifacts="$build/artifacts"; mkdir -p "$corpus" "$artifacts"
@@ -30,7 +35,7 @@ for h in "${harnesses[@]}"; do
   # ASan+LSan run under ptrace-less containers fails spuriously.
   ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$build/tests/fuzz/fuzz_$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-    -print_final_stats=1 -artifact_prefix="$artifacts/$h-" "$corpus" "${dirs[@]}" >"$build/fuzz-$h.log" 2>&1
+    -print_final_stats=1 "${seed_args[@]}" -artifact_prefix="$artifacts/$h-" "$corpus" "${dirs[@]}" >"$build/fuzz-$h.log" 2>&1
   code=$?
   grep -E "^stat::number_of_executed_units|^stat::new_units_added|^stat::peak_rss_mb" "$build/fuzz-$h.log" | tr '\n' ' '; echo
   if [ "$code" -ne 0 ]; then
