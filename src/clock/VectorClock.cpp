@@ -58,12 +58,17 @@ template <class Blocks>
 auto positionOf(Blocks& blocks, uint32_t block) {
   return std::lower_bound(blocks.begin(), blocks.end(), block, [](const auto& b, uint32_t id) { return b.id < id; });
 }
-// Where chunk `index` is, or goes: chunks are often every index from 0 (a
-// grid's blocks in order), so its own place is tried first.
-template <class Chunks>
-auto chunkPosition(Chunks& chunks, uint32_t index) {
-  if (index < chunks.size() && chunks[index].index == index) return chunks.begin() + index;
-  return std::lower_bound(chunks.begin(), chunks.end(), index, [](const auto& c, uint32_t i) { return c.index < i; });
+// Whether sorted `mine` has an entry for each key of sorted `theirs` (but
+// `skip`), keys by `key`: a join then updates `mine` in place.
+template <class Mine, class Theirs, class Key>
+bool holdsEvery(const Mine& mine, const Theirs& theirs, Key key, uint32_t skip = UINT32_MAX) {
+  size_t i = 0;
+  for (const auto& t : theirs) {
+    if (key(t) == skip) continue;
+    while (i < mine.size() && key(mine[i]) < key(t)) ++i;
+    if (i == mine.size() || key(mine[i]) != key(t)) return false;
+  }
+  return true;
 }
 }  // namespace
 
@@ -256,18 +261,8 @@ void VectorClock::join(const VectorClock& other, uint32_t skipBlock) {
     return;
   }
   Chunks& mine = ownChunks();
-  // Common case: every chunk of `other` is here already; join in place.
   size_t i = 0;
-  bool subset = true;
-  for (const Chunk& theirs : theirChunks) {
-    while (i < mine.size() && mine[i].index < theirs.index) ++i;
-    if (i == mine.size() || mine[i].index != theirs.index) {
-      subset = false;
-      break;
-    }
-  }
-  if (subset) {
-    i = 0;
+  if (holdsEvery(mine, theirChunks, [](const Chunk& c) { return c.index; })) {
     for (const Chunk& theirs : theirChunks) {
       while (mine[i].index < theirs.index) ++i;
       joinChunk(mine[i], theirs, skipBlock);
@@ -276,7 +271,6 @@ void VectorClock::join(const VectorClock& other, uint32_t skipBlock) {
   }
   Chunks merged;
   merged.reserve(mine.size() + theirChunks.size());
-  i = 0;
   for (const Chunk& theirs : theirChunks) {
     while (i < mine.size() && mine[i].index < theirs.index) merged.push_back(std::move(mine[i++]));
     if (i < mine.size() && mine[i].index == theirs.index) {
@@ -310,19 +304,8 @@ void VectorClock::joinChunk(Chunk& mine, const Chunk& theirs, uint32_t skipBlock
 }
 
 void VectorClock::joinBlocks(Blocks& blocks, const Blocks& theirList, uint32_t skipBlock) const {
-  // Common case: every block of `theirList` is already here; join in place.
   size_t i = 0;
-  bool subset = true;
-  for (const Block& theirs : theirList) {
-    if (theirs.id == skipBlock) continue;
-    while (i < blocks.size() && blocks[i].id < theirs.id) ++i;
-    if (i == blocks.size() || blocks[i].id != theirs.id) {
-      subset = false;
-      break;
-    }
-  }
-  if (subset) {
-    i = 0;
+  if (holdsEvery(blocks, theirList, [](const Block& b) { return b.id; }, skipBlock)) {
     for (const Block& theirs : theirList) {
       if (theirs.id == skipBlock) continue;
       while (blocks[i].id < theirs.id) ++i;
@@ -332,7 +315,6 @@ void VectorClock::joinBlocks(Blocks& blocks, const Blocks& theirList, uint32_t s
   }
   Blocks merged;
   merged.reserve(blocks.size() + theirList.size());
-  i = 0;
   size_t j = 0;
   while (i < blocks.size() || j < theirList.size()) {
     if (j == theirList.size() || (i < blocks.size() && blocks[i].id < theirList[j].id)) {

@@ -158,6 +158,13 @@ class VectorClock {
   Chunks& ownChunks();                         // a private chunk index, before a write
   Blocks& ownBlocks(Chunk& chunk) const;       // a private chunk, before a write
   const Chunk* findChunk(uint32_t index) const;
+  // Where chunk `index` is, or goes, in `chunks`: chunks are often every index
+  // from 0 (a grid's blocks in order), so its own place is tried first.
+  template <class AnyChunks>
+  static auto chunkPosition(AnyChunks& chunks, uint32_t index) {
+    if (index < chunks.size() && chunks[index].index == index) return chunks.begin() + index;
+    return std::lower_bound(chunks.begin(), chunks.end(), index, [](const Chunk& c, uint32_t i) { return c.index < i; });
+  }
   void joinChunk(Chunk& mine, const Chunk& theirs, uint32_t skipBlock) const;
   void joinBlocks(Blocks& mine, const Blocks& theirs, uint32_t skipBlock) const;
   // `chunk` without `skipBlock` (shared when it lacks it); null when nothing is left.
@@ -173,10 +180,8 @@ class VectorClock {
 // dense chunk index and a dense chunk hold block b at b's own place.
 inline const VectorClock::Chunk* VectorClock::findChunk(uint32_t index) const {
   if (!chunks_) return nullptr;
-  const Chunks& all = *chunks_;
-  if (index < all.size() && all[index].index == index) return &all[index];
-  auto it = std::lower_bound(all.begin(), all.end(), index, [](const Chunk& c, uint32_t i) { return c.index < i; });
-  return it != all.end() && it->index == index ? &*it : nullptr;
+  auto it = chunkPosition(*chunks_, index);
+  return it != chunks_->end() && it->index == index ? &*it : nullptr;
 }
 
 inline const VectorClock::Block* VectorClock::find(uint32_t block) const {
