@@ -2,10 +2,12 @@
 # Builds the libFuzzer harnesses with clang (ASan + UBSan) and runs each for
 # SECONDS, seeded from the repository's own PTX, litmus and fat binary files.
 #   usage: run_fuzz.sh SOURCE_DIR BUILD_DIR [SECONDS] [HARNESS...]
-# FUZZ_SEED=N fixes libFuzzer's random seed: the test suite (ctest) sets it,
-# so that a CI run explores the same inputs for the same code and fails only
-# when the code changed (a random seed made CI fail at random on old bugs);
-# `make fuzz` leaves it unset, to explore anew each time.
+# FUZZ_SEED=N fixes libFuzzer's random seed and FUZZ_RUNS=N bounds each
+# harness by inputs instead of seconds: the test suite (ctest) sets both, so a
+# CI run explores exactly the same inputs for the same code on any machine and
+# fails only when the code changed (a random seed, or a time bound on a faster
+# or slower machine, made CI fail at random on old bugs); SECONDS stays a cap.
+# `make fuzz` leaves them unset, to explore anew each time.
 # Exits 77 (skipped) without clang++. A crash leaves its input in
 # BUILD_DIR/artifacts: fix it and keep the input under
 # tests/reliability/fuzz/{ptx,litmus,fatbin}/ (replayed by FuzzRegression.*).
@@ -25,12 +27,13 @@ seeds_ptx=("$src/tests/cuda" "$src/tests/reliability/ptx" "$src/tests/reliabilit
 seeds_litmus=("$src/tests/litmus" "$src/bench/micro" "$src/tests/reliability/litmus" "$src/tests/reliability/fuzz/litmus")
 seeds_fatbin=("$src/tests/cudart/fixtures" "$src/tests/reliability/fatbin" "$src/tests/reliability/fuzz/fatbin")
 seed_args=(); [ -n "${FUZZ_SEED:-}" ] && seed_args=(-seed="$FUZZ_SEED")
+[ -n "${FUZZ_RUNS:-}" ] && seed_args+=(-runs="$FUZZ_RUNS")
 failed=0
 for h in "${harnesses[@]}"; do
   corpus="$build/corpus/$h"; artifacts="$build/artifacts"; mkdir -p "$corpus" "$artifacts"
   declare -n seeds="seeds_$h"
   dirs=(); for d in "${seeds[@]}"; do [ -d "$d" ] && dirs+=("$d"); done
-  echo "fuzz: $h for ${seconds}s"
+  echo "fuzz: $h for ${FUZZ_RUNS:+$FUZZ_RUNS inputs, at most }${seconds}s"
   # ASan's leak checker is off: parsers keep nothing across inputs, and an
   # ASan+LSan run under ptrace-less containers fails spuriously.
   ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
