@@ -123,6 +123,7 @@ class AccessHistory {
               ExcusedFn&& excused = {}, NoteFn&& note = {}) {
     Records& records = shadow_.at(key);
     finished_.used(key);
+    if (records.size() == 1 && replacesOwnRecord(key, records[0], access)) return;
     // One report per earlier instruction and kind for this access: in a racy
     // loop, many earlier records share the instruction of a single unique race.
     // (Left uninitialized: only the first reportedCount are read, and zeroing
@@ -287,6 +288,23 @@ class AccessHistory {
   // order it came, then its plain reads sorted by (launch, block, warp), so
   // that a plain read finds its own warp's reads by binary search.
   static bool isPlainRead(const PackedRecord& r) { return r.type() == AccessType::Read && !r.strong(); }
+  // FastTrack's same-thread case: a word whose one record is this thread's,
+  // of this launch, which `access` stands for (a loop over the thread's own
+  // element). The general path in access() would check the pair (same thread:
+  // ordered, no conflict, nothing to report), drop the record and put
+  // `access` in its place; this does the same with one store. Strong
+  // device-scoped accesses keep their records apart (strongDevice_), so
+  // they, and words with such records, take the general path.
+  bool replacesOwnRecord(uint64_t key, PackedRecord& only, const AccessRecord& access) {
+    if (only.launch != launch_ || only.group() || only.block != access.block || only.thread != access.thread)
+      return false;
+    if (access.strong && access.scope != Scope::Block) return false;
+    if (!strongDevice_.empty() && strongDevice_.contains(key)) return false;
+    if (!subsumes(access, AccessRecord::unpack(only))) return false;
+    only = access.packed();
+    only.launch = launch_;
+    return true;
+  }
   static bool readBefore(const PackedRecord& a, const PackedRecord& b) {
     uint32_t aWarp = a.warp(), bWarp = b.warp();
     return std::tie(a.launch, a.block, aWarp) < std::tie(b.launch, b.block, bWarp);

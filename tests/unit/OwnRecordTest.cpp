@@ -1,0 +1,96 @@
+// AccessHistory's same-thread case: a thread accessing its own word again
+// replaces its one record in place, and what later accesses see (races, the
+// access named in them, records kept) is what the general path leaves.
+#include <gtest/gtest.h>
+
+#include "analysis/AccessHistory.h"
+
+namespace predatar {
+namespace {
+
+constexpr uint64_t kWord = 0x200;
+
+class OwnRecordTest : public ::testing::Test {
+ protected:
+  OwnRecordTest() {
+    kernel_.grid = Dim3{2, 1, 1};
+    kernel_.block = Dim3{64, 1, 1};
+    kernel_.launch = 1;
+    history_.beginLaunch(kernel_);
+    log_.beginKernel("k");
+  }
+  static AccessRecord at(uint32_t thread, uint64_t pc, AccessType type, Clock clock = 1) {
+    AccessRecord r;
+    r.thread = thread;
+    r.clock = clock;
+    r.type = type;
+    r.origin.pc = pc;
+    r.origin.seq = pc;
+    return r;
+  }
+  // Nothing is ordered across threads.
+  void access(const AccessRecord& a) {
+    history_.access(kWord, a, [](const AccessRecord&) { return false; }, log_);
+  }
+  KernelInfo kernel_;
+  AccessHistory history_;
+  RaceLog log_;
+};
+
+TEST_F(OwnRecordTest, RepeatedWritesKeepOneRecordAndTheLatestRaces) {
+  for (uint64_t pc = 10; pc < 15; ++pc) access(at(3, pc, AccessType::Write, Clock(pc)));
+  EXPECT_EQ(history_.records(), 1u);
+  access(at(7, 20, AccessType::Read));
+  ASSERT_EQ(log_.races().size(), 1u);
+  EXPECT_EQ(log_.races()[0].first.thread, 3u);
+  EXPECT_EQ(log_.races()[0].first.origin.pc, 14u);  // the last write stands for the others
+}
+
+TEST_F(OwnRecordTest, WriteReplacesOwnReadButReadKeepsOwnWrite) {
+  access(at(3, 10, AccessType::Read));
+  access(at(3, 11, AccessType::Write));
+  EXPECT_EQ(history_.records(), 1u);  // the write stands for the read
+  access(at(3, 12, AccessType::Read));
+  EXPECT_EQ(history_.records(), 2u);  // a read does not stand for a write
+  access(at(9, 13, AccessType::Write));
+  ASSERT_EQ(log_.races().size(), 2u);  // with the write (pc 11) and the read (pc 12)
+  EXPECT_EQ(log_.races()[0].first.origin.pc, 11u);
+  EXPECT_EQ(log_.races()[1].first.origin.pc, 12u);
+}
+
+TEST_F(OwnRecordTest, NarrowerAccessDoesNotReplace) {
+  AccessRecord byte = at(3, 10, AccessType::Write);
+  byte.bytes = 0x1;
+  access(at(3, 9, AccessType::Write));
+  access(byte);  // one byte does not stand for the whole word
+  EXPECT_EQ(history_.records(), 2u);
+  AccessRecord other = at(5, 11, AccessType::Read);
+  other.bytes = 0x2;
+  access(other);  // byte 1: races with the word write only
+  ASSERT_EQ(log_.races().size(), 1u);
+  EXPECT_EQ(log_.races()[0].first.origin.pc, 9u);
+}
+
+TEST_F(OwnRecordTest, DeviceAtomicsTakeTheGeneralPath) {
+  AccessRecord atomic = at(3, 10, AccessType::AtomicRmw);
+  atomic.strong = true;
+  access(atomic);
+  atomic.origin.pc = atomic.origin.seq = 11;
+  access(atomic);
+  access(at(4, 12, AccessType::Write));  // a plain write races with the last atomic
+  ASSERT_EQ(log_.races().size(), 1u);
+  EXPECT_EQ(log_.races()[0].first.origin.pc, 11u);
+}
+
+TEST_F(OwnRecordTest, EarlierLaunchRecordIsNotReplaced) {
+  access(at(3, 10, AccessType::Write));
+  kernel_.launch = 2;
+  kernel_.liveLaunches = {1};
+  kernel_.unorderedLaunches = {1};  // launch 1 runs on another stream
+  history_.beginLaunch(kernel_);
+  access(at(3, 20, AccessType::Write));  // same thread index, another grid: a race
+  EXPECT_EQ(log_.races().size(), 1u);
+}
+
+}  // namespace
+}  // namespace predatar
