@@ -128,11 +128,6 @@ void MessagePassing::noteUnfenced(const ThreadClocks& t, const UnfencedWrite& w,
   (w.block == t.block ? p.unfencedSame : p.unfencedOther) = w;
 }
 
-void MessagePassing::chainEnd(uint64_t key) {
-  chains_.erase(key);
-  unfenced_.erase(key);
-}
-
 void MessagePassing::chainAdd(const ThreadClocks& t, uint64_t key, Scope scope, const Origin& origin) {
   auto p = threads_.find(index(t));
   if (p == threads_.end() || !p->second.fencedAny) {  // no fence before W: no release pattern

@@ -60,7 +60,12 @@ class MessagePassing {
   // chains. Call chainEnd for every lane's word that a plain write, a strong
   // non-RMW write or a lock operation wrote, then chainAdd for every strong
   // write or RMW that is not a lock operation.
-  void chainEnd(uint64_t key);
+  void chainEnd(uint64_t key) {
+    // (Most kernels have no strong writes: a plain store then costs no lookups.)
+    if (chains_.empty() && unfenced_.empty()) return;
+    chains_.erase(key);
+    unfenced_.erase(key);
+  }
   void chainAdd(const ThreadClocks& t, uint64_t key, Scope scope, const Origin& origin);
 
   // Same-location observation: thread t has, at or before its current
