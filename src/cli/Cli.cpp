@@ -80,7 +80,7 @@ int emitReport(const ReportOptions& options, const Report& report) {
   std::ostream& out = options.output.empty() ? std::cout : file;
   if (options.format == "json") writeJson(out, report);
   else if (options.format == "sarif") writeSarif(out, report);
-  else writeText(out, report, TextOptions{options.printLimit});
+  else writeText(out, report, TextOptions{options.printLimit, options.detectorList().empty()});
   if (!report.errors().empty()) return kExitKernelFault;
   return report.races().empty() ? kExitClean : options.errorExitCode;
 }

@@ -342,10 +342,15 @@ int runProgram(const RunArgs& a) {
       replayed ? fmt::format(" ({} of them exact repeats of an earlier launch, replayed; --replay-repeats off runs them)",
                              replayed)
                : "";
-  std::cerr << fmt::format("predatar: {} kernel launch{} checked{}, {} unique race{}{}; program exited with {}\n",
-                           checked, checked == 1 ? "" : "es", replays, kept.uniqueRaces(),
-                           kept.uniqueRaces() == 1 ? "" : "s", hidden ? fmt::format(" ({} suppressed)", hidden) : "",
-                           *status);
+  if (a.report.detectorList().empty())
+    std::cerr << fmt::format("predatar: {} kernel launch{} executed, none checked for races (--detectors none); "
+                             "program exited with {}\n",
+                             list.size(), list.size() == 1 ? "" : "es", *status);
+  else
+    std::cerr << fmt::format("predatar: {} kernel launch{} checked{}, {} unique race{}{}; program exited with {}\n",
+                             checked, checked == 1 ? "" : "es", replays, kept.uniqueRaces(),
+                             kept.uniqueRaces() == 1 ? "" : "s", hidden ? fmt::format(" ({} suppressed)", hidden) : "",
+                             *status);
   if (code == kExitInputError) return code;
   if (outOfMemory) return kExitOutOfMemory;
   if (receivedSignal) {

@@ -124,6 +124,10 @@ void writeText(std::ostream& out, const Report& report, const TextOptions& optio
   for (const auto& r : report.races()) ++perDetector[r.race.detector];
   std::string detail;
   for (const auto& [d, n] : perDetector) detail += fmt::format("{}{}: {}", detail.empty() ? "" : ", ", d, n);
+  if (options.unchecked) {
+    fmt::print(out, "========= RACE SUMMARY: not checked (--detectors none: the program ran, no detector saw it)\n");
+    return;
+  }
   fmt::print(out, "========= RACE SUMMARY: {} unique race{} ({} occurrences){}\n", report.uniqueRaces(),
              report.uniqueRaces() == 1 ? "" : "s", report.occurrences(), detail.empty() ? "" : " — " + detail);
 }

@@ -73,6 +73,7 @@ class Report {
 
 struct TextOptions {
   size_t printLimit = SIZE_MAX;  // unique races shown; a summary line follows
+  bool unchecked = false;        // no detector ran (--detectors none): the summary says so, not "0 races"
 };
 
 void writeText(std::ostream& out, const Report& report, const TextOptions& options = {});

@@ -53,6 +53,10 @@ lines={a['line'] for r in d['races'] for a in (r['first'], r['second'])}
 assert lines == {23, 25, 27}, lines" && ok || bad "run json lines: $(head -c 300 "$tmp/out")"
 grep -q "shiftSum: out\[0\]" "$tmp/err" && ok || bad "program stdout should move to stderr with --format json"
 [ "$(run "$p" run --error-exitcode 9 -- "$app")" = 9 ] && ok || bad "run --error-exitcode"
+# --detectors none runs the program and says that nothing was checked (never "0 races")
+[ "$(run "$p" run --detectors none -- "$app")" = 0 ] && grep -q "RACE SUMMARY: not checked" "$tmp/out" &&
+  grep -q "executed, none checked for races (--detectors none)" "$tmp/err" && ! grep -q "0 unique races" "$tmp/out" &&
+  ok || bad "run --detectors none: $(cat "$tmp/out" "$tmp/err" | tail -4)"
 printf '# hide the shared-memory race\nrace:*shared_race.cu:25\nrace:launches*\n' >"$tmp/supp"
 [ "$(run "$p" run --suppressions "$tmp/supp" -- "$app")" = 0 ] && grep -q "suppressed" "$tmp/err" && ok || bad "suppressions: $(tail -2 "$tmp/err")"
 [ "$(run "$p" run --kernel-name nosuchkernel -- "$app")" = 0 ] && grep -q "0 kernel launches checked" "$tmp/err" && ok || bad "kernel-name filter: $(tail -1 "$tmp/err")"
