@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "sim/DeviceArena.h"
 #include "sim/Texture.h"
 
 namespace predatar::cudart {
@@ -157,6 +158,32 @@ TEST(RepeatedLaunches, AFootprintReplaysFromTheFirstRunWhateverElseChanged) {
   *m.word(m.in, 100) = 100;
   *m.word(m.in, 16000) = 5;  // a chunk the launch never read
   EXPECT_TRUE(repeats.lookup(key(1), m.device, probe));
+}
+
+// cudaMalloc'd memory lives in the device arena, where allocations follow
+// one another with no gap: reads of two neighbouring allocations are two
+// inputs, not one range across both (which no allocation holds, so no
+// footprint was learned: every launch of matrixMul's loop ran once more).
+TEST(RepeatedLaunches, AFootprintOverNeighbouringArenaAllocations) {
+  sim::DeviceMemory device;
+  if (!device.protectDeviceOnly()) GTEST_SKIP() << "no address space for the device arena";
+  device.arena()->open();
+  uint64_t a = device.allocate(4096, "A", sim::DeviceMemory::Placement::DeviceOnly);
+  uint64_t b = device.allocate(4096, "B", sim::DeviceMemory::Placement::DeviceOnly);
+  uint64_t c = device.allocate(4096, "C", sim::DeviceMemory::Placement::DeviceOnly);
+  ASSERT_EQ(b, a + 4096) << "arena allocations are contiguous";
+  RepeatedLaunches repeats;
+  RepeatedLaunches::Probe probe;
+  ASSERT_FALSE(repeats.lookup(key(1), device, probe));  // first sighting
+  FootprintRecorder footprint;
+  for (uint64_t x = a; x < b + 4096; x += 128) footprint.memory(event(AccessType::Read, x));  // A and B
+  std::memset(reinterpret_cast<void*>(c), 1, 4096);
+  for (uint64_t x = c; x < c + 4096; x += 128) footprint.memory(event(AccessType::Write, x));
+  repeats.learnFootprint(key(1), footprint, device, {}, RepeatedLaunches::Outcome{0, true, 10, 320});
+  auto found = repeats.lookup(key(1), device, probe);
+  ASSERT_TRUE(found) << "the second launch repeats the first";
+  repeats.apply(probe, device);
+  device.arena()->close();
 }
 
 TEST(RepeatedLaunches, ALaunchThatReadsWhatItWroteHasNoFootprint) {

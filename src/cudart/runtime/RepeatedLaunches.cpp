@@ -30,7 +30,11 @@ std::vector<sim::DeviceMemory::Range> clipChunks(std::vector<uint64_t> chunks,
     for (auto a = alloc; a != allocations.end() && a->base < end; ++a) {
       uint64_t lo = std::max(begin, a->base), hi = std::min(end, a->base + a->bytes);
       if (lo >= hi) continue;
-      if (!out.empty() && out.back().base + out.back().bytes == lo) out.back().bytes += hi - lo;
+      // Adjacent chunks merge within one allocation only: allocations of the
+      // device arena are contiguous, and a range across two is no allocation's
+      // (hashInputs then refused it, and no footprint was ever learned there).
+      if (!out.empty() && out.back().base + out.back().bytes == lo && out.back().base >= a->base)
+        out.back().bytes += hi - lo;
       else out.push_back(sim::DeviceMemory::Range{lo, hi - lo});
     }
   }
