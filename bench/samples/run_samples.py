@@ -2,7 +2,7 @@
 """Runs NVIDIA's cuda-samples (the list in samples.list) under `predatar run` and tables the outcome.
 
 Each sample runs once with its default arguments, from its own folder (so that it finds its data
-files), under a CPU-time limit and an address-space limit. The outcome is one of:
+files), under a CPU-time limit and a limit on writable memory (RLIMIT_DATA). The outcome is one of:
 
   PASS     the program exited 0, printed no FAIL, and predatar saw no race, fault or refusal
   RACES    as PASS, but predatar reported races (counts as a pass of the sample; races are listed)
@@ -10,7 +10,7 @@ files), under a CPU-time limit and an address-space limit. The outcome is one of
   REFUSED  predatar refused something by name ("... is not supported", a PTX module it cannot load)
   FAULT    a kernel faulted in the emulator (out of bounds, unimplemented instruction, deadlock...)
   TIMEOUT  the CPU limit (or the wall-clock limit) stopped it
-  MEMORY   the address-space limit stopped it (an allocation failed)
+  MEMORY   the memory limit stopped it (an allocation failed)
   WAIVED   the sample skipped itself (exit code 2, "Waiving"): a device property told it to
   CRASH    the program or predatar was killed by another signal
   NOBIN    no binary (the build failed: see OUT_DIR/NAME.buildlog)
@@ -60,8 +60,12 @@ def limit_child(cpu_s, mem_bytes, niceness):
     def apply():
         os.setsid()  # its own process group, so that a wall-clock timeout stops all of it
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 5))
+        # Writable memory, not address space: the device arena reserves 1 TiB of
+        # PROT_NONE address space, which RLIMIT_AS refuses, and predatar then runs
+        # without it (no host-access protection, other allocation layout): a
+        # configuration users do not run. RLIMIT_DATA counts what can be written.
         if mem_bytes:
-            resource.setrlimit(resource.RLIMIT_AS, (mem_bytes, mem_bytes))
+            resource.setrlimit(resource.RLIMIT_DATA, (mem_bytes, mem_bytes))
         os.nice(niceness)
     return apply
 
@@ -171,7 +175,7 @@ def write_markdown(out, rows, args, old):
     counts = {v: sum(r["verdict"] == v for r in rows) for v in VERDICTS}
     out.write("# cuda-samples under predatar\n\n")
     out.write(f"{passed} of {len(rows)} samples pass (PASS + RACES). CPU limit {args.cpu_limit} s, "
-              f"address-space limit {args.mem_limit_gb} GiB per sample.\n\n")
+              f"writable-memory limit (RLIMIT_DATA) {args.mem_limit_gb} GiB per sample.\n\n")
     out.write("| " + " | ".join(f"{v} {counts[v]}" for v in VERDICTS if counts[v]) + " |\n")
     out.write("|" + "---|" * sum(1 for v in VERDICTS if counts[v]) + "\n\n")
     before = " before |" if old else ""
