@@ -161,8 +161,8 @@ TEST(RepeatedLaunches, AFootprintReplaysFromTheFirstRunWhateverElseChanged) {
 }
 
 // cudaMalloc'd memory lives in the device arena, where allocations follow
-// one another with no gap: reads of two neighbouring allocations are two
-// inputs, not one range across both (which no allocation holds, so no
+// one another with no gap: reads (and writes) of two neighbouring allocations
+// are two ranges, not one across both (which no allocation holds, so no
 // footprint was learned: every launch of matrixMul's loop ran once more).
 TEST(RepeatedLaunches, AFootprintOverNeighbouringArenaAllocations) {
   sim::DeviceMemory device;
@@ -171,18 +171,23 @@ TEST(RepeatedLaunches, AFootprintOverNeighbouringArenaAllocations) {
   uint64_t a = device.allocate(4096, "A", sim::DeviceMemory::Placement::DeviceOnly);
   uint64_t b = device.allocate(4096, "B", sim::DeviceMemory::Placement::DeviceOnly);
   uint64_t c = device.allocate(4096, "C", sim::DeviceMemory::Placement::DeviceOnly);
+  uint64_t d = device.allocate(4096, "D", sim::DeviceMemory::Placement::DeviceOnly);
   ASSERT_EQ(b, a + 4096) << "arena allocations are contiguous";
+  ASSERT_EQ(d, c + 4096);
   RepeatedLaunches repeats;
   RepeatedLaunches::Probe probe;
   ASSERT_FALSE(repeats.lookup(key(1), device, probe));  // first sighting
   FootprintRecorder footprint;
   for (uint64_t x = a; x < b + 4096; x += 128) footprint.memory(event(AccessType::Read, x));  // A and B
-  std::memset(reinterpret_cast<void*>(c), 1, 4096);
-  for (uint64_t x = c; x < c + 4096; x += 128) footprint.memory(event(AccessType::Write, x));
+  std::memset(reinterpret_cast<void*>(c), 1, 8192);  // C and D
+  for (uint64_t x = c; x < d + 4096; x += 128) footprint.memory(event(AccessType::Write, x));
   repeats.learnFootprint(key(1), footprint, device, {}, RepeatedLaunches::Outcome{0, true, 10, 320});
   auto found = repeats.lookup(key(1), device, probe);
   ASSERT_TRUE(found) << "the second launch repeats the first";
+  std::memset(reinterpret_cast<void*>(c), 0, 8192);
   repeats.apply(probe, device);
+  EXPECT_EQ(*reinterpret_cast<uint8_t*>(c), 1);
+  EXPECT_EQ(*reinterpret_cast<uint8_t*>(d + 4095), 1);
   device.arena()->close();
 }
 

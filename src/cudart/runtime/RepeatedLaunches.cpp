@@ -41,6 +41,24 @@ std::vector<sim::DeviceMemory::Range> clipChunks(std::vector<uint64_t> chunks,
   return out;
 }
 
+// Cuts `ranges` (sorted, disjoint) where an allocation ends; false when a
+// byte of them is in no allocation.
+bool splitByAllocation(std::vector<std::pair<uint64_t, uint64_t>>& ranges, const sim::DeviceMemory& memory) {
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  out.reserve(ranges.size());
+  for (auto [begin, end] : ranges) {
+    while (begin < end) {
+      auto a = memory.rangeOf(begin, 1);
+      if (!a) return false;
+      uint64_t hi = std::min(end, a->base + a->bytes);
+      out.emplace_back(begin, hi);
+      begin = hi;
+    }
+  }
+  ranges = std::move(out);
+  return true;
+}
+
 }  // namespace
 
 void FootprintRecorder::memory(const MemoryEvent& e) {
@@ -201,11 +219,11 @@ void RepeatedLaunches::learnFootprint(const Key& key, FootprintRecorder& footpri
   auto h = hashInputs(effect.inputs, memory);
   if (!h) return;
   effect.inputHash = *h;
+  // Written ranges by allocation: writes that touch across neighbouring
+  // (arena) allocations merged into one range that no allocation holds.
+  if (!splitByAllocation(merged, memory)) return;  // wrote outside any allocation: keep nothing
   uint64_t written = 0;
-  for (const auto& [begin, end] : merged) {
-    if (!memory.rangeOf(begin, end - begin)) return;  // wrote outside one allocation: keep nothing
-    written += end - begin;
-  }
+  for (const auto& [begin, end] : merged) written += end - begin;
   effect.bytesKept = written <= kMaxFootprintWriteBytes && storedBytes_ + written <= kMaxStoredBytes;
   for (const auto& [begin, end] : merged) {
     Write w{begin, end - begin, {}};
