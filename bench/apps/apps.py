@@ -140,8 +140,8 @@ def check(predatar, apps):
             if missing:
                 problems.append(f"no `--stats` line for {', '.join(missing)}")
             alone, _, _, _, _ = run(predatar, os.path.join(HERE, "bin", app), "small", "none")
-            if ": PASS" not in alone or program_exit(alone) != 0 or "0 unique races" not in alone:
-                problems.append("the race-free build under --detectors none did not PASS without races")
+            if ": PASS" not in alone or program_exit(alone) != 0 or "none checked for races" not in alone:
+                problems.append("the race-free build under --detectors none did not PASS (or its summary did not say it was not checked)")
             if clean["verdict"] != "PASS" or clean["exit"] != 0:
                 problems.append(f"the race-free build did not PASS with exit 0 (verdict {clean['verdict']}, exit {clean['exit']})")
             if problems:
