@@ -123,7 +123,7 @@ class AccessHistory {
               ExcusedFn&& excused = {}, NoteFn&& note = {}) {
     Records& records = shadow_.at(key);
     finished_.used(key);
-    if (records.size() == 1 && replacesOwnRecord(key, records[0], access)) return;
+    if (ownRecordsOnly(key, records, access)) return;
     // One report per earlier instruction and kind for this access: in a racy
     // loop, many earlier records share the instruction of a single unique race.
     // (Left uninitialized: only the first reportedCount are read, and zeroing
@@ -288,21 +288,33 @@ class AccessHistory {
   // order it came, then its plain reads sorted by (launch, block, warp), so
   // that a plain read finds its own warp's reads by binary search.
   static bool isPlainRead(const PackedRecord& r) { return r.type() == AccessType::Read && !r.strong(); }
-  // FastTrack's same-thread case: a word whose one record is this thread's,
-  // of this launch, which `access` stands for (a loop over the thread's own
-  // element). The general path in access() would check the pair (same thread:
-  // ordered, no conflict, nothing to report), drop the record and put
-  // `access` in its place; this does the same with one store. Strong
-  // device-scoped accesses keep their records apart (strongDevice_), so
-  // they, and words with such records, take the general path.
-  bool replacesOwnRecord(uint64_t key, PackedRecord& only, const AccessRecord& access) {
-    if (only.launch != launch_ || only.group() || only.block != access.block || only.thread != access.thread)
-      return false;
+  // FastTrack's same-thread case: a word whose records are all this thread's,
+  // of this launch (a loop over the thread's own element: a write, or a read
+  // and a write of it). The general path in access() would check each pair
+  // (same thread: ordered, no conflict, nothing to report), drop the records
+  // `access` stands for and put `access` after the other non-plain-read
+  // records, or last if it is a plain read (its own warp's reads come last);
+  // this does the same without the scans. Strong device-scoped accesses keep
+  // their records apart (strongDevice_), so they, and words with such
+  // records, take the general path.
+  bool ownRecordsOnly(uint64_t key, Records& records, const AccessRecord& access) {
+    if (records.empty() || records.size() > 4) return false;
+    for (const PackedRecord& r : records)
+      if (r.launch != launch_ || r.group() || r.block != access.block || r.thread != access.thread) return false;
     if (access.strong && access.scope != Scope::Block) return false;
     if (!strongDevice_.empty() && strongDevice_.contains(key)) return false;
-    if (!subsumes(access, AccessRecord::unpack(only))) return false;
-    only = access.packed();
-    only.launch = launch_;
+    size_t kept = 0, generalKept = 0;
+    for (size_t i = 0; i < records.size(); ++i) {
+      if (subsumes(access, AccessRecord::unpack(records[i]))) continue;
+      generalKept += !isPlainRead(records[i]);
+      records[kept++] = records[i];
+    }
+    liveRecords_ -= records.size() - kept;
+    records.resize(kept);
+    PackedRecord packed = access.packed();
+    packed.launch = launch_;
+    records.insert(records.begin() + ptrdiff_t(isPlainRead(packed) ? kept : generalKept), packed);
+    if (++liveRecords_ > peakRecords_) notePeak();
     return true;
   }
   static bool readBefore(const PackedRecord& a, const PackedRecord& b) {

@@ -58,6 +58,29 @@ TEST_F(OwnRecordTest, WriteReplacesOwnReadButReadKeepsOwnWrite) {
   EXPECT_EQ(log_.races()[1].first.origin.pc, 12u);
 }
 
+TEST_F(OwnRecordTest, ReadModifyWriteLoopKeepsTwoRecordsAtMost) {
+  // g[i] += x, five times: read, write, read, write...
+  for (uint64_t i = 0; i < 5; ++i) {
+    access(at(3, 10 + 2 * i, AccessType::Read, Clock(i + 1)));
+    EXPECT_LE(history_.records(), 2u);
+    access(at(3, 11 + 2 * i, AccessType::Write, Clock(i + 1)));
+    EXPECT_EQ(history_.records(), 1u);
+  }
+  access(at(3, 30, AccessType::Read, 9));  // the write and this read stay
+  access(at(8, 40, AccessType::Write));
+  ASSERT_EQ(log_.races().size(), 2u);
+  EXPECT_EQ(log_.races()[0].first.origin.pc, 19u);  // the last write
+  EXPECT_EQ(log_.races()[1].first.origin.pc, 30u);  // and the last read
+}
+
+TEST_F(OwnRecordTest, OtherThreadsRecordTakesTheGeneralPath) {
+  access(at(3, 10, AccessType::Read));
+  access(at(4, 11, AccessType::Read));  // another thread's read: no race
+  access(at(3, 12, AccessType::Write));  // races with thread 4's read only
+  ASSERT_EQ(log_.races().size(), 1u);
+  EXPECT_EQ(log_.races()[0].first.thread, 4u);
+}
+
 TEST_F(OwnRecordTest, NarrowerAccessDoesNotReplace) {
   AccessRecord byte = at(3, 10, AccessType::Write);
   byte.bytes = 0x1;
