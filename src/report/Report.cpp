@@ -125,7 +125,7 @@ void writeText(std::ostream& out, const Report& report, const TextOptions& optio
   std::string detail;
   for (const auto& [d, n] : perDetector) detail += fmt::format("{}{}: {}", detail.empty() ? "" : ", ", d, n);
   if (options.unchecked) {
-    fmt::print(out, "========= RACE SUMMARY: not checked (--detectors none: the program ran, no detector saw it)\n");
+    fmt::print(out, "========= RACE SUMMARY: not checked (--detectors none: no detector ran)\n");
     return;
   }
   fmt::print(out, "========= RACE SUMMARY: {} unique race{} ({} occurrences){}\n", report.uniqueRaces(),
