@@ -77,6 +77,12 @@ for src in "$here"/*.cu; do
     want="$(grep -v '^#' "$here/$name.replays" | head -1)"
     got="$(sed -n 's/.*checked (\([0-9]*\) of them exact repeats.*/\1/p' "$work/$name.err")"
     [ "${got:-0}" = "$want" ] || { echo "FAIL: $name: ${got:-0} launches replayed, expected $want"; ok=0; }
+    # --verbose names each replay and says why every other launch ran.
+    (cd "$work" && timeout 120 "$predatar" run --verbose --format json --output "$work/$name.v.json" \
+       -- "$program" >/dev/null 2>"$work/$name.v.err")
+    [ "$(grep -c 'repeats launch [0-9]* exactly.*: replayed' "$work/$name.v.err")" = "$want" ] &&
+      grep -q 'runs (not a replay): no earlier launch had the same kernel' "$work/$name.v.err" ||
+      { echo "FAIL: $name: --verbose does not account for the replays"; ok=0; }
     # Replays must not change a single result: the same output and races with every launch run.
     (cd "$work" && timeout 120 "$predatar" run --replay-repeats off --format json --output "$work/$name.all.json" \
        -- "$program" >"$work/$name.all.out" 2>"$work/$name.all.err")

@@ -1,6 +1,7 @@
 // Exact repeats of earlier launches (see RepeatedLaunches.h): the runtime's
 // side, which decides when a remembered launch may stand for a new one.
 #include <cstdio>
+#include <string>
 
 #include "cudart/runtime/Runtime.h"
 
@@ -32,10 +33,21 @@ void copyRaces(const LaunchRecord& earlier, LaunchRecord& record) {
 //   events matter to no race but its own.
 bool Runtime::replayRepeat(KernelRecord& kernel, const sim::KernelSignature& sig, const sim::LaunchConfig& config,
                            bool mayReplay, LaunchRecord& record, RepeatProbe& repeat) {
-  if (!options_.replayRepeats || config.schedule.policy != sim::ScheduleOptions::Policy::RoundRobin) return false;
-  if (!kernel.repeatabilityProblem)
-    kernel.repeatabilityProblem = sim::repeatabilityProblem(*kernel.module->module, kernel.mangled);
-  if (!kernel.repeatabilityProblem->empty()) return false;
+  // --verbose says why a launch runs instead of being replayed (a user
+  // wondering why a loop of identical launches is slow finds out here).
+  auto notReplayed = [&](const std::string& why) {
+    if (options_.verbose)
+      std::fprintf(stderr, "predatar: launch %llu runs (not a replay): %s\n",
+                   static_cast<unsigned long long>(record.index), why.c_str());
+    return false;
+  };
+  if (!options_.replayRepeats) return false;
+  if (config.schedule.policy != sim::ScheduleOptions::Policy::RoundRobin)
+    return notReplayed("only the round-robin schedule is replayed");
+  bool firstLook = !kernel.repeatabilityProblem;
+  if (firstLook) kernel.repeatabilityProblem = sim::repeatabilityProblem(*kernel.module->module, kernel.mangled);
+  if (!kernel.repeatabilityProblem->empty())
+    return firstLook ? notReplayed("its kernel is never replayed: " + *kernel.repeatabilityProblem) : false;
   repeat.eligible = true;
   RepeatedLaunches::Key& key = repeat.key;
   key.kernel = &kernel;
@@ -48,8 +60,13 @@ bool Runtime::replayRepeat(KernelRecord& kernel, const sim::KernelSignature& sig
     key.params.insert(key.params.end(), value, value + sig.params[i].bytes);
   }
   auto outcome = repeats_.lookup(key, *memory_, repeat.probe);
-  if (!outcome || !mayReplay || (record.checked && !outcome->checked) || outcome->launch >= launches_.size())
-    return false;
+  if (!outcome || outcome->launch >= launches_.size())
+    return notReplayed("no earlier launch had the same kernel, configuration, arguments and inputs");
+  if (!mayReplay)
+    return notReplayed("it repeats launch " + std::to_string(outcome->launch) +
+                       ", but a launch it is not ordered with (another stream) may race with it");
+  if (record.checked && !outcome->checked)
+    return notReplayed("it repeats launch " + std::to_string(outcome->launch) + ", which was not checked");
   repeats_.apply(repeat.probe, *memory_);
   record.replayOf = outcome->launch;
   record.figures.warpInstructions = outcome->warpInstructions;
