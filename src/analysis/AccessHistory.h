@@ -303,6 +303,12 @@ class AccessHistory {
       if (r.launch != launch_ || r.group() || r.block != access.block || r.thread != access.thread) return false;
     if (access.strong && access.scope != Scope::Block) return false;
     if (!strongDevice_.empty() && strongDevice_.contains(key)) return false;
+    PackedRecord packed = access.packed();
+    packed.launch = launch_;
+    if (records.size() == 1 && subsumes(access, AccessRecord::unpack(records[0]))) {
+      records[0] = packed;  // the common case (a loop's write, or read): one store
+      return true;
+    }
     size_t kept = 0, generalKept = 0;
     for (size_t i = 0; i < records.size(); ++i) {
       if (subsumes(access, AccessRecord::unpack(records[i]))) continue;
@@ -311,8 +317,6 @@ class AccessHistory {
     }
     liveRecords_ -= records.size() - kept;
     records.resize(kept);
-    PackedRecord packed = access.packed();
-    packed.launch = launch_;
     records.insert(records.begin() + ptrdiff_t(isPlainRead(packed) ? kept : generalKept), packed);
     if (++liveRecords_ > peakRecords_) notePeak();
     return true;
