@@ -120,14 +120,14 @@ void writeText(std::ostream& out, const Report& report, const TextOptions& optio
                  e.file.empty() ? fmt::format("pc {}", e.pc) : fmt::format("{}:{} (pc {})", e.file, e.line, e.pc));
     fmt::print(out, "=========   (the races of this launch are incomplete)\n=========\n");
   }
-  std::map<std::string, size_t> perDetector;
-  for (const auto& r : report.races()) ++perDetector[r.race.detector];
-  std::string detail;
-  for (const auto& [d, n] : perDetector) detail += fmt::format("{}{}: {}", detail.empty() ? "" : ", ", d, n);
   if (options.unchecked) {
     fmt::print(out, "========= RACE SUMMARY: not checked (--detectors none: no detector ran)\n");
     return;
   }
+  std::map<std::string, size_t> perDetector;
+  for (const auto& r : report.races()) ++perDetector[r.race.detector];
+  std::string detail;
+  for (const auto& [d, n] : perDetector) detail += fmt::format("{}{}: {}", detail.empty() ? "" : ", ", d, n);
   fmt::print(out, "========= RACE SUMMARY: {} unique race{} ({} occurrences){}\n", report.uniqueRaces(),
              report.uniqueRaces() == 1 ? "" : "s", report.occurrences(), detail.empty() ? "" : " — " + detail);
 }

@@ -1,40 +1,22 @@
 // AccessHistory's same-thread case: a thread accessing its own word again
 // replaces its one record in place, and what later accesses see (races, the
 // access named in them, records kept) is what the general path leaves.
-#include <gtest/gtest.h>
-
-#include "analysis/AccessHistory.h"
+#include "AccessHistoryFixture.h"
 
 namespace predatar {
 namespace {
 
 constexpr uint64_t kWord = 0x200;
 
-class OwnRecordTest : public ::testing::Test {
+class OwnRecordTest : public AccessHistoryFixture {
  protected:
-  OwnRecordTest() {
-    kernel_.grid = Dim3{2, 1, 1};
-    kernel_.block = Dim3{64, 1, 1};
-    kernel_.launch = 1;
-    history_.beginLaunch(kernel_);
-    log_.beginKernel("k");
-  }
   static AccessRecord at(uint32_t thread, uint64_t pc, AccessType type, Clock clock = 1) {
-    AccessRecord r;
-    r.thread = thread;
-    r.clock = clock;
-    r.type = type;
-    r.origin.pc = pc;
-    r.origin.seq = pc;
-    return r;
+    return record(thread, pc, type, clock);
   }
   // Nothing is ordered across threads.
   void access(const AccessRecord& a) {
     history_.access(kWord, a, [](const AccessRecord&) { return false; }, log_);
   }
-  KernelInfo kernel_;
-  AccessHistory history_;
-  RaceLog log_;
 };
 
 TEST_F(OwnRecordTest, RepeatedWritesKeepOneRecordAndTheLatestRaces) {

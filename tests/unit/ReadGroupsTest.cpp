@@ -1,39 +1,22 @@
 // AccessHistory's read groups: plain reads of a word by threads of one warp
 // at one instruction and epoch share one record, and each thread of a group
 // still answers for itself when a write comes.
-#include <gtest/gtest.h>
-
-#include "analysis/AccessHistory.h"
+#include "AccessHistoryFixture.h"
 
 namespace predatar {
 namespace {
 
 constexpr uint64_t kWord = 0x100;
 
-class ReadGroupsTest : public ::testing::Test {
+class ReadGroupsTest : public AccessHistoryFixture {
  protected:
-  ReadGroupsTest() {
-    kernel_.grid = Dim3{2, 1, 1};
-    kernel_.block = Dim3{128, 1, 1};
-    kernel_.launch = 1;
-    history_.beginLaunch(kernel_);
-    log_.beginKernel("k");
-  }
   static AccessRecord read(uint32_t thread, uint64_t pc, Clock clock = 1) {
-    AccessRecord r;
-    r.thread = thread;
-    r.clock = clock;
-    r.origin.pc = pc;
-    r.origin.seq = pc;
-    return r;
+    return record(thread, pc, AccessType::Read, clock);
   }
   // Threads below `orderedBelow` are ordered before every access.
   void access(const AccessRecord& a, uint32_t orderedBelow = 0) {
     history_.access(kWord, a, [&](const AccessRecord& r) { return r.thread < orderedBelow; }, log_);
   }
-  KernelInfo kernel_;
-  AccessHistory history_;
-  RaceLog log_;
 };
 
 TEST_F(ReadGroupsTest, ReadersOfAWarpShareOneRecord) {
