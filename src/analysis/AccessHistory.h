@@ -290,28 +290,36 @@ class AccessHistory {
   static bool isPlainRead(const PackedRecord& r) { return r.type() == AccessType::Read && !r.strong(); }
   // FastTrack's same-thread case: a word whose records are all this thread's,
   // of this launch (a loop over the thread's own element: a write, or a read
-  // and a write of it). The general path in access() would check each pair
-  // (same thread: ordered, no conflict, nothing to report), drop the records
+  // and a write of it), or other bytes of the word (char arrays: a thread's
+  // byte beside its neighbours'). The general path in access() would check
+  // each pair (same thread: ordered, no conflict, nothing to report; other
+  // bytes: neither conflict nor subsumption, in this launch or across
+  // launches, so nothing to report and nothing dropped), drop the records
   // `access` stands for and put `access` after the other non-plain-read
-  // records, or last if it is a plain read (its own warp's reads come last);
-  // this does the same without the scans. Strong device-scoped accesses keep
-  // their records apart (strongDevice_), so they, and words with such
-  // records, take the general path.
+  // records, or last if it is a plain read (its own warp's reads come last,
+  // so another thread's plain read, which sorts by warp, sends it to the
+  // general path); this does the same without the scans. Strong
+  // device-scoped accesses keep their records apart (strongDevice_), so
+  // they, and words with such records, take the general path.
   bool ownRecordsOnly(uint64_t key, Records& records, const AccessRecord& access) {
-    if (records.empty() || records.size() > 4) return false;
-    for (const PackedRecord& r : records)
-      if (r.launch != launch_ || r.group() || r.block != access.block || r.thread != access.thread) return false;
+    if (records.empty() || records.size() > 8) return false;
+    bool plainRead = !access.writes() && !access.strong;
+    for (const PackedRecord& r : records) {
+      bool own = r.launch == launch_ && !r.group() && r.block == access.block && r.thread == access.thread;
+      if (own) continue;
+      if ((r.bytes() & access.bytes) || (plainRead && isPlainRead(r))) return false;
+    }
     if (access.strong && access.scope != Scope::Block) return false;
     if (!strongDevice_.empty() && strongDevice_.contains(key)) return false;
     PackedRecord packed = access.packed();
     packed.launch = launch_;
-    if (records.size() == 1 && subsumes(access, AccessRecord::unpack(records[0]))) {
+    if (records.size() == 1 && ownSubsumed(records[0], access)) {
       records[0] = packed;  // the common case (a loop's write, or read): one store
       return true;
     }
     size_t kept = 0, generalKept = 0;
     for (size_t i = 0; i < records.size(); ++i) {
-      if (subsumes(access, AccessRecord::unpack(records[i]))) continue;
+      if (ownSubsumed(records[i], access)) continue;
       generalKept += !isPlainRead(records[i]);
       records[kept++] = records[i];
     }
@@ -320,6 +328,11 @@ class AccessHistory {
     records.insert(records.begin() + ptrdiff_t(isPlainRead(packed) ? kept : generalKept), packed);
     if (++liveRecords_ > peakRecords_) notePeak();
     return true;
+  }
+  // `r` passed ownRecordsOnly's test: it is the accessing thread's unless
+  // its bytes are apart, and then `access` does not subsume it.
+  static bool ownSubsumed(const PackedRecord& r, const AccessRecord& access) {
+    return (r.bytes() & access.bytes) && subsumes(access, AccessRecord::unpack(r));
   }
   static bool readBefore(const PackedRecord& a, const PackedRecord& b) {
     uint32_t aWarp = a.warp(), bWarp = b.warp();

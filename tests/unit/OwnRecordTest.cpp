@@ -76,6 +76,51 @@ TEST_F(OwnRecordTest, NarrowerAccessDoesNotReplace) {
   EXPECT_EQ(log_.races()[0].first.origin.pc, 9u);
 }
 
+// uchar s[4]: four threads increment their own byte of one word (a
+// per-thread byte histogram): the other threads' bytes are passed over, and
+// a later word write still races with each of them.
+TEST_F(OwnRecordTest, OtherThreadsBytesOfTheWordArePassedOver) {
+  auto byteAccess = [](uint32_t thread, uint64_t pc, AccessType type, uint8_t byte, Clock clock) {
+    AccessRecord r = at(thread, pc, type, clock);
+    r.bytes = uint8_t(1u << byte);
+    return r;
+  };
+  for (Clock round = 1; round <= 3; ++round) {
+    for (uint8_t b = 0; b < 4; ++b) {
+      access(byteAccess(10 + b, 100 + b, AccessType::Read, b, round));
+      access(byteAccess(10 + b, 200 + b, AccessType::Write, b, round));
+    }
+  }
+  EXPECT_EQ(history_.records(), 4u);  // each thread's last write
+  EXPECT_TRUE(log_.races().empty());
+  access(byteAccess(11, 300, AccessType::Read, 0, 4));  // thread 11 reads thread 10's byte
+  ASSERT_EQ(log_.races().size(), 1u);
+  EXPECT_EQ(log_.races()[0].first.thread, 10u);
+  access(at(50, 400, AccessType::Write));  // the whole word: races with all four writes and the read
+  ASSERT_EQ(log_.races().size(), 6u);
+  for (size_t i = 1; i < 5; ++i) EXPECT_EQ(log_.races()[i].first.origin.pc, 200 + (i - 1));
+  EXPECT_EQ(log_.races()[5].first.origin.pc, 300u);
+}
+
+// Another thread's plain read of another byte: a plain read goes to the
+// general path (reads are kept sorted by warp) and both reads stay.
+TEST_F(OwnRecordTest, PlainReadBesideAnotherThreadsReadIsKept) {
+  AccessRecord far = at(40, 10, AccessType::Read);  // warp 1
+  far.bytes = 0x2;
+  AccessRecord near = at(3, 11, AccessType::Read);  // warp 0
+  near.bytes = 0x1;
+  access(far);
+  access(near);
+  near.origin.pc = near.origin.seq = 12;
+  access(near);
+  EXPECT_EQ(history_.records(), 2u);
+  access(at(9, 20, AccessType::Write));
+  ASSERT_EQ(log_.races().size(), 2u);
+  EXPECT_EQ(log_.races()[0].first.thread, 3u);  // reads sorted by warp
+  EXPECT_EQ(log_.races()[0].first.origin.pc, 12u);
+  EXPECT_EQ(log_.races()[1].first.thread, 40u);
+}
+
 TEST_F(OwnRecordTest, DeviceAtomicsTakeTheGeneralPath) {
   AccessRecord atomic = at(3, 10, AccessType::AtomicRmw);
   atomic.strong = true;
