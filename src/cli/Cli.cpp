@@ -91,7 +91,7 @@ void printStats(const std::vector<const Detector*>& detectors, double seconds) {
     DetectorStats s = d->stats();
     uint64_t total = s.peakThreadClockBytes + s.peakLockClockBytes + s.peakQueueBytes + s.peakShadowBytes;
     std::cerr << fmt::format(
-        "predatar stats [{}]: {} events; peak metadata {:.2f} MiB (thread clocks {:.2f}, lock clocks {:.2f}, "
+        "predatar stats [{}]: {} events; peak metadata {:.2f} MiB (thread clocks {:.2f}, lock and message clocks {:.2f}, "
         "queues {:.2f}, shadow {:.2f})\n",
         d->name(), s.events, mib(total), mib(s.peakThreadClockBytes), mib(s.peakLockClockBytes),
         mib(s.peakQueueBytes), mib(s.peakShadowBytes));

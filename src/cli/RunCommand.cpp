@@ -224,7 +224,7 @@ void printRunStats(const std::vector<cudart::ReportedLaunch>& launches) {
   auto line = [&](const std::string& prefix, const cudart::DetectorFigures& d) {
     uint64_t total = d.threadClockBytes + d.lockClockBytes + d.queueBytes + d.shadowBytes;
     std::cerr << fmt::format(
-        "{} [{}]: {} events; peak metadata {:.2f} MiB (thread clocks {:.2f}, lock clocks {:.2f}, queues {:.2f}, "
+        "{} [{}]: {} events; peak metadata {:.2f} MiB (thread clocks {:.2f}, lock and message clocks {:.2f}, queues {:.2f}, "
         "shadow {:.2f})\n",
         prefix, d.detector, d.events, mib(total), mib(d.threadClockBytes), mib(d.lockClockBytes), mib(d.queueBytes),
         mib(d.shadowBytes));
