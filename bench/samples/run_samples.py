@@ -14,10 +14,13 @@ files), under a CPU-time limit and a limit on writable memory (RLIMIT_DATA). The
   WAIVED   the sample skipped itself (exit code 2, "Waiving"): a device property told it to
   CRASH    the program or predatar was killed by another signal
   NOBIN    no binary (the build failed: see OUT_DIR/NAME.buildlog)
+  RAN      as PASS, but no detector ran (--predatar-option=--detectors=none: emulation alone,
+           to tell which samples the emulator alone cannot run within the CPU limit)
 
 Usage: run_samples.py --samples CUDA_SAMPLES_DIR --bin BIN_DIR --predatar PREDATAR
                       [--build] [--cpu-limit 60] [--mem-limit-gb 6] [--logs DIR]
-                      [--output RESULTS.md] [--tsv RESULTS.tsv] [--compare OLD.tsv] [NAME...]
+                      [--output RESULTS.md] [--tsv RESULTS.tsv] [--compare OLD.tsv]
+                      [--predatar-option=OPTION ...] [NAME...]
 """
 import argparse
 import concurrent.futures
@@ -31,8 +34,10 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-VERDICTS = ["PASS", "RACES", "FAIL", "REFUSED", "FAULT", "TIMEOUT", "MEMORY", "WAIVED", "CRASH", "NOBIN"]
+VERDICTS = ["PASS", "RACES", "RAN", "FAIL", "REFUSED", "FAULT", "TIMEOUT", "MEMORY", "WAIVED", "CRASH", "NOBIN"]
 SUMMARY = re.compile(r"predatar: (\d+) kernel launch(?:es)? checked(?: \([^)]*\))?, (\d+) unique races?.*program exited with (\d+)")
+# --detectors none: launches executed, no race count
+UNCHECKED = re.compile(r"predatar: (\d+) kernel launch(?:es)? executed, none checked for races()[^;]*; program exited with (\d+)")
 REFUSAL = re.compile(r"is not supported|cannot load the PTX|not implemented|refus", re.IGNORECASE)
 FAULT = re.compile(r"KERNEL FAULT|predatar: kernel .* failed[:( ]")
 MEMORY = re.compile(r"bad_alloc|out of memory|Cannot allocate memory|cudaErrorMemoryAllocation", re.IGNORECASE)
@@ -77,7 +82,7 @@ def run_one(args, directory, name, log_dir):
     if not os.access(binary, os.X_OK):
         return row
     cwd = Path(args.samples) / "Samples" / directory
-    cmd = [args.predatar, "run", "--", str(binary)]
+    cmd = [args.predatar, "run", *args.predatar_option, "--", str(binary)]
     start = time.monotonic()
     wall_out = False
     with open(log_dir / f"{name}.log", "wb") as log:
@@ -111,11 +116,11 @@ def first(pattern, lines):
 
 def classify(row, text, rc, wall_out, cpu_limit):
     lines = text.splitlines()
-    summary = SUMMARY.search(text)
+    summary = SUMMARY.search(text) or UNCHECKED.search(text)
     status = int(summary.group(3)) if summary else (rc if rc >= 0 else 128 - rc)
     row["status"] = status
     if summary:
-        row["launches"], row["races"] = int(summary.group(1)), int(summary.group(2))
+        row["launches"], row["races"] = int(summary.group(1)), int(summary.group(2) or 0)
     program = [l for l in lines if not l.startswith(("predatar:", "=========", "    "))]
     refusal = first(REFUSAL, [l for l in lines if l.startswith("predatar:")])
     fault = first(FAULT, lines)
@@ -142,6 +147,8 @@ def classify(row, text, rc, wall_out, cpu_limit):
             lines[-1].strip() if lines else "")
     elif status == 2 or first(WAIVE, program):
         row["verdict"], row["reason"] = "WAIVED", first(WAIVE, program) or "exit code 2 (EXIT_WAIVED)"
+    elif status == 0 and not first(PROGRAM_FAIL, program) and UNCHECKED.search(text):
+        row["verdict"], row["reason"] = "RAN", "not checked for races (--detectors none)"
     elif status == 0 and not first(PROGRAM_FAIL, program):
         row["verdict"] = "RACES" if row["races"] else "PASS"
         row["reason"] = f"{row['races']} unique races" if row["races"] else ""
@@ -207,6 +214,8 @@ def main():
     p.add_argument("--compare", help="a --tsv file of an earlier run: adds a 'before' column")
     p.add_argument("--reuse", help="a --tsv file of an earlier run: its rows (but NOBIN) are kept, not rerun")
     p.add_argument("--table-only", action="store_true", help="run nothing: the table of the --reuse rows")
+    p.add_argument("--predatar-option", action="append", default=[],
+                   help="an option of `predatar run`, e.g. --predatar-option=--detectors=none (repeatable)")
     p.add_argument("names", nargs="*", help="only these samples")
     args = p.parse_args()
     args.predatar = str(Path(args.predatar).resolve())
