@@ -14,6 +14,12 @@
 // pattern's. A stream read or written once then costs ~5 bytes a word
 // instead of ~42 (~150 for byte fields).
 //
+// Words with more records than one pattern holds (a launch wrote the array,
+// a later launch on the same stream read it, and the writer is still live
+// because another stream may yet race with it) are patterns in layers: the
+// first pattern holds each word's first records, `rest_` the records after
+// them, itself a CompressedPage.
+//
 // `fit` keeps a page only when its expansion equals it record for record,
 // so the detectors, which only ever see expanded pages, cannot tell.
 #pragma once
@@ -32,24 +38,25 @@ class CompressedPage {
  public:
   static constexpr uint32_t kWords = 16;
   static constexpr uint32_t kMaxFields = 8;
+  static constexpr uint32_t kMaxRecordsPerWord = 8;  // of all layers
 
   // The pattern `words` fit, if any.
   static std::optional<CompressedPage> fit(const std::array<Records, kWords>& words);
 
+  // Records of each word in this layer, and in all layers.
   uint32_t recordsPerWord() const { return 4 / fieldBytes_; }
+  uint32_t allRecordsPerWord() const { return recordsPerWord() + (rest_ ? rest_->allRecordsPerWord() : 0); }
   // Records the page stands for beyond one a word (AccessHistory counts them as extra).
-  uint64_t extraRecords() const { return uint64_t(kWords) * (recordsPerWord() - 1); }
-  uint64_t heapBytes() const { return fields_ ? sizeof(Fields) : 0; }
+  uint64_t extraRecords() const { return uint64_t(kWords) * (allRecordsPerWord() - 1); }
+  uint64_t heapBytes() const {
+    return (fields_ ? sizeof(Fields) : 0) + (rest_ ? sizeof(CompressedPage) + rest_->heapBytes() : 0);
+  }
 
   void wordRecords(uint32_t word, Records& out) const {
     for (uint32_t j = 0; j < recordsPerWord(); ++j) out.push_back(record(4 * word + j * fieldBytes_));
+    if (rest_) rest_->wordRecords(word, out);
   }
-  bool holds(uint32_t word, const Records& r) const {
-    if (r.size() != recordsPerWord()) return false;
-    for (uint32_t j = 0; j < r.size(); ++j)
-      if (r[j] != record(4 * word + j * fieldBytes_)) return false;
-    return true;
-  }
+  bool holds(uint32_t word, const Records& r) const { return r.size() == allRecordsPerWord() && holdsFrom(word, r, 0); }
 
  private:
   struct Layout {
@@ -58,6 +65,14 @@ class CompressedPage {
   // The element and field sizes the page's threads and records suggest
   // (fit() then checks the page against them).
   static std::optional<Layout> layoutOf(const std::array<Records, kWords>& words);
+  // One layer: `words` hold exactly the records of one pattern.
+  static std::optional<CompressedPage> fitLayer(const std::array<Records, kWords>& words);
+  // r[from...] are this layer's records of `word`, then the rest's.
+  bool holdsFrom(uint32_t word, const Records& r, size_t from) const {
+    for (uint32_t j = 0; j < recordsPerWord(); ++j)
+      if (r[from + j] != record(4 * word + j * fieldBytes_)) return false;
+    return !rest_ || rest_->holdsFrom(word, r, from + recordsPerWord());
+  }
   // Per field: its instruction, and per warp (pattern's, the next) its event.
   struct Fields {
     uint32_t pc[kMaxFields] = {}, source[kMaxFields] = {};
@@ -87,6 +102,7 @@ class CompressedPage {
   uint64_t nextWarpSeq_ = 0;
   uint8_t elementBytes_ = 4, fieldBytes_ = 4, firstOffset_ = 0;
   std::unique_ptr<Fields> fields_;  // elements of several fields only
+  std::unique_ptr<CompressedPage> rest_;  // the words' records after this layer's
 };
 
 // The records in byte order: slot s is record s % perWord of word s / perWord.
@@ -115,6 +131,27 @@ inline std::optional<CompressedPage::Layout> CompressedPage::layoutOf(const std:
 }
 
 inline std::optional<CompressedPage> CompressedPage::fit(const std::array<Records, kWords>& words) {
+  size_t n = words[0].size();
+  if (n == 0 || n > kMaxRecordsPerWord || words[0][0].group()) return std::nullopt;
+  for (const Records& r : words)
+    if (r.size() != n) return std::nullopt;
+  // This layer's records a word: what the first record's bytes say (layoutOf checks them).
+  size_t own = 4 / std::max(1, std::popcount(words[0][0].bytes()));
+  if (n <= own) return fitLayer(words);
+  std::array<Records, kWords> first, rest;
+  for (uint32_t i = 0; i < kWords; ++i) {
+    first[i].assign(words[i].begin(), words[i].begin() + ptrdiff_t(own));
+    rest[i].assign(words[i].begin() + ptrdiff_t(own), words[i].end());
+  }
+  std::optional<CompressedPage> c = fitLayer(first);
+  if (!c) return std::nullopt;
+  std::optional<CompressedPage> r = fit(rest);
+  if (!r) return std::nullopt;
+  c->rest_ = std::make_unique<CompressedPage>(std::move(*r));
+  return c;
+}
+
+inline std::optional<CompressedPage> CompressedPage::fitLayer(const std::array<Records, kWords>& words) {
   std::optional<Layout> layout = layoutOf(words);
   if (!layout) return std::nullopt;
   const PackedRecord& first = words[0][0];

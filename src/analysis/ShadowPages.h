@@ -9,7 +9,9 @@
 // plus ~2 bytes of page overhead, while a word accessed alone costs one page
 // (~650 bytes): arrays are what real kernels touch most. A page whose words
 // hold what one coalesced access left (one record each, alike but for
-// consecutive threads) is kept as that one record: ~4 bytes a word.
+// consecutive threads) is kept as that one record: ~4 bytes a word; one
+// whose words hold what several such accesses left, as one such record a
+// layer (CompressedPage).
 #pragma once
 
 #include <array>
@@ -91,8 +93,18 @@ class ShadowPages {
         ++it;
         continue;
       }
-      if (copies.used) pages_.emplace(it->first, std::make_unique<Page>(std::move(copies)));
       forgetCompressed(it->second);
+      // What is left may be a pattern again (a launch's layer dropped).
+      std::optional<CompressedPage> again;
+      if (copies.used == kWordsPerPage) again = CompressedPage::fit(copies.words);
+      if (again) {
+        it->second = std::move(*again);
+        compressedExtra_ += it->second.extraRecords();
+        compressedBytes_ += it->second.heapBytes();
+        ++it;
+        continue;
+      }
+      if (copies.used) pages_.emplace(it->first, std::make_unique<Page>(std::move(copies)));
       compressed_.erase(it++);
     }
   }

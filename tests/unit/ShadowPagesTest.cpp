@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace predatar {
 namespace {
 
@@ -182,6 +184,57 @@ TEST(ShadowPages, SubWordPagesThatFitNoPatternStayFull) {
   shadow.at(1000);
   shadow.settle();
   EXPECT_EQ(shadow.fullPages(), 4u);
+}
+
+// Word i holds thread 32 + i's write of launch 1, then the same thread's
+// read of launch 2 (`secondInOrder`: else threads in no order), as a
+// producer launch and a consumer launch on one stream leave an array while
+// the producer is live.
+void fillTwoLaunchPage(ShadowPages& shadow, uint64_t page, bool secondInOrder = true) {
+  for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) {
+    auto& r = shadow.at(page * ShadowPages::kWordsPerPage + i);
+    r.push_back(PackedRecord::pack(2, 32 + i, 5, AccessType::Write, false, false, Scope::Device, 0xf,
+                                   Origin{100, 7, 0}, 1));
+    r.push_back(PackedRecord::pack(2, 32 + (secondInOrder ? i : 7 * i % 16), 1, AccessType::Read, false, false,
+                                   Scope::Device, 0xf, Origin{300, 9, 0}, 2));
+    shadow.filled();
+  }
+}
+
+TEST(ShadowPages, WordsOfTwoLaunchesAreKeptAsTwoLayers) {
+  ShadowPages shadow, expected;
+  fillTwoLaunchPage(shadow, 0);
+  fillTwoLaunchPage(expected, 0);
+  fillTwoLaunchPage(shadow, 1, /*secondInOrder=*/false);
+  shadow.at(1000);
+  shadow.settle();
+  EXPECT_EQ(shadow.fullPages(), 2u);  // page 1 (its second layer fits no pattern) and page 62
+  EXPECT_EQ(shadow.compressedExtraRecords(), 16u);
+  for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i)
+    EXPECT_EQ(shadow.at(i), expected.at(i)) << "word " << i;  // expanded again, record for record
+}
+
+TEST(ShadowPages, ALayerDroppedLeavesThePageCompressed) {
+  ShadowPages shadow;
+  fillTwoLaunchPage(shadow, 0);
+  shadow.at(1000);
+  shadow.settle();
+  ASSERT_EQ(shadow.fullPages(), 1u);
+  // A new launch forgets launch 1 (as AccessHistory::beginLaunch does).
+  shadow.forEachWord([](uint64_t, ShadowPages::Records& r) {
+    r.erase(std::remove_if(r.begin(), r.end(), [](const PackedRecord& x) { return x.launch == 1; }), r.end());
+  });
+  EXPECT_EQ(shadow.fullPages(), 0u);  // (page 62, empty, went)
+  EXPECT_EQ(shadow.pages(), 1u);      // page 0, compressed again: one layer
+  EXPECT_EQ(shadow.compressedExtraRecords(), 0u);
+  EXPECT_EQ(shadow.words(), 16u);
+  for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) {
+    auto& r = shadow.at(i);
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].launch, 2u);
+    EXPECT_EQ(r[0].thread, 32 + i);
+    EXPECT_EQ(r[0].pc, 9u);
+  }
 }
 
 }  // namespace
