@@ -64,9 +64,12 @@ class CompressedPage {
   };
   // The element and field sizes the page's threads and records suggest
   // (fit() then checks the page against them).
-  static std::optional<Layout> layoutOf(const std::array<Records, kWords>& words);
-  // One layer: `words` hold exactly the records of one pattern.
-  static std::optional<CompressedPage> fitLayer(const std::array<Records, kWords>& words);
+  // (Records from..from + perWord of each word: one layer.)
+  static std::optional<Layout> layoutOf(const std::array<Records, kWords>& words, size_t from);
+  // The layers of each word's records from record `from` on.
+  static std::optional<CompressedPage> fitFrom(const std::array<Records, kWords>& words, size_t from);
+  // One layer, the records from `from` on of each word that its pattern holds.
+  static std::optional<CompressedPage> fitLayer(const std::array<Records, kWords>& words, size_t from);
   // r[from...] are this layer's records of `word`, then the rest's.
   bool holdsFrom(uint32_t word, const Records& r, size_t from) const {
     for (uint32_t j = 0; j < recordsPerWord(); ++j)
@@ -106,16 +109,16 @@ class CompressedPage {
 };
 
 // The records in byte order: slot s is record s % perWord of word s / perWord.
-inline std::optional<CompressedPage::Layout> CompressedPage::layoutOf(const std::array<Records, kWords>& words) {
-  if (words[0].empty() || words[0][0].group()) return std::nullopt;
-  const PackedRecord& first = words[0][0];
+inline std::optional<CompressedPage::Layout> CompressedPage::layoutOf(const std::array<Records, kWords>& words,
+                                                                     size_t from) {
+  if (words[0].size() <= from || words[0][from].group()) return std::nullopt;
+  const PackedRecord& first = words[0][from];
   uint32_t fieldBytes = uint32_t(std::popcount(first.bytes()));
   if (first.bytes() != (1u << fieldBytes) - 1 || (fieldBytes != 1 && fieldBytes != 2 && fieldBytes != 4))
     return std::nullopt;
   uint32_t perWord = 4 / fieldBytes;
-  for (const Records& r : words)
-    if (r.size() != perWord) return std::nullopt;
-  auto slot = [&](uint32_t s) -> const PackedRecord& { return words[s / perWord][s % perWord]; };
+  if (from + perWord > words[0].size()) return std::nullopt;  // (fit: every word has as many records)
+  auto slot = [&](uint32_t s) -> const PackedRecord& { return words[s / perWord][from + s % perWord]; };
   uint32_t slots = kWords * perWord;
   // Where the thread changes: the first element's rest, then a whole element.
   uint32_t s1 = 1;
@@ -132,31 +135,32 @@ inline std::optional<CompressedPage::Layout> CompressedPage::layoutOf(const std:
 
 inline std::optional<CompressedPage> CompressedPage::fit(const std::array<Records, kWords>& words) {
   size_t n = words[0].size();
-  if (n == 0 || n > kMaxRecordsPerWord || words[0][0].group()) return std::nullopt;
+  if (n == 0 || n > kMaxRecordsPerWord) return std::nullopt;
   for (const Records& r : words)
     if (r.size() != n) return std::nullopt;
-  // This layer's records a word: what the first record's bytes say (layoutOf checks them).
-  size_t own = 4 / std::max(1, std::popcount(words[0][0].bytes()));
-  if (n <= own) return fitLayer(words);
-  std::array<Records, kWords> first, rest;
-  for (uint32_t i = 0; i < kWords; ++i) {
-    first[i].assign(words[i].begin(), words[i].begin() + ptrdiff_t(own));
-    rest[i].assign(words[i].begin() + ptrdiff_t(own), words[i].end());
-  }
-  std::optional<CompressedPage> c = fitLayer(first);
+  return fitFrom(words, 0);
+}
+
+inline std::optional<CompressedPage> CompressedPage::fitFrom(const std::array<Records, kWords>& words, size_t from) {
+  std::optional<CompressedPage> c = fitLayer(words, from);
   if (!c) return std::nullopt;
-  std::optional<CompressedPage> r = fit(rest);
-  if (!r) return std::nullopt;
-  c->rest_ = std::make_unique<CompressedPage>(std::move(*r));
+  size_t next = from + c->recordsPerWord();
+  if (next == words[0].size()) return c;
+  // Layers of one launch (a thread's write, then its read of the word) are
+  // not kept: the launch comes back to such words, and expanding a page of
+  // several records a word costs a heap block a word (matrixMul 17 -> 24 s).
+  std::optional<CompressedPage> rest = fitFrom(words, next);
+  if (!rest || rest->pattern_.launch <= c->pattern_.launch) return std::nullopt;
+  c->rest_ = std::make_unique<CompressedPage>(std::move(*rest));
   return c;
 }
 
-inline std::optional<CompressedPage> CompressedPage::fitLayer(const std::array<Records, kWords>& words) {
-  std::optional<Layout> layout = layoutOf(words);
+inline std::optional<CompressedPage> CompressedPage::fitLayer(const std::array<Records, kWords>& words, size_t from) {
+  std::optional<Layout> layout = layoutOf(words, from);
   if (!layout) return std::nullopt;
-  const PackedRecord& first = words[0][0];
+  const PackedRecord& first = words[0][from];
   uint32_t elementBytes = layout->elementBytes, fieldBytes = layout->fieldBytes, perWord = 4 / fieldBytes;
-  auto slot = [&](uint32_t s) -> const PackedRecord& { return words[s / perWord][s % perWord]; };
+  auto slot = [&](uint32_t s) -> const PackedRecord& { return words[s / perWord][from + s % perWord]; };
   uint32_t slots = kWords * perWord;
   CompressedPage c;
   c.pattern_ = first;
@@ -188,7 +192,7 @@ inline std::optional<CompressedPage> CompressedPage::fitLayer(const std::array<R
     }
   }
   for (uint32_t i = 0; i < kWords; ++i)
-    if (!c.holds(i, words[i])) return std::nullopt;
+    if (!c.holdsFrom(i, words[i], from)) return std::nullopt;
   return c;
 }
 

@@ -190,13 +190,13 @@ TEST(ShadowPages, SubWordPagesThatFitNoPatternStayFull) {
 // read of launch 2 (`secondInOrder`: else threads in no order), as a
 // producer launch and a consumer launch on one stream leave an array while
 // the producer is live.
-void fillTwoLaunchPage(ShadowPages& shadow, uint64_t page, bool secondInOrder = true) {
+void fillTwoLaunchPage(ShadowPages& shadow, uint64_t page, bool secondInOrder = true, uint32_t secondLaunch = 2) {
   for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) {
     auto& r = shadow.at(page * ShadowPages::kWordsPerPage + i);
     r.push_back(PackedRecord::pack(2, 32 + i, 5, AccessType::Write, false, false, Scope::Device, 0xf,
                                    Origin{100, 7, 0}, 1));
     r.push_back(PackedRecord::pack(2, 32 + (secondInOrder ? i : 7 * i % 16), 1, AccessType::Read, false, false,
-                                   Scope::Device, 0xf, Origin{300, 9, 0}, 2));
+                                   Scope::Device, 0xf, Origin{300, 9, 0}, secondLaunch));
     shadow.filled();
   }
 }
@@ -206,9 +206,12 @@ TEST(ShadowPages, WordsOfTwoLaunchesAreKeptAsTwoLayers) {
   fillTwoLaunchPage(shadow, 0);
   fillTwoLaunchPage(expected, 0);
   fillTwoLaunchPage(shadow, 1, /*secondInOrder=*/false);
+  fillTwoLaunchPage(shadow, 2, true, /*secondLaunch=*/1);
   shadow.at(1000);
   shadow.settle();
-  EXPECT_EQ(shadow.fullPages(), 2u);  // page 1 (its second layer fits no pattern) and page 62
+  // Full: page 1 (its second layer fits no pattern), page 2 (two layers of
+  // one launch, which comes back to them) and page 62.
+  EXPECT_EQ(shadow.fullPages(), 3u);
   EXPECT_EQ(shadow.compressedExtraRecords(), 16u);
   for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i)
     EXPECT_EQ(shadow.at(i), expected.at(i)) << "word " << i;  // expanded again, record for record
