@@ -102,11 +102,17 @@ class CompressedPage {
   }
 
   PackedRecord pattern_;
-  uint64_t nextWarpSeq_ = 0;
-  uint8_t elementBytes_ = 4, fieldBytes_ = 4, firstOffset_ = 0;
+  // (Bit fields: a page costs a slot of this size in ShadowPages' map, about
+  // 8M of them for 128M words, so the `rest_` pointer took the room of the
+  // padding; a trace position is 48 bits.)
+  uint64_t nextWarpSeq_ : 48 = 0;
+  uint64_t elementBytes_ : 6 = 4;  // up to kMaxFields * 4
+  uint64_t fieldBytes_ : 3 = 4;
+  uint64_t firstOffset_ : 6 = 0;
   std::unique_ptr<Fields> fields_;  // elements of several fields only
   std::unique_ptr<CompressedPage> rest_;  // the words' records after this layer's
 };
+static_assert(sizeof(CompressedPage) == 56);
 
 // The records in byte order: slot s is record s % perWord of word s / perWord.
 inline std::optional<CompressedPage::Layout> CompressedPage::layoutOf(const std::array<Records, kWords>& words,
@@ -164,9 +170,9 @@ inline std::optional<CompressedPage> CompressedPage::fitLayer(const std::array<R
   uint32_t slots = kWords * perWord;
   CompressedPage c;
   c.pattern_ = first;
-  c.elementBytes_ = uint8_t(elementBytes);
-  c.fieldBytes_ = uint8_t(fieldBytes);
-  c.firstOffset_ = uint8_t(layout->firstOffset);
+  c.elementBytes_ = elementBytes;
+  c.fieldBytes_ = fieldBytes;
+  c.firstOffset_ = layout->firstOffset;
   if (elementBytes > fieldBytes) c.fields_ = std::make_unique<Fields>();
   for (uint32_t s = 0; s < slots; ++s) {
     const PackedRecord& r = slot(s);
@@ -174,7 +180,7 @@ inline std::optional<CompressedPage> CompressedPage::fitLayer(const std::array<R
     if (warpStep > 1) return std::nullopt;
     if (warpStep) c.nextWarpSeq_ = seqOf(r);
     if (!c.fields_) continue;
-    uint32_t field = ((c.firstOffset_ + s * fieldBytes) % elementBytes) / fieldBytes;
+    uint32_t field = ((layout->firstOffset + s * fieldBytes) % elementBytes) / fieldBytes;
     c.fields_->pc[field] = r.pc;
     c.fields_->source[field] = r.source;
     c.fields_->seq[warpStep][field] = seqOf(r);
