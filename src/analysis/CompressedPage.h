@@ -102,9 +102,9 @@ class CompressedPage {
   }
 
   PackedRecord pattern_;
-  // (Bit fields: a page costs a slot of this size in ShadowPages' map, about
-  // 8M of them for 128M words, so the `rest_` pointer took the room of the
-  // padding; a trace position is 48 bits.)
+  // (Bit fields: every compressed page is a slot of this size in
+  // ShadowPages' map, 16M of them for StreamPriorities' 256M words, so
+  // `rest_` takes the room the padding had; a trace position is 48 bits.)
   uint64_t nextWarpSeq_ : 48 = 0;
   uint64_t elementBytes_ : 6 = 4;  // up to kMaxFields * 4
   uint64_t fieldBytes_ : 3 = 4;
