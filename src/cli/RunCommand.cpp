@@ -41,6 +41,7 @@ struct RunArgs {
   std::optional<uint64_t> seed;
   std::optional<uint64_t> stepLimit;
   std::optional<double> timeout;
+  std::optional<double> progress;
   std::string residentBlocks;
   bool verbose = false;
   std::string replayRepeats = "on";
@@ -302,6 +303,7 @@ int runProgram(const RunArgs& a) {
   settings.seed = a.seed;
   settings.stepLimit = a.stepLimit;
   settings.timeLimitSeconds = a.timeout;
+  settings.progressSeconds = a.progress;
   settings.residentBlocks = a.residentBlocks;
   settings.kernelName = a.kernelName;
   settings.launchSkip = a.launchSkip;
@@ -382,6 +384,9 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--seed", a->seed, "Seed of the random schedule");
   cmd->add_option("--step-limit", a->stepLimit, "Warp instructions before a launch is stopped (default 2^32)");
   cmd->add_option("--timeout", a->timeout, "Seconds before a launch is stopped")->check(CLI::PositiveNumber);
+  cmd->add_option("--progress", a->progress,
+                  "Seconds between the progress lines of a long launch (default 30; 0: none)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--resident-blocks", a->residentBlocks,
                   "Blocks resident at once: gpu (what an sm_90 GPU holds; more come in, with a warning, when resident "
                   "blocks wait on others), all, or a number")

@@ -24,6 +24,7 @@ std::vector<std::pair<std::string, std::string>> runtimeEnvironment(const RunSet
   if (s.quantum) env.emplace_back("PREDATAR_QUANTUM", absl::StrCat(*s.quantum));
   if (s.stepLimit) env.emplace_back("PREDATAR_STEP_LIMIT", absl::StrCat(*s.stepLimit));
   if (s.timeLimitSeconds) env.emplace_back("PREDATAR_TIME_LIMIT", absl::StrCat(*s.timeLimitSeconds));
+  if (s.progressSeconds) env.emplace_back("PREDATAR_PROGRESS", absl::StrCat(*s.progressSeconds));
   if (!s.residentBlocks.empty()) env.emplace_back("PREDATAR_RESIDENT_BLOCKS", s.residentBlocks);
   if (!s.kernelName.empty()) env.emplace_back("PREDATAR_KERNEL_NAME", s.kernelName);
   if (s.launchSkip) env.emplace_back("PREDATAR_LAUNCH_SKIP", absl::StrCat(s.launchSkip));

@@ -19,6 +19,7 @@ struct RunSettings {
   std::optional<uint32_t> quantum;
   std::optional<uint64_t> stepLimit;         // per launch
   std::optional<double> timeLimitSeconds;    // per launch
+  std::optional<double> progressSeconds;     // between a long launch's progress lines (0: none)
   std::string residentBlocks;                  // "gpu", "all" or a number; empty: default (gpu)
   std::string kernelName;                      // substring filter; empty: every kernel
   uint64_t launchSkip = 0;

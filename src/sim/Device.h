@@ -99,6 +99,13 @@ absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptx, std::strin
 inline constexpr uint32_t kAllBlocksResident = UINT32_MAX;
 inline constexpr uint64_t kDefaultStepLimit = uint64_t(1) << 32;
 
+// How far a long launch got (ScheduleOptions::onProgress).
+struct LaunchProgress {
+  uint32_t blocksDone = 0, blocks = 0;
+  uint64_t warpInstructions = 0;
+  double seconds = 0;  // wall clock since the launch began
+};
+
 struct ScheduleOptions {
   enum class Policy { RoundRobin, Random } policy = Policy::RoundRobin;
   uint64_t seed = 0;
@@ -116,6 +123,10 @@ struct ScheduleOptions {
   // When set and true (a signal handler sets it), the launch stops at the next
   // scheduling round with a Cancelled error that lists the live warps.
   const std::atomic<bool>* interrupt = nullptr;
+  // Every `progressSeconds` of a launch's wall-clock time (0: never), the
+  // launch tells onProgress how far it got, so a long run is not silent.
+  double progressSeconds = 0;
+  std::function<void(const LaunchProgress&)> onProgress;
 };
 
 // "gpu" (0), "all" (kAllBlocksResident) or a positive number of blocks, for

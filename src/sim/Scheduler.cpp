@@ -648,7 +648,15 @@ absl::Status Runner::run() {
   uint32_t resident = residency.limit();
   std::vector<uint32_t> order, alive;
   std::vector<uint32_t> liveWarps(nblocks, 0);
-  uint32_t nextBlock = 0;
+  uint32_t nextBlock = 0, blocksDone = 0;
+  double nextProgress = L.cfg.schedule.progressSeconds;
+  auto reportProgress = [&] {
+    if (!L.cfg.schedule.onProgress || nextProgress <= 0) return;
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (seconds < nextProgress) return;
+    L.cfg.schedule.onProgress(LaunchProgress{blocksDone, nblocks, L.steps, seconds});
+    while (nextProgress <= seconds) nextProgress += L.cfg.schedule.progressSeconds;
+  };
   auto admit = [&]() {
     uint32_t b = nextBlock++;
     materialize(L, b);
@@ -663,12 +671,13 @@ absl::Status Runner::run() {
     for (uint32_t i : order) {
       if (!L.warps[i].done()) { alive.push_back(i); continue; }
       uint32_t b = L.warps[i].block;
-      if (--liveWarps[b] == 0) { retire(L, b); ++retired; }
+      if (--liveWarps[b] == 0) { retire(L, b); ++retired; ++blocksDone; }
     }
     order.swap(alive);
     while (retired-- > 0 && nextBlock < nblocks) admit();
     if (order.empty()) break;
     if (random) std::shuffle(order.begin(), order.end(), rng);
+    reportProgress();
     if (L.cfg.schedule.interrupt && L.cfg.schedule.interrupt->load(std::memory_order_relaxed))
       return absl::CancelledError("kernel '" + L.kernelName + "': interrupted by a signal; live warps:" +
                                   waitingReport(true));

@@ -61,6 +61,12 @@ printf '# hide the shared-memory race\nrace:*shared_race.cu:25\nrace:launches*\n
 [ "$(run "$p" run --suppressions "$tmp/supp" -- "$app")" = 0 ] && grep -q "suppressed" "$tmp/err" && ok || bad "suppressions: $(tail -2 "$tmp/err")"
 [ "$(run "$p" run --kernel-name nosuchkernel -- "$app")" = 0 ] && grep -q "0 kernel launches checked" "$tmp/err" && ok || bad "kernel-name filter: $(tail -1 "$tmp/err")"
 [ "$(run "$p" run --kernel-name 'shiftSum(int const*, int*)' -- "$app")" = 1 ] && grep -q "1 kernel launch checked" "$tmp/err" && ok || bad "demangled --kernel-name: $(tail -1 "$tmp/err")"
+# --progress: a long launch says how far it got (here every microsecond, so even this one does)
+[ "$(run "$p" run --progress 0.000001 -- "$app")" = 1 ] && grep -q "predatar: launch 0 shiftSum(int const\*, int\*) still running after [0-9]* s: [0-9]* of [0-9]* blocks done, [0-9]* warp instructions" "$tmp/err" &&
+  ok || bad "run --progress: $(cat "$tmp/err")"
+[ "$(run "$p" run --progress 0 -- "$app")" = 1 ] && ! grep -q "still running" "$tmp/err" && ok || bad "run --progress 0: $(cat "$tmp/err")"
+[ "$(run "$p" run -- "$app")" = 1 ] && ! grep -q "still running" "$tmp/err" && ok || bad "run: a short launch printed progress: $(cat "$tmp/err")"
+[ "$(run "$p" run --progress -1 -- "$app")" != 0 ] && ok || bad "run --progress -1 was accepted"
 # run --stats: per launch and in total, as kernel --stats
 run "$p" run --stats -- "$app" >/dev/null
 grep -q "predatar stats: launch 0 shiftSum(int const\*, int\*) \[gwcp\]: [0-9]* events; peak metadata" "$tmp/err" && grep -q "predatar stats: total \[gwcp\]" "$tmp/err" && grep -q "predatar stats: total: 1 launches" "$tmp/err" && ok || bad "run --stats: $(cat "$tmp/err")"

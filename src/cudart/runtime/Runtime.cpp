@@ -20,6 +20,7 @@
 #include "cudart/runtime/Fork.h"
 #include "cudart/runtime/HostAccess.h"
 #include "cudart/runtime/Interrupt.h"
+#include "cudart/runtime/LaunchProgress.h"
 #include "cudart/runtime/OutOfMemory.h"
 
 namespace predatar::cudart {
@@ -104,6 +105,11 @@ RunOptions RunOptions::fromEnvironment() {
   number("PREDATAR_SEED", o.schedule.seed);
   number("PREDATAR_QUANTUM", o.schedule.quantum);
   number("PREDATAR_STEP_LIMIT", o.schedule.stepLimit);
+  o.schedule.progressSeconds = kDefaultProgressSeconds;
+  if (const char* v = env("PREDATAR_PROGRESS")) {
+    if (!absl::SimpleAtod(v, &o.schedule.progressSeconds) || o.schedule.progressSeconds < 0)
+      o.errors.push_back(absl::StrCat("PREDATAR_PROGRESS='", v, "' is not a number of seconds"));
+  }
   if (const char* v = env("PREDATAR_TIME_LIMIT")) {
     if (!absl::SimpleAtod(v, &o.schedule.timeLimitSeconds) || o.schedule.timeLimitSeconds < 0)
       o.errors.push_back(absl::StrCat("PREDATAR_TIME_LIMIT='", v, "' is not a number of seconds"));
@@ -497,6 +503,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     config.stackLimitBytes = stack;
   config.schedule = options_.schedule;
   config.schedule.interrupt = interruptFlag();
+  config.schedule.onProgress = progressPrinter(launches_.size(), kernel.demangled);
   config.setGraphConditional = setGraphConditional;
   if (cooperativeLaunchPending()) prepareCooperativeLaunch(config, *memory_);
   uintptr_t streamKey = stream == nullptr ? StreamOrder::kLegacy : reinterpret_cast<uintptr_t>(stream);
