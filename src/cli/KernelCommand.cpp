@@ -29,6 +29,7 @@ struct KernelCommandArgs {
   uint64_t seed = 0;
   uint64_t stepLimit = sim::kDefaultStepLimit;
   double timeout = 0;
+  double progress = 30;
   std::string residentBlocks = "gpu";
   bool dump = false;
   size_t dumpLimit = 64;
@@ -92,6 +93,10 @@ int runKernel(const KernelCommandArgs& a) {
   config.schedule.seed = a.seed;
   config.schedule.stepLimit = a.stepLimit;
   config.schedule.timeLimitSeconds = a.timeout;
+  config.schedule.progressSeconds = a.progress;
+  config.schedule.onProgress = [&a](const sim::LaunchProgress& p) {
+    std::cerr << "predatar: kernel " << a.entry << " " << sim::describe(p) << std::endl;
+  };
   if (auto n = sim::parseResidentBlocks(a.residentBlocks); n.ok()) config.schedule.maxResidentBlocks = *n;
   else return fail("--resident-blocks: " + std::string(n.status().message()));
   std::vector<sim::ArgSpec> specs;
@@ -167,6 +172,9 @@ void addKernelCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--step-limit", a->stepLimit, "Warp instructions before the run is stopped")->capture_default_str();
   cmd->add_option("--timeout", a->timeout, "Seconds before the launch is stopped (0: no limit)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--progress", a->progress, "Seconds between the progress lines of a long launch (0: none)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd->add_option("--resident-blocks", a->residentBlocks,
                   "Blocks resident at once: gpu (what an sm_90 GPU holds; more come in, with a warning, when resident "
                   "blocks wait on others), all, or a number")

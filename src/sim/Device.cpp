@@ -1,5 +1,6 @@
 #include <sys/mman.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
@@ -108,6 +109,13 @@ absl::Status DeviceMemory::disown(uint64_t base) {
 DeviceMemory::~DeviceMemory() {
   for (auto& [base, a] : allocations_)
     if (!adopted_.count(base) && (!arena_ || !arena_->contains(base))) hostFree(base, a.bytes);
+}
+
+std::string describe(const LaunchProgress& p) {
+  char text[160];
+  std::snprintf(text, sizeof text, "still running after %.0f s: %u of %u blocks done, %llu warp instructions", p.seconds,
+                p.blocksDone, p.blocks, static_cast<unsigned long long>(p.warpInstructions));
+  return text;
 }
 
 }  // namespace predatar::sim

@@ -106,6 +106,10 @@ struct LaunchProgress {
   double seconds = 0;  // wall clock since the launch began
 };
 
+// "still running after T s: B of G blocks done, W warp instructions", for the
+// progress lines of `run` and `kernel`.
+std::string describe(const LaunchProgress& progress);
+
 struct ScheduleOptions {
   enum class Policy { RoundRobin, Random } policy = Policy::RoundRobin;
   uint64_t seed = 0;

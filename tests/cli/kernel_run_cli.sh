@@ -16,6 +16,9 @@ python3 -c "
 import json,sys; d=json.load(open('$tmp/out')); r=d['races']
 assert r and {r[0]['first']['line'], r[0]['second']['line']} == {7, 8}, r" && ok || bad "kernel itsRacy lines"
 [ "$(run "$p" kernel "$cuda/figures.ptx" -e intraWarpSynced -g 1 -b 32 -a buf:int:32 -a buf:int:32 -d all)" = 0 ] && ok || bad "kernel synced exit"
+[ "$(run "$p" kernel "$cuda/figures.ptx" -e intraWarpSynced -g 1 -b 32 -a buf:int:32 -a buf:int:32 --progress 0.000001)" = 0 ] &&
+  grep -q "predatar: kernel intraWarpSynced still running after [0-9]* s: [0-9]* of 1 blocks done, [0-9]* warp instructions" "$tmp/err" &&
+  ok || bad "kernel --progress: $(cat "$tmp/err")"
 # races inside inlined __device__ functions: the function's own line and the inlining chain
 [ "$(run "$p" kernel "$cuda/inlined.ptx" -e inlinedReduce -g 1 -b 32 -a buf:int:1 --format json)" = 1 ] && ok || bad "inlined exit"
 python3 -c "
