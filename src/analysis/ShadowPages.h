@@ -99,8 +99,7 @@ class ShadowPages {
       if (copies.used == kWordsPerPage) again = CompressedPage::fit(copies.words);
       if (again) {
         it->second = std::move(*again);
-        compressedExtra_ += it->second.extraRecords();
-        compressedBytes_ += it->second.heapBytes();
+        countCompressed(it->second);
         ++it;
         continue;
       }
@@ -209,10 +208,13 @@ class ShadowPages {
     if (page.used != kWordsPerPage) return;
     std::optional<CompressedPage> c = CompressedPage::fit(page.words);
     if (!c) return;
-    compressedExtra_ += c->extraRecords();
-    compressedBytes_ += c->heapBytes();
+    countCompressed(*c);
     compressed_.emplace(pageNo, std::move(*c));
     dropPage(pages_.find(pageNo));
+  }
+  void countCompressed(const CompressedPage& c) {
+    compressedExtra_ += c.extraRecords();
+    compressedBytes_ += c.heapBytes();
   }
   void forgetCompressed(const CompressedPage& c) {
     compressedExtra_ -= c.extraRecords();
