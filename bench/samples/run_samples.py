@@ -35,9 +35,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 VERDICTS = ["PASS", "RACES", "RAN", "FAIL", "REFUSED", "FAULT", "TIMEOUT", "MEMORY", "WAIVED", "CRASH", "NOBIN"]
-SUMMARY = re.compile(r"predatar: (\d+) kernel launch(?:es)? checked(?: \([^)]*\))?, (\d+) unique races?.*program exited with (\d+)")
+SUMMARY = re.compile(r"predatar: (?P<launches>\d+) kernel launch(?:es)? checked(?: \([^)]*\))?, (?P<races>\d+) unique "
+                     r"races?.*program exited with (?P<status>\d+)")
 # --detectors none: launches executed, no race count
-UNCHECKED = re.compile(r"predatar: (\d+) kernel launch(?:es)? executed, none checked for races()[^;]*; program exited with (\d+)")
+UNCHECKED = re.compile(r"predatar: (?P<launches>\d+) kernel launch(?:es)? executed, none checked for races[^;]*; "
+                       r"program exited with (?P<status>\d+)")
 REFUSAL = re.compile(r"is not supported|cannot load the PTX|not implemented|refus", re.IGNORECASE)
 FAULT = re.compile(r"KERNEL FAULT|predatar: kernel .* failed[:( ]")
 MEMORY = re.compile(r"bad_alloc|out of memory|Cannot allocate memory|cudaErrorMemoryAllocation", re.IGNORECASE)
@@ -116,11 +118,12 @@ def first(pattern, lines):
 
 def classify(row, text, rc, wall_out, cpu_limit):
     lines = text.splitlines()
-    summary = SUMMARY.search(text) or UNCHECKED.search(text)
-    status = int(summary.group(3)) if summary else (rc if rc >= 0 else 128 - rc)
+    unchecked = UNCHECKED.search(text)
+    summary = SUMMARY.search(text) or unchecked
+    status = int(summary["status"]) if summary else (rc if rc >= 0 else 128 - rc)
     row["status"] = status
     if summary:
-        row["launches"], row["races"] = int(summary.group(1)), int(summary.group(2) or 0)
+        row["launches"], row["races"] = int(summary["launches"]), int(summary.groupdict().get("races") or 0)
     program = [l for l in lines if not l.startswith(("predatar:", "=========", "    "))]
     refusal = first(REFUSAL, [l for l in lines if l.startswith("predatar:")])
     fault = first(FAULT, lines)
@@ -147,7 +150,7 @@ def classify(row, text, rc, wall_out, cpu_limit):
             lines[-1].strip() if lines else "")
     elif status == 2 or first(WAIVE, program):
         row["verdict"], row["reason"] = "WAIVED", first(WAIVE, program) or "exit code 2 (EXIT_WAIVED)"
-    elif status == 0 and not first(PROGRAM_FAIL, program) and UNCHECKED.search(text):
+    elif status == 0 and not first(PROGRAM_FAIL, program) and unchecked:
         row["verdict"], row["reason"] = "RAN", "not checked for races (--detectors none)"
     elif status == 0 and not first(PROGRAM_FAIL, program):
         row["verdict"] = "RACES" if row["races"] else "PASS"
