@@ -221,12 +221,12 @@ class AccessHistory {
         insertAt = ownWarpReads(records, first, last, packed, access, keepEarlier, alreadyThere, joins);
       }
     }
-    // Strong device-scoped accesses of this launch (atomics) are kept apart by
-    // block: a strong device-scoped access neither conflicts with nor
-    // subsumes those of other blocks (morally strong; subsumption needs the
-    // same block), so it scans only its own block's (a histogram stays
-    // linear in threads); any other access scans them all.
-    bool deviceStrong = access.strong && access.scope != Scope::Block;
+    // Strong device-scoped accesses of this launch (atomics) to global memory
+    // are kept apart by block: a strong device-scoped access neither
+    // conflicts with nor subsumes those of other blocks (morally strong;
+    // subsumption needs the same block), so it scans only its own block's (a
+    // histogram stays linear in threads); any other access scans them all.
+    bool deviceStrong = keptApartByBlock(key, access);
     if (!strongDevice_.empty()) {
       if (auto groups = strongDevice_.find(key); groups != strongDevice_.end()) {
         if (!deviceStrong) {
@@ -276,10 +276,8 @@ class AccessHistory {
   // After a thread exit: drops the shared words of a block that has finished.
   void exited(const ExitEvent& event) {
     if (!finished_.finishes(event)) return;
+    // (strongDevice_ holds no shared words)
     finished_.dropSharedPages(shadow_, event.lanes.block, [&](const Records& r) { liveRecords_ -= r.size(); });
-    finished_.dropShared(strongDevice_, event.lanes.block, [&](const auto& groups) {
-      for (const auto& [block, group] : groups) liveRecords_ -= group.size();
-    });
   }
 
  private:
@@ -288,6 +286,12 @@ class AccessHistory {
   // order it came, then its plain reads sorted by (launch, block, warp), so
   // that a plain read finds its own warp's reads by binary search.
   static bool isPlainRead(const PackedRecord& r) { return r.type() == AccessType::Read && !r.strong(); }
+  // Whether `access` goes to strongDevice_. A shared word's key names its
+  // block, so all its accesses are of one block: apart, they would only cost
+  // every access to the word a lookup in a map of all blocks' words.
+  static bool keptApartByBlock(uint64_t key, const AccessRecord& access) {
+    return access.strong && access.scope != Scope::Block && locationOf(key).space == MemorySpace::Global;
+  }
   // FastTrack's same-thread case: a word whose records are all this thread's,
   // of this launch (a loop over the thread's own element: a write, or a read
   // and a write of it), or other bytes of the word (char arrays: a thread's
@@ -299,8 +303,9 @@ class AccessHistory {
   // records, or last if it is a plain read (its own warp's reads come last,
   // so another thread's plain read, which sorts by warp, sends it to the
   // general path); this does the same without the scans. Strong
-  // device-scoped accesses keep their records apart (strongDevice_), so
-  // they, and words with such records, take the general path.
+  // device-scoped accesses to global memory keep their records apart
+  // (strongDevice_), so they, and words with such records, take the general
+  // path.
   bool ownRecordsOnly(uint64_t key, Records& records, const AccessRecord& access) {
     if (records.empty() || records.size() > 8) return false;
     bool plainRead = !access.writes() && !access.strong;
@@ -309,7 +314,7 @@ class AccessHistory {
       if (own) continue;
       if ((r.bytes() & access.bytes) || (plainRead && isPlainRead(r))) return false;
     }
-    if (access.strong && access.scope != Scope::Block) return false;
+    if (keptApartByBlock(key, access)) return false;
     if (!strongDevice_.empty() && strongDevice_.contains(key)) return false;
     PackedRecord packed = access.packed();
     packed.launch = launch_;
@@ -469,8 +474,8 @@ class AccessHistory {
   size_t lastWarpReads_ = 0;
   std::vector<uint32_t> unordered_;
   ShadowPages shadow_;
-  // This launch's strong device-scoped records, by location and block (see
-  // access()). Blocks are ordered so that the scan order, and so which earlier
+  // This launch's strong device-scoped records of global words, by location
+  // and block (see access()). Blocks are ordered so that the scan order, and so which earlier
   // access a report names, is the same in every detector instance (a hash
   // map's iteration order depends on where the table lives).
   absl::flat_hash_map<uint64_t, std::map<uint32_t, Records>> strongDevice_;
