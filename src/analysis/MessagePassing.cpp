@@ -6,9 +6,10 @@
 
 namespace predatar {
 
-void MessagePassing::reset(uint32_t threadsPerBlock, const ClockGeometry* geometry) {
+void MessagePassing::reset(const KernelInfo& kernel, const ClockGeometry* geometry) {
   geometry_ = geometry;
-  threadsPerBlock_ = threadsPerBlock;
+  threadsPerBlock_ = kernel.threadsPerBlock();
+  finished_.reset(kernel);
   threads_.clear();
   chains_.clear();
   unfenced_.clear();
@@ -64,7 +65,8 @@ void MessagePassing::fence(ThreadClocks& t, Scope scope, bool withWcp) {
 
 void MessagePassing::strongRead(const ThreadClocks& t, uint64_t key, Scope scope, uint64_t seq, bool lockLane,
                                 const Origin& origin) {
-  Observed& o = observed_[{key, index(t)}];
+  finished_.used(key);
+  Observed& o = observed_[index(t)][key];
   (scope == Scope::Block ? o.blockScoped : o.deviceScoped) = seq + 1;
   if (lockLane) return;
   bool device = scope != Scope::Block;
@@ -129,6 +131,7 @@ void MessagePassing::noteUnfenced(const ThreadClocks& t, const UnfencedWrite& w,
 }
 
 void MessagePassing::chainAdd(const ThreadClocks& t, uint64_t key, Scope scope, const Origin& origin) {
+  finished_.used(key);
   auto p = threads_.find(index(t));
   if (p == threads_.end() || !p->second.fencedAny) {  // no fence before W: no release pattern
     unfenced_.insert_or_assign(key, UnfencedWrite{t.block, t.thread, scope != Scope::Block, t.now, origin});
@@ -164,8 +167,10 @@ void MessagePassing::chainAdd(const ThreadClocks& t, uint64_t key, Scope scope, 
 
 bool MessagePassing::observed(uint64_t key, const ThreadClocks& t, const AccessRecord& write) const {
   if (!write.strong || !write.writes()) return false;
-  auto it = observed_.find({key, index(t)});
-  if (it == observed_.end()) return false;
+  auto mine = observed_.find(index(t));
+  if (mine == observed_.end()) return false;
+  auto it = mine->second.find(key);
+  if (it == mine->second.end()) return false;
   const Observed& o = it->second;
   uint64_t after = write.origin.seq + 1;  // seq + 1 of a read later than the write
   if (o.deviceScoped > after && morallyStrong(write.scope, write.block, Scope::Device, t.block)) return true;
@@ -185,15 +190,25 @@ MissingFence MessagePassing::missingFence(const ThreadClocks& t, const AccessRec
   return {};
 }
 
-void MessagePassing::exit(const ThreadClocks& t) { threads_.erase(index(t)); }
+void MessagePassing::exit(const ThreadClocks& t) {
+  threads_.erase(index(t));
+  observed_.erase(index(t));
+}
+
+void MessagePassing::exited(const ExitEvent& event) {
+  if (!finished_.finishes(event)) return;
+  finished_.dropShared(chains_, event.lanes.block, [](const Chain&) {});
+  finished_.dropShared(unfenced_, event.lanes.block, [](const UnfencedWrite&) {});
+}
 
 uint64_t MessagePassing::bytes() const {
   uint64_t total = threads_.capacity() * (sizeof(uint64_t) + sizeof(PerThread)) +
                    chains_.capacity() * (sizeof(uint64_t) + sizeof(Chain)) +
-                   observed_.capacity() * (sizeof(std::pair<uint64_t, uint64_t>) + sizeof(Observed)) +
+                   observed_.capacity() * (sizeof(uint64_t) + sizeof(observed_.begin()->second)) +
                    unfenced_.capacity() * (sizeof(uint64_t) + sizeof(UnfencedWrite));
   for (const auto& [_, p] : threads_)
     total += p.fenceAny.hb.bytes() + p.fenceDevice.hb.bytes() + p.pendingSame.bytes() + p.pendingOther.bytes();
+  for (const auto& [_, words] : observed_) total += words.capacity() * (sizeof(uint64_t) + sizeof(Observed));
   for (const auto& [_, c] : chains_) {
     total += c.device.bytes();
     for (const auto& [b, clock] : c.byBlock) total += clock.bytes() + sizeof(b);

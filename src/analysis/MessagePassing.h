@@ -36,6 +36,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "analysis/AccessHistory.h"
+#include "analysis/FinishedBlocks.h"
 #include "analysis/ThreadClocks.h"
 #include "clock/VectorClock.h"
 #include "events/Event.h"
@@ -44,7 +45,7 @@ namespace predatar {
 
 class MessagePassing {
  public:
-  void reset(uint32_t threadsPerBlock, const ClockGeometry* geometry);
+  void reset(const KernelInfo& kernel, const ClockGeometry* geometry);
 
   // A fence by `t` of `scope`: joins the releases its earlier strong reads
   // observed that the fence covers, then remembers H at the fence and ends
@@ -78,6 +79,10 @@ class MessagePassing {
   MissingFence missingFence(const ThreadClocks& t, const AccessRecord& earlier) const;
 
   void exit(const ThreadClocks& t);
+  // After the thread exits of an event: a finished block's shared words
+  // leave the chains (nothing reads them again), so the maps follow the
+  // blocks resident at once, not the grid.
+  void exited(const ExitEvent& event);
   uint64_t bytes() const;
 
  private:
@@ -155,8 +160,13 @@ class MessagePassing {
   absl::flat_hash_map<uint64_t, PerThread> threads_;  // threads that fenced or read strongly
   absl::flat_hash_map<uint64_t, Chain> chains_;
   absl::flat_hash_map<uint64_t, UnfencedWrite> unfenced_;  // word -> its latest unfenced strong write
-  absl::flat_hash_map<std::pair<uint64_t, uint64_t>, Observed> observed_;  // (word, thread)
+  // Thread -> word -> its latest strong reads of the word. Only a thread's
+  // own observations excuse its accesses, so they go when it exits: keyed by
+  // (word, thread), one map held every observation of the launch (12M entries
+  // for a histogram of shared atomics), and each read missed the cache.
+  absl::flat_hash_map<uint64_t, absl::flat_hash_map<uint64_t, Observed>> observed_;
   uint64_t stamps_ = 0;
+  FinishedBlocks finished_;
 };
 
 // The chain updates of a memory event, after all its lanes were checked.

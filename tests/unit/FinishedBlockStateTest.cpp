@@ -1,0 +1,75 @@
+// What the vector-clock detectors keep of a block's shared memory: its
+// atomics are checked like any other access of the block, and once the block
+// has finished, its words' message-passing state goes with it.
+#include "AccessHistoryFixture.h"
+#include "analysis/MessagePassing.h"
+#include "analysis/ThreadClocks.h"
+
+namespace predatar {
+namespace {
+
+class SharedAtomicsTest : public AccessHistoryFixture {
+ protected:
+  static constexpr uint64_t kSharedWord = 0x40;
+  void access(const AccessRecord& a) {
+    uint64_t key = locationKey(MemorySpace::Shared, a.block, kSharedWord);
+    history_.access(key, a, [](const AccessRecord&) { return false; }, log_);
+  }
+  static AccessRecord atomicAdd(uint32_t thread, uint64_t pc) {
+    AccessRecord r = record(thread, pc, AccessType::AtomicRmw);
+    r.strong = true;  // device scope: the default of an atomic on shared memory
+    return r;
+  }
+};
+
+TEST_F(SharedAtomicsTest, AtomicsOfOneBlockRaceWithAPlainWriteAndNotWithEachOther) {
+  access(atomicAdd(3, 10));
+  access(atomicAdd(5, 11));
+  access(atomicAdd(3, 12));  // stands for thread 3's first
+  EXPECT_TRUE(log_.races().empty());
+  EXPECT_EQ(history_.records(), 2u);
+  access(record(4, 13, AccessType::Write));
+  ASSERT_EQ(log_.races().size(), 2u);
+  EXPECT_EQ(log_.races()[0].first.origin.pc, 11u);
+  EXPECT_EQ(log_.races()[1].first.origin.pc, 12u);
+}
+
+TEST_F(SharedAtomicsTest, AFinishedBlockLeavesNoRecords) {
+  access(atomicAdd(3, 10));
+  access(atomicAdd(5, 11));
+  for (uint32_t warp = 0; warp < 4; ++warp) history_.exited(ExitEvent{WarpLanes{0, warp, ~0u}, {}});
+  EXPECT_EQ(history_.records(), 0u);
+}
+
+// A block's strong writes to its shared words form chains; they are dropped
+// when its last thread exits, and another block's are kept.
+TEST(MessagePassingTest, AFinishedBlocksSharedChainsAreDropped) {
+  KernelInfo kernel;
+  kernel.grid = Dim3{2, 1, 1};
+  kernel.block = Dim3{32, 1, 1};
+  ClockGeometry geometry = ClockGeometry::make(32, true, 2);
+  ThreadTable threads;
+  threads.reset(kernel, &geometry);
+  MessagePassing messages;
+  messages.reset(kernel, &geometry);
+  auto publish = [&](uint32_t block) {
+    ThreadClocks& t = threads.at(block, 0);
+    messages.fence(t, Scope::Device, true);  // a release: the chain keeps H at the fence
+    messages.chainAdd(t, locationKey(MemorySpace::Shared, block, 0x10), Scope::Device, Origin{});
+  };
+  publish(0);
+  publish(1);
+  for (uint32_t block : {0u, 1u}) messages.exit(threads.at(block, 0));
+  uint64_t twoChains = messages.bytes();
+  messages.exited(ExitEvent{WarpLanes{0, 0, ~0u}, {}});  // block 0 finishes
+  EXPECT_LT(messages.bytes(), twoChains);
+
+  // Block 1's chain is still there: its thread 1 takes the release it holds.
+  ThreadClocks& reader = threads.at(1, 1);
+  messages.strongRead(reader, locationKey(MemorySpace::Shared, 1, 0x10), Scope::Device, 100, false, Origin{});
+  messages.fence(reader, Scope::Device, true);
+  EXPECT_GE(reader.hb.get(1, 0), 1u);
+}
+
+}  // namespace
+}  // namespace predatar
