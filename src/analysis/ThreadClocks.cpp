@@ -19,23 +19,24 @@ ThreadClocks& ThreadTable::create(uint32_t block, uint32_t thread) {
   auto& b = blocks_[block];
   if (!b) {
     b = std::make_unique<BlockThreads>();
-    b->threads.resize(threadsPerBlock_);
+    b->threads.resize(threadsPerBlock_);  // never resized again: references stay valid
+    b->acted.resize(threadsPerBlock_);
   }
-  auto& slot = b->threads[thread];
-  if (!slot) {
-    slot = std::make_unique<ThreadClocks>();
-    slot->block = block;
-    slot->thread = thread;
-    slot->hb.setGeometry(geometry_);
-    slot->wcp.setGeometry(geometry_);
+  ThreadClocks& t = b->threads[thread];
+  if (!b->acted[thread]) {
+    b->acted[thread] = true;
+    t.block = block;
+    t.thread = thread;
+    t.hb.setGeometry(geometry_);
+    t.wcp.setGeometry(geometry_);
   }
-  return *slot;
+  return t;
 }
 
 ThreadClocks* ThreadTable::find(uint32_t block, uint32_t thread) const {
   if (finished_[block]) return &exitedThread_;
   const auto& b = blocks_[block];
-  return b ? b->threads[thread].get() : nullptr;
+  return b && b->acted[thread] ? &b->threads[thread] : nullptr;
 }
 
 void ThreadTable::exit(uint32_t block, uint32_t thread) {
@@ -53,11 +54,12 @@ uint64_t ThreadTable::clockBytes() const {
   uint64_t total = blocks_.capacity() * sizeof(void*), entries = 0;
   for (const auto& b : blocks_) {
     if (!b) continue;
-    total += sizeof(BlockThreads) + b->threads.capacity() * sizeof(void*);
-    for (const auto& t : b->threads) {
-      if (!t) continue;
-      total += sizeof(ThreadClocks) + t->hb.bytes() + t->wcp.bytes();
-      entries += 1 + t->hb.blockEntries() + t->wcp.blockEntries();
+    total += sizeof(BlockThreads) + b->threads.capacity() * sizeof(ThreadClocks) + b->acted.capacity() / 8;
+    for (uint32_t i = 0; i < b->threads.size(); ++i) {
+      if (!b->acted[i]) continue;
+      const ThreadClocks& t = b->threads[i];
+      total += t.hb.bytes() + t.wcp.bytes();
+      entries += 1 + t.hb.blockEntries() + t.wcp.blockEntries();
     }
   }
   lastScanEntries_ = entries;

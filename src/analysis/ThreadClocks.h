@@ -57,8 +57,8 @@ class ThreadTable {
   ThreadClocks& at(uint32_t block, uint32_t thread) {
     if (!finished_[block]) [[likely]]
       if (const auto& b = blocks_[block]) [[likely]]
-        if (ThreadClocks* t = b->threads[thread].get()) [[likely]]
-          return *t;
+        if (b->acted[thread]) [[likely]]
+          return b->threads[thread];
     return create(block, thread);
   }
   // Null for a thread that has not acted yet.
@@ -75,8 +75,11 @@ class ThreadTable {
   }
 
  private:
+  // A block's threads side by side: the lanes of a warp event are
+  // neighbours in memory, not a heap block each (a cache miss per lane).
   struct BlockThreads {
-    std::vector<std::unique_ptr<ThreadClocks>> threads;
+    std::vector<ThreadClocks> threads;
+    std::vector<bool> acted;
     uint32_t exited = 0;
   };
   ThreadClocks& create(uint32_t block, uint32_t thread);  // at() when the thread is new or finished
