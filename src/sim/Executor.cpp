@@ -8,6 +8,7 @@
 #include <random>
 
 #include "ptx/Parser.h"
+#include "ptx/RegisterSlots.h"
 #include "sim/Exec.h"
 #include "sim/BarrierCheck.h"
 #include "sim/ForwardProgress.h"
@@ -77,6 +78,7 @@ absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptxText, std::s
   if (!parsed.ok()) return parsed.status();
   auto mod = std::make_unique<LoadedModule>();
   mod->ir = std::move(*parsed);
+  ptx::shareRegisterSlots(mod->ir);
   const ptx::Module& ir = mod->ir;
   mod->fns.assign(ir.code.size(), nullptr);
   mod->ctrl.assign(ir.code.size(), Ctrl::Plain);

@@ -1,0 +1,133 @@
+// Register slots (ptx/RegisterSlots.h): registers share a slot only where
+// their values cannot both be alive, loops included.
+#include <gtest/gtest.h>
+
+#include "SimTestUtil.h"
+#include "ptx/Parser.h"
+#include "ptx/RegisterSlots.h"
+
+namespace predatar::ptx {
+namespace {
+
+// A loop summing 3i for i < n: %r1 (n), %r2 (the sum) and %r3 (i) live
+// across the loop; %r4 and %p1 are written and read in one iteration, but a
+// back edge widens them to the whole loop; %r5 and %r6 come after it.
+const char* kLoop = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+
+.visible .entry sum3(
+	.param .u64 sum3_param_0,
+	.param .u32 sum3_param_1
+)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<8>;
+	.reg .b64 	%rd<3>;
+	ld.param.u64 	%rd1, [sum3_param_0];
+	ld.param.u32 	%r1, [sum3_param_1];
+	mov.u32 	%r2, 0;
+	mov.u32 	%r3, 0;
+$L__loop:
+	mul.lo.s32 	%r4, %r3, 3;
+	add.s32 	%r2, %r2, %r4;
+	add.s32 	%r3, %r3, 1;
+	setp.lt.u32 	%p1, %r3, %r1;
+	@%p1 bra 	$L__loop;
+	mov.u32 	%r5, %r2;
+	add.s32 	%r6, %r5, 1;
+	cvta.to.global.u64 	%rd2, %rd1;
+	st.global.u32 	[%rd2], %r6;
+	ret;
+}
+)";
+
+// A register read before anything writes it (%r2: undefined in PTX, 0 in
+// the emulator, whose registers start cleared) right after a value dies
+// (%r1): %r2 must not start with %r1's 77.
+const char* kReadFirst = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+
+.visible .entry readFirst(
+	.param .u64 readFirst_param_0
+)
+{
+	.reg .b32 	%r<4>;
+	.reg .b64 	%rd<3>;
+	mov.u32 	%r1, 77;
+	add.s32 	%r3, %r1, 1;
+	add.s32 	%r2, %r2, 6;
+	ld.param.u64 	%rd1, [readFirst_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	st.global.u32 	[%rd2], %r2;
+	st.global.u32 	[%rd2+4], %r3;
+	ret;
+}
+)";
+
+uint32_t reg(const Module& m, const char* name) {
+  const Function& f = m.functions[0];
+  for (uint32_t r = 0; r < f.regNames.size(); ++r)
+    if (f.regNames[r] == name) return r;
+  ADD_FAILURE() << "no register " << name;
+  return 0;
+}
+
+TEST(RegisterSlots, ValuesAliveAcrossALoopKeepTheirSlots) {
+  auto m = parse(kLoop, "loop.ptx");
+  ASSERT_TRUE(m.ok()) << m.status();
+  SlotAssignment a = assignRegisterSlots(*m, 0);
+  auto slot = [&](const char* name) { return a.slotOf[reg(*m, name)]; };
+  // Inside the loop, every register it mentions has a slot of its own.
+  std::vector<uint32_t> loop = {slot("%rd1"), slot("%r1"), slot("%r2"), slot("%r3"), slot("%r4"), slot("%p1")};
+  std::sort(loop.begin(), loop.end());
+  EXPECT_EQ(std::unique(loop.begin(), loop.end()), loop.end());
+  // After it, %r5 and %r6 take slots of values that died, and nothing more.
+  EXPECT_EQ(a.slots, 6u);
+  EXPECT_NE(slot("%r5"), slot("%r2"));  // %r5 is written from %r2
+  EXPECT_NE(slot("%r6"), slot("%r5"));
+  EXPECT_NE(slot("%rd2"), slot("%r6"));
+  EXPECT_EQ(a.slotOf[reg(*m, "%r0")], UINT32_MAX);  // declared, never used
+}
+
+TEST(RegisterSlots, KernelsComputeTheSameWithSharedSlots) {
+  sim::testing::Fixture f(sim::testing::PtxText{kLoop, "loop.ptx"});
+  ASSERT_TRUE(f.module);
+  uint32_t* out = f.zeros<uint32_t>(1);
+  sim::testing::NullSink sink;
+  ASSERT_TRUE(f.run("sum3", {1, 1, 1}, {32, 1, 1}, f.args(out, 5u), sink).ok());
+  EXPECT_EQ(*out, 0u + 3 + 6 + 9 + 12 + 1);
+}
+
+TEST(RegisterSlots, ARegisterReadBeforeItIsWrittenSharesNoSlotBeforeIt) {
+  auto m = parse(kReadFirst, "readfirst.ptx");
+  ASSERT_TRUE(m.ok()) << m.status();
+  SlotAssignment a = assignRegisterSlots(*m, 0);
+  EXPECT_NE(a.slotOf[reg(*m, "%r2")], a.slotOf[reg(*m, "%r1")]);
+  sim::testing::Fixture f(sim::testing::PtxText{kReadFirst, "readfirst.ptx"});
+  ASSERT_TRUE(f.module);
+  uint32_t* out = f.zeros<uint32_t>(2);
+  sim::testing::NullSink sink;
+  ASSERT_TRUE(f.run("readFirst", {1, 1, 1}, {1, 1, 1}, f.args(out), sink).ok());
+  EXPECT_EQ(out[0], 6u);
+  EXPECT_EQ(out[1], 78u);
+}
+
+TEST(RegisterSlots, OperandsAreRenumberedToTheSlots) {
+  auto m = parse(kLoop, "loop.ptx");
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->functions[0].numRegs, 13u);
+  shareRegisterSlots(*m);
+  EXPECT_EQ(m->functions[0].numRegs, 6u);
+  for (const Instr& in : m->code)
+    for (Ref r : {in.dst[0], in.src[0], in.src[1], in.guard, in.addr.ref})
+      if (r != kNoRef && (r & kRefKindMask) == kRefReg) {
+        EXPECT_LT(r & kRefIndexMask, 6u);
+      }
+}
+
+}  // namespace
+}  // namespace predatar::ptx
