@@ -143,6 +143,9 @@ struct Launch {
   std::vector<uint32_t> funcBase;  // per function: first register slot (UINT32_MAX: unreachable)
   std::vector<std::vector<uint64_t>> consts;  // per function: consts x 32
   uint32_t slotsPerWarp = 0;
+  // The PTX registers the reachable functions declare (before they share
+  // slots, ptx/RegisterSlots.h): what occupancy counts (sim/Residency.h).
+  uint32_t declaredRegisters = 0;
   std::vector<uint8_t> params;
   std::vector<uint64_t> sharedOffset;  // per ir variable (shared): offset in the block window
   uint64_t sharedBytes = 0;

@@ -342,6 +342,7 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
   for (uint32_t f : reach) {
     L.funcBase[f] = slot;
     slot += ir.functions[f].numRegs;
+    L.declaredRegisters += uint32_t(ir.functions[f].regNames.size());
   }
   L.slotsPerWarp = slot;
   // shared memory layout

@@ -13,10 +13,10 @@ namespace {
 constexpr uint64_t kQuietStepsBeforeAdmitting = uint64_t(1) << 22;
 constexpr size_t kBlocksNamed = 4;
 
-uint32_t registersPerThread(const Launch& L) {
-  uint32_t used = L.slotsPerWarp > ptx::kNumSpecials ? L.slotsPerWarp - ptx::kNumSpecials : 0;
-  return std::clamp<uint32_t>(used, 16, 255);
-}
+// The PTX registers declared, not the slots they share: how many blocks are
+// resident, and so the interleavings and the memory a run takes, stay what
+// they were before registers shared slots.
+uint32_t registersPerThread(const Launch& L) { return std::clamp<uint32_t>(L.declaredRegisters, 16, 255); }
 
 std::string blockName(const Block& b) {
   return "(" + std::to_string(b.idx.x) + "," + std::to_string(b.idx.y) + "," + std::to_string(b.idx.z) + ")";
