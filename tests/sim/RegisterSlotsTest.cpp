@@ -129,5 +129,61 @@ TEST(RegisterSlots, OperandsAreRenumberedToTheSlots) {
       }
 }
 
+// Every block but the last spins until the last one writes the flag; the
+// kernel declares 300 registers and uses eight. It shares 8 slots, but
+// occupancy counts what ptxas would be asked for (255 registers a thread), so
+// an sm_90 device holds one 1024-thread block per SM: 132 blocks, and the
+// 140th comes in only when the spinning ones are seen to wait for it (with a
+// warning). Counted by slots, two blocks an SM would all be resident.
+const char* kWaitForLast = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+
+.visible .entry waitForLast(
+	.param .u64 waitForLast_param_0
+)
+{
+	.reg .pred 	%p<3>;
+	.reg .b32 	%r<300>;
+	.reg .b64 	%rd<3>;
+	ld.param.u64 	%rd1, [waitForLast_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	setp.ne.s32 	%p1, %r1, 0;
+	@%p1 bra 	$L__done;
+	mov.u32 	%r2, %ctaid.x;
+	mov.u32 	%r3, %nctaid.x;
+	add.s32 	%r4, %r3, -1;
+	setp.ne.s32 	%p2, %r2, %r4;
+	@%p2 bra 	$L__wait;
+	mov.u32 	%r5, 1;
+	st.volatile.global.u32 	[%rd2], %r5;
+	bra.uni 	$L__done;
+$L__wait:
+	ld.volatile.global.u32 	%r6, [%rd2];
+	setp.eq.s32 	%p1, %r6, 0;
+	@%p1 bra 	$L__wait;
+$L__done:
+	ret;
+}
+)";
+
+TEST(RegisterSlots, OccupancyCountsTheDeclaredRegisters) {
+  sim::testing::Fixture f(sim::testing::PtxText{kWaitForLast, "wait.ptx"});
+  ASSERT_TRUE(f.module);
+  uint32_t* flag = f.zeros<uint32_t>(1);
+  sim::LaunchConfig cfg;
+  cfg.grid = {140, 1, 1};  // more than 132 resident, fewer than 264
+  cfg.block = {1024, 1, 1};
+  cfg.args = f.args(flag);
+  sim::testing::NullSink sink;
+  sim::LaunchStats stats;
+  ASSERT_TRUE(sim::launch(*f.module, "waitForLast", cfg, f.memory, sink, &stats).ok());
+  EXPECT_EQ(*flag, 1u);
+  ASSERT_EQ(stats.warnings.size(), 1u);
+  EXPECT_NE(stats.warnings[0].find("co-residency"), std::string::npos) << stats.warnings[0];
+}
+
 }  // namespace
 }  // namespace predatar::ptx
