@@ -475,9 +475,9 @@ class AccessHistory {
   std::vector<uint32_t> unordered_;
   ShadowPages shadow_;
   // This launch's strong device-scoped records of global words, by location
-  // and block (see access()). Blocks are ordered so that the scan order, and so which earlier
-  // access a report names, is the same in every detector instance (a hash
-  // map's iteration order depends on where the table lives).
+  // and block (see access()). Blocks are ordered so that the scan order, and
+  // so which earlier access a report names, is the same in every detector
+  // instance (a hash map's iteration order depends on where the table lives).
   absl::flat_hash_map<uint64_t, std::map<uint32_t, Records>> strongDevice_;
   FinishedBlocks finished_;
   uint64_t liveRecords_ = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <queue>
+#include <type_traits>
 #include <utility>
 
 namespace predatar::ptx {
