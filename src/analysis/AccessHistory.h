@@ -273,12 +273,16 @@ class AccessHistory {
   // A new launch (KernelInfo::launch): keeps only the global accesses of
   // `kernel.liveLaunches`, which races of this launch or later ones may involve.
   void beginLaunch(const KernelInfo& kernel);
-  // After a thread exit: drops the shared words of a block that has finished.
-  void exited(const ExitEvent& event) {
-    if (!finished_.finishes(event)) return;
+  // After a thread exit: drops the shared words of a block that has finished;
+  // true when it has.
+  bool exited(const ExitEvent& event) {
+    if (!finished_.finishes(event)) return false;
     // (strongDevice_ holds no shared words)
     finished_.dropSharedPages(shadow_, event.lanes.block, [&](const Records& r) { liveRecords_ -= r.size(); });
+    return true;
   }
+  // The blocks that finished, and the shared words every access so far used.
+  const FinishedBlocks& finishedBlocks() const { return finished_; }
 
  private:
   using Records = ShadowPages::Records;

@@ -99,7 +99,7 @@ GwcpDetector::GwcpDetector(const DetectorOptions& options) : Detector("gwcp", op
 void GwcpDetector::kernelBegin(const KernelInfo& kernel) {
   geometry_ = ClockGeometry::make(kernel.threadsPerBlock(), geometry_.compression, kernel.numBlocks());
   threads_.reset(kernel, &geometry_);
-  messages_.reset(kernel, &geometry_);
+  messages_.reset(kernel.threadsPerBlock(), &geometry_);
   held_.clear();
   locks_.clear();
   conflicts_.clear();
@@ -478,8 +478,7 @@ void GwcpDetector::exit(const ExitEvent& event) {
     }
     threads_.exit(event.lanes.block, thread);
   });
-  messages_.exited(event);
-  history_.exited(event);
+  if (history_.exited(event)) messages_.blockFinished(event.lanes.block, history_.finishedBlocks());
 }
 
 void GwcpDetector::sampleMemory() {

@@ -11,7 +11,7 @@ HbDetector::HbDetector(const DetectorOptions& options) : Detector("hb", options)
 void HbDetector::kernelBegin(const KernelInfo& kernel) {
   geometry_ = ClockGeometry::make(kernel.threadsPerBlock(), geometry_.compression, kernel.numBlocks());
   threads_.reset(kernel, &geometry_);
-  messages_.reset(kernel, &geometry_);
+  messages_.reset(kernel.threadsPerBlock(), &geometry_);
   locks_.clear();
   history_.beginLaunch(kernel);
   races_.beginKernel(kernel.name);
@@ -78,8 +78,7 @@ void HbDetector::exit(const ExitEvent& event) {
     messages_.exit(threads_.at(event.lanes.block, thread));
     threads_.exit(event.lanes.block, thread);
   });
-  messages_.exited(event);
-  history_.exited(event);
+  if (history_.exited(event)) messages_.blockFinished(event.lanes.block, history_.finishedBlocks());
 }
 
 void HbDetector::sampleMemory() {

@@ -6,10 +6,9 @@
 
 namespace predatar {
 
-void MessagePassing::reset(const KernelInfo& kernel, const ClockGeometry* geometry) {
+void MessagePassing::reset(uint32_t threadsPerBlock, const ClockGeometry* geometry) {
   geometry_ = geometry;
-  threadsPerBlock_ = kernel.threadsPerBlock();
-  finished_.reset(kernel);
+  threadsPerBlock_ = threadsPerBlock;
   threads_.clear();
   chains_.clear();
   unfenced_.clear();
@@ -65,7 +64,6 @@ void MessagePassing::fence(ThreadClocks& t, Scope scope, bool withWcp) {
 
 void MessagePassing::strongRead(const ThreadClocks& t, uint64_t key, Scope scope, uint64_t seq, bool lockLane,
                                 const Origin& origin) {
-  finished_.used(key);
   Observed& o = observed_[index(t)][key];
   (scope == Scope::Block ? o.blockScoped : o.deviceScoped) = seq + 1;
   if (lockLane) return;
@@ -131,7 +129,6 @@ void MessagePassing::noteUnfenced(const ThreadClocks& t, const UnfencedWrite& w,
 }
 
 void MessagePassing::chainAdd(const ThreadClocks& t, uint64_t key, Scope scope, const Origin& origin) {
-  finished_.used(key);
   auto p = threads_.find(index(t));
   if (p == threads_.end() || !p->second.fencedAny) {  // no fence before W: no release pattern
     unfenced_.insert_or_assign(key, UnfencedWrite{t.block, t.thread, scope != Scope::Block, t.now, origin});
@@ -195,10 +192,9 @@ void MessagePassing::exit(const ThreadClocks& t) {
   observed_.erase(index(t));
 }
 
-void MessagePassing::exited(const ExitEvent& event) {
-  if (!finished_.finishes(event)) return;
-  finished_.dropShared(chains_, event.lanes.block, [](const Chain&) {});
-  finished_.dropShared(unfenced_, event.lanes.block, [](const UnfencedWrite&) {});
+void MessagePassing::blockFinished(uint32_t block, const FinishedBlocks& finished) {
+  finished.dropShared(chains_, block, [](const Chain&) {});
+  finished.dropShared(unfenced_, block, [](const UnfencedWrite&) {});
 }
 
 uint64_t MessagePassing::bytes() const {

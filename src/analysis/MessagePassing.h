@@ -45,7 +45,7 @@ namespace predatar {
 
 class MessagePassing {
  public:
-  void reset(const KernelInfo& kernel, const ClockGeometry* geometry);
+  void reset(uint32_t threadsPerBlock, const ClockGeometry* geometry);
 
   // A fence by `t` of `scope`: joins the releases its earlier strong reads
   // observed that the fence covers, then remembers H at the fence and ends
@@ -79,10 +79,11 @@ class MessagePassing {
   MissingFence missingFence(const ThreadClocks& t, const AccessRecord& earlier) const;
 
   void exit(const ThreadClocks& t);
-  // After the thread exits of an event: a finished block's shared words
-  // leave the chains (nothing reads them again), so the maps follow the
-  // blocks resident at once, not the grid.
-  void exited(const ExitEvent& event);
+  // When `block` has finished (AccessHistory::exited): its shared words leave
+  // the chains (nothing reads them again), so the maps follow the blocks
+  // resident at once, not the grid. `finished` is the access history's: every
+  // word a strong read or write names here was an access there too.
+  void blockFinished(uint32_t block, const FinishedBlocks& finished);
   uint64_t bytes() const;
 
  private:
@@ -166,7 +167,6 @@ class MessagePassing {
   // for a histogram of shared atomics), and each read missed the cache.
   absl::flat_hash_map<uint64_t, absl::flat_hash_map<uint64_t, Observed>> observed_;
   uint64_t stamps_ = 0;
-  FinishedBlocks finished_;
 };
 
 // The chain updates of a memory event, after all its lanes were checked.

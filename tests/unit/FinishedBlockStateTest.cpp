@@ -42,7 +42,8 @@ TEST_F(SharedAtomicsTest, AFinishedBlockLeavesNoRecords) {
 }
 
 // A block's strong writes to its shared words form chains; they are dropped
-// when its last thread exits, and another block's are kept.
+// when its last thread exits (AccessHistory::exited says so), and another
+// block's are kept.
 TEST(MessagePassingTest, AFinishedBlocksSharedChainsAreDropped) {
   KernelInfo kernel;
   kernel.grid = Dim3{2, 1, 1};
@@ -51,17 +52,22 @@ TEST(MessagePassingTest, AFinishedBlocksSharedChainsAreDropped) {
   ThreadTable threads;
   threads.reset(kernel, &geometry);
   MessagePassing messages;
-  messages.reset(kernel, &geometry);
+  messages.reset(32, &geometry);
+  FinishedBlocks finished;  // the access history's, which saw every word
+  finished.reset(kernel);
   auto publish = [&](uint32_t block) {
     ThreadClocks& t = threads.at(block, 0);
     messages.fence(t, Scope::Device, true);  // a release: the chain keeps H at the fence
-    messages.chainAdd(t, locationKey(MemorySpace::Shared, block, 0x10), Scope::Device, Origin{});
+    uint64_t key = locationKey(MemorySpace::Shared, block, 0x10);
+    finished.used(key);
+    messages.chainAdd(t, key, Scope::Device, Origin{});
   };
   publish(0);
   publish(1);
   for (uint32_t block : {0u, 1u}) messages.exit(threads.at(block, 0));
   uint64_t twoChains = messages.bytes();
-  messages.exited(ExitEvent{WarpLanes{0, 0, ~0u}, {}});  // block 0 finishes
+  ASSERT_TRUE(finished.finishes(ExitEvent{WarpLanes{0, 0, ~0u}, {}}));  // block 0 finishes
+  messages.blockFinished(0, finished);
   EXPECT_LT(messages.bytes(), twoChains);
 
   // Block 1's chain is still there: its thread 1 takes the release it holds.
