@@ -89,12 +89,15 @@ std::vector<Interval> liveIntervals(const Module& module, const Function& f) {
 }
 
 // Every register's matrix operand list, checked: only the instructions of
-// hasMatrixOperands may name registers there, or the renumbering would miss
-// some.
+// hasMatrixOperands may name registers there, one instruction an entry, or
+// the renumbering would miss some or renumber some twice.
 bool matrixOperandsAccountedFor(const Module& module) {
   std::vector<bool> owned(module.matrixOps.size());
-  for (const Instr& in : module.code)
-    if (hasMatrixOperands(in.op) && in.target < owned.size()) owned[in.target] = true;
+  for (const Instr& in : module.code) {
+    if (!hasMatrixOperands(in.op) || in.target >= owned.size()) continue;
+    if (owned[in.target]) return false;
+    owned[in.target] = true;
+  }
   for (size_t i = 0; i < module.matrixOps.size(); ++i) {
     if (owned[i]) continue;
     const MatrixOperands& mo = module.matrixOps[i];
@@ -141,17 +144,14 @@ SlotAssignment assignRegisterSlots(const Module& module, uint32_t f) {
 
 void shareRegisterSlots(Module& module) {
   if (!matrixOperandsAccountedFor(module)) return;  // an operand form this pass does not know: keep one slot each
-  std::vector<bool> renumbered(module.matrixOps.size());  // (an entry shared by two instructions is renumbered once)
   for (uint32_t f = 0; f < module.functions.size(); ++f) {
     Function& function = module.functions[f];
     if (!function.defined || function.numRegs == 0) continue;
     SlotAssignment slots = assignRegisterSlots(module, f);
     for (uint32_t pc = function.begin; pc < function.end; ++pc) {
       Instr& in = module.code[pc];
-      MatrixOperands* mo = matrixOperandsOf(module, in);
-      if (mo && renumbered[in.target]) mo = nullptr;
-      if (mo) renumbered[in.target] = true;
-      forEachRegister(in, mo, [&](Ref& r, bool) { r = regRef(slots.slotOf[r & kRefIndexMask]); });
+      forEachRegister(in, matrixOperandsOf(module, in),
+                      [&](Ref& r, bool) { r = regRef(slots.slotOf[r & kRefIndexMask]); });
     }
     function.numRegs = slots.slots;
   }
