@@ -18,10 +18,28 @@ std::string threadsAt(const Launch& L, uint32_t pc, const Arrivals& a) {
          L.threadName(*a.firstWarp, a.firstLane) + ") at " + L.where(pc);
 }
 
+// Whether every thread waiting for barrier `id` waits at one instruction:
+// the usual case, checked without building the per-instruction maps (they
+// cost a twentieth of a barrier-heavy kernel's emulation).
+bool waitAtOneInstruction(const Launch& L, const Block& b, uint32_t id) {
+  uint32_t pc = UINT32_MAX;
+  for (uint32_t wi = b.firstWarp; wi < b.firstWarp + b.numWarps; ++wi) {
+    const Warp& w = L.warps[wi];
+    for (uint32_t lanes = w.waiting; lanes; lanes &= lanes - 1) {
+      uint32_t l = uint32_t(std::countr_zero(lanes));
+      if (w.waitKind[l] != kWaitBarrier || w.barrierId[l] != id) continue;
+      if (pc == UINT32_MAX) pc = w.pc[l];
+      else if (w.pc[l] != pc) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<BarrierDivergence> findDivergentBarrier(const Launch& L, const Block& b, uint32_t id) {
   if (b.barriers[id].expected != 0) return std::nullopt;  // counted barrier: may span instructions
+  if (waitAtOneInstruction(L, b, id)) return std::nullopt;
   std::map<uint32_t, Arrivals> byPc;
   std::optional<BarrierDivergence> inWarp;
   for (uint32_t wi = b.firstWarp; wi < b.firstWarp + b.numWarps; ++wi) {

@@ -560,16 +560,14 @@ static const uint64_t* sourceValues(Ctx& x, const Instr& in, const uint64_t* val
   return values ? values : S(x, in.src[0]);
 }
 
-void execShfl(Ctx& x, const Instr& in, uint32_t mask, uint32_t write, const uint64_t* values) {
-  const uint64_t* val = sourceValues(x, in, values);
-  const uint64_t* b = S(x, in.src[1]);
-  const uint64_t* c = S(x, in.src[2]);
-  uint64_t* d = D(x, in.dst[0]);
-  uint64_t* p = in.ndst > 1 ? D(x, in.dst[1]) : nullptr;
-  auto mode = ptx::ShflMode(in.mode);
-  uint64_t result[32];
-  bool pred[32];
-  forLanes(write ? write : mask, [&](uint32_t l) {
+// The source lane of lane `lane` for shfl mode M, and whether it is in
+// range (the predicate). (A template: the mode is chosen once per
+// instruction, not once per lane: shuffle reductions are a sixth of a
+// warp-reduction kernel's emulation.)
+template <ptx::ShflMode M>
+static void shflLanes(uint32_t lanes, uint32_t mask, const uint64_t* val, const uint64_t* b, const uint64_t* c,
+                      uint64_t* result, bool* pred) {
+  forLanes(lanes, [&](uint32_t l) {
     int32_t lane = int32_t(l);
     uint32_t bval = uint32_t(b[l]), cval = uint32_t(c[l]);
     int32_t segmask = int32_t((cval >> 8) & 0x1F);
@@ -577,21 +575,43 @@ void execShfl(Ctx& x, const Instr& in, uint32_t mask, uint32_t write, const uint
     int32_t minLane = lane & segmask;
     int32_t j = lane;
     bool pval = false;
-    switch (mode) {
-      case ptx::ShflMode::Up: j = lane - int32_t(bval); pval = j >= maxLane; break;
-      case ptx::ShflMode::Down: j = lane + int32_t(bval); pval = j <= maxLane; break;
-      case ptx::ShflMode::Bfly: j = lane ^ int32_t(bval); pval = j <= maxLane; break;
-      case ptx::ShflMode::Idx: j = minLane | (int32_t(bval & 0x1F) & ~segmask); pval = j <= maxLane; break;
+    if constexpr (M == ptx::ShflMode::Up) {
+      j = lane - int32_t(bval);
+      pval = j >= maxLane;
+    } else if constexpr (M == ptx::ShflMode::Down) {
+      j = lane + int32_t(bval);
+      pval = j <= maxLane;
+    } else if constexpr (M == ptx::ShflMode::Bfly) {
+      j = lane ^ int32_t(bval);
+      pval = j <= maxLane;
+    } else {
+      j = minLane | (int32_t(bval & 0x1F) & ~segmask);
+      pval = j <= maxLane;
     }
     if (!pval || j < 0 || j > 31) j = lane;
     result[l] = ((mask >> j) & 1) ? val[j] : val[l];
     pred[l] = pval;
   });
+}
+
+void execShfl(Ctx& x, const Instr& in, uint32_t mask, uint32_t write, const uint64_t* values) {
+  const uint64_t* val = sourceValues(x, in, values);
+  const uint64_t* b = S(x, in.src[1]);
+  const uint64_t* c = S(x, in.src[2]);
+  uint64_t* d = D(x, in.dst[0]);
+  uint64_t* p = in.ndst > 1 ? D(x, in.dst[1]) : nullptr;
+  uint32_t lanes = write ? write : mask;
+  uint64_t result[32];
+  bool pred[32];
+  switch (ptx::ShflMode(in.mode)) {
+    case ptx::ShflMode::Up: shflLanes<ptx::ShflMode::Up>(lanes, mask, val, b, c, result, pred); break;
+    case ptx::ShflMode::Down: shflLanes<ptx::ShflMode::Down>(lanes, mask, val, b, c, result, pred); break;
+    case ptx::ShflMode::Bfly: shflLanes<ptx::ShflMode::Bfly>(lanes, mask, val, b, c, result, pred); break;
+    case ptx::ShflMode::Idx: shflLanes<ptx::ShflMode::Idx>(lanes, mask, val, b, c, result, pred); break;
+  }
   // Written after every lane has read: a destination may be another lane's source.
-  forLanes(write ? write : mask, [&](uint32_t l) {
-    d[l] = result[l];
-    if (p) p[l] = pred[l];
-  });
+  forLanes(lanes, [&](uint32_t l) { d[l] = result[l]; });
+  if (p) forLanes(lanes, [&](uint32_t l) { p[l] = pred[l]; });
 }
 
 void execVote(Ctx& x, const Instr& in, uint32_t mask, uint32_t write, const uint64_t* values) {
