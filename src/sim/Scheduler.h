@@ -26,6 +26,11 @@ class Runner {
  private:
   uint64_t runWarp(Warp& w, uint64_t budget);
   uint32_t selectPc(Warp& w, uint32_t ready);
+  static constexpr uint32_t kSeveralPcs = UINT32_MAX;
+  // A block's turns per round (run()): at most, and in a row without a memory change.
+  static constexpr uint32_t kMaxBlockPasses = 1u << 20;
+  static constexpr uint32_t kQuietPasses = 2;
+  static uint32_t sharedPc(const Warp& w, uint32_t lanes);
   void exitLanes(Warp& w, uint32_t lanes, uint32_t pc);
   void checkBarrier(Block& b, uint32_t id, uint32_t pc);
   bool barrier(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t mask, uint32_t exec);

@@ -40,3 +40,13 @@ __global__ void turnsInLockstep(volatile int* turn, int* out) {
   }
   __syncthreads();
 }
+
+// Thread 0 of every block takes a ticket at each of `steps` steps, with a
+// barrier between steps: tickets[block * steps + s] tells in which order the
+// grid's blocks made their steps.
+__global__ void ticketsPerStep(int* counter, int* tickets, int steps) {
+  for (int s = 0; s < steps; ++s) {
+    if (threadIdx.x == 0) tickets[blockIdx.x * steps + s] = atomicAdd(counter, 1);
+    __syncthreads();
+  }
+}

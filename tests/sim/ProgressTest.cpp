@@ -1,5 +1,5 @@
 // What scheduling a program may rely on (tests/cuda/progress.cu): blocks come
-// in waves as a GPU runs them, a spin-wait on a block that is not resident is
+// in waves as a GPU runs them, block by block within a wave, a spin-wait on a block that is not resident is
 // completed with a warning, and lanes of one warp that need each other past a
 // loop get a warning too; valid programs get none.
 #include <gtest/gtest.h>
@@ -75,6 +75,36 @@ TEST(Residency, AllResidentOrIndependentBlocksGetNoWarning) {
   ASSERT_TRUE(g.status.ok()) << g.status;
   EXPECT_TRUE(g.stats.warnings.empty());
   for (int b = 0; b < 2000; b += 97) EXPECT_EQ(many[b * 64 + 5], b);
+}
+
+// The round-robin schedule runs a block's warps in turns until they finish
+// (or all wait) before the next block's, so the shadow of a block's words
+// stays in the caches: every block makes all its steps before the next one
+// takes its first ticket.
+TEST(Schedule, RoundRobinRunsBlockByBlock) {
+  Fixture f("progress");
+  constexpr int kSteps = 8, kBlocks = 4;
+  int* counter = f.zeros<int>(1);
+  int* tickets = f.zeros<int>(kSteps * kBlocks);
+  int steps = kSteps;
+  LaunchResult r = launchProgress(f, "ticketsPerStep", {kBlocks, 1, 1}, {64, 1, 1}, f.args(counter, tickets, steps));
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  for (int i = 0; i < kSteps * kBlocks; ++i) EXPECT_EQ(tickets[i], i) << "block " << i / kSteps;
+}
+
+// A block that spins on another changes no memory: after two such turns the
+// next block runs, so the spin costs a few turns, not the whole round.
+TEST(Schedule, ASpinningBlockLetsTheNextRun) {
+  Fixture f("progress");
+  int* flag = f.zeros<int>(1);
+  int* out = f.zeros<int>(1);
+  ScheduleOptions all;
+  all.maxResidentBlocks = kAllBlocksResident;
+  LaunchResult r = launchProgress(f, "waitForLastBlock", {64, 1, 1}, {32, 1, 1}, f.args(flag, out), all);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  EXPECT_EQ(*out, 1);
+  // Block 0: two quiet turns of 64 instructions before block 63 sets the flag.
+  EXPECT_LT(r.stats.warpInstructions, 64u * 20 + 3 * 64);
 }
 
 TEST(Residency, ParsesTheOption) {
