@@ -14,6 +14,7 @@
 // layer (CompressedPage).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -165,6 +166,12 @@ class ShadowPages {
     std::array<Records, kWordsPerPage> words;
     uint32_t used = 0;    // words with records
     uint64_t leftAt = 0;  // when at() last left it full (kRecentPages)
+    // Fits that failed in a row, and leaves to let pass before the next try
+    // (tryCompress): a page that fits no pattern (a word read by several
+    // warps) is left again and again, and trying each time cost a tenth of
+    // a launch-heavy program's analysis (jacobiCudaGraphs: 13M failed fits).
+    uint8_t failedFits = 0;
+    uint16_t leavesBeforeTry = 0;
   };
   // A full page that at() leaves is compressed only after kRecentPages more
   // pages were left, if it was not touched in between: an instruction's
@@ -191,6 +198,10 @@ class ShadowPages {
   void leave(uint64_t pageNo, Page& page) {
     if (page.used != kWordsPerPage) return;
     page.leftAt = ++pagesLeft_;
+    if (page.leavesBeforeTry) {
+      --page.leavesBeforeTry;
+      return;
+    }
     LeftPage& oldest = recent_[pagesLeft_ % kRecentPages];
     compressIfUntouched(oldest);
     oldest = LeftPage{pageNo, page.leftAt};
@@ -204,10 +215,16 @@ class ShadowPages {
       tryCompress(left.pageNo, *it->second);
   }
   // A page left behind compresses when its words fit a pattern.
-  void tryCompress(uint64_t pageNo, const Page& page) {
+  void tryCompress(uint64_t pageNo, Page& page) {
     if (page.used != kWordsPerPage) return;
     std::optional<CompressedPage> c = CompressedPage::fit(page.words);
-    if (!c) return;
+    if (!c) {
+      // Exponential back-off, at most 63 leaves: a page that fits later
+      // (its last word's record came) is compressed a little later.
+      page.failedFits = uint8_t(std::min(page.failedFits + 1, 6));
+      page.leavesBeforeTry = uint16_t((1u << page.failedFits) - 1);
+      return;
+    }
     countCompressed(*c);
     compressed_.emplace(pageNo, std::move(*c));
     dropPage(pages_.find(pageNo));
