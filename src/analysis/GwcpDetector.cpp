@@ -129,7 +129,7 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
   AccessRecord record{t.block, t.thread, 0, event.type, strong, event.isVolatile, event.scope, 0xf, event.origin};
   uint8_t accessClass = classOf(record);
   auto heldIt = held_.empty() ? held_.end() : held_.find(uint64_t(t.block) * threads_.threadsPerBlock() + t.thread);
-  auto ordered = [&t](const AccessRecord& r) { return r.clock <= t.wcpTime(r.block, r.thread); };
+  auto ordered = [&t](const AccessRecord& r) { return t.orderedByWcp(r.block, r.thread, r.clock, r.origin.seq); };
   // Rule (i) for every word first: a conflict on any word orders the whole access.
   if (heldIt != held_.end()) {
     forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t) {
@@ -139,6 +139,7 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
     });
   }
   record.clock = t.now;
+  t.noteClocks(event.origin.seq & PackedRecord::kSeqMask);  // (after rule (i)'s joins)
   forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t bytes) {
     uint64_t key = locationKey(event.space, t.block, word);
     if (strong && event.type != AccessType::Write)

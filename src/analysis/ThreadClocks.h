@@ -24,6 +24,11 @@ struct ThreadClocks {
   VectorClock hb;
   VectorClock wcp;
   bool exited = false;
+  // The trace position from which `hb` and `wcp` have not changed (the
+  // position of the thread's first access after the change), and the
+  // clocks' stamps then: noteClocks, orderedByHb, orderedByWcp.
+  uint64_t hbSteadySince = 0, wcpSteadySince = 0;
+  uint64_t hbSeenStamp = UINT64_MAX, wcpSeenStamp = UINT64_MAX;
 
   // C_t: the gwcp clock including the thread's own time.
   Clock wcpTime(uint32_t otherBlock, uint32_t otherThread) const {
@@ -31,6 +36,30 @@ struct ThreadClocks {
   }
   Clock hbTime(uint32_t otherBlock, uint32_t otherThread) const {
     return otherBlock == block && otherThread == thread ? now : hb.get(otherBlock, otherThread);
+  }
+  // Call before each access of the thread, at trace position `seq`.
+  void noteClocks(uint64_t seq) {
+    if (hb.stamp() != hbSeenStamp) {
+      hbSeenStamp = hb.stamp();
+      hbSteadySince = seq;
+    }
+    if (wcp.stamp() != wcpSeenStamp) {
+      wcpSeenStamp = wcp.stamp();
+      wcpSteadySince = seq;
+    }
+  }
+  // Whether another thread's access, of epoch `clock` at trace position
+  // `seq` of this launch, is ordered before the thread's current point.
+  // An access after the clock last changed is not, and needs no lookup (a
+  // word's atomics by a warp's 32 threads were 32 lookups per atomic): its
+  // thread's entry here comes from releases before that change, each of
+  // which ended that thread's epoch (fences, barriers, unlocks tick), so
+  // the access's epoch is later than any of them.
+  bool orderedByHb(uint32_t otherBlock, uint32_t otherThread, Clock clock, uint64_t seq) const {
+    return seq <= hbSteadySince && clock <= hbTime(otherBlock, otherThread);
+  }
+  bool orderedByWcp(uint32_t otherBlock, uint32_t otherThread, Clock clock, uint64_t seq) const {
+    return seq <= wcpSteadySince && clock <= wcpTime(otherBlock, otherThread);
   }
   VectorClock wcpSnapshot() const {
     VectorClock c = wcp;

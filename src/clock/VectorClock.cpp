@@ -1,6 +1,7 @@
 #include "clock/VectorClock.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 namespace predatar {
@@ -26,6 +27,7 @@ VectorClock& VectorClock::operator=(const VectorClock& other) {
   if (this == &other) return *this;
   geometry_ = other.geometry_;
   chunks_ = other.chunks_;  // shares the list, and so every block's arrays
+  stamp_ = other.stamp_;
   return *this;
 }
 
@@ -35,6 +37,9 @@ const VectorClock::Chunks& VectorClock::chunks() const {
 }
 
 VectorClock::Chunks& VectorClock::ownChunks() {
+  // (Relaxed: detectors in parallel threads only need distinct values.)
+  static std::atomic<uint64_t> stamps{0};
+  stamp_ = stamps.fetch_add(1, std::memory_order_relaxed) + 1;
   if (!chunks_) chunks_ = std::make_shared<Chunks>();
   else if (chunks_.use_count() > 1) chunks_ = std::make_shared<Chunks>(*chunks_);
   return *chunks_;

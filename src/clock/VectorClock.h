@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace predatar {
@@ -53,8 +54,14 @@ class VectorClock {
   explicit VectorClock(const ClockGeometry* geometry) : geometry_(geometry) {}
   VectorClock(const VectorClock& other) { *this = other; }
   VectorClock& operator=(const VectorClock& other);
-  VectorClock(VectorClock&&) noexcept = default;
-  VectorClock& operator=(VectorClock&&) noexcept = default;
+  VectorClock(VectorClock&& other) noexcept { *this = std::move(other); }
+  VectorClock& operator=(VectorClock&& other) noexcept {
+    if (this == &other) return *this;
+    geometry_ = other.geometry_;
+    chunks_ = std::move(other.chunks_);
+    stamp_ = std::exchange(other.stamp_, 0);  // (the moved-from clock is empty)
+    return *this;
+  }
 
   void setGeometry(const ClockGeometry* geometry) { geometry_ = geometry; }
   Clock get(uint32_t block, uint32_t thread) const;  // (inline: every access asks)
@@ -72,7 +79,15 @@ class VectorClock {
   // (C_t = P_t[t := N_t] without copying P_t).
   bool leq(const VectorClock& other, uint32_t block, uint32_t thread, Clock time) const;
   bool empty() const { return !chunks_ || chunks_->empty(); }
-  void clear() { chunks_.reset(); }
+  void clear() {
+    chunks_.reset();
+    stamp_ = 0;
+  }
+  // Changes whenever the clock's value may have changed, to a value no other
+  // value ever had (copies share it with their source): equal stamps, equal
+  // clocks. 0 is the empty clock's. Lets a thread tell cheaply that its clock
+  // has not changed since some point (ThreadClocks::noteClocks).
+  uint64_t stamp() const { return stamp_; }
 
   size_t blockEntries() const;
   // Holds the very same block list as `other` (so equal to it).
@@ -174,6 +189,7 @@ class VectorClock {
 
   const ClockGeometry* geometry_ = nullptr;
   std::shared_ptr<Chunks> chunks_;  // null when empty
+  uint64_t stamp_ = 0;  // stamp(); every write goes through ownChunks(), which renews it
 };
 
 // The lookups every ordered check makes: a grid's blocks come in order, so a

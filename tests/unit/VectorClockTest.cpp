@@ -136,6 +136,36 @@ TEST_P(VectorClockTest, LockHoldersShareAllButOneChunk) {
   EXPECT_LT(perHolder, 16u * 1024) << "bytes of clocks per lock holder";
 }
 
+// stamp(): equal stamps mean equal clocks (ThreadClocks::noteClocks relies
+// on it to skip lookups): every write renews it, copies share it, an empty
+// clock has 0.
+TEST_P(VectorClockTest, StampsChangeWithEveryWrite) {
+  ClockGeometry g = ClockGeometry::make(256, GetParam());
+  VectorClock a(&g), b(&g);
+  EXPECT_EQ(a.stamp(), 0u);
+  a.set(1, 3, 4);
+  uint64_t afterSet = a.stamp();
+  EXPECT_NE(afterSet, 0u);
+  b = a;
+  EXPECT_EQ(b.stamp(), afterSet);  // a copy: the same clock
+  b.set(1, 3, 5);
+  EXPECT_NE(b.stamp(), afterSet);
+  EXPECT_EQ(a.stamp(), afterSet);  // the source is unchanged
+  uint64_t beforeJoin = a.stamp();
+  a.join(b);
+  EXPECT_NE(a.stamp(), beforeJoin);
+  for (auto write : {+[](VectorClock& c) { c.setBlock(2, 9); }, +[](VectorClock& c) { c.setWarp(2, 1, 11); }}) {
+    uint64_t before = a.stamp();
+    write(a);
+    EXPECT_NE(a.stamp(), before);
+  }
+  VectorClock moved = std::move(a);
+  EXPECT_NE(moved.stamp(), 0u);
+  EXPECT_EQ(a.stamp(), 0u);  // NOLINT(bugprone-use-after-move): moved-from is empty
+  moved.clear();
+  EXPECT_EQ(moved.stamp(), 0u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Compression, VectorClockTest, ::testing::Values(true, false));
 
 }  // namespace
