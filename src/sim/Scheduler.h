@@ -29,7 +29,7 @@ class Runner {
   static constexpr uint32_t kSeveralPcs = UINT32_MAX;
   // A block's turns per round (run()): at most, and in a row without a memory change.
   static constexpr uint32_t kMaxBlockPasses = 1u << 20;
-  static constexpr uint32_t kQuietPasses = 2;
+  static constexpr uint32_t kQuietPasses = 1;
   static uint32_t sharedPc(const Warp& w, uint32_t lanes);
   void exitLanes(Warp& w, uint32_t lanes, uint32_t pc);
   void checkBarrier(Block& b, uint32_t id, uint32_t pc);

@@ -92,8 +92,8 @@ TEST(Schedule, RoundRobinRunsBlockByBlock) {
   for (int i = 0; i < kSteps * kBlocks; ++i) EXPECT_EQ(tickets[i], i) << "block " << i / kSteps;
 }
 
-// A block that spins on another changes no memory: after two such turns the
-// next block runs, so the spin costs a few turns, not the whole round.
+// A block that spins on another changes no memory: after such a turn the
+// next block runs, so the spin costs a turn a round, not a whole round.
 TEST(Schedule, ASpinningBlockLetsTheNextRun) {
   Fixture f("progress");
   int* flag = f.zeros<int>(1);
@@ -103,7 +103,7 @@ TEST(Schedule, ASpinningBlockLetsTheNextRun) {
   LaunchResult r = launchProgress(f, "waitForLastBlock", {64, 1, 1}, {32, 1, 1}, f.args(flag, out), all);
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(*out, 1);
-  // Block 0: two quiet turns of 64 instructions before block 63 sets the flag.
+  // Block 0: a quiet turn of 64 instructions before block 63 sets the flag.
   EXPECT_LT(r.stats.warpInstructions, 64u * 20 + 3 * 64);
 }
 
