@@ -139,7 +139,7 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
     });
   }
   record.clock = t.now;
-  t.noteClocks(event.origin.seq & PackedRecord::kSeqMask);  // (after rule (i)'s joins)
+  t.noteWcpClock(event.origin.seq & PackedRecord::kSeqMask);  // (after rule (i)'s joins)
   forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t bytes) {
     uint64_t key = locationKey(event.space, t.block, word);
     if (strong && event.type != AccessType::Write)

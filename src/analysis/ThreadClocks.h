@@ -24,11 +24,18 @@ struct ThreadClocks {
   VectorClock hb;
   VectorClock wcp;
   bool exited = false;
-  // The trace position from which `hb` and `wcp` have not changed (the
-  // position of the thread's first access after the change), and the
-  // clocks' stamps then: noteClocks, orderedByHb, orderedByWcp.
-  uint64_t hbSteadySince = 0, wcpSteadySince = 0;
-  uint64_t hbSeenStamp = UINT64_MAX, wcpSeenStamp = UINT64_MAX;
+  // Since when `hb` and `wcp` have not changed: each detector notes its own
+  // clock (noteHbClock, noteWcpClock) for orderedByHb, orderedByWcp.
+  struct SteadySince {
+    uint64_t seq = 0;             // the position of the thread's first access after the clock changed
+    uint64_t stamp = UINT64_MAX;  // the clock's stamp then
+    void note(const VectorClock& clock, uint64_t at) {
+      if (clock.stamp() == stamp) return;
+      stamp = clock.stamp();
+      seq = at;
+    }
+  };
+  SteadySince hbSteady, wcpSteady;
 
   // C_t: the gwcp clock including the thread's own time.
   Clock wcpTime(uint32_t otherBlock, uint32_t otherThread) const {
@@ -37,17 +44,10 @@ struct ThreadClocks {
   Clock hbTime(uint32_t otherBlock, uint32_t otherThread) const {
     return otherBlock == block && otherThread == thread ? now : hb.get(otherBlock, otherThread);
   }
-  // Call before each access of the thread, at trace position `seq`.
-  void noteClocks(uint64_t seq) {
-    if (hb.stamp() != hbSeenStamp) {
-      hbSeenStamp = hb.stamp();
-      hbSteadySince = seq;
-    }
-    if (wcp.stamp() != wcpSeenStamp) {
-      wcpSeenStamp = wcp.stamp();
-      wcpSteadySince = seq;
-    }
-  }
+  // Call before each access of the thread, at trace position `seq`, for the
+  // clock the detector orders by.
+  void noteHbClock(uint64_t seq) { hbSteady.note(hb, seq); }
+  void noteWcpClock(uint64_t seq) { wcpSteady.note(wcp, seq); }
   // Whether another thread's access, of epoch `clock` at trace position
   // `seq` of this launch, is ordered before the thread's current point.
   // An access after the clock last changed is not, and needs no lookup (a
@@ -56,10 +56,10 @@ struct ThreadClocks {
   // which ended that thread's epoch (fences, barriers, unlocks tick), so
   // the access's epoch is later than any of them.
   bool orderedByHb(uint32_t otherBlock, uint32_t otherThread, Clock clock, uint64_t seq) const {
-    return seq <= hbSteadySince && clock <= hbTime(otherBlock, otherThread);
+    return seq <= hbSteady.seq && clock <= hbTime(otherBlock, otherThread);
   }
   bool orderedByWcp(uint32_t otherBlock, uint32_t otherThread, Clock clock, uint64_t seq) const {
-    return seq <= wcpSteadySince && clock <= wcpTime(otherBlock, otherThread);
+    return seq <= wcpSteady.seq && clock <= wcpTime(otherBlock, otherThread);
   }
   VectorClock wcpSnapshot() const {
     VectorClock c = wcp;

@@ -86,7 +86,7 @@ class VectorClock {
   // Changes whenever the clock's value may have changed, to a value no other
   // value ever had (copies share it with their source): equal stamps, equal
   // clocks. 0 is the empty clock's. Lets a thread tell cheaply that its clock
-  // has not changed since some point (ThreadClocks::noteClocks).
+  // has not changed since some point (ThreadClocks::SteadySince).
   uint64_t stamp() const { return stamp_; }
 
   size_t blockEntries() const;

@@ -19,7 +19,11 @@ TEST(ThreadClocks, AccessesAfterTheLastClockChangeAreNotOrdered) {
   ThreadClocks& t = table.at(0, 2);
   Clock beforeBarrier = u.now;
   synchronize(table, g, 0, {1, 2}, /*withWcp=*/true);  // a barrier of u and t at trace position 10
-  t.noteClocks(11);                                      // t's first access after it
+  auto noteBoth = [&](uint64_t seq) {
+    t.noteHbClock(seq);
+    t.noteWcpClock(seq);
+  };
+  noteBoth(11);  // t's first access after it
   // u's access before the barrier (position 5) is ordered, by a lookup.
   EXPECT_TRUE(t.orderedByHb(0, 1, beforeBarrier, 5));
   EXPECT_TRUE(t.orderedByWcp(0, 1, beforeBarrier, 5));
@@ -27,14 +31,14 @@ TEST(ThreadClocks, AccessesAfterTheLastClockChangeAreNotOrdered) {
   EXPECT_FALSE(t.orderedByHb(0, 1, u.now, 12));
   EXPECT_FALSE(t.orderedByWcp(0, 1, u.now, 12));
   // t's clocks did not change since: a later access keeps the position.
-  t.noteClocks(20);
-  EXPECT_EQ(t.hbSteadySince, 11u);
-  EXPECT_EQ(t.wcpSteadySince, 11u);
+  noteBoth(20);
+  EXPECT_EQ(t.hbSteady.seq, 11u);
+  EXPECT_EQ(t.wcpSteady.seq, 11u);
   // Another barrier changes them: the next access moves it.
   synchronize(table, g, 0, {1, 2}, /*withWcp=*/true);
-  t.noteClocks(30);
-  EXPECT_EQ(t.hbSteadySince, 30u);
-  EXPECT_EQ(t.wcpSteadySince, 30u);
+  noteBoth(30);
+  EXPECT_EQ(t.hbSteady.seq, 30u);
+  EXPECT_EQ(t.wcpSteady.seq, 30u);
   EXPECT_TRUE(t.orderedByHb(0, 1, u.now - 1, 12));  // u's access at 12 is now before t
 }
 

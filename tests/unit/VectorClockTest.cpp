@@ -136,7 +136,7 @@ TEST_P(VectorClockTest, LockHoldersShareAllButOneChunk) {
   EXPECT_LT(perHolder, 16u * 1024) << "bytes of clocks per lock holder";
 }
 
-// stamp(): equal stamps mean equal clocks (ThreadClocks::noteClocks relies
+// stamp(): equal stamps mean equal clocks (ThreadClocks::SteadySince relies
 // on it to skip lookups): every write renews it, copies share it, an empty
 // clock has 0.
 TEST_P(VectorClockTest, StampsChangeWithEveryWrite) {
