@@ -667,20 +667,19 @@ absl::Status Runner::run() {
   uint32_t nextBlock = 0, blocksDone = 0;
   uint32_t finishedInRound = 0;  // blocks done since the round began (retired at the next)
   double nextProgress = L.cfg.schedule.progressSeconds;
-  auto reportProgress = [&] {
-    if (!L.cfg.schedule.onProgress || nextProgress <= 0) return;
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (seconds < nextProgress) return;
-    L.cfg.schedule.onProgress(LaunchProgress{blocksDone + finishedInRound, nblocks, L.steps, seconds});
-    while (nextProgress <= seconds) nextProgress += L.cfg.schedule.progressSeconds;
-  };
-  // Between blocks too: a round of many blocks can take minutes.
+  // Between blocks too: a round of many blocks can take minutes. The clock
+  // is read once, and only when a progress line or a time limit needs it.
   auto interruptedOrProgress = [&]() -> absl::Status {
-    reportProgress();
+    bool reporting = L.cfg.schedule.onProgress && nextProgress > 0, timed = timeLimit.count() > 0;
+    auto elapsed = reporting || timed ? std::chrono::steady_clock::now() - start : std::chrono::nanoseconds(0);
+    if (double secs = std::chrono::duration<double>(elapsed).count(); reporting && secs >= nextProgress) {
+      L.cfg.schedule.onProgress(LaunchProgress{blocksDone + finishedInRound, nblocks, L.steps, secs});
+      while (nextProgress <= secs) nextProgress += L.cfg.schedule.progressSeconds;
+    }
     if (L.cfg.schedule.interrupt && L.cfg.schedule.interrupt->load(std::memory_order_relaxed))
       return absl::CancelledError("kernel '" + L.kernelName + "': interrupted by a signal; live warps:" +
                                   waitingReport(true));
-    if (timeLimit.count() > 0 && std::chrono::steady_clock::now() - start > timeLimit) {
+    if (timed && elapsed > timeLimit) {
       return absl::DeadlineExceededError("kernel '" + L.kernelName + "': time limit of " +
                                          seconds(L.cfg.schedule.timeLimitSeconds) + " s reached after " +
                                          std::to_string(L.steps) +
