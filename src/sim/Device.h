@@ -131,6 +131,13 @@ struct ScheduleOptions {
   // launch tells onProgress how far it got, so a long run is not silent.
   double progressSeconds = 0;
   std::function<void(const LaunchProgress&)> onProgress;
+  // Set by the runtime for a launch run on a thread of its own, one side at a
+  // time with the host: called when the launch is stuck and its arguments
+  // point into host memory (Placement::HostShared), it hands control back to
+  // the host, which goes on as on a GPU, until the host waits for the launch
+  // (or polls it). True: go on, the host may have written what the kernel
+  // waits for; false: the host waits for this launch, which is a deadlock.
+  std::function<bool()> waitForHost;
 };
 
 // "gpu" (0), "all" (kAllBlocksResident) or a positive number of blocks, for

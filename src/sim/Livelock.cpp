@@ -112,10 +112,21 @@ std::string hostHandOffNote(const Launch& L) {
   if (labels.empty()) return "";
   std::string names;
   for (const std::string& l : labels) names += (names.empty() ? "" : ", ") + l;
+  if (L.cfg.schedule.waitForHost)
+    return "; its arguments point into host memory the host may write while a kernel runs (" + names +
+           "): the launch waited for the host, and the host then waited for the launch (a synchronizing call) "
+           "without writing what the kernel waits for, so neither can go on";
   return "; its arguments point into host memory the host may write while a kernel runs (" + names +
          "): predatar runs each launch to completion when it is issued, before the host goes on, so a kernel "
          "that waits for a host write made after its launch (a latch, a flag) cannot finish here (it relies on "
          "the host and the kernel running at once)";
+}
+
+std::optional<std::chrono::steady_clock::duration> waitForHost(const Launch& L) {
+  if (!L.cfg.schedule.waitForHost || hostHandOffNote(L).empty()) return std::nullopt;
+  auto before = std::chrono::steady_clock::now();
+  if (!L.cfg.schedule.waitForHost()) return std::nullopt;
+  return std::chrono::steady_clock::now() - before;
 }
 
 }  // namespace predatar::sim

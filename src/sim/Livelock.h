@@ -16,7 +16,9 @@
 // left to the step and time limits.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,5 +47,10 @@ class LivelockDetector {
 // waits for the host to write such memory after the launch cannot finish
 // here: a launch runs to completion when it is issued.
 std::string hostHandOffNote(const Launch& L);
+
+// A stuck launch that may wait for the host (ScheduleOptions::waitForHost,
+// arguments into host memory): hands control to the host and returns how long
+// it waited, or nullopt when it must not wait (the host waits for it).
+std::optional<std::chrono::steady_clock::duration> waitForHost(const Launch& L);
 
 }  // namespace predatar::sim

@@ -657,7 +657,7 @@ absl::Status Runner::run() {
   uint64_t quantum = std::max<uint32_t>(L.cfg.schedule.quantum, 1);
   uint64_t limit = L.cfg.schedule.stepLimit;
   LivelockDetector livelock;
-  const auto start = std::chrono::steady_clock::now();
+  auto start = std::chrono::steady_clock::now();  // moved on by the time spent waiting for the host
   const std::chrono::duration<double> timeLimit(L.cfg.schedule.timeLimitSeconds);
   uint32_t nblocks = uint32_t(L.blocks.size());
   Residency residency(L);  // blocks come in waves, as on the GPU (sim/Residency.h)
@@ -775,6 +775,12 @@ absl::Status Runner::run() {
         continue;
       }
     }
+    if (stuck)
+      if (auto waited = waitForHost(L)) {  // the host went on, and may have written what this launch waits for
+        start += *waited;
+        livelock = LivelockDetector{};
+        continue;
+      }
     if (stuck) {
       return absl::FailedPreconditionError(
           "kernel '" + L.kernelName +

@@ -27,8 +27,17 @@ cudaStream_t perThreadDefault(cudaStream_t stream) {
 }
 
 // Most calls return a pending sticky launch error before doing anything, as a
-// GPU context does after a fault.
+// GPU context does after a fault. They need the device's earlier work done:
+// a launch suspended while it waits for the host goes on, and the stream work
+// queued behind it runs (Runtime::settleSuspendedLaunch).
 #define PREDATAR_LOCK_AND_CHECK_STICKY()                  \
+  std::lock_guard lock(rt().mutex());                     \
+  rt().settleSuspendedLaunch();                           \
+  if (rt().sticky() != cudaSuccess) return fail(rt().sticky())
+
+// Calls that neither wait for the device nor change what it computes (creating
+// a stream, prefetch hints): a suspended launch stays suspended.
+#define PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH()          \
   std::lock_guard lock(rt().mutex());                     \
   if (rt().sticky() != cudaSuccess) return fail(rt().sticky())
 
@@ -79,9 +88,11 @@ cudaError_t symbolCopy(void* dst, const void* src, const void* symbol, size_t co
 
 cudaError_t launchKernel(KernelRecord* kernel, dim3 grid, dim3 block, void** args, size_t sharedMem,
                          cudaStream_t stream) {
-  PREDATAR_LOCK_AND_CHECK_STICKY();
+  PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
   if (kernel == nullptr) return fail(cudaErrorInvalidDeviceFunction);
   if (isCapturing(stream)) return fail(captureKernel(*kernel, grid, block, args, sharedMem, stream));
+  if (rt().launchSuspended() && !cooperativeLaunchPending() && !programmaticLaunchPending())
+    return fail(rt().deferLaunch(*kernel, grid, block, args, sharedMem, stream));
   return fail(rt().launch(*kernel, grid, block, args, sharedMem, stream));
 }
 
@@ -179,10 +190,17 @@ cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim,
 // Everything before in the stream has completed: host functions run at once.
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
   {
-    PREDATAR_LOCK_AND_CHECK_STICKY();
+    PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
     if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
     if (fn == nullptr) return fail(cudaErrorInvalidValue);
     if (isCapturing(stream)) return fail(captureHost(fn, userData, stream));
+    if (rt().launchSuspended()) {  // it runs after the suspended launch
+      rt().defer([=] {
+        fn(userData);
+        return cudaSuccess;
+      });
+      return cudaSuccess;
+    }
   }
   fn(userData);
   return cudaSuccess;
@@ -198,6 +216,13 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
     std::lock_guard lock(rt().mutex());
     if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
     if (callback == nullptr) return fail(cudaErrorInvalidValue);
+    if (rt().launchSuspended()) {  // it runs after the suspended launch
+      rt().defer([=] {
+        callback(stream, rt().sticky(), userData);
+        return cudaSuccess;
+      });
+      return cudaSuccess;
+    }
     status = rt().sticky();
   }
   callback(stream, status, userData);
@@ -286,7 +311,7 @@ cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int) {
 }
 
 cudaError_t cudaMallocHost(void** ptr, size_t size) {
-  PREDATAR_LOCK_AND_CHECK_STICKY();
+  PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
   return fail(rt().allocate(ptr, size, AllocationKind::Host));
 }
 
@@ -298,7 +323,7 @@ cudaError_t cudaFreeHost(void* ptr) {
 }
 
 cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int) {
-  PREDATAR_LOCK_AND_CHECK_STICKY();
+  PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
   if (pDevice == nullptr || rt().kindOf(pHost) != AllocationKind::Host) return fail(cudaErrorInvalidValue);
   *pDevice = pHost;
   return cudaSuccess;
@@ -336,9 +361,19 @@ cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t count, int kind) 
 }
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, int kind, cudaStream_t stream) {
-  PREDATAR_LOCK_AND_CHECK_STICKY();
+  PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
   if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (isCapturing(stream)) return fail(captureCopy(dst, src, count, kind, stream));
+  // Pageable host memory (not the runtime's): CUDA copies a source there
+  // before the call returns, and returns from a copy into it once it is done.
+  auto pageable = [](const void* p, size_t n) { return !rt().kindOf(p) && !rt().isDeviceRange(p, n); };
+  if (rt().launchSuspended() && !pageable(dst, count)) {
+    std::shared_ptr<std::vector<char>> staged;
+    if (pageable(src, count))
+      staged = std::make_shared<std::vector<char>>(static_cast<const char*>(src), static_cast<const char*>(src) + count);
+    rt().defer([=] { return rt().copy(dst, staged ? staged->data() : src, count, kind); });
+    return cudaSuccess;
+  }
   return fail(rt().copy(dst, src, count, kind));
 }
 
@@ -371,9 +406,13 @@ cudaError_t cudaMemset_ptds(void* devPtr, int value, size_t count)
     __attribute__((alias("cudaMemset"), visibility("default")));
 
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
-  PREDATAR_LOCK_AND_CHECK_STICKY();
+  PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
   if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (isCapturing(stream)) return fail(captureFill(devPtr, value, count, stream));
+  if (rt().launchSuspended()) {
+    rt().defer([=] { return rt().fill(devPtr, value, count); });
+    return cudaSuccess;
+  }
   return fail(rt().fill(devPtr, value, count));
 }
 
@@ -413,7 +452,7 @@ cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol, size_t
     __attribute__((alias("cudaMemcpyFromSymbolAsync"), visibility("default")));
 
 cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) {
-  PREDATAR_LOCK_AND_CHECK_STICKY();
+  PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
   if (devPtr == nullptr) return fail(cudaErrorInvalidValue);
   uint64_t address = 0, bytes = 0;
   if (cudaError_t e = rt().symbol(symbol, address, bytes); e != cudaSuccess) return fail(e);
@@ -422,7 +461,7 @@ cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) {
 }
 
 cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
-  PREDATAR_LOCK_AND_CHECK_STICKY();
+  PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
   if (size == nullptr) return fail(cudaErrorInvalidValue);
   uint64_t address = 0, bytes = 0;
   if (cudaError_t e = rt().symbol(symbol, address, bytes); e != cudaSuccess) return fail(e);
@@ -433,7 +472,7 @@ cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
 // Managed memory is host memory: prefetching and advice have nothing to do.
 cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cudaMemLocation, unsigned int,
                                  cudaStream_t stream) {
-  PREDATAR_LOCK_AND_CHECK_STICKY();
+  PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
   if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (count && !rt().isDeviceRange(devPtr, count)) return fail(cudaErrorInvalidValue);
   return cudaSuccess;
@@ -444,13 +483,13 @@ cudaError_t cudaMemPrefetchAsync_ptsz(const void* devPtr, size_t count, cudaMemL
     __attribute__((alias("cudaMemPrefetchAsync"), visibility("default")));
 
 cudaError_t cudaMemAdvise(const void* devPtr, size_t count, int, cudaMemLocation) {
-  PREDATAR_LOCK_AND_CHECK_STICKY();
+  PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
   if (count && !rt().isDeviceRange(devPtr, count)) return fail(cudaErrorInvalidValue);
   return cudaSuccess;
 }
 
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void*, size_t, unsigned int) {
-  PREDATAR_LOCK_AND_CHECK_STICKY();
+  PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
   return rt().validStream(stream) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
 }
 
@@ -487,14 +526,14 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
 // ---------------------------------------------------------------- streams and events
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream) {
-  PREDATAR_LOCK_AND_CHECK_STICKY();
+  PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
   if (stream == nullptr) return fail(cudaErrorInvalidValue);
   *stream = rt().createStream();
   return cudaSuccess;
 }
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
-  PREDATAR_LOCK_AND_CHECK_STICKY();
+  PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
   if (stream == nullptr) return fail(cudaErrorInvalidValue);
   *stream = rt().createStream((flags & 1) != 0);  // cudaStreamNonBlocking
   return cudaSuccess;
@@ -519,14 +558,25 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
 
 cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream) { return cudaStreamSynchronize(perThreadDefault(stream)); }
 
-// The work of a stream is always complete: the host saw it complete.
-cudaError_t cudaStreamQuery(cudaStream_t stream) { return cudaStreamSynchronize(stream); }
+// The work of a stream is complete (the host saw it complete), unless a
+// launch still waits for the host.
+cudaError_t cudaStreamQuery(cudaStream_t stream) {
+  {
+    std::lock_guard lock(rt().mutex());
+    if (rt().launchSuspended() && !rt().advanceSuspendedLaunch()) return cudaErrorNotReady;
+  }
+  return cudaStreamSynchronize(stream);
+}
 
-cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream) { return cudaStreamSynchronize(perThreadDefault(stream)); }
+cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream) { return cudaStreamQuery(perThreadDefault(stream)); }
 
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
-  PREDATAR_LOCK_AND_CHECK_STICKY();
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
+  PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
   if (!rt().validStream(stream) || rt().event(event) == nullptr) return fail(cudaErrorInvalidResourceHandle);
+  if (rt().launchSuspended() && !isCapturing(stream)) {
+    rt().defer([=] { return cudaStreamWaitEvent(stream, event, flags); });
+    return cudaSuccess;
+  }
   captureEventWait(stream, event);
   if (!isCapturing(stream))
     rt().order().waitEvent(reinterpret_cast<uintptr_t>(stream), reinterpret_cast<uintptr_t>(event));
@@ -538,7 +588,7 @@ cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, uns
 }
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
-  PREDATAR_LOCK_AND_CHECK_STICKY();
+  PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
   if (event == nullptr) return fail(cudaErrorInvalidValue);
   *event = rt().createEvent();
   return cudaSuccess;
@@ -547,10 +597,14 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) {
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int) { return cudaEventCreate(event); }
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
-  PREDATAR_LOCK_AND_CHECK_STICKY();
+  PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
   Runtime::Event* e = rt().event(event);
   if (e == nullptr || !rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (isCapturing(stream)) return fail(captureEventRecord(event, stream));
+  if (rt().launchSuspended()) {  // recorded when the work before it is done
+    rt().defer([=] { return cudaEventRecord(event, stream); });
+    return cudaSuccess;
+  }
   e->recorded = true;
   e->time = std::chrono::steady_clock::now();
   rt().order().recordEvent(reinterpret_cast<uintptr_t>(event), reinterpret_cast<uintptr_t>(stream));
@@ -565,15 +619,22 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
   return cudaEventRecord(event, stream);
 }
 
-// Recorded work is always complete: the host saw it complete.
+// Recorded work is always complete (the host saw it complete), unless a
+// launch still waits for the host.
 cudaError_t cudaEventQuery(cudaEvent_t event) {
+  {
+    std::lock_guard lock(rt().mutex());
+    if (rt().launchSuspended() && !rt().advanceSuspendedLaunch()) return cudaErrorNotReady;
+  }
+  return cudaEventSynchronize(event);
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
   if (!rt().event(event)) return fail(cudaErrorInvalidResourceHandle);
   rt().order().synchronizeEvent(reinterpret_cast<uintptr_t>(event));
   return cudaSuccess;
 }
-
-cudaError_t cudaEventSynchronize(cudaEvent_t event) { return cudaEventQuery(event); }
 
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
   PREDATAR_LOCK_AND_CHECK_STICKY();

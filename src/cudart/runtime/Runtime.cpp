@@ -22,9 +22,10 @@
 #include "cudart/runtime/Interrupt.h"
 #include "cudart/runtime/LaunchProgress.h"
 #include "cudart/runtime/OutOfMemory.h"
+#include "cudart/runtime/RuntimeDetail.h"
 
 namespace predatar::cudart {
-namespace {
+namespace detail {
 
 const char* env(const char* name) {
   const char* v = std::getenv(name);
@@ -64,7 +65,8 @@ std::string describe(const absl::Status& status) {
   return text;
 }
 
-}  // namespace
+}  // namespace detail
+using namespace detail;
 
 // ---------------------------------------------------------------- options
 
@@ -379,6 +381,7 @@ bool Runtime::isDeviceRange(const void* pointer, uint64_t bytes) const {
 }
 
 cudaError_t Runtime::copy(void* dst, const void* src, uint64_t bytes, int kind) {
+  settleSuspendedLaunch();  // a copy made by the runtime itself (graphs) comes after it
   if (bytes == 0) return cudaSuccess;
   if (dst == nullptr || src == nullptr) return cudaErrorInvalidValue;
   switch (kind) {
@@ -404,6 +407,7 @@ cudaError_t Runtime::copy(void* dst, const void* src, uint64_t bytes, int kind) 
 }
 
 cudaError_t Runtime::fill(void* dst, int value, uint64_t bytes) {
+  settleSuspendedLaunch();
   if (bytes == 0) return cudaSuccess;
   if (!isDeviceRange(dst, bytes)) return cudaErrorInvalidValue;
   std::memset(dst, value, bytes);
@@ -454,207 +458,8 @@ bool Runtime::destroyEvent(cudaEvent_t event) {
   return events_.erase(reinterpret_cast<uintptr_t>(event)) > 0;
 }
 
-// ---------------------------------------------------------------- launch
-
-bool Runtime::selected(const KernelRecord& kernel) {
-  if (!options_.kernelName.empty() && kernel.mangled.find(options_.kernelName) == std::string::npos &&
-      kernel.demangled.find(options_.kernelName) == std::string::npos)
-    return false;
-  uint64_t n = matchingLaunches_++;
-  if (n < options_.launchSkip) return false;
-  if (options_.launchCount && n - options_.launchSkip >= *options_.launchCount) return false;
-  return true;
-}
-
-cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** args,
-                            uint64_t dynamicShared, cudaStream_t stream) {
-  if (sticky_ != cudaSuccess) return sticky_;
-  if (!validStream(stream)) return cudaErrorInvalidResourceHandle;
-  uint64_t threads = uint64_t(block.x) * block.y * block.z;
-  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || threads == 0 || threads > 1024 || block.x > 1024 ||
-      block.y > 1024 || block.z > 64 || grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu)
-    return cudaErrorInvalidValue;  // CUDA 13 (driver 580) returns "invalid argument" here, not 9
-  if (dynamicShared > uint64_t(std::max(kernel.maxDynamicSharedBytes, 48 * 1024)))
-    return cudaErrorInvalidValue;
-  RegisteredModule& m = *kernel.module;
-  if (!m.fatbinStatus.ok()) {
-    warn(absl::StrCat("cannot launch ", kernel.demangled, ": ", m.fatbinStatus.message()));
-    return refuseLaunch(kernel, grid, block, cudaErrorNoKernelImageForDevice, std::string(m.fatbinStatus.message()));
-  }
-  if (std::string why = unsupportedKernelFeature(m.ptx, kernel.mangled); !why.empty()) {
-    warn(absl::StrCat("cannot launch ", kernel.demangled, ": ", why));
-    return refuseLaunch(kernel, grid, block, cudaErrorNotSupported, why);
-  }
-  if (cudaError_t e = ensureLoaded(m); e != cudaSuccess)
-    return refuseLaunch(kernel, grid, block, e, absl::StrCat("cannot load the PTX of ", m.sourceName, ": ",
-                                                             describe(m.loadStatus)));
-  const sim::KernelSignature* sig = signature(kernel);
-  if (sig == nullptr) {
-    warn(absl::StrCat("kernel ", kernel.mangled, " is registered but not in the PTX of ", m.sourceName));
-    return cudaErrorInvalidDeviceFunction;
-  }
-  if (!sig->params.empty() && args == nullptr) return cudaErrorInvalidValue;
-
-  sim::LaunchConfig config;
-  config.grid = Dim3{grid.x, grid.y, grid.z};
-  config.block = Dim3{block.x, block.y, block.z};
-  config.dynamicSharedBytes = uint32_t(dynamicShared);
-  if (size_t stack = 0; cudaDeviceGetLimit(&stack, 0 /* cudaLimitStackSize */) == cudaSuccess)
-    config.stackLimitBytes = stack;
-  config.schedule = options_.schedule;
-  config.schedule.interrupt = interruptFlag();
-  config.schedule.onProgress = progressPrinter(launches_.size(), kernel.demangled);
-  config.setGraphConditional = setGraphConditional;
-  if (cooperativeLaunchPending()) prepareCooperativeLaunch(config, *memory_);
-  uintptr_t streamKey = stream == nullptr ? StreamOrder::kLegacy : reinterpret_cast<uintptr_t>(stream);
-  config.programmaticOverlap = programmaticLaunchPending() && launchedDependents_[streamKey];
-  launchedDependents_[streamKey] = false;  // kernels that trigger are never replayed (sim/Repeatable.cpp)
-  for (size_t i = 0; i < sig->params.size(); ++i) config.args.push_back(args[i]);
-
-  LaunchRecord record;
-  record.index = launches_.size();
-  record.kernel = kernel.demangled + processNote_;
-  record.mangled = kernel.mangled;
-  record.module = m.sourceName;
-  record.grid = config.grid;
-  record.block = config.block;
-  record.dynamicSharedBytes = dynamicShared;
-  record.checked = selected(kernel);
-  StreamOrder::Launch order = order_.launch(reinterpret_cast<uintptr_t>(stream), uint32_t(record.index));
-
-  KernelInfoRecorder info;
-  EventFanout fanout;
-  fanout.add(&info);
-  std::vector<Detector*> detectors;
-  if (record.checked && detectors_.empty()) {
-    DetectorOptions detectorOptions;
-    detectorOptions.perLocationDedup = options_.perLocation;
-    if (const char* v = env("PREDATAR_COMPRESSION")) detectorOptions.compression = std::strcmp(v, "off") != 0;
-    if (const char* v = env("PREDATAR_VOLATILE")) detectorOptions.volatileStrong = std::strcmp(v, "strong") == 0;
-    for (const auto& name : options_.detectors)
-      if (auto d = makeDetector(name, detectorOptions)) detectors_.push_back(std::move(d));
-  }
-  if (record.checked && !feed_ && !detectors_.empty()) {
-    std::vector<EventSink*> sinks;
-    for (const auto& d : detectors_) sinks.push_back(d.get());
-    feed_ = std::make_unique<DetectorFeed>(std::move(sinks), 0);
-  }
-  // What each detector had before this launch: its figures and races are the difference.
-  std::vector<std::pair<uint64_t, size_t>> before;
-  if (record.checked)
-    for (const auto& d : detectors_) {
-      record.detectors.push_back(std::string(d->name()));
-      detectors.push_back(d.get());
-      before.emplace_back(d->stats().events, d->races().races().size());
-    }
-  if (options_.verbose)
-    warn(absl::StrCat("launch ", record.index, ": ", record.kernel, " <<<(", grid.x, ",", grid.y, ",", grid.z,
-                      "), (", block.x, ",", block.y, ",", block.z, "), ", dynamicShared, ">>>",
-                      record.checked ? "" : " (not checked)"));
-  RepeatProbe repeat;
-  if (replayRepeat(kernel, *sig, config, order.unordered.empty() && !order_.isLive(uint32_t(record.index)), record,
-                   repeat)) {
-    noteLaunchOrder(record, reinterpret_cast<uintptr_t>(stream));
-    launches_.push_back(std::move(record));
-    dieIfInterrupted(*this);
-    return cudaSuccess;
-  }
-  recordFootprint(kernel, record, repeat, fanout);
-  if (record.checked && feed_) fanout.add(feed_.get());
-  sim::LaunchStats stats;
-  MemoryActivity activity("running kernel %s (launch %zu, grid (%u,%u,%u) x block (%u,%u,%u))",
-                          record.kernel.c_str(), record.index, grid.x, grid.y, grid.z, block.x, block.y, block.z);
-  running_ = &record;
-  setInLaunch(true);
-  auto started = std::chrono::steady_clock::now();
-  LaunchOrderSink ordered(fanout, uint32_t(record.index), std::move(order));
-  absl::Status status = sim::launch(*m.module, kernel.mangled, config, *memory_, ordered, &stats);
-  if (record.checked && feed_) feed_->flush();  // the detectors are read below
-  record.figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  setInLaunch(false);
-  running_ = nullptr;
-  record.figures.warpInstructions = stats.warpInstructions;
-  launchedDependents_[streamKey] = status.ok() && stats.launchedDependents;
-  for (const std::string& w : stats.warnings) warn("warning: " + w);
-  record.figures.threadInstructions = stats.threadInstructions;
-  learnRepeat(kernel, repeat, record, stats, status);
-  for (size_t i = 0; i < detectors.size(); ++i) {
-    const Detector* d = detectors[i];
-    DetectorStats ds = d->stats();
-    record.figures.detectors.push_back(DetectorFigures{std::string(d->name()), ds.events - before[i].first,
-                                                       ds.peakThreadClockBytes,
-                                                       ds.peakLockClockBytes, ds.peakQueueBytes, ds.peakShadowBytes});
-  }
-  record.info = std::move(info.info);
-  if (record.info.grid.count() == 0 || record.info.name.empty()) {
-    record.info.grid = config.grid;
-    record.info.block = config.block;
-  }
-  for (size_t i = 0; i < detectors.size(); ++i) {
-    const auto& races = detectors[i]->races().races();
-    record.races.insert(record.races.end(), races.begin() + before[i].second, races.end());
-  }
-  // Name global locations outside the module's variables by their allocation.
-  for (const Race& r : record.races) {
-    std::string name;
-    bool symbol = false;
-    for (const auto& sym : record.info.symbols)
-      symbol |= sym.space == r.space && r.address >= sym.base && r.address < sym.base + sym.bytes;
-    if (r.space == MemorySpace::Global && !symbol)
-      if (auto a = memory_->find(r.address)) name = absl::StrCat(a->label, "+", r.address - a->base);
-    record.allocations.push_back(std::move(name));
-  }
-  noteLaunchOrder(record, reinterpret_cast<uintptr_t>(stream));
-  cudaError_t result = cudaSuccess;
-  if (!status.ok()) {
-    record.error = describe(status);
-    result = errorForLaunch(status);
-    // One line as it happens; the whole message is the report's KERNEL FAULT.
-    warn(absl::StrCat("kernel ", record.kernel, " failed (", errorName(result),
-                      "): ", record.error.substr(0, record.error.find('\n')),
-                      record.error.find('\n') == std::string::npos ? "" : " (more in the report)"));
-    if (result != cudaErrorNotSupported && result != cudaErrorInvalidValue) sticky_ = result;
-    record.cudaError = errorName(result);
-    if (stats.fault)
-      record.fault = FaultLocation{stats.fault->pc, stats.fault->file, stats.fault->line, stats.fault->blockIdx,
-                                   stats.fault->threadIdx};
-  }
-  // Races as they are found (the full report comes at exit).
-  if (!options_.quiet)
-    for (const Race& r : record.races) std::fprintf(stderr, "%s\n", describeRace(record, r).c_str());
-  bool interesting = !record.races.empty() || !record.error.empty();
-  // The source table and symbols only serve to describe races.
-  if (record.races.empty()) record.info = KernelInfo{};
-  launches_.push_back(std::move(record));
-  // Rewrite the report when something was found, so that a later crash of
-  // the program does not lose it (at most once a second; always at exit).
-  auto now = std::chrono::steady_clock::now();
-  if (interesting && (!processNote_.empty() || !lastReportWrite_ || now - *lastReportWrite_ >= std::chrono::seconds(1))) {
-    writeReport();
-    lastReportWrite_ = now;
-  }
-  dieIfInterrupted(*this);
-  if (!stats.deviceLaunches.empty()) launchDeviceChildren(stats.deviceLaunches, stream);
-  return result;
-}
-
-cudaError_t Runtime::refuseLaunch(const KernelRecord& kernel, dim3 grid, dim3 block, cudaError_t error,
-                                  std::string why) {
-  LaunchRecord record;
-  record.index = launches_.size();
-  record.kernel = kernel.demangled + processNote_;
-  record.mangled = kernel.mangled;
-  record.module = kernel.module->sourceName;
-  record.grid = Dim3{grid.x, grid.y, grid.z};
-  record.block = Dim3{block.x, block.y, block.z};
-  record.error = std::move(why);
-  record.cudaError = errorName(error);
-  launches_.push_back(std::move(record));
-  writeReport();
-  return error;
-}
-
 void Runtime::finish() {
+  settleSuspendedLaunch();  // a launch still waiting for the host at exit never finishes
   if (!options_.reportPath.empty()) {
     writeReport();
     return;

@@ -6,6 +6,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -134,9 +136,24 @@ class Runtime {
   cudaError_t unregisterHost(void* pointer);
   void resetDevice();
 
-  // Launch (serialized: the kernel has finished when this returns).
+  // Launch (Launch.cpp). Serialized: the kernel has finished when this
+  // returns, unless it waits for the host (a latch in pinned memory, written
+  // after the launch): then the launch is suspended and the host goes on.
   cudaError_t launch(KernelRecord& kernel, dim3 grid, dim3 block, void** args,
                      uint64_t dynamicShared, cudaStream_t stream);
+  // While a launch is suspended, stream work is queued behind it in issue
+  // order (a launch keeps its arguments' values as they are now), and every
+  // other call that needs the device settles first: the suspended launch
+  // goes on, now unable to wait for the host again (that is a deadlock, as
+  // on a GPU), then the queued work runs.
+  bool launchSuspended() const { return suspended_ != nullptr; }
+  cudaError_t deferLaunch(KernelRecord& kernel, dim3 grid, dim3 block, void** args, uint64_t dynamicShared,
+                          cudaStream_t stream);
+  void defer(std::function<cudaError_t()> work);
+  void settleSuspendedLaunch();
+  // For the non-blocking queries: lets the suspended launch and the queued
+  // work go on while they can; false when the launch still waits for the host.
+  bool advanceSuspendedLaunch();
 
   // Errors. Launch failures are sticky, as on a GPU.
   cudaError_t sticky() const { return sticky_; }
@@ -174,6 +191,17 @@ class Runtime {
 
  private:
   bool selected(const KernelRecord& kernel);
+  // Launch.cpp: the checks a launch fails at once (cudaErrorInvalidValue ...).
+  cudaError_t launchConfigError(const KernelRecord& kernel, dim3 grid, dim3 block, uint64_t dynamicShared,
+                                cudaStream_t stream) const;
+  struct InFlightLaunch;
+  // Runs `step` (a launch's run, or its next part) as the running launch.
+  bool runOnHostTurn(InFlightLaunch& launch, const std::function<bool()>& step);
+  // The launch's record, races and faults, once its kernel has finished.
+  cudaError_t finishLaunch(InFlightLaunch& launch);
+  std::shared_ptr<InFlightLaunch> suspended_;  // waits for the host
+  std::deque<std::function<cudaError_t()>> deferred_;  // stream work issued since, in issue order
+  bool settling_ = false;
   // Races with earlier launches (LaunchOrder.cpp): their sources and a note
   // naming the streams; remembers this launch while later ones may race with it.
   void noteLaunchOrder(LaunchRecord& record, uintptr_t stream);

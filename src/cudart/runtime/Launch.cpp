@@ -1,0 +1,363 @@
+// Runtime::launch: a kernel launch through the emulator and the detectors,
+// and the launches that wait for the host (HostHandOff.h): such a launch is
+// suspended while the host goes on, the stream work issued meanwhile is
+// queued behind it, and both finish when the host next waits for the device.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "analysis/Detector.h"
+#include "cudart/runtime/Api.h"
+#include "cudart/runtime/DeviceFeatures.h"
+#include "cudart/runtime/Graph.h"
+#include "cudart/runtime/HostHandOff.h"
+#include "cudart/runtime/Interrupt.h"
+#include "cudart/runtime/LaunchProgress.h"
+#include "cudart/runtime/OutOfMemory.h"
+#include "cudart/runtime/Runtime.h"
+#include "cudart/runtime/RuntimeDetail.h"
+
+namespace predatar::cudart {
+using namespace detail;
+
+// A launch from its start in the emulator to its record: everything the
+// record is made of after the kernel ran (finishLaunch), which may be long
+// after `launch` returned when the kernel waited for the host.
+struct Runtime::InFlightLaunch {
+  KernelRecord* kernel = nullptr;
+  RegisteredModule* module = nullptr;
+  cudaStream_t stream = nullptr;
+  uintptr_t streamKey = 0;
+  sim::LaunchConfig config;
+  LaunchRecord record;
+  RepeatProbe repeat;
+  KernelInfoRecorder info;
+  EventFanout fanout;
+  std::unique_ptr<LaunchOrderSink> ordered;
+  std::vector<Detector*> detectors;
+  std::vector<std::pair<uint64_t, size_t>> before;  // each detector's events and races before it
+  sim::LaunchStats stats;
+  absl::Status status;
+  std::chrono::steady_clock::time_point started;
+  std::unique_ptr<HostHandOff> handOff;  // when the kernel may wait for the host
+};
+
+namespace {
+
+// Whether a kernel may wait for the host: an argument points into memory
+// the host reaches while kernels run (pinned, managed or registered memory).
+// Such a launch runs on a thread of its own, so that it can wait.
+bool argumentsReachHostMemory(const sim::KernelSignature& sig, const sim::LaunchConfig& config,
+                              const sim::DeviceMemory& memory) {
+  for (size_t i = 0; i < sig.params.size() && i < config.args.size(); ++i)
+    for (uint32_t at = 0; at + sizeof(uint64_t) <= sig.params[i].bytes; at += sizeof(uint64_t)) {
+      uint64_t value;
+      std::memcpy(&value, static_cast<const char*>(config.args[i]) + at, sizeof value);
+      auto a = value ? memory.find(value) : std::nullopt;
+      if (a && a->placement == sim::DeviceMemory::Placement::HostShared) return true;
+    }
+  return false;
+}
+
+}  // namespace
+
+bool Runtime::selected(const KernelRecord& kernel) {
+  if (!options_.kernelName.empty() && kernel.mangled.find(options_.kernelName) == std::string::npos &&
+      kernel.demangled.find(options_.kernelName) == std::string::npos)
+    return false;
+  uint64_t n = matchingLaunches_++;
+  if (n < options_.launchSkip) return false;
+  if (options_.launchCount && n - options_.launchSkip >= *options_.launchCount) return false;
+  return true;
+}
+
+cudaError_t Runtime::launchConfigError(const KernelRecord& kernel, dim3 grid, dim3 block, uint64_t dynamicShared,
+                                       cudaStream_t stream) const {
+  if (sticky_ != cudaSuccess) return sticky_;
+  if (!validStream(stream)) return cudaErrorInvalidResourceHandle;
+  uint64_t threads = uint64_t(block.x) * block.y * block.z;
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || threads == 0 || threads > 1024 || block.x > 1024 ||
+      block.y > 1024 || block.z > 64 || grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu)
+    return cudaErrorInvalidValue;  // CUDA 13 (driver 580) returns "invalid argument" here, not 9
+  if (dynamicShared > uint64_t(std::max(kernel.maxDynamicSharedBytes, 48 * 1024)))
+    return cudaErrorInvalidValue;
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** args,
+                            uint64_t dynamicShared, cudaStream_t stream) {
+  settleSuspendedLaunch();
+  if (cudaError_t e = launchConfigError(kernel, grid, block, dynamicShared, stream); e != cudaSuccess) return e;
+  RegisteredModule& m = *kernel.module;
+  if (!m.fatbinStatus.ok()) {
+    warn(absl::StrCat("cannot launch ", kernel.demangled, ": ", m.fatbinStatus.message()));
+    return refuseLaunch(kernel, grid, block, cudaErrorNoKernelImageForDevice, std::string(m.fatbinStatus.message()));
+  }
+  if (std::string why = unsupportedKernelFeature(m.ptx, kernel.mangled); !why.empty()) {
+    warn(absl::StrCat("cannot launch ", kernel.demangled, ": ", why));
+    return refuseLaunch(kernel, grid, block, cudaErrorNotSupported, why);
+  }
+  if (cudaError_t e = ensureLoaded(m); e != cudaSuccess)
+    return refuseLaunch(kernel, grid, block, e, absl::StrCat("cannot load the PTX of ", m.sourceName, ": ",
+                                                             describe(m.loadStatus)));
+  const sim::KernelSignature* sig = signature(kernel);
+  if (sig == nullptr) {
+    warn(absl::StrCat("kernel ", kernel.mangled, " is registered but not in the PTX of ", m.sourceName));
+    return cudaErrorInvalidDeviceFunction;
+  }
+  if (!sig->params.empty() && args == nullptr) return cudaErrorInvalidValue;
+
+  auto flight = std::make_unique<InFlightLaunch>();
+  InFlightLaunch& f = *flight;
+  f.kernel = &kernel;
+  f.module = &m;
+  f.stream = stream;
+  sim::LaunchConfig& config = f.config;
+  config.grid = Dim3{grid.x, grid.y, grid.z};
+  config.block = Dim3{block.x, block.y, block.z};
+  config.dynamicSharedBytes = uint32_t(dynamicShared);
+  if (size_t stack = 0; cudaDeviceGetLimit(&stack, 0 /* cudaLimitStackSize */) == cudaSuccess)
+    config.stackLimitBytes = stack;
+  config.schedule = options_.schedule;
+  config.schedule.interrupt = interruptFlag();
+  config.schedule.onProgress = progressPrinter(launches_.size(), kernel.demangled);
+  config.setGraphConditional = setGraphConditional;
+  if (cooperativeLaunchPending()) prepareCooperativeLaunch(config, *memory_);
+  f.streamKey = stream == nullptr ? StreamOrder::kLegacy : reinterpret_cast<uintptr_t>(stream);
+  config.programmaticOverlap = programmaticLaunchPending() && launchedDependents_[f.streamKey];
+  launchedDependents_[f.streamKey] = false;  // kernels that trigger are never replayed (sim/Repeatable.cpp)
+  for (size_t i = 0; i < sig->params.size(); ++i) config.args.push_back(args[i]);
+
+  LaunchRecord& record = f.record;
+  record.index = launches_.size();
+  record.kernel = kernel.demangled + processNote_;
+  record.mangled = kernel.mangled;
+  record.module = m.sourceName;
+  record.grid = config.grid;
+  record.block = config.block;
+  record.dynamicSharedBytes = dynamicShared;
+  record.checked = selected(kernel);
+  StreamOrder::Launch order = order_.launch(reinterpret_cast<uintptr_t>(stream), uint32_t(record.index));
+
+  f.fanout.add(&f.info);
+  if (record.checked && detectors_.empty()) {
+    DetectorOptions detectorOptions;
+    detectorOptions.perLocationDedup = options_.perLocation;
+    if (const char* v = env("PREDATAR_COMPRESSION")) detectorOptions.compression = std::strcmp(v, "off") != 0;
+    if (const char* v = env("PREDATAR_VOLATILE")) detectorOptions.volatileStrong = std::strcmp(v, "strong") == 0;
+    for (const auto& name : options_.detectors)
+      if (auto d = makeDetector(name, detectorOptions)) detectors_.push_back(std::move(d));
+  }
+  if (record.checked && !feed_ && !detectors_.empty()) {
+    std::vector<EventSink*> sinks;
+    for (const auto& d : detectors_) sinks.push_back(d.get());
+    feed_ = std::make_unique<DetectorFeed>(std::move(sinks), 0);
+  }
+  // What each detector had before this launch: its figures and races are the difference.
+  if (record.checked)
+    for (const auto& d : detectors_) {
+      record.detectors.push_back(std::string(d->name()));
+      f.detectors.push_back(d.get());
+      f.before.emplace_back(d->stats().events, d->races().races().size());
+    }
+  if (options_.verbose)
+    warn(absl::StrCat("launch ", record.index, ": ", record.kernel, " <<<(", grid.x, ",", grid.y, ",", grid.z,
+                      "), (", block.x, ",", block.y, ",", block.z, "), ", dynamicShared, ">>>",
+                      record.checked ? "" : " (not checked)"));
+  if (replayRepeat(kernel, *sig, config, order.unordered.empty() && !order_.isLive(uint32_t(record.index)), record,
+                   f.repeat)) {
+    noteLaunchOrder(record, reinterpret_cast<uintptr_t>(stream));
+    launches_.push_back(std::move(record));
+    dieIfInterrupted(*this);
+    return cudaSuccess;
+  }
+  recordFootprint(kernel, record, f.repeat, f.fanout);
+  if (record.checked && feed_) f.fanout.add(feed_.get());
+  f.ordered = std::make_unique<LaunchOrderSink>(f.fanout, uint32_t(record.index), std::move(order));
+  auto run = [this, &f] {
+    MemoryActivity activity("running kernel %s (launch %zu, grid (%u,%u,%u) x block (%u,%u,%u))",
+                            f.record.kernel.c_str(), f.record.index, f.config.grid.x, f.config.grid.y,
+                            f.config.grid.z, f.config.block.x, f.config.block.y, f.config.block.z);
+    f.status = sim::launch(*f.module->module, f.kernel->mangled, f.config, *memory_, *f.ordered, &f.stats);
+  };
+  f.started = std::chrono::steady_clock::now();
+  if (argumentsReachHostMemory(*sig, config, *memory_)) {
+    f.handOff = std::make_unique<HostHandOff>();
+    config.schedule.waitForHost = [&f] { return f.handOff->waitForHost(); };
+    bool finished = runOnHostTurn(f, [&] { return f.handOff->start(run); });
+    if (!finished) {
+      // The kernel waits for the host: the host goes on, as it would on a GPU.
+      if (options_.verbose)
+        warn(absl::StrCat("launch ", record.index, ": ", record.kernel,
+                          " waits for the host; later stream work waits for it"));
+      suspended_ = std::move(flight);
+      return cudaSuccess;
+    }
+  } else {
+    runOnHostTurn(f, [&] {
+      run();
+      return true;
+    });
+  }
+  return finishLaunch(f);
+}
+
+bool Runtime::runOnHostTurn(InFlightLaunch& f, const std::function<bool()>& step) {
+  running_ = &f.record;
+  setInLaunch(true);
+  bool finished = step();
+  setInLaunch(false);
+  running_ = nullptr;
+  return finished;
+}
+
+cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
+  LaunchRecord& record = f.record;
+  const sim::LaunchStats& stats = f.stats;
+  const absl::Status& status = f.status;
+  if (record.checked && feed_) feed_->flush();  // the detectors are read below
+  record.figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - f.started).count();
+  record.figures.warpInstructions = stats.warpInstructions;
+  launchedDependents_[f.streamKey] = status.ok() && stats.launchedDependents;
+  for (const std::string& w : stats.warnings) warn("warning: " + w);
+  record.figures.threadInstructions = stats.threadInstructions;
+  learnRepeat(*f.kernel, f.repeat, record, stats, status);
+  for (size_t i = 0; i < f.detectors.size(); ++i) {
+    const Detector* d = f.detectors[i];
+    DetectorStats ds = d->stats();
+    record.figures.detectors.push_back(DetectorFigures{std::string(d->name()), ds.events - f.before[i].first,
+                                                       ds.peakThreadClockBytes,
+                                                       ds.peakLockClockBytes, ds.peakQueueBytes, ds.peakShadowBytes});
+  }
+  record.info = std::move(f.info.info);
+  if (record.info.grid.count() == 0 || record.info.name.empty()) {
+    record.info.grid = f.config.grid;
+    record.info.block = f.config.block;
+  }
+  for (size_t i = 0; i < f.detectors.size(); ++i) {
+    const auto& races = f.detectors[i]->races().races();
+    record.races.insert(record.races.end(), races.begin() + f.before[i].second, races.end());
+  }
+  // Name global locations outside the module's variables by their allocation.
+  for (const Race& r : record.races) {
+    std::string name;
+    bool symbol = false;
+    for (const auto& sym : record.info.symbols)
+      symbol |= sym.space == r.space && r.address >= sym.base && r.address < sym.base + sym.bytes;
+    if (r.space == MemorySpace::Global && !symbol)
+      if (auto a = memory_->find(r.address)) name = absl::StrCat(a->label, "+", r.address - a->base);
+    record.allocations.push_back(std::move(name));
+  }
+  noteLaunchOrder(record, reinterpret_cast<uintptr_t>(f.stream));
+  cudaError_t result = cudaSuccess;
+  if (!status.ok()) {
+    record.error = describe(status);
+    result = errorForLaunch(status);
+    // One line as it happens; the whole message is the report's KERNEL FAULT.
+    warn(absl::StrCat("kernel ", record.kernel, " failed (", errorName(result),
+                      "): ", record.error.substr(0, record.error.find('\n')),
+                      record.error.find('\n') == std::string::npos ? "" : " (more in the report)"));
+    if (result != cudaErrorNotSupported && result != cudaErrorInvalidValue) sticky_ = result;
+    record.cudaError = errorName(result);
+    if (stats.fault)
+      record.fault = FaultLocation{stats.fault->pc, stats.fault->file, stats.fault->line, stats.fault->blockIdx,
+                                   stats.fault->threadIdx};
+  }
+  // Races as they are found (the full report comes at exit).
+  if (!options_.quiet)
+    for (const Race& r : record.races) std::fprintf(stderr, "%s\n", describeRace(record, r).c_str());
+  bool interesting = !record.races.empty() || !record.error.empty();
+  // The source table and symbols only serve to describe races.
+  if (record.races.empty()) record.info = KernelInfo{};
+  launches_.push_back(std::move(record));
+  // Rewrite the report when something was found, so that a later crash of
+  // the program does not lose it (at most once a second; always at exit).
+  auto now = std::chrono::steady_clock::now();
+  if (interesting && (!processNote_.empty() || !lastReportWrite_ || now - *lastReportWrite_ >= std::chrono::seconds(1))) {
+    writeReport();
+    lastReportWrite_ = now;
+  }
+  dieIfInterrupted(*this);
+  if (!f.stats.deviceLaunches.empty()) launchDeviceChildren(f.stats.deviceLaunches, f.stream);
+  return result;
+}
+
+// ---------------------------------------------------------------- work behind a suspended launch
+
+cudaError_t Runtime::deferLaunch(KernelRecord& kernel, dim3 grid, dim3 block, void** args, uint64_t dynamicShared,
+                                 cudaStream_t stream) {
+  if (cudaError_t e = launchConfigError(kernel, grid, block, dynamicShared, stream); e != cudaSuccess) return e;
+  // The arguments' values now: the caller's copies are gone when the launch runs.
+  const sim::KernelSignature* sig = kernel.module->fatbinStatus.ok() && ensureLoaded(*kernel.module) == cudaSuccess
+                                        ? signature(kernel)
+                                        : nullptr;
+  if (sig && !sig->params.empty() && args == nullptr) return cudaErrorInvalidValue;
+  std::vector<std::vector<char>> values;
+  for (size_t i = 0; sig && i < sig->params.size(); ++i) {
+    const char* value = static_cast<const char*>(args[i]);
+    values.emplace_back(value, value + sig->params[i].bytes);
+  }
+  defer([this, &kernel, grid, block, values = std::move(values), dynamicShared, stream]() mutable {
+    std::vector<void*> argv;
+    for (auto& v : values) argv.push_back(v.data());
+    return launch(kernel, grid, block, argv.empty() ? nullptr : argv.data(), dynamicShared, stream);
+  });
+  return cudaSuccess;
+}
+
+void Runtime::defer(std::function<cudaError_t()> work) { deferred_.push_back(std::move(work)); }
+
+void Runtime::settleSuspendedLaunch() {
+  if (settling_ || (!suspended_ && deferred_.empty())) return;
+  settling_ = true;
+  while (suspended_ || !deferred_.empty()) {
+    if (suspended_) {
+      std::shared_ptr<InFlightLaunch> f = std::move(suspended_);
+      runOnHostTurn(*f, [&] { return f->handOff->resume(/*hostWaits=*/true); });
+      fail(finishLaunch(*f));
+      continue;
+    }
+    std::function<cudaError_t()> work = std::move(deferred_.front());
+    deferred_.pop_front();
+    fail(work());
+  }
+  settling_ = false;
+}
+
+bool Runtime::advanceSuspendedLaunch() {
+  if (settling_) return true;
+  settling_ = true;
+  while (suspended_ || !deferred_.empty()) {
+    if (suspended_) {
+      std::shared_ptr<InFlightLaunch> f = suspended_;
+      if (!runOnHostTurn(*f, [&] { return f->handOff->resume(/*hostWaits=*/false); })) break;
+      suspended_.reset();
+      fail(finishLaunch(*f));
+      continue;
+    }
+    std::function<cudaError_t()> work = std::move(deferred_.front());
+    deferred_.pop_front();
+    fail(work());
+  }
+  settling_ = false;
+  return !suspended_;
+}
+
+cudaError_t Runtime::refuseLaunch(const KernelRecord& kernel, dim3 grid, dim3 block, cudaError_t error,
+                                  std::string why) {
+  LaunchRecord record;
+  record.index = launches_.size();
+  record.kernel = kernel.demangled + processNote_;
+  record.mangled = kernel.mangled;
+  record.module = kernel.module->sourceName;
+  record.grid = Dim3{grid.x, grid.y, grid.z};
+  record.block = Dim3{block.x, block.y, block.z};
+  record.error = std::move(why);
+  record.cudaError = errorName(error);
+  launches_.push_back(std::move(record));
+  writeReport();
+  return error;
+}
+
+}  // namespace predatar::cudart
