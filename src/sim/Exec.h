@@ -108,6 +108,10 @@ struct Warp {
   uint32_t asyncCommitted[32] = {};    // per lane: cp.async groups committed
   uint64_t asyncIssued = 0;
   uint32_t gridDependencyWaited = 0;  // lanes past griddepcontrol.wait (LaunchConfig::programmaticOverlap)
+  // Words its global and shared loads read lately (execLd, by hash of the
+  // word; the first and last lane of each load): a load of another counts in
+  // Launch::novelReads.
+  std::array<uintptr_t, 16> recentReads{};
   bool done() const { return (exists & ~exited) == 0; }
 };
 
@@ -168,6 +172,11 @@ struct Launch {
   uint64_t steps = 0;
   uint64_t threadSteps = 0;
   uint64_t memoryChanges = 0;  // stores and atomics that changed a byte (livelock detection)
+  // Loads of words their warp had not read lately (Warp::recentReads). The
+  // scheduler keeps a block running while its turns change memory or read
+  // new words: a spin-wait does neither, a long phase of loads before the
+  // first store (a table every thread reads) does the second.
+  uint64_t novelReads = 0;
   bool eventsConsumed = true;  // sink.consumesEvents(): false skips building memory and fence events
   LockInference locks;
   // Allocation cache for bounds checks.

@@ -326,6 +326,20 @@ inline bool storeChanges(const uint8_t* p, uint32_t size, uint64_t v) {
   }
 }
 
+// Launch::novelReads: whether the first or last lane read a word its warp
+// had not read lately (two lanes: a spin-wait's lanes read what they read
+// before, a table walk's move on).
+inline void noteNovelRead(Launch& L, Warp& w, const Access& acc, uint32_t mask) {
+  bool novel = false;
+  for (uint32_t lane : {uint32_t(std::countr_zero(mask)), uint32_t(31 - std::countl_zero(mask))}) {
+    uintptr_t word = reinterpret_cast<uintptr_t>(acc.ptr[lane]) >> 2;
+    uintptr_t& slot = w.recentReads[(word * 0x9E3779B97F4A7C15ull) >> 60];
+    novel |= slot != word;
+    slot = word;
+  }
+  L.novelReads += novel;
+}
+
 void execLd(Ctx& x, const Instr& in, uint32_t m) {
   uint32_t size = ptx::typeBytes(in.type);
   uint32_t total = size * in.vec;
@@ -344,6 +358,7 @@ void execLd(Ctx& x, const Instr& in, uint32_t m) {
   uint32_t evMask = acc.globalMask | acc.sharedMask;
   if (evMask) {
     Launch& L = *x.L;
+    noteNovelRead(L, *x.W, acc, evMask);
     L.locks.access(x.W->firstThread, evMask);
     emitMemory(x, in, acc, AccessType::Read, total, AtomicOp::None);
     if (isAcquire(in.sem)) emitFence(x, evMask, toEventScope(in.scope));

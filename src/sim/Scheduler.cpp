@@ -712,7 +712,8 @@ absl::Status Runner::run() {
     finishedInRound = 0;
     // Round-robin goes block by block: a block's warps take turns (a
     // quantum each) until they finish or all wait, or until kQuietPasses
-    // turns in a row changed no memory (a spin-wait on another block), before
+    // turns in a row changed no memory and read nothing new (a spin-wait on
+    // another block; Launch::readsBeyond), before
     // the next block's; the random schedule shuffles warps. (One turn per
     // warp per round interleaved every resident block, and the analysis's
     // shadow of a block's words was out of the caches by its next turn:
@@ -721,8 +722,8 @@ absl::Status Runner::run() {
       size_t end = at + 1;
       if (!random)
         while (end < order.size() && L.warps[order[end]].block == L.warps[order[at]].block) ++end;
-      uint64_t changes = L.memoryChanges;
-      uint32_t quiet = 0;
+      uint64_t changes = L.memoryChanges, novelReads = L.novelReads;
+      uint32_t quiet = 0, readOnly = 0;
       for (uint32_t pass = 0; pass < (random ? 1 : kMaxBlockPasses); ++pass) {
         bool ran = false;
         for (size_t k = at; k < end; ++k) {
@@ -746,7 +747,10 @@ absl::Status Runner::run() {
         if (!ran) break;
         if (L.memoryChanges != changes) {
           changes = L.memoryChanges;
-          quiet = 0;
+          novelReads = L.novelReads;
+          quiet = readOnly = 0;
+        } else if (L.novelReads != novelReads && ++readOnly < kReadOnlyPasses) {
+          novelReads = L.novelReads;  // reading on: not a spin-wait
         } else if (++quiet >= kQuietPasses) {
           break;
         }

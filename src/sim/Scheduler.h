@@ -30,6 +30,10 @@ class Runner {
   // A block's turns per round (run()): at most, and in a row without a memory change.
   static constexpr uint32_t kMaxBlockPasses = 1u << 20;
   static constexpr uint32_t kQuietPasses = 1;
+  // Turns in a row that read new words (Launch::novelReads) but changed no
+  // memory: a warp that polls more words than Warp::recentReads holds must
+  // still let the next block run.
+  static constexpr uint32_t kReadOnlyPasses = 256;
   static uint32_t sharedPc(const Warp& w, uint32_t lanes);
   void exitLanes(Warp& w, uint32_t lanes, uint32_t pc);
   void checkBarrier(Block& b, uint32_t id, uint32_t pc);

@@ -50,3 +50,16 @@ __global__ void ticketsPerStep(int* counter, int* tickets, int steps) {
     __syncthreads();
   }
 }
+
+// Each block takes a ticket, walks a table it never writes (many turns of
+// loads and no store), then takes another. Run block by block, a block's
+// second ticket comes before the next block's first: turns that read new
+// words are not a spin-wait (sim/Scheduler.cpp).
+__global__ void ticketsAroundATableWalk(int* counter, int* tickets, const int* table, int n, int* sums) {
+  if (threadIdx.x == 0) tickets[blockIdx.x * 2] = atomicAdd(counter, 1);
+  int sum = 0;
+  for (int i = 0; i < n; ++i) sum += table[i];
+  __syncthreads();
+  if (threadIdx.x == 0) tickets[blockIdx.x * 2 + 1] = atomicAdd(counter, 1);
+  sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}

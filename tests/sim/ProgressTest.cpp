@@ -92,6 +92,25 @@ TEST(Schedule, RoundRobinRunsBlockByBlock) {
   for (int i = 0; i < kSteps * kBlocks; ++i) EXPECT_EQ(tickets[i], i) << "block " << i / kSteps;
 }
 
+// Turns that read words the warp had not read (a table walk before the first
+// store) are not a spin-wait: the block keeps running, and its second ticket
+// comes before the next block's first.
+TEST(Schedule, ABlockThatReadsOnKeepsRunning) {
+  Fixture f("progress");
+  constexpr int kBlocks = 4, kThreads = 64, kTable = 1024;
+  int* counter = f.zeros<int>(1);
+  int* tickets = f.zeros<int>(2 * kBlocks);
+  int* table = f.zeros<int>(kTable);
+  for (int i = 0; i < kTable; ++i) table[i] = i;
+  int* sums = f.zeros<int>(kBlocks * kThreads);
+  int n = kTable;
+  LaunchResult r = launchProgress(f, "ticketsAroundATableWalk", {kBlocks, 1, 1}, {kThreads, 1, 1},
+                                  f.args(counter, tickets, table, n, sums));
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  for (int i = 0; i < 2 * kBlocks; ++i) EXPECT_EQ(tickets[i], i) << "block " << i / 2;
+  EXPECT_EQ(sums[kBlocks * kThreads - 1], kTable * (kTable - 1) / 2);
+}
+
 // A block that spins on another changes no memory: after such a turn the
 // next block runs, so the spin costs a turn a round, not a whole round.
 TEST(Schedule, ASpinningBlockLetsTheNextRun) {
