@@ -356,11 +356,14 @@ class AccessHistory {
                                        [](const PackedRecord& r) { return !isPlainRead(r); }) -
                   records.begin());
   }
-  // The plain reads of `read`'s warp and launch: [first, last). The lanes of
-  // a warp come one after the other, often to the same words (a vector load
-  // touches up to four): where the last call on a word found its warp is
-  // checked first, before a binary search (a word read by a thousand warps
-  // costs ten cache misses a search).
+  // The plain reads of `read`'s warp and launch: [first, last). Blocks run
+  // one after another, so a word's readers come mostly in order: the last
+  // kNearEnd records (in the cache: the caller just read the last) are
+  // looked at first. The lanes of a warp come one after the other, often to
+  // the same words (a vector load touches up to four): where the last call on
+  // a word found its warp is checked next, before a binary search (a word
+  // read by a thousand warps costs ten cache misses a search).
+  static constexpr size_t kNearEnd = 8;
   std::pair<size_t, size_t> warpReads(uint64_t key, const Records& records, size_t readsBegin,
                                       const PackedRecord& read) {
     // (hashed: tables read in a loop by every thread are word-strided, and
@@ -375,9 +378,14 @@ class AccessHistory {
     // word one after the other) the next warp, whose reads follow the last
     // one's (one further when that read was added), or where this warp was
     // in the last word read (words of a table have the same readers).
-    size_t first = hint.first;
-    if (!fits(first) && !fits(first = hint.last) && !fits(++first) && !fits(first = lastWarpReads_))
-      first = size_t(std::lower_bound(records.begin() + readsBegin, records.end(), read,
+    // Near the end first, whose records the caller just read: a block's
+    // warps come to a word one after the other, not always in order.
+    size_t end = records.size(), stop = end - std::min<size_t>(end - readsBegin, kNearEnd);
+    size_t first = end;
+    while (first > stop && !readBefore(records[first - 1], read)) --first;
+    if (first == stop && first > readsBegin && !readBefore(records[first - 1], read) && !fits(first = hint.first) &&
+        !fits(first = hint.last) && !fits(++first) && !fits(first = lastWarpReads_))
+      first = size_t(std::lower_bound(records.begin() + readsBegin, records.begin() + stop, read,
                                       [](const PackedRecord& a, const PackedRecord& b) { return readBefore(a, b); }) -
                      records.begin());
     size_t last = first;

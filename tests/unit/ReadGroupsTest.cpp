@@ -33,6 +33,26 @@ TEST_F(ReadGroupsTest, ReadersOfAWarpShareOneRecord) {
   EXPECT_TRUE(log_.races().empty());
 }
 
+// Readers come mostly in warp order (blocks run one after another), not
+// always: a warp's later lane finds its warp's record near the end of the
+// word's reads and far from it, and a new warp goes in its place.
+TEST_F(ReadGroupsTest, ReadersOutOfOrderFindTheirWarp) {
+  for (uint32_t w = 0; w < 32; w += 2) access(read(w * 32, 10));  // lane 0 of even warps, in order
+  EXPECT_EQ(history_.records(), 16u);
+  access(read(28 * 32 + 5, 10));  // near the end
+  access(read(2 * 32 + 1, 10));   // far from it
+  access(read(30 * 32 + 7, 10));
+  EXPECT_EQ(history_.records(), 16u);
+  access(read(27 * 32, 10));  // new warps between them
+  access(read(3 * 32, 10));
+  EXPECT_EQ(history_.records(), 18u);
+  access(read(27 * 32 + 9, 10));  // whose other lanes find them
+  access(read(3 * 32 + 9, 10));
+  access(read(0 * 32 + 9, 10));
+  EXPECT_EQ(history_.records(), 18u);
+  EXPECT_TRUE(log_.races().empty());
+}
+
 TEST_F(ReadGroupsTest, WriteChecksEveryThreadAndKeepsTheUnordered) {
   for (uint32_t t = 0; t < 64; ++t) access(read(t, 10));
   AccessRecord write = read(100, 20);
