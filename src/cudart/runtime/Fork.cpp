@@ -22,6 +22,12 @@ void Runtime::becomeChildProcess() {
   // calling thread): leak it rather than join threads that do not exist here;
   // the next checked launch starts a new one.
   (void)feed_.release();
+  // So did the thread of a launch waiting for the host: the parent finishes
+  // it, with the work queued behind it (leaked here, like the feed).
+  if (suspended_) {
+    (void)new std::shared_ptr<InFlightLaunch>(std::move(suspended_));
+    deferred_.clear();
+  }
   lastReportWrite_.reset();
   if (!options_.reportPath.empty()) {
     // Beside the main report: PREDATAR_REPORT.pid<N> (predatar run reads them all).
