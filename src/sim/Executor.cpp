@@ -161,7 +161,10 @@ std::string Launch::where(uint32_t pc) const {
   std::string s = "pc " + std::to_string(pc);
   if (pc < ir.code.size()) {
     const Instr& in = ir.code[pc];
-    s += " (" + ir.sourceName + ":" + std::to_string(in.line);
+    // A PTX file's line, or (PTX from a program's fat binary, named after its
+    // .cu file) the line of that PTX, which no file on disk holds.
+    bool ptxFile = ir.sourceName.size() > 4 && ir.sourceName.ends_with(".ptx");
+    s += " (" + (ptxFile ? ir.sourceName + ":" : std::string("PTX line ")) + std::to_string(in.line);
     if (in.source != UINT32_MAX) {
       const auto& loc = ir.sources[in.source];
       s += ", " + ir.fileName(loc.file) + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
