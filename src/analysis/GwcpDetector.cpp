@@ -479,7 +479,42 @@ void GwcpDetector::exit(const ExitEvent& event) {
     }
     threads_.exit(event.lanes.block, thread);
   });
-  if (history_.exited(event)) messages_.blockFinished(event.lanes.block, history_.finishedBlocks());
+  if (history_.exited(event)) {
+    messages_.blockFinished(event.lanes.block, history_.finishedBlocks());
+    dropFinishedBlockLogs(event.lanes.block);
+  }
+}
+
+// A block log is scanned only by the threads of its block (unless the block
+// released a block-acquired lock at device scope: mixedBlocks), so once they
+// have all exited nothing reads it again, and no later P_t changes without it
+// (the argument of trimLog with no live thread left). Blocks run one after
+// another: without this, per-slot locks with no __syncthreads between
+// critical sections kept every finished block's log to the end of the launch.
+void GwcpDetector::dropFinishedBlockLogs(uint32_t block) {
+  auto locks = blockLocks_.find(block);
+  if (locks == blockLocks_.end()) return;
+  std::vector<uint64_t> kept;
+  for (uint64_t id : locks->second) {
+    LockState& lock = locks_[id];
+    if (std::find(lock.mixedBlocks.begin(), lock.mixedBlocks.end(), block) != lock.mixedBlocks.end())
+      kept.push_back(id);
+    else
+      lock.blockLog.erase(block);
+  }
+  if (kept.empty())
+    blockLocks_.erase(locks);
+  else
+    locks->second = std::move(kept);
+}
+
+size_t GwcpDetector::loggedCriticalSections() const {
+  size_t n = 0;
+  for (const auto& [_, lock] : locks_) {
+    n += lock.deviceLog.entries.size();
+    for (const auto& [block, log] : lock.blockLog) n += log.entries.size();
+  }
+  return n;
 }
 
 void GwcpDetector::sampleMemory() {

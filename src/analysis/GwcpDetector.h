@@ -159,6 +159,8 @@ class GwcpDetector final : public Detector {
   explicit GwcpDetector(const DetectorOptions& options);
   std::string_view name() const override { return "gwcp"; }
   DetectorStats stats() const override { return stats_; }
+  // Critical sections the rule (ii) logs keep now (tests).
+  size_t loggedCriticalSections() const;
 
   void kernelBegin(const KernelInfo& kernel) override;
   void memory(const MemoryEvent& event) override;
@@ -194,6 +196,7 @@ class GwcpDetector final : public Detector {
   void trimLog(LockState& lock, gwcp::CriticalSectionLog& log, bool deviceLog, uint32_t block);
   void dropPrefix(LockState& lock, gwcp::CriticalSectionLog& log, bool deviceLog, uint32_t block, size_t cut);
   void trimAtBarrier(const BarrierEvent& event);
+  void dropFinishedBlockLogs(uint32_t block);
   // Entries from the log's base, below `limit`, satisfied and absorbed for t.
   size_t consumedPrefix(const ThreadClocks& t, const gwcp::CriticalSectionLog& log, size_t limit) const;
   void recordConflicts(const ThreadClocks& t, const gwcp::SharedClock& hb, const HeldLock& held, Scope releaseScope,
