@@ -5,6 +5,7 @@
 //
 //   detector_ratios [--rounds 32] [--max-blocks 64] [--big-threads 100000]
 //                   [--shapes block-locks,...] [--threads 8192,100000] [--max-blocks 0: no scaling table]
+//                   [--order rounds|blocks]
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -21,8 +22,11 @@ using namespace predatar::bench;
 
 namespace {
 
+bool blocksInTurn = false;  // --order blocks
+
 StreamSpec spec(Shape shape, uint64_t threads, uint32_t blockSize, uint64_t rounds) {
   StreamSpec s;
+  s.blocksInTurn = blocksInTurn;
   s.shape = shape;
   s.threads = threads;
   s.blockSize = blockSize;
@@ -89,7 +93,14 @@ int main(int argc, char** argv) {
   app.add_option("--shapes", shapes, "Shapes of the ratio table (and of the scaling table, among block-locks, slot-locks)")
       ->capture_default_str();
   app.add_option("--threads", threadList, "Comma-separated thread counts (default: 8192 and --big-threads)");
+  std::string order = "rounds";
+  app.add_option("--order", order,
+                 "rounds: every block's first round, then every block's second...; blocks: each block's rounds and "
+                 "exits before the next block's (predatar's round-robin schedule)")
+      ->check(CLI::IsMember({"rounds", "blocks"}))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  blocksInTurn = order == "blocks";
   auto wanted = [&](Shape s) { return shapes.find(toString(s)) != std::string::npos; };
   std::vector<uint64_t> threadCounts{8192, bigThreads};
   if (!threadList.empty()) {

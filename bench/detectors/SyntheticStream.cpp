@@ -33,20 +33,30 @@ class Generator {
     k.grid = {blocks_, 1, 1};
     k.block = {spec_.blockSize, 1, 1};
     sink_.kernelBegin(k);
-    for (uint32_t round = 0; events_ < spec_.targetEvents; ++round) {
-      for (uint32_t b = 0; b < blocks_ && events_ < spec_.targetEvents; ++b) block(b, round);
+    if (spec_.blocksInTurn) {
+      uint64_t perBlock = (spec_.targetEvents + blocks_ - 1) / blocks_;
+      for (uint32_t b = 0; b < blocks_; ++b) {
+        for (uint64_t start = events_, round = 0; events_ - start < perBlock; ++round) block(b, uint32_t(round));
+        if (spec_.exits) exitBlock(b);
+      }
+    } else {
+      for (uint32_t round = 0; events_ < spec_.targetEvents; ++round) {
+        for (uint32_t b = 0; b < blocks_ && events_ < spec_.targetEvents; ++b) block(b, round);
+      }
+      if (spec_.exits)
+        for (uint32_t b = 0; b < blocks_; ++b) exitBlock(b);
     }
-    if (spec_.exits)
-      for (uint32_t b = 0; b < blocks_; ++b)
-        for (uint32_t w = 0; w < warps_; ++w) {
-          sink_.exit(ExitEvent{{b, w, fullMask(w)}, {events_, 400, Origin::kNoSource}});
-          ++events_;
-        }
     sink_.kernelEnd();
     return events_;
   }
 
  private:
+  void exitBlock(uint32_t b) {
+    for (uint32_t w = 0; w < warps_; ++w) {
+      sink_.exit(ExitEvent{{b, w, fullMask(w)}, {events_, 400, Origin::kNoSource}});
+      ++events_;
+    }
+  }
   LaneMask fullMask(uint32_t warp) const {
     uint32_t lanes = std::min<uint32_t>(32, spec_.blockSize - warp * 32);
     return lanes == 32 ? ~0u : ((1u << lanes) - 1);

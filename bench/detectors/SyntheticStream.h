@@ -29,6 +29,10 @@ struct StreamSpec {
   uint32_t blockSize = 256;
   uint64_t targetEvents = 1 << 20; // rounds continue until at least this many events
   bool exits = false;              // every warp exits at the end (as emulated kernels do)
+  // Blocks in turn: each block's rounds, then its exits, before the next
+  // block's first (how predatar's round-robin schedule runs a wave); else
+  // every block's first round, then every block's second, ...
+  bool blocksInTurn = false;
 };
 
 // Feeds kernelBegin, the events, kernelEnd; returns the number of events.
