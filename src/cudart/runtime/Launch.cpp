@@ -308,30 +308,17 @@ cudaError_t Runtime::deferLaunch(KernelRecord& kernel, dim3 grid, dim3 block, vo
 
 void Runtime::defer(std::function<cudaError_t()> work) { deferred_.push_back(std::move(work)); }
 
-void Runtime::settleSuspendedLaunch() {
-  if (settling_ || (!suspended_ && deferred_.empty())) return;
-  settling_ = true;
-  while (suspended_ || !deferred_.empty()) {
-    if (suspended_) {
-      std::shared_ptr<InFlightLaunch> f = std::move(suspended_);
-      runOnHostTurn(*f, [&] { return f->handOff->resume(/*hostWaits=*/true); });
-      fail(finishLaunch(*f));
-      continue;
-    }
-    std::function<cudaError_t()> work = std::move(deferred_.front());
-    deferred_.pop_front();
-    fail(work());
-  }
-  settling_ = false;
-}
+void Runtime::settleSuspendedLaunch() { runDeferredWork(/*hostWaits=*/true); }
 
-bool Runtime::advanceSuspendedLaunch() {
-  if (settling_) return true;
+bool Runtime::advanceSuspendedLaunch() { return runDeferredWork(/*hostWaits=*/false); }
+
+bool Runtime::runDeferredWork(bool hostWaits) {
+  if (settling_ || (!suspended_ && deferred_.empty())) return true;  // (work that runs runs nothing more)
   settling_ = true;
   while (suspended_ || !deferred_.empty()) {
     if (suspended_) {
       std::shared_ptr<InFlightLaunch> f = suspended_;
-      if (!runOnHostTurn(*f, [&] { return f->handOff->resume(/*hostWaits=*/false); })) break;
+      if (!runOnHostTurn(*f, [&] { return f->handOff->resume(hostWaits); })) break;  // waits again (not if hostWaits)
       suspended_.reset();
       fail(finishLaunch(*f));
       continue;

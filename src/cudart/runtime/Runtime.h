@@ -199,6 +199,10 @@ class Runtime {
   bool runOnHostTurn(InFlightLaunch& launch, const std::function<bool()>& step);
   // The launch's record, races and faults, once its kernel has finished.
   cudaError_t finishLaunch(InFlightLaunch& launch);
+  // The suspended launch, then the work queued behind it, in issue order.
+  // hostWaits: all of it (the launch may no longer wait for the host); else
+  // until the launch waits again. True when nothing is left.
+  bool runDeferredWork(bool hostWaits);
   std::shared_ptr<InFlightLaunch> suspended_;  // waits for the host
   std::deque<std::function<cudaError_t()>> deferred_;  // stream work issued since, in issue order
   bool settling_ = false;
