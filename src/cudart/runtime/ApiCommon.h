@@ -1,0 +1,36 @@
+// What the files of exported CUDA runtime functions share (Api.cpp,
+// ApiStreams.cpp): the runtime, the per-thread default stream, and the lock
+// each call takes with its sticky-error check.
+#pragma once
+
+#include <mutex>
+
+#include "cudart/StreamOrder.h"
+#include "cudart/runtime/Runtime.h"
+
+namespace predatar::cudart::api {
+
+inline Runtime& rt() { return Runtime::get(); }
+
+// The _ptsz entry points (nvcc --default-stream per-thread): stream 0 is the
+// per-thread default stream.
+inline cudaStream_t perThreadDefault(cudaStream_t stream) {
+  return stream == nullptr ? reinterpret_cast<cudaStream_t>(StreamOrder::kPerThread) : stream;
+}
+
+// Most calls return a pending sticky launch error before doing anything, as a
+// GPU context does after a fault. They need the device's earlier work done:
+// a launch suspended while it waits for the host goes on, and the stream work
+// queued behind it runs (Runtime::settleSuspendedLaunch).
+#define PREDATAR_LOCK_AND_CHECK_STICKY()                  \
+  std::lock_guard lock(rt().mutex());                     \
+  rt().settleSuspendedLaunch();                           \
+  if (rt().sticky() != cudaSuccess) return fail(rt().sticky())
+
+// Calls that neither wait for the device nor change what it computes (creating
+// a stream, prefetch hints): a suspended launch stays suspended.
+#define PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH()          \
+  std::lock_guard lock(rt().mutex());                     \
+  if (rt().sticky() != cudaSuccess) return fail(rt().sticky())
+
+}  // namespace predatar::cudart::api
