@@ -191,6 +191,21 @@ TEST(RepeatedLaunches, AFootprintOverNeighbouringArenaAllocations) {
   device.arena()->close();
 }
 
+// A warp's lanes read across a table's grains, in turns that repeat grains
+// and pass 256 grains apart (the recorder's filter of recent grains): every
+// grain read is in the footprint, and no other.
+TEST(RepeatedLaunches, AFootprintHoldsEveryGrainLanesRead) {
+  FootprintRecorder footprint;
+  for (uint64_t turn = 0; turn < 3; ++turn) {
+    MemoryEvent e = event(AccessType::Read, 0);
+    for (uint32_t l = 0; l < 32; ++l) e.address[l] = (l % 2 ? 256 * 256 : 0) + 256 * ((l + turn) % 8);
+    footprint.memory(e);
+  }
+  absl::flat_hash_set<uint64_t> expected;
+  for (uint64_t g = 0; g < 8; ++g) expected.insert({g, 256 + g});
+  EXPECT_EQ(footprint.readChunks, expected);
+}
+
 TEST(RepeatedLaunches, ALaunchThatReadsWhatItWroteHasNoFootprint) {
   Memory m;
   RepeatedLaunches repeats;

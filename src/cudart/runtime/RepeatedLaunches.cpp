@@ -68,9 +68,9 @@ void FootprintRecorder::memory(const MemoryEvent& e) {
     uint64_t a = e.address[l], end = a + std::max<uint8_t>(e.size, 1);
     if (e.type != AccessType::Write)
       for (uint64_t c = a / RepeatedLaunches::kGrainBytes; c <= (end - 1) / RepeatedLaunches::kGrainBytes; ++c)
-        if (c != lastReadChunk_) {
+        if (uint64_t& recent = recentReadChunks_[c % recentReadChunks_.size()]; recent != c) {
           readChunks.insert(c);
-          lastReadChunk_ = c;
+          recent = c;
         }
     if (e.type == AccessType::Read) continue;
     if (!writes.empty() && a >= writes.back().first && a <= writes.back().second)

@@ -22,6 +22,7 @@
 // from the first run on (a timing loop's second launch already).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -45,7 +46,15 @@ class FootprintRecorder final : public NullEventSink {
   std::vector<std::pair<uint64_t, uint64_t>> writes;  // [begin, end), consecutive runs merged
 
  private:
-  uint64_t lastReadChunk_ = UINT64_MAX;
+  // Grains inserted lately, by grain index modulo the size: a warp's lanes
+  // read across a table's grains, and a set lookup per lane was 4% of a
+  // table-heavy launch (curand_init's skip-ahead).
+  std::array<uint64_t, 256> recentReadChunks_ = filledWith(UINT64_MAX);
+  static constexpr std::array<uint64_t, 256> filledWith(uint64_t v) {
+    std::array<uint64_t, 256> a{};
+    a.fill(v);
+    return a;
+  }
 };
 
 class RepeatedLaunches {
