@@ -174,7 +174,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userD
     if (fn == nullptr) return fail(cudaErrorInvalidValue);
     if (isCapturing(stream)) return fail(captureHost(fn, userData, stream));
     if (rt().launchSuspended()) {  // it runs after the suspended launch
-      rt().defer([=] {
+      rt().defer(stream, [=] {
         fn(userData);
         return cudaSuccess;
       });
@@ -196,7 +196,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
     if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
     if (callback == nullptr) return fail(cudaErrorInvalidValue);
     if (rt().launchSuspended()) {  // it runs after the suspended launch
-      rt().defer([=] {
+      rt().defer(stream, [=] {
         callback(stream, rt().sticky(), userData);
         return cudaSuccess;
       });
@@ -350,7 +350,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, int kind, 
     std::shared_ptr<std::vector<char>> staged;
     if (pageable(src, count))
       staged = std::make_shared<std::vector<char>>(static_cast<const char*>(src), static_cast<const char*>(src) + count);
-    rt().defer([=] { return rt().copy(dst, staged ? staged->data() : src, count, kind); });
+    rt().defer(stream, [=] { return rt().copy(dst, staged ? staged->data() : src, count, kind); });
     return cudaSuccess;
   }
   return fail(rt().copy(dst, src, count, kind));
@@ -389,7 +389,7 @@ cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t 
   if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (isCapturing(stream)) return fail(captureFill(devPtr, value, count, stream));
   if (rt().launchSuspended()) {
-    rt().defer([=] { return rt().fill(devPtr, value, count); });
+    rt().defer(stream, [=] { return rt().fill(devPtr, value, count); });
     return cudaSuccess;
   }
   return fail(rt().fill(devPtr, value, count));

@@ -49,14 +49,16 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
 
 cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream) { return cudaStreamSynchronize(perThreadDefault(stream)); }
 
-// The work of a stream is complete (the host saw it complete), unless a
-// launch still waits for the host.
+// The work of a stream is complete (the host saw it complete), unless some of
+// it waits for a launch that waits for the host: that launch goes on as far
+// as it can first. Another stream's query leaves it waiting.
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
-  {
-    std::lock_guard lock(rt().mutex());
-    if (rt().launchSuspended() && !rt().advanceSuspendedLaunch()) return cudaErrorNotReady;
-  }
-  return cudaStreamSynchronize(stream);
+  PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
+  if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
+  if (rt().pendingOn(stream) && !rt().advanceSuspendedLaunch() && rt().pendingOn(stream)) return cudaErrorNotReady;
+  if (rt().sticky() != cudaSuccess) return fail(rt().sticky());  // a launch that failed as it went on
+  rt().order().synchronizeStream(reinterpret_cast<uintptr_t>(stream));
+  return cudaSuccess;
 }
 
 cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream) { return cudaStreamQuery(perThreadDefault(stream)); }
@@ -65,7 +67,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
   PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
   if (!rt().validStream(stream) || rt().event(event) == nullptr) return fail(cudaErrorInvalidResourceHandle);
   if (rt().launchSuspended() && !isCapturing(stream)) {
-    rt().defer([=] { return cudaStreamWaitEvent(stream, event, flags); });
+    rt().defer(stream, [=] { return cudaStreamWaitEvent(stream, event, flags); });
     return cudaSuccess;
   }
   captureEventWait(stream, event);
@@ -93,7 +95,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   if (e == nullptr || !rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (isCapturing(stream)) return fail(captureEventRecord(event, stream));
   if (rt().launchSuspended()) {  // recorded when the work before it is done
-    rt().defer([=] { return cudaEventRecord(event, stream); });
+    rt().defer(stream, [=] { return cudaEventRecord(event, stream); }, event);
     return cudaSuccess;
   }
   e->recorded = true;
@@ -110,14 +112,15 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
   return cudaEventRecord(event, stream);
 }
 
-// Recorded work is always complete (the host saw it complete), unless a
-// launch still waits for the host.
+// Recorded work is complete (the host saw it complete), unless the record
+// waits behind a launch that waits for the host (as cudaStreamQuery).
 cudaError_t cudaEventQuery(cudaEvent_t event) {
-  {
-    std::lock_guard lock(rt().mutex());
-    if (rt().launchSuspended() && !rt().advanceSuspendedLaunch()) return cudaErrorNotReady;
-  }
-  return cudaEventSynchronize(event);
+  PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
+  if (!rt().event(event)) return fail(cudaErrorInvalidResourceHandle);
+  if (rt().eventPending(event) && !rt().advanceSuspendedLaunch() && rt().eventPending(event)) return cudaErrorNotReady;
+  if (rt().sticky() != cudaSuccess) return fail(rt().sticky());
+  rt().order().synchronizeEvent(reinterpret_cast<uintptr_t>(event));
+  return cudaSuccess;
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {

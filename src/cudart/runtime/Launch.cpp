@@ -298,7 +298,7 @@ cudaError_t Runtime::deferLaunch(KernelRecord& kernel, dim3 grid, dim3 block, vo
     const char* value = static_cast<const char*>(args[i]);
     values.emplace_back(value, value + sig->params[i].bytes);
   }
-  defer([this, &kernel, grid, block, values = std::move(values), dynamicShared, stream]() mutable {
+  defer(stream, [this, &kernel, grid, block, values = std::move(values), dynamicShared, stream]() mutable {
     std::vector<void*> argv;
     for (auto& v : values) argv.push_back(v.data());
     return launch(kernel, grid, block, argv.empty() ? nullptr : argv.data(), dynamicShared, stream);
@@ -306,7 +306,18 @@ cudaError_t Runtime::deferLaunch(KernelRecord& kernel, dim3 grid, dim3 block, vo
   return cudaSuccess;
 }
 
-void Runtime::defer(std::function<cudaError_t()> work) { deferred_.push_back(std::move(work)); }
+void Runtime::defer(cudaStream_t stream, std::function<cudaError_t()> work, cudaEvent_t recorded) {
+  deferred_.push_back(DeferredWork{stream, recorded, std::move(work)});
+}
+
+bool Runtime::pendingOn(cudaStream_t stream) const {
+  if (suspended_ && suspended_->stream == stream) return true;
+  return std::any_of(deferred_.begin(), deferred_.end(), [&](const DeferredWork& w) { return w.stream == stream; });
+}
+
+bool Runtime::eventPending(cudaEvent_t event) const {
+  return std::any_of(deferred_.begin(), deferred_.end(), [&](const DeferredWork& w) { return w.recorded == event; });
+}
 
 void Runtime::settleSuspendedLaunch() { runDeferredWork(/*hostWaits=*/true); }
 
@@ -323,7 +334,7 @@ bool Runtime::runDeferredWork(bool hostWaits) {
       fail(finishLaunch(*f));
       continue;
     }
-    std::function<cudaError_t()> work = std::move(deferred_.front());
+    std::function<cudaError_t()> work = std::move(deferred_.front().run);
     deferred_.pop_front();
     fail(work());
   }

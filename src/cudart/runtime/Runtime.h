@@ -149,7 +149,12 @@ class Runtime {
   bool launchSuspended() const { return suspended_ != nullptr; }
   cudaError_t deferLaunch(KernelRecord& kernel, dim3 grid, dim3 block, void** args, uint64_t dynamicShared,
                           cudaStream_t stream);
-  void defer(std::function<cudaError_t()> work);
+  // `work` on `stream`, after the suspended launch; `recorded`: the event it records.
+  void defer(cudaStream_t stream, std::function<cudaError_t()> work, cudaEvent_t recorded = nullptr);
+  // Whether work of `stream` (the suspended launch, or work queued behind it),
+  // or the record of `event`, has yet to run.
+  bool pendingOn(cudaStream_t stream) const;
+  bool eventPending(cudaEvent_t event) const;
   void settleSuspendedLaunch();
   // For the non-blocking queries: lets the suspended launch and the queued
   // work go on while they can; false when the launch still waits for the host.
@@ -204,7 +209,12 @@ class Runtime {
   // until the launch waits again. True when nothing is left.
   bool runDeferredWork(bool hostWaits);
   std::shared_ptr<InFlightLaunch> suspended_;  // waits for the host
-  std::deque<std::function<cudaError_t()>> deferred_;  // stream work issued since, in issue order
+  struct DeferredWork {
+    cudaStream_t stream;
+    cudaEvent_t recorded;
+    std::function<cudaError_t()> run;
+  };
+  std::deque<DeferredWork> deferred_;  // stream work issued since, in issue order
   bool settling_ = false;
   // Races with earlier launches (LaunchOrder.cpp): their sources and a note
   // naming the streams; remembers this launch while later ones may race with it.
