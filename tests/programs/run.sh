@@ -10,6 +10,7 @@
 # lines of NAME.cu listed in NAME.races ("LINE" per line; no file: no races,
 # and predatar must exit 0, or the status in NAME.status). NAME.replays: how
 # many launches must be replayed as exact repeats (cudart/runtime/RepeatedLaunches.h).
+# NAME.stderr: lines predatar's standard error must hold.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 predatar="${1:?usage: run.sh PREDATAR_BINARY [WORKDIR]}"
@@ -91,6 +92,13 @@ for src in "$here"/*.cu; do
     [ "$(summary "$work/$name.err")" = "$(summary "$work/$name.all.err")" ] &&
       [ "$(race_lines "$report" "$name.cu")" = "$(race_lines "$work/$name.all.json" "$name.cu")" ] ||
       { echo "FAIL: $name: races differ without replays"; ok=0; }
+  fi
+  # NAME.stderr: lines predatar must print (each found as is in its standard error).
+  if [ -f "$here/$name.stderr" ]; then
+    while IFS= read -r line; do
+      case "$line" in '#'* | '') continue ;; esac
+      grep -qF -- "$line" "$work/$name.err" || { echo "FAIL: $name: stderr lacks '$line'"; ok=0; }
+    done < "$here/$name.stderr"
   fi
   if [ -s "$report" ]; then
     got="$(race_lines "$report" "$name.cu")"

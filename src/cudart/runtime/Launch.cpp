@@ -315,6 +315,22 @@ bool Runtime::pendingOn(cudaStream_t stream) const {
   return std::any_of(deferred_.begin(), deferred_.end(), [&](const DeferredWork& w) { return w.stream == stream; });
 }
 
+void Runtime::noteQueryBehindSuspended(cudaStream_t stream, cudaEvent_t event) {
+  if (!suspended_ || warnedQueryBehindSuspended_) return;
+  if (event) {
+    auto record = std::find_if(deferred_.begin(), deferred_.end(), [&](const DeferredWork& w) { return w.recorded == event; });
+    if (record == deferred_.end()) return;
+    stream = record->stream;
+  }
+  if (stream == suspended_->stream) return;  // it waits for the launch on a GPU too
+  warnedQueryBehindSuspended_ = true;
+  warn(absl::StrCat("warning: ", event ? "cudaEventQuery" : "cudaStreamQuery", " answers cudaErrorNotReady: the work ",
+                    "asked about is queued behind launch ", suspended_->record.index, " (", suspended_->record.kernel,
+                    ") on another stream, which waits for the host to write memory. predatar runs one launch at a "
+                    "time, so that work runs only after it (on a GPU it may run at once): a program that waits "
+                    "for it before releasing the launch waits forever here"));
+}
+
 bool Runtime::eventPending(cudaEvent_t event) const {
   return std::any_of(deferred_.begin(), deferred_.end(), [&](const DeferredWork& w) { return w.recorded == event; });
 }

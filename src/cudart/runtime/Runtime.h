@@ -155,6 +155,11 @@ class Runtime {
   // or the record of `event`, has yet to run.
   bool pendingOn(cudaStream_t stream) const;
   bool eventPending(cudaEvent_t event) const;
+  // A query answered cudaErrorNotReady: when the work asked about is of
+  // another stream than the waiting launch's (it waits only because predatar
+  // runs one launch at a time), says so once, so that a program that polls
+  // it before releasing the launch does not hang without a word.
+  void noteQueryBehindSuspended(cudaStream_t stream, cudaEvent_t event);
   void settleSuspendedLaunch();
   // For the non-blocking queries: lets the suspended launch and the queued
   // work go on while they can; false when the launch still waits for the host.
@@ -216,6 +221,7 @@ class Runtime {
   };
   std::deque<DeferredWork> deferred_;  // stream work issued since, in issue order
   bool settling_ = false;
+  bool warnedQueryBehindSuspended_ = false;
   // Races with earlier launches (LaunchOrder.cpp): their sources and a note
   // naming the streams; remembers this launch while later ones may race with it.
   void noteLaunchOrder(LaunchRecord& record, uintptr_t stream);
