@@ -673,7 +673,7 @@ absl::Status Runner::run() {
     // Round-robin goes block by block: a block's warps take turns (a
     // quantum each) until they finish or all wait, or until kQuietPasses
     // turns in a row changed no memory and read nothing new (a spin-wait on
-    // another block; Launch::readsBeyond), before
+    // another block; Launch::novelReads), before
     // the next block's; the random schedule shuffles warps. (One turn per
     // warp per round interleaved every resident block, and the analysis's
     // shadow of a block's words was out of the caches by its next turn:

@@ -185,7 +185,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   if (argumentsReachHostMemory(*sig, config, *memory_)) {
     f.handOff = std::make_unique<HostHandOff>();
     config.schedule.waitForHost = [&f] { return f.handOff->waitForHost(); };
-    bool finished = runOnHostTurn(f, [&] { return f.handOff->start(run); });
+    bool finished = runAsTheRunningLaunch(f, [&] { return f.handOff->start(run); });
     if (!finished) {
       // The kernel waits for the host: the host goes on, as it would on a GPU.
       if (options_.verbose)
@@ -195,7 +195,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
       return cudaSuccess;
     }
   } else {
-    runOnHostTurn(f, [&] {
+    runAsTheRunningLaunch(f, [&] {
       run();
       return true;
     });
@@ -203,7 +203,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   return finishLaunch(f);
 }
 
-bool Runtime::runOnHostTurn(InFlightLaunch& f, const std::function<bool()>& step) {
+bool Runtime::runAsTheRunningLaunch(InFlightLaunch& f, const std::function<bool()>& step) {
   running_ = &f.record;
   setInLaunch(true);
   bool finished = step();
@@ -345,7 +345,7 @@ bool Runtime::runDeferredWork(bool hostWaits) {
   while (suspended_ || !deferred_.empty()) {
     if (suspended_) {
       std::shared_ptr<InFlightLaunch> f = suspended_;
-      if (!runOnHostTurn(*f, [&] { return f->handOff->resume(hostWaits); })) break;  // waits again (not if hostWaits)
+      if (!runAsTheRunningLaunch(*f, [&] { return f->handOff->resume(hostWaits); })) break;  // waits again (not if hostWaits)
       suspended_.reset();
       fail(finishLaunch(*f));
       continue;

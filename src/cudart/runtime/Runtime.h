@@ -206,7 +206,7 @@ class Runtime {
                                 cudaStream_t stream) const;
   struct InFlightLaunch;
   // Runs `step` (a launch's run, or its next part) as the running launch.
-  bool runOnHostTurn(InFlightLaunch& launch, const std::function<bool()>& step);
+  bool runAsTheRunningLaunch(InFlightLaunch& launch, const std::function<bool()>& step);
   // The launch's record, races and faults, once its kernel has finished.
   cudaError_t finishLaunch(InFlightLaunch& launch);
   // The suspended launch, then the work queued behind it, in issue order.
