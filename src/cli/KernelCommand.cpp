@@ -165,10 +165,7 @@ void addKernelCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--arg,-a", a->args,
                   "One per kernel parameter, in order: buf:TYPE:COUNT[:zeros|iota|random[:SEED]|fill:V|file:PATH] "
                   "or scalar:TYPE:VALUE");
-  cmd->add_option("--schedule", a->schedule,
-                  "Warp scheduling policy: rr (deterministic; the blocks of a wave run one after another, a "
-                  "block's warps taking turns until they finish, wait, or spin without writing memory) or "
-                  "random (warps shuffled every round, turns of random length; --seed)")
+  cmd->add_option("--schedule", a->schedule, kScheduleHelp)
       ->check(CLI::IsMember({"rr", "random"}))
       ->capture_default_str();
   cmd->add_option("--seed", a->seed, "Seed of the random schedule")->capture_default_str();

@@ -378,10 +378,7 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--launch-count", a->launchCount, "Number of kernel launches to check");
   cmd->add_option("--suppressions", a->suppressions,
                   "File of race:PATTERN lines (kernel, location, file or file:line) to hide");
-  cmd->add_option("--schedule", a->schedule,
-                  "Warp scheduling policy: rr (deterministic; the blocks of a wave run one after another, a "
-                  "block's warps taking turns until they finish, wait, or spin without writing memory) or "
-                  "random (warps shuffled every round, turns of random length; --seed)")
+  cmd->add_option("--schedule", a->schedule, kScheduleHelp)
       ->check(CLI::IsMember({"rr", "random"}))
       ->capture_default_str();
   cmd->add_option("--seed", a->seed, "Seed of the random schedule");

@@ -112,12 +112,13 @@ std::string hostHandOffNote(const Launch& L) {
   if (labels.empty()) return "";
   std::string names;
   for (const std::string& l : labels) names += (names.empty() ? "" : ", ") + l;
+  std::string note = "; its arguments point into host memory the host may write while a kernel runs (" + names + "): ";
   if (L.cfg.schedule.waitForHost)
-    return "; its arguments point into host memory the host may write while a kernel runs (" + names +
-           "): the launch waited for the host, and the host then waited for the launch (a synchronizing call) "
+    return note +
+           "the launch waited for the host, and the host then waited for the launch (a synchronizing call) "
            "without writing what the kernel waits for, so neither can go on";
-  return "; its arguments point into host memory the host may write while a kernel runs (" + names +
-         "): predatar runs each launch to completion when it is issued, before the host goes on, so a kernel "
+  return note +
+         "predatar runs each launch to completion when it is issued, before the host goes on, so a kernel "
          "that waits for a host write made after its launch (a latch, a flag) cannot finish here (it relies on "
          "the host and the kernel running at once)";
 }

@@ -739,13 +739,12 @@ absl::Status Runner::run() {
         continue;
       }
     }
-    if (stuck)
+    if (stuck) {
       if (auto waited = waitForHost(L)) {  // the host went on, and may have written what this launch waits for
         start += *waited;
         livelock = LivelockDetector{};
         continue;
       }
-    if (stuck) {
       return absl::FailedPreconditionError(
           "kernel '" + L.kernelName +
           "': deadlock: the running warps spin without changing memory, so no thread can ever make progress "

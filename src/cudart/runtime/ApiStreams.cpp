@@ -55,10 +55,7 @@ cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream) { return cudaStreamS
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
   PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
   if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
-  if (rt().pendingOn(stream) && !rt().advanceSuspendedLaunch() && rt().pendingOn(stream)) {
-    rt().noteQueryBehindSuspended(stream, nullptr);
-    return cudaErrorNotReady;
-  }
+  if (!rt().queryReady(stream, nullptr)) return cudaErrorNotReady;
   if (rt().sticky() != cudaSuccess) return fail(rt().sticky());  // a launch that failed as it went on
   rt().order().synchronizeStream(reinterpret_cast<uintptr_t>(stream));
   return cudaSuccess;
@@ -120,10 +117,7 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
 cudaError_t cudaEventQuery(cudaEvent_t event) {
   PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
   if (!rt().event(event)) return fail(cudaErrorInvalidResourceHandle);
-  if (rt().eventPending(event) && !rt().advanceSuspendedLaunch() && rt().eventPending(event)) {
-    rt().noteQueryBehindSuspended(nullptr, event);
-    return cudaErrorNotReady;
-  }
+  if (!rt().queryReady(nullptr, event)) return cudaErrorNotReady;
   if (rt().sticky() != cudaSuccess) return fail(rt().sticky());
   rt().order().synchronizeEvent(reinterpret_cast<uintptr_t>(event));
   return cudaSuccess;

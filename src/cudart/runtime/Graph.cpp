@@ -122,8 +122,7 @@ cudaError_t runNode(Node& n, cudaStream_t stream) {
   if (cudaError_t e = rt().sticky(); e != cudaSuccess) return e;
   switch (n.type) {
     case cudaGraphNodeTypeKernel: {
-      std::vector<void*> argv;
-      for (auto& a : n.args) argv.push_back(a.data());
+      std::vector<void*> argv = argumentPointers(n.args);
       return rt().launch(*n.kernel, n.grid, n.block, argv.data(), n.sharedBytes, stream);
     }
     case cudaGraphNodeTypeMemcpy:
@@ -143,25 +142,17 @@ cudaError_t runNode(Node& n, cudaStream_t stream) {
   }
 }
 
-// Copies each kernel argument (sizes from the kernel's PTX parameters).
+// Copies each kernel argument (Runtime::copyArguments).
 cudaError_t kernelNode(Node& n, KernelRecord* kernel, dim3 grid, dim3 block, unsigned sharedBytes, void** args,
                        void** extra) {
   if (kernel == nullptr) return cudaErrorInvalidDeviceFunction;
   if (extra != nullptr) return unsupported("cudaGraphAddKernelNode with arguments in 'extra'");
-  if (cudaError_t e = rt().ensureLoaded(*kernel->module); e != cudaSuccess) return e;
-  const sim::KernelSignature* sig = rt().signature(*kernel);
-  if (sig == nullptr) return cudaErrorInvalidDeviceFunction;
-  if (!sig->params.empty() && args == nullptr) return cudaErrorInvalidValue;
+  if (cudaError_t e = rt().copyArguments(*kernel, args, n.args); e != cudaSuccess) return e;
   n.type = cudaGraphNodeTypeKernel;
   n.kernel = kernel;
   n.grid = grid;
   n.block = block;
   n.sharedBytes = sharedBytes;
-  n.args.clear();
-  for (size_t i = 0; i < sig->params.size(); ++i) {
-    const auto* p = static_cast<const uint8_t*>(args[i]);
-    n.args.emplace_back(p, p + sig->params[i].bytes);
-  }
   return cudaSuccess;
 }
 
@@ -471,8 +462,7 @@ cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernelNodePar
     return fail(cudaErrorInvalidValue);
   // The argument pointers stay valid while the node lives.
   static thread_local std::vector<void*> argv;
-  argv.clear();
-  for (auto& a : node->args) argv.push_back(a.data());
+  argv = argumentPointers(node->args);
   *params = cudaKernelNodeParams{node->func, node->grid, node->block, node->sharedBytes, argv.data(), nullptr};
   return cudaSuccess;
 }

@@ -288,31 +288,50 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
 cudaError_t Runtime::deferLaunch(KernelRecord& kernel, dim3 grid, dim3 block, void** args, uint64_t dynamicShared,
                                  cudaStream_t stream) {
   if (cudaError_t e = launchConfigError(kernel, grid, block, dynamicShared, stream); e != cudaSuccess) return e;
-  // The arguments' values now: the caller's copies are gone when the launch runs.
-  const sim::KernelSignature* sig = kernel.module->fatbinStatus.ok() && ensureLoaded(*kernel.module) == cudaSuccess
-                                        ? signature(kernel)
-                                        : nullptr;
-  if (sig && !sig->params.empty() && args == nullptr) return cudaErrorInvalidValue;
-  std::vector<std::vector<char>> values;
-  for (size_t i = 0; sig && i < sig->params.size(); ++i) {
-    const char* value = static_cast<const char*>(args[i]);
-    values.emplace_back(value, value + sig->params[i].bytes);
-  }
+  // A kernel that cannot load keeps no values: the launch is refused when it runs.
+  std::vector<std::vector<uint8_t>> values;
+  if (kernel.module->fatbinStatus.ok())
+    if (cudaError_t e = copyArguments(kernel, args, values); e == cudaErrorInvalidValue) return e;
   defer(stream, [this, &kernel, grid, block, values = std::move(values), dynamicShared, stream]() mutable {
-    std::vector<void*> argv;
-    for (auto& v : values) argv.push_back(v.data());
+    std::vector<void*> argv = argumentPointers(values);
     return launch(kernel, grid, block, argv.empty() ? nullptr : argv.data(), dynamicShared, stream);
   });
   return cudaSuccess;
+}
+
+cudaError_t Runtime::copyArguments(KernelRecord& kernel, void** args, std::vector<std::vector<uint8_t>>& values) {
+  if (cudaError_t e = ensureLoaded(*kernel.module); e != cudaSuccess) return e;
+  const sim::KernelSignature* sig = signature(kernel);
+  if (sig == nullptr) return cudaErrorInvalidDeviceFunction;
+  if (!sig->params.empty() && args == nullptr) return cudaErrorInvalidValue;
+  values.clear();
+  for (size_t i = 0; i < sig->params.size(); ++i) {
+    const auto* value = static_cast<const uint8_t*>(args[i]);
+    values.emplace_back(value, value + sig->params[i].bytes);
+  }
+  return cudaSuccess;
+}
+
+std::vector<void*> argumentPointers(std::vector<std::vector<uint8_t>>& values) {
+  std::vector<void*> pointers;
+  for (auto& v : values) pointers.push_back(v.data());
+  return pointers;
 }
 
 void Runtime::defer(cudaStream_t stream, std::function<cudaError_t()> work, cudaEvent_t recorded) {
   deferred_.push_back(DeferredWork{stream, recorded, std::move(work)});
 }
 
-bool Runtime::pendingOn(cudaStream_t stream) const {
-  if (suspended_ && suspended_->stream == stream) return true;
-  return std::any_of(deferred_.begin(), deferred_.end(), [&](const DeferredWork& w) { return w.stream == stream; });
+bool Runtime::pendingOn(cudaStream_t stream, cudaEvent_t event) const {
+  if (!event && suspended_ && suspended_->stream == stream) return true;
+  return std::any_of(deferred_.begin(), deferred_.end(),
+                     [&](const DeferredWork& w) { return event ? w.recorded == event : w.stream == stream; });
+}
+
+bool Runtime::queryReady(cudaStream_t stream, cudaEvent_t event) {
+  if (!pendingOn(stream, event) || runDeferredWork(/*hostWaits=*/false) || !pendingOn(stream, event)) return true;
+  noteQueryBehindSuspended(stream, event);
+  return false;
 }
 
 void Runtime::noteQueryBehindSuspended(cudaStream_t stream, cudaEvent_t event) {
@@ -331,13 +350,7 @@ void Runtime::noteQueryBehindSuspended(cudaStream_t stream, cudaEvent_t event) {
                     "for it before releasing the launch waits forever here"));
 }
 
-bool Runtime::eventPending(cudaEvent_t event) const {
-  return std::any_of(deferred_.begin(), deferred_.end(), [&](const DeferredWork& w) { return w.recorded == event; });
-}
-
 void Runtime::settleSuspendedLaunch() { runDeferredWork(/*hostWaits=*/true); }
-
-bool Runtime::advanceSuspendedLaunch() { return runDeferredWork(/*hostWaits=*/false); }
 
 bool Runtime::runDeferredWork(bool hostWaits) {
   if (settling_ || (!suspended_ && deferred_.empty())) return true;  // (work that runs runs nothing more)

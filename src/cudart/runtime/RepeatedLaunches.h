@@ -49,12 +49,11 @@ class FootprintRecorder final : public NullEventSink {
   // Grains inserted lately, by grain index modulo the size: a warp's lanes
   // read across a table's grains, and a set lookup per lane was 4% of a
   // table-heavy launch (curand_init's skip-ahead).
-  std::array<uint64_t, 256> recentReadChunks_ = filledWith(UINT64_MAX);
-  static constexpr std::array<uint64_t, 256> filledWith(uint64_t v) {
-    std::array<uint64_t, 256> a{};
-    a.fill(v);
-    return a;
-  }
+  std::array<uint64_t, 256> recentReadChunks_ = [] {
+    std::array<uint64_t, 256> none;
+    none.fill(UINT64_MAX);
+    return none;
+  }();
 };
 
 class RepeatedLaunches {

@@ -149,21 +149,19 @@ class Runtime {
   bool launchSuspended() const { return suspended_ != nullptr; }
   cudaError_t deferLaunch(KernelRecord& kernel, dim3 grid, dim3 block, void** args, uint64_t dynamicShared,
                           cudaStream_t stream);
+  // A launch's argument values, copied (sizes from the kernel's PTX
+  // parameters) for a launch that runs after the caller's copies are gone:
+  // graph kernel nodes, launches queued behind a suspended one.
+  cudaError_t copyArguments(KernelRecord& kernel, void** args, std::vector<std::vector<uint8_t>>& values);
   // `work` on `stream`, after the suspended launch; `recorded`: the event it records.
   void defer(cudaStream_t stream, std::function<cudaError_t()> work, cudaEvent_t recorded = nullptr);
-  // Whether work of `stream` (the suspended launch, or work queued behind it),
-  // or the record of `event`, has yet to run.
-  bool pendingOn(cudaStream_t stream) const;
-  bool eventPending(cudaEvent_t event) const;
-  // A query answered cudaErrorNotReady: when the work asked about is of
-  // another stream than the waiting launch's (it waits only because predatar
-  // runs one launch at a time), says so once, so that a program that polls
-  // it before releasing the launch does not hang without a word.
-  void noteQueryBehindSuspended(cudaStream_t stream, cudaEvent_t event);
   void settleSuspendedLaunch();
-  // For the non-blocking queries: lets the suspended launch and the queued
-  // work go on while they can; false when the launch still waits for the host.
-  bool advanceSuspendedLaunch();
+  // cudaStreamQuery (`stream`) and cudaEventQuery (`event`, stream null):
+  // whether the work asked about is done. Work of the stream (the suspended
+  // launch, or work queued behind it), or the event's record, that has yet to
+  // run lets the suspended launch and the queued work go on while they can;
+  // false when the work still waits.
+  bool queryReady(cudaStream_t stream, cudaEvent_t event);
 
   // Errors. Launch failures are sticky, as on a GPU.
   cudaError_t sticky() const { return sticky_; }
@@ -213,6 +211,13 @@ class Runtime {
   // hostWaits: all of it (the launch may no longer wait for the host); else
   // until the launch waits again. True when nothing is left.
   bool runDeferredWork(bool hostWaits);
+  // Whether work of `stream`, or the record of `event`, has yet to run.
+  bool pendingOn(cudaStream_t stream, cudaEvent_t event) const;
+  // A query answered cudaErrorNotReady: when the work asked about is of
+  // another stream than the waiting launch's (it waits only because predatar
+  // runs one launch at a time), says so once, so that a program that polls
+  // it before releasing the launch does not hang without a word.
+  void noteQueryBehindSuspended(cudaStream_t stream, cudaEvent_t event);
   std::shared_ptr<InFlightLaunch> suspended_;  // waits for the host
   struct DeferredWork {
     cudaStream_t stream;
@@ -284,6 +289,9 @@ class Runtime {
   std::optional<std::chrono::steady_clock::time_point> lastReportWrite_;
   std::string processNote_;  // " [pid N]" in a child process, appended to kernel names
 };
+
+// `args` for Runtime::launch from values Runtime::copyArguments made.
+std::vector<void*> argumentPointers(std::vector<std::vector<uint8_t>>& values);
 
 // Per-thread last error (cudaGetLastError / cudaPeekAtLastError).
 cudaError_t& lastError();
