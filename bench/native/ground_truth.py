@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""Records ground truth on a machine with a real GPU: what the programs we check print and how long they
+take natively, and what NVIDIA's compute-sanitizer racecheck says of them.
+
+Nothing here needs predatar, and no test needs this: it runs only where a GPU is lent (the device tool), and
+its results are committed beside it (RESULTS.md, *.tsv) to compare predatar's runs against.
+
+It runs, within one time budget (phases stop early rather than overrun it):
+  1. bench/apps: each application, race-free and racy build, at the small and paper sizes (native wall time);
+  2. tests/programs: each feature program, its standard output compared with NAME.expected;
+  3. NVIDIA's cuda-samples (a binary folder and a Samples tree, built as bench/samples/README.md says):
+     each with its default arguments, from its own folder, classified like run_samples.py does;
+  4. compute-sanitizer --tool racecheck (shared-memory hazards only) over all of the above, in parallel.
+
+usage: ground_truth.py --out DIR [--samples-bin DIR --samples-tree DIR] [--budget SECONDS]
+Writes DIR/env.txt, apps.tsv, programs.tsv, samples.tsv, racecheck.tsv and logs.tar.xz.
+"""
+import argparse
+import concurrent.futures
+import io
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+sys.path.insert(0, str(REPO / "bench" / "samples"))
+import run_samples  # noqa: E402  (the samples' list and their classification)
+
+APPS = ["1dconv", "hotspot", "kmeans", "needle", "pathfinder", "reduction", "rule-110", "shoc-bfs", "stencil",
+        "streamcluster", "threadfencereduction"]
+LOG_CAP = 64 * 1024
+RACECHECK_SUMMARY = re.compile(r"RACECHECK SUMMARY: (\d+) hazards? displayed \((\d+) errors?, (\d+) warnings?\)")
+START = time.monotonic()
+
+
+def elapsed():
+    return time.monotonic() - START
+
+
+class Logs:
+    """Every run's output, capped, kept in memory and written as one archive at the end."""
+
+    def __init__(self):
+        self.items = {}
+
+    def add(self, name, text):
+        self.items[name] = text[-LOG_CAP:]
+
+    def write(self, path):
+        with tarfile.open(path, "w:xz") as tar:
+            for name, text in sorted(self.items.items()):
+                data = text.encode(errors="replace")
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+
+
+def run(cmd, cwd, timeout):
+    """(exit code, 'timeout' or 'missing'; wall seconds; CPU seconds of the process tree; output)"""
+    start = time.monotonic()
+    before = os.times()
+    try:
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+    except OSError as e:
+        return "missing", 0.0, 0.0, str(e)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+        rc = proc.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # its whole session: a sanitizer and the program under it
+        out, _ = proc.communicate()
+        rc = "timeout"
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    return rc, time.monotonic() - start, cpu, out.decode(errors="replace")
+
+
+class Table:
+    """A TSV written row by row, so that a run stopped early still leaves what it measured."""
+
+    def __init__(self, path, header):
+        self.file = open(path, "w")
+        self.file.write("\t".join(header) + "\n")
+        self.file.flush()
+
+    def row(self, *fields):
+        self.file.write("\t".join(str(f).replace("\t", " ").replace("\n", " ") for f in fields) + "\n")
+        self.file.flush()
+
+
+def run_separating_stderr(cmd, cwd, timeout):
+    """(exit code or 'timeout', wall seconds, standard output, standard error)"""
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        rc = proc.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        rc = "timeout"
+    return rc, time.monotonic() - start, out.decode(errors="replace"), err.decode(errors="replace")
+
+
+def last_line(text):
+    lines = [l for l in text.splitlines() if l.strip()]
+    return lines[-1][:160] if lines else ""
+
+
+def native_apps(out, logs, until):
+    # Each run twice: the first includes compiling the binary's PTX for this GPU (then cached).
+    table = Table(out / "apps.tsv", ["app", "build", "size", "rc", "wall_s", "cpu_s", "first_wall_s", "last_line"])
+    for size in ("small", "paper"):
+        for app in APPS:
+            for suffix in ("", "-racy"):
+                if elapsed() > until:
+                    return
+                binary = REPO / "bench" / "apps" / "bin" / (app + suffix)
+                _, first_wall, _, _ = run([str(binary), size], cwd=tempfile.gettempdir(), timeout=60)
+                rc, wall, cpu, text = run([str(binary), size], cwd=tempfile.gettempdir(), timeout=60)
+                logs.add(f"apps/{app}{suffix}.{size}.log", text)
+                table.row(app, suffix.strip("-") or "clean", size, rc, f"{wall:.3f}", f"{cpu:.2f}", f"{first_wall:.3f}",
+                          last_line(text))
+
+
+def feature_programs():
+    folder = REPO / "tests" / "programs"
+    return [(p.stem, folder / "bin" / p.stem) for p in sorted(folder.glob("*.cu"))]
+
+
+def native_programs(out, logs, until):
+    table = Table(out / "programs.tsv", ["program", "rc", "expected_status", "stdout_matches", "wall_s", "first_difference"])
+    folder = REPO / "tests" / "programs"
+    for name, binary in feature_programs():
+        if elapsed() > until:
+            return
+        with tempfile.TemporaryDirectory() as work:
+            rc, wall, stdout, stderr = run_separating_stderr([str(binary)], work, timeout=30)
+        logs.add(f"programs/{name}.log", stdout + "\n--- stderr ---\n" + stderr)
+        expected_path = folder / f"{name}.expected"
+        expected = expected_path.read_text() if expected_path.exists() else None
+        status_path = folder / f"{name}.status"
+        expected_status = status_path.read_text().strip() if status_path.exists() else "0"
+        difference = ""
+        if expected is not None and stdout != expected:
+            for i, (a, b) in enumerate(zip(stdout.splitlines() + [""] * 999, expected.splitlines())):
+                if a != b:
+                    difference = f"line {i + 1}: got {a[:70]!r}, expected {b[:70]!r}"
+                    break
+            else:
+                difference = "more output than expected"
+        matches = "n/a" if expected is None else ("yes" if stdout == expected else "no")
+        table.row(name, rc, expected_status, matches, f"{wall:.3f}", difference)
+
+
+def native_samples(out, logs, args, until):
+    table = Table(out / "samples.tsv", ["sample", "verdict", "rc", "wall_s", "cpu_s", "reason"])
+    for directory, name in run_samples.read_list(HERE.parent / "samples" / "samples.list"):
+        if elapsed() > until:
+            return
+        binary = Path(args.samples_bin) / name
+        if not os.access(binary, os.X_OK):
+            table.row(name, "NOBIN", "", "", "", "no binary")
+            continue
+        rc, wall, cpu, text = run([str(binary)], cwd=Path(args.samples_tree) / "Samples" / directory,
+                                  timeout=args.sample_timeout)
+        logs.add(f"samples/{name}.log", text)
+        row = {"name": name, "cpu": cpu, "races": 0}
+        if rc == "timeout":
+            row["verdict"], row["reason"] = "TIMEOUT", f"wall-clock limit ({args.sample_timeout} s)"
+        else:
+            run_samples.classify(row, text, rc if rc >= 0 else 128 - rc, False, 10**6)
+        table.row(name, row["verdict"], rc, f"{wall:.3f}", f"{cpu:.2f}", row["reason"])
+
+
+def racecheck_targets(args):
+    """(label, command, working directory) of everything racecheck looks at."""
+    targets = []
+    for app in APPS:
+        for suffix in ("", "-racy"):
+            targets.append((f"apps/{app}{suffix}", [str(REPO / "bench" / "apps" / "bin" / (app + suffix)), "small"],
+                            tempfile.gettempdir()))
+    for name, binary in feature_programs():
+        targets.append((f"programs/{name}", [str(binary)], tempfile.gettempdir()))
+    if args.samples_bin:
+        for directory, name in run_samples.read_list(HERE.parent / "samples" / "samples.list"):
+            binary = Path(args.samples_bin) / name
+            if os.access(binary, os.X_OK):
+                targets.append((f"samples/{name}", [str(binary)], str(Path(args.samples_tree) / "Samples" / directory)))
+    return targets
+
+
+def find_sanitizer():
+    candidates = [shutil.which("compute-sanitizer") or "", "/usr/local/cuda/bin/compute-sanitizer",
+                  "/usr/local/cuda/compute-sanitizer/compute-sanitizer"]
+    candidates += sorted(str(p) for p in Path("/opt/nvidia").glob("**/compute-sanitizer") if p.is_file())
+    return next((c for c in candidates if c and os.access(c, os.X_OK)), "compute-sanitizer")
+
+
+def racecheck(out, logs, args, until):
+    sanitizer = find_sanitizer()
+    table = Table(out / "racecheck.tsv", ["target", "rc", "wall_s", "hazards", "errors", "warnings", "first_hazard"])
+
+    def one(target):
+        label, cmd, cwd = target
+        budget = until - elapsed()
+        if budget < 5:
+            return label, "skipped", 0.0, ""
+        rc, wall, _, text = run([sanitizer, "--tool", "racecheck", "--racecheck-report", "all", "--print-limit", "50",
+                                 *cmd], cwd=cwd, timeout=min(args.racecheck_timeout, budget))
+        return label, rc, wall, text
+
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for label, rc, wall, text in pool.map(one, racecheck_targets(args)):
+            if rc == "skipped":
+                table.row(label, "skipped", "", "", "", "", "time budget spent")
+                continue
+            logs.add(f"racecheck/{label}.log", text)
+            summary = RACECHECK_SUMMARY.search(text)
+            hazard = next((l.strip() for l in text.splitlines() if "hazard detected" in l or "Race reported" in l), "")
+            counts = summary.groups() if summary else ("", "", "")
+            table.row(label, rc, f"{wall:.2f}", *counts, hazard[:200])
+
+
+def environment(out):
+    lines = [f"date: {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}"]
+    for cmd in (["nvidia-smi", "--query-gpu=name,driver_version,memory.total,clocks.max.sm", "--format=csv,noheader"],
+                ["nvcc", "--version"], [find_sanitizer(), "--version"], ["nproc"], ["uname", "-r"]):
+        try:
+            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=30)
+            lines.append(f"$ {' '.join(cmd)}\n{proc.stdout.decode(errors='replace').strip()}")
+        except (OSError, subprocess.TimeoutExpired) as e:
+            lines.append(f"$ {' '.join(cmd)}\n{e}")
+    (out / "env.txt").write_text("\n".join(lines) + "\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--samples-bin", help="folder of the samples' binaries (bench/samples/build_samples.sh)")
+    parser.add_argument("--samples-tree", help="the cuda-samples checkout (its Samples/ folders hold their data)")
+    parser.add_argument("--budget", type=float, default=480, help="seconds for everything (default 480)")
+    parser.add_argument("--sample-timeout", type=float, default=20)
+    parser.add_argument("--racecheck-timeout", type=float, default=90)
+    parser.add_argument("--jobs", type=int, default=8, help="racecheck runs at once (default 8)")
+    args = parser.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    logs = Logs()
+    environment(out)
+    # Native phases run one program at a time, so that their times are the GPU's alone.
+    native_apps(out, logs, until=0.12 * args.budget)
+    native_programs(out, logs, until=0.2 * args.budget)
+    if args.samples_bin:
+        native_samples(out, logs, args, until=0.5 * args.budget)
+    racecheck(out, logs, args, until=0.95 * args.budget)
+    logs.write(out / "logs.tar.xz")
+    print(f"ground_truth: done in {elapsed():.0f} s; results in {out}")
+
+
+if __name__ == "__main__":
+    main()
