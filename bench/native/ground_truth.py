@@ -13,7 +13,7 @@ It runs, within one time budget (phases stop early rather than overrun it):
   4. compute-sanitizer --tool racecheck (shared-memory hazards only) over all of the above, in parallel.
 
 usage: ground_truth.py --out DIR [--samples-bin DIR --samples-tree DIR] [--budget SECONDS]
-Writes DIR/env.txt, apps.tsv, programs.tsv, samples.tsv, racecheck.tsv and logs.tar.xz.
+Writes DIR/env.txt, apps.tsv, programs.tsv, samples.tsv, racecheck.tsv (memcheck.tsv...) and logs.tar.xz.
 """
 import argparse
 import concurrent.futures
@@ -37,7 +37,9 @@ import run_samples  # noqa: E402  (the samples' list and their classification)
 APPS = ["1dconv", "hotspot", "kmeans", "needle", "pathfinder", "reduction", "rule-110", "shoc-bfs", "stencil",
         "streamcluster", "threadfencereduction"]
 LOG_CAP = 64 * 1024
-RACECHECK_SUMMARY = re.compile(r"RACECHECK SUMMARY: (\d+) hazards? displayed \((\d+) errors?, (\d+) warnings?\)")
+# "RACECHECK SUMMARY: 50 hazards displayed (9 errors, 41 warnings)", "ERROR SUMMARY: 3 errors"
+SANITIZER_SUMMARY = re.compile(r"(?:RACECHECK|ERROR) SUMMARY: (?P<total>\d+) (?:hazards? displayed \((?P<errors>\d+) "
+                               r"errors?, (?P<warnings>\d+) warnings?\)|errors?)")
 START = time.monotonic()
 
 
@@ -207,28 +209,33 @@ def find_sanitizer():
     return next((c for c in candidates if c and os.access(c, os.X_OK)), "compute-sanitizer")
 
 
-def racecheck(out, logs, args, until):
+def sanitize(tool, out, logs, args, until):
+    """compute-sanitizer --tool TOOL over the targets; DIR/TOOL.tsv."""
     sanitizer = find_sanitizer()
-    table = Table(out / "racecheck.tsv", ["target", "rc", "wall_s", "hazards", "errors", "warnings", "first_hazard"])
+    table = Table(out / f"{tool}.tsv", ["target", "rc", "wall_s", "hazards", "errors", "warnings", "first_hazard"])
+    targets = [t for t in racecheck_targets(args) if re.search(args.targets, t[0])]
 
     def one(target):
         label, cmd, cwd = target
         budget = until - elapsed()
         if budget < 5:
             return label, "skipped", 0.0, ""
-        rc, wall, _, text = run([sanitizer, "--tool", "racecheck", "--racecheck-report", "all", "--print-limit", "50",
-                                 *cmd], cwd=cwd, timeout=min(args.racecheck_timeout, budget))
+        options = ["--racecheck-report", "all"] if tool == "racecheck" else []
+        rc, wall, _, text = run([sanitizer, "--tool", tool, *options, "--print-limit", "50", *cmd], cwd=cwd,
+                                timeout=min(args.racecheck_timeout, budget))
         return label, rc, wall, text
 
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for label, rc, wall, text in pool.map(one, racecheck_targets(args)):
+        for label, rc, wall, text in pool.map(one, targets):
             if rc == "skipped":
                 table.row(label, "skipped", "", "", "", "", "time budget spent")
                 continue
-            logs.add(f"racecheck/{label}.log", text)
-            summary = RACECHECK_SUMMARY.search(text)
-            hazard = next((l.strip() for l in text.splitlines() if "hazard detected" in l or "Race reported" in l), "")
-            counts = summary.groups() if summary else ("", "", "")
+            logs.add(f"{tool}/{label}.log", text)
+            summary = SANITIZER_SUMMARY.search(text)
+            hazard = next((l.strip() for l in text.splitlines() if l.startswith("========= ") and (
+                "hazard detected" in l or "Invalid" in l or "Error" in l or "Warning" in l)), "")
+            counts = (summary["total"], summary["errors"] or summary["total"], summary["warnings"] or 0) if summary \
+                else ("", "", "")
             table.row(label, rc, f"{wall:.2f}", *counts, hazard[:200])
 
 
@@ -252,18 +259,26 @@ def main():
     parser.add_argument("--budget", type=float, default=480, help="seconds for everything (default 480)")
     parser.add_argument("--sample-timeout", type=float, default=20)
     parser.add_argument("--racecheck-timeout", type=float, default=90)
-    parser.add_argument("--jobs", type=int, default=8, help="racecheck runs at once (default 8)")
+    parser.add_argument("--jobs", type=int, default=8, help="sanitizer runs at once (default 8)")
+    parser.add_argument("--phases", default="apps,programs,samples,racecheck",
+                        help="comma-separated, of apps, programs, samples, racecheck, memcheck, synccheck")
+    parser.add_argument("--targets", default="", help="sanitizer phases: only targets whose label matches this regex")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     logs = Logs()
     environment(out)
+    phases = args.phases.split(",")
     # Native phases run one program at a time, so that their times are the GPU's alone.
-    native_apps(out, logs, until=0.12 * args.budget)
-    native_programs(out, logs, until=0.2 * args.budget)
-    if args.samples_bin:
+    if "apps" in phases:
+        native_apps(out, logs, until=0.12 * args.budget)
+    if "programs" in phases:
+        native_programs(out, logs, until=0.2 * args.budget)
+    if "samples" in phases and args.samples_bin:
         native_samples(out, logs, args, until=0.5 * args.budget)
-    racecheck(out, logs, args, until=0.95 * args.budget)
+    tools = [p for p in phases if p in ("racecheck", "memcheck", "synccheck")]
+    for i, tool in enumerate(tools):
+        sanitize(tool, out, logs, args, until=elapsed() + (0.95 * args.budget - elapsed()) / (len(tools) - i))
     logs.write(out / "logs.tar.xz")
     print(f"ground_truth: done in {elapsed():.0f} s; results in {out}")
 
