@@ -70,7 +70,8 @@ int main() {
   }
   int s = 0;
   CHECK(cudaMemcpy(&s, seen, sizeof s, cudaMemcpyDeviceToHost));
-  printf("polled %d times; the kernel saw %d\n", polls, s);
+  // How often the host polls after the write depends on the GPU's timing (an H200 polled 30 times).
+  printf("polled %s; the kernel saw %d\n", polls >= 3 ? "3 times or more" : "fewer than 3 times", s);
   CHECK(cudaFreeHost(latch));
   printf("PASS\n");
   return 0;

@@ -158,7 +158,9 @@ int checkCopies(cudaArray_t array) {
   p.srcArray = array;
   p.srcPos = make_cudaPos(2, 1, 1);  // elements of the array
   p.dstPtr = dev;
-  p.dstPos = make_cudaPos(sizeof(float), 0, 0);  // bytes of the pointer
+  // In elements of the array, on the pointer's side too, since an array takes part (an H200 copies so,
+  // though the reference manual says a pointer's element is a byte).
+  p.dstPos = make_cudaPos(1, 0, 0);
   p.extent = make_cudaExtent(5, 3, 2);
   p.kind = cudaMemcpyDeviceToDevice;
   CHECK(cudaMemcpy3D(&p));

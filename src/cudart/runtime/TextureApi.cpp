@@ -190,16 +190,20 @@ cudaError_t arraySide(cudaArray* a, const cudaPos& pos, const cudaExtent& e, Cop
   return cudaSuccess;
 }
 
-// A pitched-pointer side: x in bytes, slices `ysize` rows apart; the memory must
-// be where `kind` says.
-cudaError_t pitchedSide(const cudaPitchedPtr& p, const cudaPos& pos, const cudaExtent& e, size_t rowBytes,
-                        int kind, bool isSource, CopySide& out) {
+// A pitched-pointer side: x in elements of `elem` bytes, slices `ysize` rows
+// apart; the memory must be where `kind` says. When an array takes part in
+// the copy, the pointer's x is in the array's elements too: the reference
+// manual says a pointer's element is a byte, but an H200 (driver 580) copies
+// so (bench/native/RESULTS.md, layered_cubemap).
+cudaError_t pitchedSide(const cudaPitchedPtr& p, const cudaPos& pos, size_t elem, const cudaExtent& e,
+                        size_t rowBytes, int kind, bool isSource, CopySide& out) {
   if (p.ptr == nullptr) return cudaErrorInvalidValue;
-  if (pos.x + rowBytes > p.pitch) return cudaErrorInvalidPitchValue;
+  size_t x = pos.x * elem;
+  if (x + rowBytes > p.pitch) return cudaErrorInvalidPitchValue;
   if (e.depth > 1 && pos.y + e.height > p.ysize) return cudaErrorInvalidValue;
   out.rowPitch = p.pitch;
   out.slicePitch = p.pitch * p.ysize;
-  out.origin = static_cast<uint8_t*>(p.ptr) + pos.z * out.slicePitch + pos.y * p.pitch + pos.x;
+  out.origin = static_cast<uint8_t*>(p.ptr) + pos.z * out.slicePitch + pos.y * p.pitch + x;
   size_t span = (e.depth - 1) * out.slicePitch + (e.height - 1) * out.rowPitch + rowBytes;
   return linearSideValid(out.origin, span, kind, isSource) ? cudaSuccess : cudaErrorInvalidValue;
 }
@@ -229,10 +233,10 @@ cudaError_t copy3D(const cudaMemcpy3DParms* p) {
   size_t rowBytes = e.width * elem;
   CopySide src, dst;
   cudaError_t err = p->srcArray ? arraySide(p->srcArray, p->srcPos, e, src)
-                                : pitchedSide(p->srcPtr, p->srcPos, e, rowBytes, p->kind, true, src);
+                                : pitchedSide(p->srcPtr, p->srcPos, elem, e, rowBytes, p->kind, true, src);
   if (err == cudaSuccess)
     err = p->dstArray ? arraySide(p->dstArray, p->dstPos, e, dst)
-                      : pitchedSide(p->dstPtr, p->dstPos, e, rowBytes, p->kind, false, dst);
+                      : pitchedSide(p->dstPtr, p->dstPos, elem, e, rowBytes, p->kind, false, dst);
   if (err != cudaSuccess) return err;
   for (size_t z = 0; z < e.depth; ++z)
     for (size_t y = 0; y < e.height; ++y)
