@@ -45,7 +45,7 @@ FAULT = re.compile(r"KERNEL FAULT|predatar: kernel .* failed[:( ]")
 MEMORY = re.compile(r"bad_alloc|out of memory|Cannot allocate memory|cudaErrorMemoryAllocation", re.IGNORECASE)
 WAIVE = re.compile(r"waiv", re.IGNORECASE)
 FAILED = re.compile(r"FAIL|Test failed|mismatch|error", re.IGNORECASE)
-PROGRAM_FAIL = re.compile(r"FAIL")
+PROGRAM_FAIL = re.compile(r"FAIL|Test failed")  # reduction prints "Test failed!" and exits 0
 # An explicit verdict of the sample's own: it wins over a fault or refusal that the sample expected
 # (simpleAssert checks that its kernel's assert fails) or survived.
 PASS_MARK = re.compile(r"PASS|Test passed|Success|completed, returned OK", re.IGNORECASE)

@@ -211,6 +211,14 @@ struct LaunchStats {
   // What the user should know although the launch finished (a program that
   // relies on co-residency or scheduling the hardware does not promise).
   std::vector<std::string> warnings;
+  // Behaviour CUDA leaves undefined that the launch relied on, and what
+  // predatar did (as a GPU does). Unlike `warnings`, the same outcome follows
+  // from the same inputs, so a launch with notes can still be replayed.
+  struct UndefinedBehaviour {
+    std::string site;     // kernel and instruction: one note per site is enough
+    std::string message;  // what happened, where, and what to change
+  };
+  std::vector<UndefinedBehaviour> undefinedBehaviour;
   std::vector<DeviceLaunchRequest> deviceLaunches;  // in the order the threads launched them
   // A thread executed griddepcontrol.launch_dependents: a programmatic
   // dependent launch after this one may start before this one completes.

@@ -185,6 +185,9 @@ struct Launch {
   std::optional<FaultSite> faultSite;  // the first fault's thread and instruction
   uint64_t clockBase = 0;
   std::string residencyWarning;  // blocks were brought in on demand (sim/Residency.h)
+  // A shuffle read a lane that took no part (Memory.cpp): its pc and the note.
+  uint32_t undefinedShufflePc = 0;
+  std::string undefinedShuffle;
   // Dynamic parallelism (sim/DeviceLaunch.cpp): parameter buffers handed out
   // and not yet launched, and the launches made.
   std::map<uint64_t, DeviceLaunchRequest> parameterBuffers;
@@ -197,6 +200,9 @@ struct Launch {
   }
   // Describes a PTX position for errors: "kernel K, pc N (PTX line L, file:line:col)".
   std::string where(uint32_t pc) const;
+  // The user's source line of a PTX position ("file.cu:L (pc N, PTX line M)",
+  // past CUDA's own headers such as __shfl_down_sync's), or where(pc).
+  std::string userLine(uint32_t pc) const;
   std::string threadName(const Warp& w, uint32_t lane) const;
   void fault(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what) {
     stop(absl::StatusCode::kFailedPrecondition, w, lane, pc, what);

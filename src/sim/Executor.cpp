@@ -176,6 +176,14 @@ std::string Launch::where(uint32_t pc) const {
   return s;
 }
 
+std::string Launch::userLine(uint32_t pc) const {
+  const ptx::Module& ir = M.ir;
+  if (pc >= ir.code.size() || ir.code[pc].source == UINT32_MAX) return where(pc);
+  SourcePosition p = sourcePosition(ir, ir.sources[ir.code[pc].source]);
+  return p.file + ":" + std::to_string(p.line) + " (pc " + std::to_string(pc) + ", PTX line " +
+         std::to_string(ir.code[pc].line) + ")";
+}
+
 std::string Launch::threadName(const Warp& w, uint32_t lane) const {
   const Block& b = blocks[w.block];
   uint32_t t = w.inBlock * 32 + lane;
@@ -441,6 +449,8 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
     stats->threadInstructions = L.threadSteps;
     if (!L.residencyWarning.empty()) stats->warnings.push_back(L.residencyWarning);
     if (!runner.progressWarning().empty()) stats->warnings.push_back(runner.progressWarning());
+    if (!L.undefinedShuffle.empty())
+      stats->undefinedBehaviour.push_back({K.name + " pc " + std::to_string(L.undefinedShufflePc), L.undefinedShuffle});
     if (!st.ok()) stats->fault = L.faultSite;
     stats->deviceLaunches = std::move(L.deviceLaunches);
     stats->launchedDependents = L.launchedDependents;

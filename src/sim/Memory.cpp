@@ -576,12 +576,17 @@ static const uint64_t* sourceValues(Ctx& x, const Instr& in, const uint64_t* val
 }
 
 // The source lane of lane `lane` for shfl mode M, and whether it is in
-// range (the predicate). (A template: the mode is chosen once per
-// instruction, not once per lane: shuffle reductions are a sixth of a
-// warp-reduction kernel's emulation.)
+// range (the predicate). A lane out of range gets its own value (PTX ISA).
+// A source lane in range that does not take part (no such thread, exited, or
+// outside the member mask) leaves the value undefined in CUDA; an H200 gives
+// 0 there (bench/native/RESULTS.md), and NVIDIA's reduction sample relies on
+// it, so predatar gives 0 too and returns those lanes (a note for the user).
+// (A template: the mode is chosen once per instruction, not once per lane:
+// shuffle reductions are a sixth of a warp-reduction kernel's emulation.)
 template <ptx::ShflMode M>
-static void shflLanes(uint32_t lanes, uint32_t mask, const uint64_t* val, const uint64_t* b, const uint64_t* c,
-                      uint64_t* result, bool* pred) {
+static uint32_t shflLanes(uint32_t lanes, uint32_t mask, const uint64_t* val, const uint64_t* b, const uint64_t* c,
+                          uint64_t* result, bool* pred) {
+  uint32_t absentSources = 0;
   forLanes(lanes, [&](uint32_t l) {
     int32_t lane = int32_t(l);
     uint32_t bval = uint32_t(b[l]), cval = uint32_t(c[l]);
@@ -604,9 +609,26 @@ static void shflLanes(uint32_t lanes, uint32_t mask, const uint64_t* val, const 
       pval = j <= maxLane;
     }
     if (!pval || j < 0 || j > 31) j = lane;
-    result[l] = ((mask >> j) & 1) ? val[j] : val[l];
+    bool present = (mask >> j) & 1;
+    result[l] = present ? val[j] : 0;
+    if (!present) absentSources |= 1u << l;
     pred[l] = pval;
   });
+  return absentSources;
+}
+
+// The first shuffle of a launch that read a lane taking no part: what the user should know.
+static void noteAbsentSource(Ctx& x, uint32_t readers) {
+  Launch& L = *x.L;
+  if (!L.undefinedShuffle.empty()) return;
+  uint32_t lane = uint32_t(std::countr_zero(readers));
+  L.undefinedShufflePc = x.pc;
+  int others = std::popcount(readers) - 1;
+  L.undefinedShuffle = "shfl.sync at " + L.userLine(x.pc) + ": " + L.threadName(*x.W, lane) +
+                       (others ? " and " + std::to_string(others) + " more lanes" : std::string()) +
+                       " read a lane that takes no part "
+                       "(no such thread, exited, or outside the member mask). CUDA leaves that value undefined; "
+                       "predatar gives 0, as an H200 does. Make every source lane take part in the shuffle.";
 }
 
 void execShfl(Ctx& x, const Instr& in, uint32_t mask, uint32_t write, const uint64_t* values) {
@@ -618,12 +640,14 @@ void execShfl(Ctx& x, const Instr& in, uint32_t mask, uint32_t write, const uint
   uint32_t lanes = write ? write : mask;
   uint64_t result[32];
   bool pred[32];
+  uint32_t absent = 0;
   switch (ptx::ShflMode(in.mode)) {
-    case ptx::ShflMode::Up: shflLanes<ptx::ShflMode::Up>(lanes, mask, val, b, c, result, pred); break;
-    case ptx::ShflMode::Down: shflLanes<ptx::ShflMode::Down>(lanes, mask, val, b, c, result, pred); break;
-    case ptx::ShflMode::Bfly: shflLanes<ptx::ShflMode::Bfly>(lanes, mask, val, b, c, result, pred); break;
-    case ptx::ShflMode::Idx: shflLanes<ptx::ShflMode::Idx>(lanes, mask, val, b, c, result, pred); break;
+    case ptx::ShflMode::Up: absent = shflLanes<ptx::ShflMode::Up>(lanes, mask, val, b, c, result, pred); break;
+    case ptx::ShflMode::Down: absent = shflLanes<ptx::ShflMode::Down>(lanes, mask, val, b, c, result, pred); break;
+    case ptx::ShflMode::Bfly: absent = shflLanes<ptx::ShflMode::Bfly>(lanes, mask, val, b, c, result, pred); break;
+    case ptx::ShflMode::Idx: absent = shflLanes<ptx::ShflMode::Idx>(lanes, mask, val, b, c, result, pred); break;
   }
+  if (absent) noteAbsentSource(x, absent);
   // Written after every lane has read: a destination may be another lane's source.
   forLanes(lanes, [&](uint32_t l) { d[l] = result[l]; });
   if (p) forLanes(lanes, [&](uint32_t l) { p[l] = pred[l]; });

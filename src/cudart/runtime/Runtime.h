@@ -249,6 +249,7 @@ class Runtime {
   // kernel executed griddepcontrol.launch_dependents, so that a programmatic
   // dependent launch after it may overlap it (programmaticLaunchPending).
   std::map<uintptr_t, bool> launchedDependents_;
+  std::set<std::string> undefinedBehaviourNoted_;  // sites (sim::LaunchStats) whose note was printed
   // Runs the grids a launch launched from the device (DeviceLaunch.cpp).
   void launchDeviceChildren(std::vector<sim::DeviceLaunchRequest>& children, cudaStream_t stream);
   struct LiveLaunchInfo {
