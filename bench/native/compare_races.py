@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Compares the shared-memory races predatar reports with what compute-sanitizer racecheck found on a GPU.
+
+racecheck sees shared memory only, and only the schedule the GPU ran; predatar reports every memory
+space and predicts other schedules. So the comparison is on shared-memory races, by source line: the
+lines racecheck named in its hazards (both accesses), against the lines of predatar's shared-memory
+races (gwcp, both accesses). Global-memory races are listed beside, as what racecheck cannot see.
+
+usage: compare_races.py [--predatar build/predatar] [--native h200-logs.tar.xz] [--markdown]
+Runs predatar on bench/apps (both builds, small size) and tests/programs.
+"""
+import argparse
+import json
+import re
+import subprocess
+import tarfile
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+HAZARD_LINE = re.compile(r"^=========\s+(?:Read|Write) Thread .* in ([\w.+-]+\.cu):(\d+)", re.M)
+
+
+def racecheck_lines(path):
+    """{target label: set of "file.cu:LINE"} from the racecheck logs in the archive."""
+    out = {}
+    with tarfile.open(path) as tar:
+        for m in tar.getmembers():
+            name = m.name.lstrip("./")
+            if not m.isfile() or not name.startswith("racecheck/"):
+                continue
+            label = name[len("racecheck/"):-len(".log")]
+            text = tar.extractfile(m).read().decode(errors="replace")
+            finished = "RACECHECK SUMMARY" in text
+            out[label] = ({f"{f}:{l}" for f, l in HAZARD_LINE.findall(text)} if finished
+                          else None)
+    return out
+
+
+def predatar_lines(predatar, command):
+    """(shared-memory lines, other-space lines) of gwcp's races for one run."""
+    with tempfile.TemporaryDirectory() as work:
+        report = Path(work) / "report.json"
+        subprocess.run([predatar, "run", "--detectors", "gwcp", "--format", "json", "--output", str(report), "--",
+                        *command], cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+        races = json.loads(report.read_text()).get("races", []) if report.exists() else None
+    if races is None:
+        return None, None
+    shared, other = set(), set()
+    for race in races:
+        for access in (race.get("first"), race.get("second")):
+            if access and access.get("file"):
+                line = f"{Path(access['file']).name}:{access['line']}"
+                (shared if race.get("space") == "shared" else other).add(line)
+    return shared, other
+
+
+def targets():
+    for app in sorted(p.stem for p in (REPO / "bench" / "apps").glob("*.cu")):
+        for suffix in ("", "-racy"):
+            yield f"apps/{app}{suffix}", [str(REPO / "bench" / "apps" / "bin" / (app + suffix)), "small"]
+    for src in sorted((REPO / "tests" / "programs").glob("*.cu")):
+        yield f"programs/{src.stem}", [str(REPO / "tests" / "programs" / "bin" / src.stem)]
+
+
+def fmt(lines):
+    return ", ".join(sorted(lines, key=lambda s: (s.split(":")[0], int(s.split(":")[1])))) if lines else "-"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--predatar", default=str(REPO / "build" / "predatar"))
+    parser.add_argument("--native", default=str(HERE / "h200-logs.tar.xz"))
+    parser.add_argument("--markdown", action="store_true")
+    args = parser.parse_args()
+    native = racecheck_lines(args.native)
+    print("| program | racecheck (shared) | predatar gwcp (shared) | agree | predatar, other spaces |")
+    print("|---|---|---|---|---|")
+    agree = compared = 0
+    for label, command in targets():
+        theirs = native.get(label, None)
+        shared, other = predatar_lines(args.predatar, command)
+        if shared is None:
+            verdict = "predatar gave no report"
+        elif theirs is None:
+            verdict = "racecheck did not finish" if label in native else "racecheck did not run"
+        else:
+            compared += 1
+            same = theirs == shared
+            agree += same
+            verdict = "yes" if same else ("predatar more" if theirs < shared else
+                                          "racecheck more" if shared < theirs else "differ")
+        if not args.markdown and not shared and not theirs and not other:
+            continue
+        print(f"| {label} | {fmt(theirs) if theirs is not None else 'n/a'} | {fmt(shared)} | {verdict} | "
+              f"{fmt(other)} |")
+    print(f"\n{agree} of {compared} programs with a finished racecheck run: the same shared-memory race lines.")
+
+
+if __name__ == "__main__":
+    main()
