@@ -1,7 +1,11 @@
 // Graph memory nodes: an explicit allocation node and free node, and
 // cudaMallocAsync/cudaFreeAsync captured from a stream; graph memory
-// attributes and trim; graph memory freed by cudaFree outside the graph.
-// Every access is ordered (no races).
+// attributes and trim; graph memory freed by cudaFree outside the graph; an
+// allocation that reuses the address of one the graph freed before it.
+// Every access is ordered (no races). The attribute values are an H200's
+// (bench/native/RESULTS.md): physical memory in 32 MiB granules, kept by the
+// executable graph after its launch, taken over by a later launch on the same
+// stream, released by a trim.
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -95,6 +99,38 @@ int main() {
   cudaMemcpy(host, r, sizeof host, cudaMemcpyDeviceToHost);
   printf("chain: host[0]=%d\n", host[0]);
   cudaFree(r);  // graph memory freed outside the graph
+
+  // alloc a -> fill a -> free a -> alloc b -> overwrite b -> copy b out -> free b:
+  // b gets a's address, as CUDA gives it (the free orders every use of a before b).
+  cudaGraph_t reuse;
+  cudaGraphCreate(&reuse, 0);
+  cudaGraphNode_t allocA, fillA, freeA, allocB, overwriteB, copyB, freeB;
+  cudaGraphAddMemAllocNode(&allocA, reuse, nullptr, 0, &ap);
+  int* a = static_cast<int*>(ap.dptr);
+  void* aargs[] = {&a, &count, &value};
+  kp.func = (void*)fill;
+  kp.kernelParams = aargs;
+  cudaGraphAddKernelNode(&fillA, reuse, &allocA, 1, &kp);
+  cudaGraphAddMemFreeNode(&freeA, reuse, &fillA, 1, a);
+  cudaGraphAddMemAllocNode(&allocB, reuse, &freeA, 1, &ap);
+  int* b = static_cast<int*>(ap.dptr);
+  printf("b reuses a's address: %s\n", a == b ? "yes" : "no");
+  void* bargs[] = {&b, &count};
+  kp.func = (void*)overwrite;
+  kp.kernelParams = bargs;
+  cudaGraphAddKernelNode(&overwriteB, reuse, &allocB, 1, &kp);
+  cudaGraphAddMemcpyNode1D(&copyB, reuse, &overwriteB, 1, host, b, sizeof host, cudaMemcpyDeviceToHost);
+  cudaGraphAddMemFreeNode(&freeB, reuse, &copyB, 1, b);
+  cudaGraphExec_t reuseExec;
+  cudaGraphInstantiate(&reuseExec, reuse, 0);
+  cudaGraphLaunch(reuseExec, s);
+  cudaStreamSynchronize(s);
+  cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &used);
+  printf("reuse: host[0]=%d, used: %llu\n", host[0], used);
+  cudaDeviceGraphMemTrim(0);
+  cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &used);
+  cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrReservedMemCurrent, &reserved);
+  printf("after trim: used %llu, reserved %llu\n", used, reserved);
   printf("last error: %s\n", cudaGetErrorName(cudaGetLastError()));
   return 0;
 }

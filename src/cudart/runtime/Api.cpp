@@ -507,6 +507,7 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
 cudaError_t cudaDeviceSynchronize(void) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
   rt().order().synchronizeDevice();
+  graphMemoryDeviceSynchronized();
   return cudaSuccess;
 }
 

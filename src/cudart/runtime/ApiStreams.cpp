@@ -44,6 +44,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
   if (!rt().validStream(stream)) return fail(cudaErrorInvalidResourceHandle);
   rt().order().synchronizeStream(reinterpret_cast<uintptr_t>(stream));
+  graphMemoryStreamSynchronized(stream);
   return cudaSuccess;
 }
 
@@ -58,6 +59,7 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
   if (!rt().queryReady(stream, nullptr)) return cudaErrorNotReady;
   if (rt().sticky() != cudaSuccess) return fail(rt().sticky());  // a launch that failed as it went on
   rt().order().synchronizeStream(reinterpret_cast<uintptr_t>(stream));
+  graphMemoryStreamSynchronized(stream);
   return cudaSuccess;
 }
 

@@ -279,7 +279,8 @@ bool captureEventWait(cudaStream_t stream, cudaEvent_t event) {
 cudaError_t captureAlloc(void** pointer, size_t bytes, cudaStream_t stream) {
   auto n = std::make_unique<Node>();
   n->type = cudaGraphNodeTypeMemAlloc;
-  if (cudaError_t e = reserveGraphMemory(pointer, bytes); e != cudaSuccess) return e;
+  Capture* c = captureOf(stream);
+  if (cudaError_t e = reserveGraphMemory(pointer, bytes, c->graph, c->tails[stream]); e != cudaSuccess) return e;
   n->dst = *pointer;
   n->width = bytes;
   return appendCaptured(stream, std::move(n));
@@ -291,6 +292,7 @@ cudaError_t captureFree(void* pointer, cudaStream_t stream) {
   auto n = std::make_unique<Node>();
   n->type = cudaGraphNodeTypeMemFree;
   n->dst = pointer;
+  noteGraphFree(pointer, captureOf(stream)->graph, n.get());
   return appendCaptured(stream, std::move(n));
 }
 
@@ -542,8 +544,11 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t graph, c
   auto n = std::make_unique<CUgraphNode_st>();
   n->type = cudaGraphNodeTypeMemAlloc;
   n->width = p->bytesize;
-  if (node == nullptr || graph == nullptr) return fail(cudaErrorInvalidValue);
-  if (cudaError_t e = reserveGraphMemory(&p->dptr, p->bytesize); e != cudaSuccess) return fail(e);
+  if (node == nullptr || graph == nullptr || (count && deps == nullptr)) return fail(cudaErrorInvalidValue);
+  for (size_t i = 0; i < count; ++i)
+    if (!owns(*graph, deps[i])) return fail(cudaErrorInvalidValue);
+  std::vector<CUgraphNode_st*> after(deps, deps + count);
+  if (cudaError_t e = reserveGraphMemory(&p->dptr, p->bytesize, graph, after); e != cudaSuccess) return fail(e);
   n->dst = p->dptr;
   return fail(addNode(node, graph, deps, count, std::move(n)));
 }
@@ -555,7 +560,10 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* node, cudaGraph_t graph, co
   auto n = std::make_unique<CUgraphNode_st>();
   n->type = cudaGraphNodeTypeMemFree;
   n->dst = dptr;
-  return fail(addNode(node, graph, deps, count, std::move(n)));
+  const CUgraphNode_st* added = n.get();
+  cudaError_t e = addNode(node, graph, deps, count, std::move(n));
+  if (e == cudaSuccess) noteGraphFree(dptr, graph, added);
+  return fail(e);
 }
 
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
@@ -649,6 +657,8 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t gra
 
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
   if (exec == nullptr) return fail(cudaErrorInvalidValue);
+  std::lock_guard lock(rt().mutex());
+  forgetGraphExec(exec);
   delete exec;
   return cudaSuccess;
 }
@@ -673,7 +683,10 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
     return fail(appendCaptured(stream, std::move(n)));
   }
   resetConditionalHandles(exec->source);
-  return fail(runGraph(*exec->graph, stream));
+  graphLaunchBegins(exec, *exec->graph, stream);
+  cudaError_t e = runGraph(*exec->graph, stream);
+  graphLaunchEnds(exec, *exec->graph);
+  return fail(e);
 }
 cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t stream)
     __attribute__((alias("cudaGraphLaunch"), visibility("default")));

@@ -33,13 +33,28 @@ bool captureEventWait(cudaStream_t stream, cudaEvent_t event);
 cudaError_t captureAlloc(void** pointer, size_t bytes, cudaStream_t stream);
 cudaError_t captureFree(void* pointer, cudaStream_t stream);
 
-// Graph memory (GraphMemory.cpp). An allocation node reserves its memory when
-// it is created, at a fixed address as CUDA does, and keeps it for the rest of
-// the process: every launch of the graph "allocates" it again at that address,
-// and a free node, cudaFree or cudaFreeAsync of it only marks it unused.
-cudaError_t reserveGraphMemory(void** pointer, size_t bytes);
+// Graph memory (GraphMemory.cpp). An allocation node gets its address when
+// it is created, as in CUDA: a block of its own, or the block of an earlier
+// allocation of the same graph whose free node the new node follows (CUDA
+// reuses such addresses). Blocks stay for the rest of the process: every
+// launch of the graph "allocates" again at that address, and a free node,
+// cudaFree or cudaFreeAsync of it only marks it unused.
+cudaError_t reserveGraphMemory(void** pointer, size_t bytes, const CUgraph_st* graph,
+                               const std::vector<CUgraphNode_st*>& deps);
 bool isGraphMemory(const void* pointer);
+// A free node of `pointer` was added to `graph` (its address may be reused after it).
+void noteGraphFree(const void* pointer, const CUgraph_st* graph, const CUgraphNode_st* freeNode);
 // Marks graph memory used (an allocation node ran) or unused (freed).
 void markGraphMemory(const void* pointer, bool used);
+// The physical memory behind graph allocations, as the graph memory
+// attributes report it: mapped when an executable graph launches, kept by it
+// afterwards, reused by a later launch ordered after it (the same stream, or
+// after the host synchronized), released by cudaDeviceGraphMemTrim.
+void graphLaunchBegins(const CUgraphExec_st* exec, const CUgraph_st& graph, cudaStream_t stream);
+void graphLaunchEnds(const CUgraphExec_st* exec, const CUgraph_st& graph);
+void forgetGraphExec(const CUgraphExec_st* exec);
+// The host saw `stream` complete (cudaStreamSynchronize), or every stream.
+void graphMemoryStreamSynchronized(cudaStream_t stream);
+void graphMemoryDeviceSynchronized();
 
 }  // namespace predatar::cudart
