@@ -124,6 +124,18 @@ std::string formatPrintf(Ctx& x, uint32_t lane, const std::string& fmt, uint64_t
   return out;
 }
 
+// What CUDA prints for each thread whose assert fails (on the standard error,
+// which is unbuffered, as the driver's text reaches a terminal before the
+// program's buffered output): "file:line: function: block: [x,y,z], thread:
+// [x,y,z] Assertion `expr` failed."
+void printAssertion(const Launch& L, const Warp& w, uint32_t lane, const std::string& msg, const std::string& file,
+                    uint32_t line, const std::string& func) {
+  const Dim3& b = L.blocks[w.block].idx;
+  uint32_t t = w.inBlock * 32 + lane, bx = L.cfg.block.x, by = L.cfg.block.y;
+  std::fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file.c_str(), line,
+               func.c_str(), b.x, b.y, b.z, t % bx, (t / bx) % by, t / (bx * by), msg.c_str());
+}
+
 }  // namespace
 
 bool execBuiltin(Ctx& x, const ptx::Instr& in, uint32_t lane) {
@@ -157,6 +169,7 @@ bool execBuiltin(Ctx& x, const ptx::Instr& in, uint32_t lane) {
     readString(x, lane, frameArg(x, in, lane, 1, 8), file);
     uint32_t line = uint32_t(frameArg(x, in, lane, 2, 4));
     readString(x, lane, frameArg(x, in, lane, 3, 8), func);
+    printAssertion(L, w, lane, msg, file, line, func);
     L.fault(w, lane, x.pc, "assertion '" + msg + "' failed (" + file + ":" + std::to_string(line) + " in " + func + ")");
     return false;
   }

@@ -488,8 +488,9 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
           }
           case Ctrl::Call: {
             if (in.mode != ptx::kNotBuiltin) {
-              bool ok = true;
-              forLanes(exec, [&](uint32_t l) { if (ok) ok = execBuiltin(x, in, l); });
+              // Every lane whose assert fails prints its line, as on a GPU; the first is the fault.
+              bool ok = true, everyLane = in.mode == ptx::kAssertFail;
+              forLanes(exec, [&](uint32_t l) { if (ok || everyLane) ok = execBuiltin(x, in, l) && ok; });
               if (!ok) {
                 forLanes(mask, [&](uint32_t l) { w.pc[l] = pc; });
                 x.faulted = true;

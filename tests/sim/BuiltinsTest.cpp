@@ -27,15 +27,21 @@ TEST(Builtins, Printf) {
 TEST(Builtins, AssertFailureIsAnError) {
   Fixture f("builtins");
   std::vector<int> data(32, 1);
-  data[5] = -1;
+  data[5] = data[9] = -1;
   int* d = f.buffer(data);
   NullSink sink;
   ASSERT_TRUE(f.run("asserting", {1, 1, 1}, {4, 1, 1}, f.args(d), sink).ok());
+  ::testing::internal::CaptureStderr();
   auto st = f.run("asserting", {1, 1, 1}, {32, 1, 1}, f.args(d), sink);
+  std::string printed = ::testing::internal::GetCapturedStderr();
   ASSERT_FALSE(st.ok());
   std::string msg(st.message());
   EXPECT_NE(msg.find("assertion 'data[threadIdx.x] >= 0' failed"), std::string::npos) << msg;
   EXPECT_NE(msg.find("thread (5,0,0)"), std::string::npos) << msg;
+  // Each failing thread prints CUDA's line, as on a GPU (NVIDIA's simpleAssert, bench/native).
+  for (const char* t : {"[5,0,0]", "[9,0,0]"})
+    EXPECT_NE(printed.find(std::string("asserting(const int *): block: [0,0,0], thread: ") + t +
+                           " Assertion `data[threadIdx.x] >= 0` failed.\n"), std::string::npos) << printed;
 }
 
 uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel) {
