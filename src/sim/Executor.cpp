@@ -42,6 +42,26 @@ bool toolkitHeader(const std::string& file) {
          (file.find("cuda") != std::string::npos || file.find("crt/") != std::string::npos);
 }
 
+// CUB's and Thrust's algorithms (a kernel of theirs is all toolkit headers):
+// their own lines, not the loads and stores they wrap (thread_load.cuh, ...).
+bool libraryAlgorithm(const std::string& file) {
+  return (file.find("/cub/") != std::string::npos || file.find("/thrust/") != std::string::npos) &&
+         file.find("/thread/thread_load") == std::string::npos &&
+         file.find("/thread/thread_store") == std::string::npos;
+}
+
+// "ns::f<(E)0, 4>(int*, int)" -> "ns::f<(E)0, 4>": the parameter list is the
+// parenthesis that closes the name (template arguments may hold parentheses).
+std::string withoutParameters(const std::string& name) {
+  if (name.empty() || name.back() != ')') return name;
+  int depth = 0;
+  for (size_t i = name.size(); i-- > 0;) {
+    if (name[i] == ')') ++depth;
+    else if (name[i] == '(' && --depth == 0) return name.substr(0, i);
+  }
+  return name;
+}
+
 // A .loc with its inlining chain: the innermost position in user code, then
 // each call site out, named by the function it lies in (the next inlined
 // function out, or the PTX function at the end).
@@ -58,11 +78,19 @@ SourcePosition sourcePosition(const ptx::Module& ir, const ptx::SourceLoc& loc) 
     } else {
       caller = demangle(functionName(ir, cur->enclosing));
     }
-    frames.push_back(InlinedCall{caller.substr(0, caller.find('(')), ir.fileName(site.file), site.line, site.column});
+    frames.push_back(InlinedCall{withoutParameters(caller), ir.fileName(site.file), site.line, site.column});
     cur = &site;
   }
   size_t first = 0;
   while (first + 1 < frames.size() && toolkitHeader(frames[first].file)) ++first;
+  if (toolkitHeader(frames[first].file)) {
+    // No user code at all (a CUB kernel): the innermost line of the library's
+    // algorithm, with the chain out to the kernel, rather than the kernel's
+    // outermost line, which names only the call of the whole algorithm.
+    size_t inner = 0;
+    while (inner < frames.size() && !libraryAlgorithm(frames[inner].file)) ++inner;
+    if (inner < frames.size()) first = inner;
+  }
   SourcePosition p{frames[first].file, frames[first].line, frames[first].column};
   p.inlinedInto.assign(frames.begin() + long(first) + 1, frames.end());
   return p;

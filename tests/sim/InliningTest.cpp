@@ -31,3 +31,47 @@ TEST(Inlining, InnermostLineWithCallChain) {
 
 }  // namespace
 }  // namespace predatar::sim::testing
+
+namespace predatar::sim::testing {
+namespace {
+
+// inlined.ptx with its source file renamed, so that every frame is in CUDA's headers.
+std::vector<SourcePosition> positionsAtLine5(const std::string& file) {
+  std::string ptx = cudaPtx("inlined");
+  size_t at = ptx.find("\t.file\t1 \"");
+  EXPECT_NE(at, std::string::npos);
+  size_t begin = at + 10, end = ptx.find('"', begin);
+  ptx.replace(begin, end - begin, file);
+  Fixture f(PtxText{ptx, "inlined.ptx"});
+  int* out = f.zeros<int>(1);
+  RecordingSink rec;
+  EXPECT_TRUE(f.run("inlinedReduce", {1, 1, 1}, {32, 1, 1}, f.args(out), rec).ok());
+  std::vector<SourcePosition> found;
+  for (const auto& e : rec.memoryEvents)
+    if (e.origin.source < rec.kernel.sources.size()) found.push_back(rec.kernel.sources[e.origin.source]);
+  return found;
+}
+
+// A CUB kernel is all toolkit headers: its accesses are named at CUB's own
+// innermost line (with the chain out), not at the kernel's call of the algorithm.
+TEST(Inlining, LibraryCodeKeepsItsInnermostLine) {
+  bool found = false;
+  for (const SourcePosition& p : positionsAtLine5("/usr/local/cuda/include/cccl/cub/agent/agent_scan.cuh")) {
+    EXPECT_NE(p.line, 16u) << "named at the outermost frame";
+    if (p.line != 5) continue;
+    found = true;
+    ASSERT_EQ(p.inlinedInto.size(), 2u);
+    EXPECT_EQ(p.inlinedInto[1].line, 16u);
+  }
+  EXPECT_TRUE(found);
+}
+
+// An intrinsic's header (sm_30_intrinsics.hpp, ...) is skipped out to the caller as before.
+TEST(Inlining, IntrinsicHeadersNameTheirCaller) {
+  auto positions = positionsAtLine5("/usr/local/cuda/include/sm_30_intrinsics.hpp");
+  ASSERT_FALSE(positions.empty());
+  for (const SourcePosition& p : positions) EXPECT_NE(p.line, 5u);
+}
+
+}  // namespace
+}  // namespace predatar::sim::testing
