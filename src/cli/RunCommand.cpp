@@ -133,6 +133,7 @@ Report toReport(const std::vector<cudart::ReportedLaunch>& launches) {
       out.first = resolved(r.first);
       out.second = resolved(r.second);
       out.notes = r.notes;
+      out.launch = launch.index;
       out.race.first = out.first.access;
       out.race.second = out.second.access;
       report.add(std::move(out));

@@ -149,7 +149,8 @@ std::string launchesToJson(const std::vector<LaunchRecord>& launches) {
 
 std::string describeRace(const LaunchRecord& launch, const Race& race) {
   std::ostringstream out;
-  out << "predatar: " << toString(race.kind) << " race (" << race.detector << ") in " << launch.kernel;
+  out << "predatar: launch " << launch.index << ": " << toString(race.kind) << " race (" << race.detector << ") in "
+      << launch.kernel;
   std::string loc = location(launch, race);
   out << " on " << toString(race.space) << " " << (loc.empty() ? "address" : loc);
   if (loc.empty()) out << " 0x" << std::hex << race.address << std::dec;

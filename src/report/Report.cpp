@@ -81,7 +81,7 @@ void Report::add(const KernelInfo& kernel, const RaceLog& log) {
   for (const Race& race : log.races()) {
     races_.push_back(ReportedRace{race, nameLocation(kernel, race.space, race.address),
                                   resolve(kernel, race.first), resolve(kernel, race.second),
-                                  raceNotes(kernel, race)});
+                                  raceNotes(kernel, race), std::nullopt});
   }
 }
 
@@ -98,8 +98,8 @@ void writeText(std::ostream& out, const Report& report, const TextOptions& optio
     const Race& race = r.race;
     std::string space = race.space == MemorySpace::Shared ? fmt::format("shared memory of block {}", race.sharedBlock)
                                                           : std::string("global memory");
-    fmt::print(out, "========= [{}] {} data race on {} ({}) in {}\n", race.detector, toString(race.kind), r.location,
-               space, race.kernel);
+    fmt::print(out, "========= [{}] {} data race on {} ({}) in {}{}\n", race.detector, toString(race.kind), r.location,
+               space, race.kernel, r.launch ? fmt::format(", launch {}", *r.launch) : std::string());
     for (const auto* a : {&r.first, &r.second}) {
       fmt::print(out, "=========   {} by block {} thread {} (warp {}, lane {}) at {}\n",
                  operation(a->access), dim(a->blockIndex), dim(a->threadIndex), a->access.warp(),
@@ -204,6 +204,7 @@ void writeJson(std::ostream& out, const Report& report) {
                      {"second", accessJson(r.second)},
                      {"count", r.race.count}};
     if (r.race.space == MemorySpace::Shared) j["shared_block"] = r.race.sharedBlock;
+    if (r.launch) j["launch"] = *r.launch;
     if (!r.notes.empty()) j["notes"] = r.notes;
     races.push_back(std::move(j));
   }

@@ -2,6 +2,7 @@
 // with their source positions and coordinates; written as text, JSON or SARIF.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ struct ReportedRace {
   // What the user should know to fix it: both accesses volatile, a missing
   // fence of a message-passing pattern.
   std::vector<std::string> notes;
+  // The kernel launch it was found in (`predatar run`: several launches of a
+  // kernel may report the same pair); none for a litmus trace.
+  std::optional<uint64_t> launch;
 };
 
 // The notes of a race, with positions resolved through the kernel's sources.
