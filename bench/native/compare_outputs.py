@@ -17,7 +17,8 @@ HERE = Path(__file__).resolve().parent
 # Lines whose content depends on the machine, not on what the program computed.
 MACHINE = re.compile(r"time|throughput|GB/s|GFlop|msec|\bms\b|seconds|bandwidth|perf|clock|"
                      r"device \d|\"NVIDIA|GPU Device|PreDataR emulated|H200|Hopper|starting\.\.\.|returned OK|"
-                     r"^=+$|Driver version|MB/s|elapsed", re.IGNORECASE)
+                     r"^=+$|Driver version|MB/s|elapsed|Mpixels|TFLOPS|\bTOPS\b|host CPUs|Starting \[|"
+                     r"OS_System_Type|iterations while waiting|Mtexlookups|Mpix/s", re.IGNORECASE)
 
 
 def program_lines(text):
