@@ -102,6 +102,13 @@ assert 'mma.sync.aligned.m8n8k4' in e['message'] and e['kernel'].startswith('vol
 # the program's own failure (exit 5, no race, no fault): exit 4, its status in the summary
 [ "$(run "$p" run -- "$fp" exit 5)" = 4 ] && grep -q "program exited with 5" "$tmp/err" && ok || bad "program failure: $(cat "$tmp/err")"
 [ "$(run "$p" run -- "$fp" exit 0)" = 0 ] && ok || bad "clean program: $(cat "$tmp/err")"
+# a kernel launched in a loop finds the same race each launch: printed once as found, with one line
+# saying so; the report at exit names each race's launch
+rl=$root/tests/programs/bin/repeated_launches
+[ "$(run "$p" run -- "$rl")" = 1 ] &&
+  [ "$(grep -c "write-write race (gwcp) in racy(int\*)" "$tmp/err")" = 1 ] &&
+  [ "$(grep -c "racy(int\*) finds races again that launch 70 found" "$tmp/err")" = 1 ] &&
+  grep -q "data race on .* in racy(int\*), launch 71$" "$tmp/out" && ok || bad "repeated races: $(grep predatar "$tmp/err" | head -5)"
 
 echo "kernel/run cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

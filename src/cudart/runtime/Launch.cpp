@@ -212,6 +212,27 @@ bool Runtime::runAsTheRunningLaunch(InFlightLaunch& f, const std::function<bool(
   return finished;
 }
 
+// Races as they are found (the full report comes at exit). A pair an earlier
+// launch of the kernel printed is not printed again (one line says so, once
+// per kernel): a kernel launched in a loop finds the same races each time
+// (radixSortThrust's 600 launches printed 400 lines for 4 pairs).
+void Runtime::printRaces(const LaunchRecord& record) {
+  if (options_.quiet) return;
+  std::optional<uint64_t> printedBy;
+  for (const Race& r : record.races) {
+    auto key = std::make_tuple(record.kernel, r.detector, uint64_t(r.first.origin.pc), uint64_t(r.second.origin.pc),
+                               int(r.kind));
+    auto [it, fresh] = printedRaces_.try_emplace(key, record.index);
+    if (fresh) std::fprintf(stderr, "%s\n", describeRace(record, r).c_str());
+    else if (!printedBy) printedBy = it->second;
+  }
+  if (printedBy && repeatsNoted_.insert(record.kernel).second)
+    std::fprintf(stderr, "predatar: launch %llu: %s finds races again that launch %llu found; races of later launches "
+                 "are printed here only when new (the report at exit lists every launch's)\n",
+                 static_cast<unsigned long long>(record.index), record.kernel.c_str(),
+                 static_cast<unsigned long long>(*printedBy));
+}
+
 cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
   LaunchRecord& record = f.record;
   const sim::LaunchStats& stats = f.stats;
@@ -266,9 +287,7 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
       record.fault = FaultLocation{stats.fault->pc, stats.fault->file, stats.fault->line, stats.fault->blockIdx,
                                    stats.fault->threadIdx};
   }
-  // Races as they are found (the full report comes at exit).
-  if (!options_.quiet)
-    for (const Race& r : record.races) std::fprintf(stderr, "%s\n", describeRace(record, r).c_str());
+  printRaces(record);
   bool interesting = !record.races.empty() || !record.error.empty();
   // The source table and symbols only serve to describe races.
   if (record.races.empty()) record.info = KernelInfo{};

@@ -76,8 +76,7 @@ bool Runtime::replayRepeat(KernelRecord& kernel, const sim::KernelSignature& sig
     std::fprintf(stderr, "predatar: launch %llu repeats launch %llu exactly (kernel, configuration, arguments and "
                  "memory): replayed\n", static_cast<unsigned long long>(record.index),
                  static_cast<unsigned long long>(outcome->launch));
-  if (!options_.quiet)
-    for (const Race& r : record.races) std::fprintf(stderr, "%s\n", describeRace(record, r).c_str());
+  printRaces(record);
   return true;
 }
 
