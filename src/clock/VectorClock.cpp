@@ -360,6 +360,26 @@ bool VectorClock::leqImpl(const VectorClock& other, uint32_t exceptBlock, uint32
   return true;
 }
 
+bool VectorClock::lanesLeq(const Block& mine, const Block& theirs, uint32_t w, uint32_t lanes) const {
+  const Clock* a = warpExpanded(mine, w) ? lanesOf(mine, w) : nullptr;
+  const Clock* b = warpExpanded(theirs, w) ? lanesOf(theirs, w) : nullptr;
+  if (a && b) {
+    bool leq = true;
+    for (uint32_t lane = 0; lane < lanes; ++lane) leq &= a[lane] <= b[lane];
+    return leq;
+  }
+  if (a) {
+    Clock t = timeOf(theirs, w, 0);
+    Clock most = 0;
+    for (uint32_t lane = 0; lane < lanes; ++lane) most = std::max(most, a[lane]);
+    return most <= t;
+  }
+  Clock m = timeOf(mine, w, 0);
+  Clock least = UINT32_MAX;
+  for (uint32_t lane = 0; lane < lanes; ++lane) least = std::min(least, b[lane]);
+  return m <= least;
+}
+
 bool VectorClock::blocksLeq(const Blocks& mineList, const Blocks& theirList, uint32_t exceptBlock,
                             uint32_t exceptThread, Clock time, uint32_t skipBlock) const {
   static const Block kEmpty{};
@@ -382,13 +402,21 @@ bool VectorClock::blocksLeq(const Blocks& mineList, const Blocks& theirList, uin
     }
     for (uint32_t w = 0; w < geometry_->warpsPerBlock; ++w) {
       bool mineUniform = !warpExpanded(mine, w);
-      bool theirsUniform = !warpExpanded(theirs, w) && !(special && exceptThread / 32 == w);
+      bool specialWarp = special && exceptThread / 32 == w;
+      bool theirsUniform = !warpExpanded(theirs, w) && !specialWarp;
       if (mineUniform && theirsUniform) {
         if (timeOf(mine, w, 0) > theirsAt(w, 0)) return false;
         continue;
       }
-      for (uint32_t lane = 0; lane < geometry_->lanesInWarp(w); ++lane)
-        if (timeOf(mine, w, lane) > theirsAt(w, lane)) return false;
+      uint32_t lanes = geometry_->lanesInWarp(w);
+      if (specialWarp) {
+        for (uint32_t lane = 0; lane < lanes; ++lane)
+          if (timeOf(mine, w, lane) > theirsAt(w, lane)) return false;
+        continue;
+      }
+      // The hot case (lock clocks against holders' clocks): plain loops over
+      // the lane arrays, no per-lane branch on how each side is stored.
+      if (!lanesLeq(mine, theirs, w, lanes)) return false;
     }
   }
   return true;

@@ -186,6 +186,8 @@ class VectorClock {
   static std::shared_ptr<Blocks> without(const std::shared_ptr<Blocks>& chunk, uint32_t skipBlock);
   bool blocksLeq(const Blocks& mine, const Blocks& theirs, uint32_t exceptBlock, uint32_t exceptThread, Clock time,
                  uint32_t skipBlock) const;
+  // Warp `w`'s lanes of `mine` <= those of `theirs`, at least one side expanded.
+  bool lanesLeq(const Block& mine, const Block& theirs, uint32_t w, uint32_t lanes) const;
 
   const ClockGeometry* geometry_ = nullptr;
   std::shared_ptr<Chunks> chunks_;  // null when empty
