@@ -242,8 +242,9 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
   record.figures.warpInstructions = stats.warpInstructions;
   launchedDependents_[f.streamKey] = status.ok() && stats.launchedDependents;
   for (const std::string& w : stats.warnings) warn("warning: " + w);
-  for (const auto& u : stats.undefinedBehaviour)
-    if (undefinedBehaviourNoted_.insert(u.site).second) warn("warning: launch " + std::to_string(record.index) + ": " + u.message);
+  for (const auto& u : stats.undefinedBehaviour)  // once per site: a kernel in a loop relies on it every launch
+    if (undefinedBehaviourNoted_.insert(u.site).second)
+      warn("warning: launch " + std::to_string(record.index) + ": " + u.message);
   record.figures.threadInstructions = stats.threadInstructions;
   learnRepeat(*f.kernel, f.repeat, record, stats, status);
   for (size_t i = 0; i < f.detectors.size(); ++i) {
