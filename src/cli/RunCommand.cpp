@@ -350,10 +350,10 @@ int runProgram(const RunArgs& a) {
                              "program exited with {}\n",
                              list.size(), list.size() == 1 ? "" : "es", *status);
   else
-    std::cerr << fmt::format("predatar: {} kernel launch{} checked{}, {} unique race{}{}; program exited with {}\n",
+    std::cerr << fmt::format("predatar: {} kernel launch{} checked{}, {} unique race{}{}{}; program exited with {}\n",
                              checked, checked == 1 ? "" : "es", replays, kept.uniqueRaces(),
-                             kept.uniqueRaces() == 1 ? "" : "s", hidden ? fmt::format(" ({} suppressed)", hidden) : "",
-                             *status);
+                             kept.uniqueRaces() == 1 ? "" : "s", instructionPairsNote(kept),
+                             hidden ? fmt::format(" ({} suppressed)", hidden) : "", *status);
   if (code == kExitInputError) return code;
   if (outOfMemory) return kExitOutOfMemory;
   if (receivedSignal) {

@@ -4,6 +4,8 @@
 #include <fmt/ostream.h>
 
 #include <map>
+#include <set>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 namespace predatar {
@@ -85,6 +87,22 @@ void Report::add(const KernelInfo& kernel, const RaceLog& log) {
   }
 }
 
+uint64_t Report::instructionPairs() const {
+  std::set<std::tuple<std::string, std::string, int, uint64_t, uint64_t>> pairs;
+  for (const ReportedRace& r : races_)
+    if (r.launch)
+      pairs.emplace(r.race.kernel, r.race.detector, int(r.race.kind), r.race.first.origin.pc,
+                    r.race.second.origin.pc);
+  return pairs.size();
+}
+
+// " in N pairs of instructions" when launches repeat pairs (the summary lines).
+std::string instructionPairsNote(const Report& report) {
+  uint64_t pairs = report.instructionPairs();
+  if (pairs == 0 || pairs == report.uniqueRaces()) return {};
+  return fmt::format(" in {} pair{} of instructions", pairs, pairs == 1 ? "" : "s");
+}
+
 uint64_t Report::occurrences() const {
   uint64_t total = 0;
   for (const auto& r : races_) total += r.race.count;
@@ -128,8 +146,9 @@ void writeText(std::ostream& out, const Report& report, const TextOptions& optio
   for (const auto& r : report.races()) ++perDetector[r.race.detector];
   std::string detail;
   for (const auto& [d, n] : perDetector) detail += fmt::format("{}{}: {}", detail.empty() ? "" : ", ", d, n);
-  fmt::print(out, "========= RACE SUMMARY: {} unique race{} ({} occurrences){}\n", report.uniqueRaces(),
-             report.uniqueRaces() == 1 ? "" : "s", report.occurrences(), detail.empty() ? "" : " — " + detail);
+  fmt::print(out, "========= RACE SUMMARY: {} unique race{} ({} occurrences){}{}\n", report.uniqueRaces(),
+             report.uniqueRaces() == 1 ? "" : "s", report.occurrences(), instructionPairsNote(report),
+             detail.empty() ? "" : " — " + detail);
 }
 
 namespace {
@@ -212,6 +231,7 @@ void writeJson(std::ostream& out, const Report& report) {
   for (const KernelError& e : report.errors()) errors.push_back(errorJson(e));
   out << nlohmann::json{{"races", races},
                         {"unique_races", report.uniqueRaces()},
+                        {"instruction_pairs", report.instructionPairs()},
                         {"occurrences", report.occurrences()},
                         {"errors", errors}}
              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)  // non-UTF-8 text: U+FFFD

@@ -69,11 +69,19 @@ class Report {
   const std::vector<ReportedRace>& races() const { return races_; }
   uint64_t uniqueRaces() const { return races_.size(); }
   uint64_t occurrences() const;
+  // Races of kernel launches (`predatar run`) are unique per launch: the
+  // pairs of instructions behind them, across launches (same kernel,
+  // detector, kind and both instructions). 0 when no race names a launch.
+  uint64_t instructionPairs() const;
 
  private:
   std::vector<ReportedRace> races_;
   std::vector<KernelError> errors_;
 };
+
+// " in N pairs of instructions" when repeated launches report the same pairs
+// (Report::instructionPairs), for summary lines; empty otherwise.
+std::string instructionPairsNote(const Report& report);
 
 struct TextOptions {
   size_t printLimit = SIZE_MAX;  // unique races shown; a summary line follows

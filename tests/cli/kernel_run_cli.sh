@@ -108,7 +108,10 @@ rl=$root/tests/programs/bin/repeated_launches
 [ "$(run "$p" run -- "$rl")" = 1 ] &&
   [ "$(grep -c "write-write race (gwcp) in racy(int\*)" "$tmp/err")" = 1 ] &&
   [ "$(grep -c "racy(int\*) finds races again that launch 70 found" "$tmp/err")" = 1 ] &&
-  grep -q "data race on .* in racy(int\*), launch 71$" "$tmp/out" && ok || bad "repeated races: $(grep predatar "$tmp/err" | head -5)"
+  grep -q "data race on .* in racy(int\*), launch 71$" "$tmp/out" &&
+  grep -q "RACE SUMMARY: 5 unique races ([0-9]* occurrences) in 1 pair of instructions" "$tmp/out" &&
+  grep -q "5 unique races in 1 pair of instructions; program exited with" "$tmp/err" &&
+  ok || bad "repeated races: $(grep predatar "$tmp/err" | head -5)"
 
 echo "kernel/run cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
