@@ -185,8 +185,8 @@ def native_samples(out, logs, args, until):
         table.row(name, row["verdict"], rc, f"{wall:.3f}", f"{cpu:.2f}", row["reason"])
 
 
-def racecheck_targets(args):
-    """(label, command, working directory) of everything racecheck looks at."""
+def sanitizer_targets(args):
+    """(label, command, working directory) of everything the sanitizer phases look at."""
     targets = []
     for app in APPS:
         for suffix in ("", "-racy"):
@@ -213,7 +213,7 @@ def sanitize(tool, out, logs, args, until):
     """compute-sanitizer --tool TOOL over the targets; DIR/TOOL.tsv."""
     sanitizer = find_sanitizer()
     table = Table(out / f"{tool}.tsv", ["target", "rc", "wall_s", "hazards", "errors", "warnings", "first_hazard"])
-    targets = [t for t in racecheck_targets(args) if re.search(args.targets, t[0])]
+    targets = [t for t in sanitizer_targets(args) if re.search(args.targets, t[0])]
 
     def one(target):
         label, cmd, cwd = target
