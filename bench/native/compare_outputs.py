@@ -10,8 +10,9 @@ Prints, per sample, how many lines differ and (with --all, or for named samples)
 import argparse
 import difflib
 import re
-import tarfile
 from pathlib import Path
+
+import ground_truth  # the logs archive, as recorded
 
 HERE = Path(__file__).resolve().parent
 # Lines whose content depends on the machine, not on what the program computed.
@@ -26,12 +27,6 @@ def program_lines(text):
             if l.strip() and not l.startswith(("predatar:", "=========", "    at ")) and not MACHINE.search(l)]
 
 
-def native_logs(path):
-    with tarfile.open(path) as tar:
-        return {Path(m.name).stem: tar.extractfile(m).read().decode(errors="replace")
-                for m in tar.getmembers() if m.isfile() and "/samples/" in "/" + m.name.lstrip("./")}
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--native", default=str(HERE / "h200-logs.tar.xz"))
@@ -39,7 +34,7 @@ def main():
     parser.add_argument("--all", action="store_true", help="print every sample's differences")
     parser.add_argument("names", nargs="*")
     args = parser.parse_args()
-    native = native_logs(args.native)
+    native = ground_truth.read_logs(args.native, "samples")
     names = args.names or sorted(native)
     same = 0
     for name in names:

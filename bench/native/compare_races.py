@@ -16,9 +16,10 @@ import json
 import re
 import subprocess
 import sys
-import tarfile
 import tempfile
 from pathlib import Path
+
+import ground_truth  # the programs and the logs archive, as recorded
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -30,19 +31,9 @@ HAZARD_LINE = re.compile(r"^=========\s+(?:Read|Write) Thread .* in ([\w.+-]+\.c
 
 
 def racecheck_lines(path):
-    """{target label: set of "file.cu:LINE"} from the racecheck logs in the archive."""
-    out = {}
-    with tarfile.open(path) as tar:
-        for m in tar.getmembers():
-            name = m.name.lstrip("./")
-            if not m.isfile() or not name.startswith("racecheck/"):
-                continue
-            label = name[len("racecheck/"):-len(".log")]
-            text = tar.extractfile(m).read().decode(errors="replace")
-            finished = "RACECHECK SUMMARY" in text
-            out[label] = ({f"{f}:{l}" for f, l in HAZARD_LINE.findall(text)} if finished
-                          else None)
-    return out
+    """{target label: set of "file.cu:LINE"} from the racecheck logs in the archive (None: not finished)."""
+    return {label: {f"{f}:{l}" for f, l in HAZARD_LINE.findall(text)} if "RACECHECK SUMMARY" in text else None
+            for label, text in ground_truth.read_logs(path, "racecheck").items()}
 
 
 def predatar_lines(predatar, command):
@@ -63,14 +54,6 @@ def predatar_lines(predatar, command):
     return shared, other
 
 
-def targets():
-    for app in sorted(p.stem for p in (REPO / "bench" / "apps").glob("*.cu")):
-        for suffix in ("", "-racy"):
-            yield f"apps/{app}{suffix}", [str(REPO / "bench" / "apps" / "bin" / (app + suffix)), "small"]
-    for src in sorted((REPO / "tests" / "programs").glob("*.cu")):
-        yield f"programs/{src.stem}", [str(REPO / "tests" / "programs" / "bin" / src.stem)]
-
-
 def fmt(lines):
     return ", ".join(sorted(lines, key=lambda s: (s.split(":")[0], int(s.split(":")[1])))) if lines else "-"
 
@@ -87,7 +70,7 @@ def main():
     print("|---|---|---|---|---|")
     agree = compared = 0
     missed = []
-    for label, command in targets():
+    for label, command in ground_truth.our_programs():
         theirs = native.get(label, None)
         shared, other = predatar_lines(args.predatar, command)
         if shared is None:

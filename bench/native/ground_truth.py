@@ -34,8 +34,7 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO / "bench" / "samples"))
 import run_samples  # noqa: E402  (the samples' list and their classification)
 
-APPS = ["1dconv", "hotspot", "kmeans", "needle", "pathfinder", "reduction", "rule-110", "shoc-bfs", "stencil",
-        "streamcluster", "threadfencereduction"]
+APPS = sorted(p.stem for p in (REPO / "bench" / "apps").glob("*.cu"))
 LOG_CAP = 64 * 1024
 # "RACECHECK SUMMARY: 50 hazards displayed (9 errors, 41 warnings)", "ERROR SUMMARY: 3 errors"
 SANITIZER_SUMMARY = re.compile(r"(?:RACECHECK|ERROR) SUMMARY: (?P<total>\d+) (?:hazards? displayed \((?P<errors>\d+) "
@@ -65,25 +64,38 @@ class Logs:
                 tar.addfile(info, io.BytesIO(data))
 
 
-def run(cmd, cwd, timeout):
-    """(exit code, 'timeout' or 'missing'; wall seconds; CPU seconds of the process tree; output)"""
+def run(cmd, cwd, timeout, separate_stderr=False):
+    """(exit code, 'timeout' or 'missing'; wall seconds; CPU seconds of the process tree; output; standard
+    error when `separate_stderr`, else in the output)"""
     start = time.monotonic()
     before = os.times()
     try:
-        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE if separate_stderr else subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
     except OSError as e:
-        return "missing", 0.0, 0.0, str(e)
+        return "missing", 0.0, 0.0, str(e), ""
     try:
-        out, _ = proc.communicate(timeout=timeout)
+        out, err = proc.communicate(timeout=timeout)
         rc = proc.returncode
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)  # its whole session: a sanitizer and the program under it
-        out, _ = proc.communicate()
+        out, err = proc.communicate()
         rc = "timeout"
     after = os.times()
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
-    return rc, time.monotonic() - start, cpu, out.decode(errors="replace")
+    return rc, time.monotonic() - start, cpu, out.decode(errors="replace"), (err or b"").decode(errors="replace")
+
+
+def read_logs(path, folder):
+    """{name: text} of the logs under `folder` (apps, programs, samples, racecheck...) of a logs archive."""
+    out = {}
+    with tarfile.open(path) as tar:
+        for m in tar.getmembers():
+            name = m.name.lstrip("./")
+            if m.isfile() and name.startswith(folder + "/") and name.endswith(".log"):
+                out[name[len(folder) + 1:-len(".log")]] = tar.extractfile(m).read().decode(errors="replace")
+    return out
 
 
 class Table:
@@ -97,21 +109,6 @@ class Table:
     def row(self, *fields):
         self.file.write("\t".join(str(f).replace("\t", " ").replace("\n", " ") for f in fields) + "\n")
         self.file.flush()
-
-
-def run_separating_stderr(cmd, cwd, timeout):
-    """(exit code or 'timeout', wall seconds, standard output, standard error)"""
-    start = time.monotonic()
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                            start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-        rc = proc.returncode
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
-        rc = "timeout"
-    return rc, time.monotonic() - start, out.decode(errors="replace"), err.decode(errors="replace")
 
 
 def last_line(text):
@@ -128,8 +125,8 @@ def native_apps(out, logs, until):
                 if elapsed() > until:
                     return
                 binary = REPO / "bench" / "apps" / "bin" / (app + suffix)
-                _, first_wall, _, _ = run([str(binary), size], cwd=tempfile.gettempdir(), timeout=60)
-                rc, wall, cpu, text = run([str(binary), size], cwd=tempfile.gettempdir(), timeout=60)
+                first_wall = run([str(binary), size], cwd=tempfile.gettempdir(), timeout=60)[1]
+                rc, wall, cpu, text, _ = run([str(binary), size], cwd=tempfile.gettempdir(), timeout=60)
                 logs.add(f"apps/{app}{suffix}.{size}.log", text)
                 table.row(app, suffix.strip("-") or "clean", size, rc, f"{wall:.3f}", f"{cpu:.2f}", f"{first_wall:.3f}",
                           last_line(text))
@@ -147,7 +144,7 @@ def native_programs(out, logs, until):
         if elapsed() > until:
             return
         with tempfile.TemporaryDirectory() as work:
-            rc, wall, stdout, stderr = run_separating_stderr([str(binary)], work, timeout=30)
+            rc, wall, _, stdout, stderr = run([str(binary)], work, timeout=30, separate_stderr=True)
         logs.add(f"programs/{name}.log", stdout + "\n--- stderr ---\n" + stderr)
         expected_path = folder / f"{name}.expected"
         expected = expected_path.read_text() if expected_path.exists() else None
@@ -174,8 +171,8 @@ def native_samples(out, logs, args, until):
         if not os.access(binary, os.X_OK):
             table.row(name, "NOBIN", "", "", "", "no binary")
             continue
-        rc, wall, cpu, text = run([str(binary)], cwd=Path(args.samples_tree) / "Samples" / directory,
-                                  timeout=args.sample_timeout)
+        rc, wall, cpu, text, _ = run([str(binary)], cwd=Path(args.samples_tree) / "Samples" / directory,
+                                     timeout=args.sample_timeout)
         logs.add(f"samples/{name}.log", text)
         row = {"name": name, "cpu": cpu, "races": 0}
         if rc == "timeout":
@@ -185,15 +182,19 @@ def native_samples(out, logs, args, until):
         table.row(name, row["verdict"], rc, f"{wall:.3f}", f"{cpu:.2f}", row["reason"])
 
 
-def sanitizer_targets(args):
-    """(label, command, working directory) of everything the sanitizer phases look at."""
-    targets = []
+def our_programs():
+    """(label, command) of the applications (both builds, small size) and the feature programs: the
+    labels of their logs ("apps/hotspot-racy", "programs/textures")."""
     for app in APPS:
         for suffix in ("", "-racy"):
-            targets.append((f"apps/{app}{suffix}", [str(REPO / "bench" / "apps" / "bin" / (app + suffix)), "small"],
-                            tempfile.gettempdir()))
+            yield f"apps/{app}{suffix}", [str(REPO / "bench" / "apps" / "bin" / (app + suffix)), "small"]
     for name, binary in feature_programs():
-        targets.append((f"programs/{name}", [str(binary)], tempfile.gettempdir()))
+        yield f"programs/{name}", [str(binary)]
+
+
+def sanitizer_targets(args):
+    """(label, command, working directory) of everything the sanitizer phases look at."""
+    targets = [(label, cmd, tempfile.gettempdir()) for label, cmd in our_programs()]
     if args.samples_bin:
         for directory, name in run_samples.read_list(HERE.parent / "samples" / "samples.list"):
             binary = Path(args.samples_bin) / name
@@ -221,8 +222,8 @@ def sanitize(tool, out, logs, args, until):
         if budget < 5:
             return label, "skipped", 0.0, ""
         options = ["--racecheck-report", "all"] if tool == "racecheck" else []
-        rc, wall, _, text = run([sanitizer, "--tool", tool, *options, "--print-limit", "50", *cmd], cwd=cwd,
-                                timeout=min(args.racecheck_timeout, budget))
+        rc, wall, _, text, _ = run([sanitizer, "--tool", tool, *options, "--print-limit", "50", *cmd], cwd=cwd,
+                                   timeout=min(args.racecheck_timeout, budget))
         return label, rc, wall, text
 
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
