@@ -64,6 +64,14 @@ struct Race {
   MissingFence missingFence;  // the one fence that would have excused the pair, if any
 };
 
+// What a race is across kernel launches (races are unique per launch): the
+// kernel, detector, kind and both instructions. Repeated launches of a kernel
+// report the same pair once each.
+using InstructionPair = std::tuple<std::string, std::string, int, uint64_t, uint64_t>;
+inline InstructionPair instructionPair(const Race& r) {
+  return {r.kernel, r.detector, int(r.kind), r.first.origin.pc, r.second.origin.pc};
+}
+
 // A racy location, independent of the pair that exposed it.
 struct LocationKey {
   MemorySpace space;

@@ -5,7 +5,6 @@
 
 #include <map>
 #include <set>
-#include <tuple>
 #include <nlohmann/json.hpp>
 
 namespace predatar {
@@ -88,11 +87,9 @@ void Report::add(const KernelInfo& kernel, const RaceLog& log) {
 }
 
 uint64_t Report::instructionPairs() const {
-  std::set<std::tuple<std::string, std::string, int, uint64_t, uint64_t>> pairs;
+  std::set<InstructionPair> pairs;
   for (const ReportedRace& r : races_)
-    if (r.launch)
-      pairs.emplace(r.race.kernel, r.race.detector, int(r.race.kind), r.race.first.origin.pc,
-                    r.race.second.origin.pc);
+    if (r.launch) pairs.insert(instructionPair(r.race));
   return pairs.size();
 }
 

@@ -683,9 +683,10 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
     return fail(appendCaptured(stream, std::move(n)));
   }
   resetConditionalHandles(exec->source);
-  graphLaunchBegins(exec, *exec->graph, stream);
+  std::set<const void*> allocations = graphAllocations(*exec->graph);
+  graphLaunchBegins(exec, allocations, stream);
   cudaError_t e = runGraph(*exec->graph, stream);
-  graphLaunchEnds(exec, *exec->graph);
+  graphLaunchEnds(exec, allocations);
   return fail(e);
 }
 cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t stream)

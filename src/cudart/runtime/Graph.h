@@ -3,6 +3,9 @@
 // issued to a capturing stream becomes a graph node instead of running.
 #pragma once
 
+#include <set>
+#include <vector>
+
 #include "cudart/runtime/GraphTypes.h"
 #include "cudart/runtime/Runtime.h"
 
@@ -50,8 +53,11 @@ void markGraphMemory(const void* pointer, bool used);
 // attributes report it: mapped when an executable graph launches, kept by it
 // afterwards, reused by a later launch ordered after it (the same stream, or
 // after the host synchronized), released by cudaDeviceGraphMemTrim.
-void graphLaunchBegins(const CUgraphExec_st* exec, const CUgraph_st& graph, cudaStream_t stream);
-void graphLaunchEnds(const CUgraphExec_st* exec, const CUgraph_st& graph);
+// The blocks `graph`'s allocation nodes use (child graphs' too), which a
+// launch maps (graphLaunchBegins) and may leave unfreed (graphLaunchEnds).
+std::set<const void*> graphAllocations(const CUgraph_st& graph);
+void graphLaunchBegins(const CUgraphExec_st* exec, const std::set<const void*>& allocations, cudaStream_t stream);
+void graphLaunchEnds(const CUgraphExec_st* exec, const std::set<const void*>& allocations);
 void forgetGraphExec(const CUgraphExec_st* exec);
 // The host saw `stream` complete (cudaStreamSynchronize), or every stream.
 void graphMemoryStreamSynchronized(cudaStream_t stream);

@@ -91,15 +91,20 @@ std::unordered_set<const CUgraphNode_st*> ancestors(const std::vector<CUgraphNod
   return seen;
 }
 
-// The blocks `graph`'s allocation nodes use (child graphs' too).
-void allocatedBlocks(const CUgraph_st& graph, std::set<const void*>& out) {
+void addAllocations(const CUgraph_st& graph, std::set<const void*>& out) {
   for (const auto& n : graph.nodes) {
     if (n->type == cudaGraphNodeTypeMemAlloc) out.insert(n->dst);
-    if (n->type == cudaGraphNodeTypeGraph && n->child) allocatedBlocks(*n->child, out);
+    if (n->type == cudaGraphNodeTypeGraph && n->child) addAllocations(*n->child, out);
   }
 }
 
 }  // namespace
+
+std::set<const void*> graphAllocations(const CUgraph_st& graph) {
+  std::set<const void*> out;
+  addAllocations(graph, out);
+  return out;
+}
 
 cudaError_t reserveGraphMemory(void** pointer, size_t bytes, const CUgraph_st* graph,
                                const std::vector<CUgraphNode_st*>& deps) {
@@ -134,12 +139,11 @@ void markGraphMemory(const void* pointer, bool used) {
     for (Chunk& c : m.chunks) c.unfreed.erase(pointer);
 }
 
-void graphLaunchBegins(const CUgraphExec_st* exec, const CUgraph_st& graph, cudaStream_t stream) {
+void graphLaunchBegins(const CUgraphExec_st* exec, const std::set<const void*>& allocations, cudaStream_t stream) {
   GraphMemory& m = graphMemory();
-  std::set<const void*> blocks;
-  allocatedBlocks(graph, blocks);
   uint64_t need = 0;
-  for (const void* b : blocks) need += m.blocks.count(b) ? m.blocks[b].bytes : 0;
+  for (const void* b : allocations)
+    if (auto it = m.blocks.find(b); it != m.blocks.end()) need += it->second.bytes;
   if (need == 0) return;
   need = (need + kGranule - 1) / kGranule * kGranule;
   auto fits = [&](const Chunk& c) { return c.unfreed.empty() && c.bytes >= need; };
@@ -160,14 +164,12 @@ void graphLaunchBegins(const CUgraphExec_st* exec, const CUgraph_st& graph, cuda
   m.noteHighs();
 }
 
-void graphLaunchEnds(const CUgraphExec_st* exec, const CUgraph_st& graph) {
+void graphLaunchEnds(const CUgraphExec_st* exec, const std::set<const void*>& allocations) {
   GraphMemory& m = graphMemory();
-  std::set<const void*> blocks;
-  allocatedBlocks(graph, blocks);
   for (Chunk& c : m.chunks)
     if (c.exec == exec)
-      for (const void* b : blocks)
-        if (m.blocks.count(b) && m.blocks[b].used) c.unfreed.insert(b);
+      for (const void* b : allocations)
+        if (auto it = m.blocks.find(b); it != m.blocks.end() && it->second.used) c.unfreed.insert(b);
 }
 
 void forgetGraphExec(const CUgraphExec_st* exec) {

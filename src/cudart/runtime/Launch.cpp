@@ -220,9 +220,7 @@ void Runtime::printRaces(const LaunchRecord& record) {
   if (options_.quiet) return;
   std::optional<uint64_t> printedBy;
   for (const Race& r : record.races) {
-    auto key = std::make_tuple(record.kernel, r.detector, uint64_t(r.first.origin.pc), uint64_t(r.second.origin.pc),
-                               int(r.kind));
-    auto [it, fresh] = printedRaces_.try_emplace(key, record.index);
+    auto [it, fresh] = printedRaces_.try_emplace(instructionPair(r), record.index);
     if (fresh) std::fprintf(stderr, "%s\n", describeRace(record, r).c_str());
     else if (!printedBy) printedBy = it->second;
   }

@@ -13,7 +13,6 @@
 #include <mutex>
 #include <optional>
 #include <set>
-#include <tuple>
 #include <string>
 #include <vector>
 
@@ -251,9 +250,8 @@ class Runtime {
   // dependent launch after it may overlap it (programmaticLaunchPending).
   std::map<uintptr_t, bool> launchedDependents_;
   std::set<std::string> undefinedBehaviourNoted_;  // sites (sim::LaunchStats) whose note was printed
-  // Races printed as found, by (kernel, detector, instructions, kind): the
-  // launch that printed each first (printRaces).
-  std::map<std::tuple<std::string, std::string, uint64_t, uint64_t, int>, uint64_t> printedRaces_;
+  // Races printed as found: the launch that printed each pair first (printRaces).
+  std::map<InstructionPair, uint64_t> printedRaces_;
   std::set<std::string> repeatsNoted_;  // kernels whose repeated races printRaces mentioned
   void printRaces(const LaunchRecord& record);
   // Runs the grids a launch launched from the device (DeviceLaunch.cpp).
