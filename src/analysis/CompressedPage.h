@@ -82,16 +82,29 @@ class CompressedPage {
     uint64_t seq[2][kMaxFields] = {};
   };
   static uint64_t seqOf(const PackedRecord& r) { return r.seqAndKind & PackedRecord::kSeqMask; }
+  // q / d for the page's byte offsets (q < 128) and element sizes (d <= 32)
+  // without a division, which was most of what checking a fit cost
+  // (scan: a million pages compressed between two synchronizations):
+  // q * ceil(2^16 / d) / 2^16 errs by less than 128 / 2^16 < 1 / d.
+  static uint32_t divideSmall(uint32_t q, uint32_t d) {
+    static constexpr auto kReciprocal = [] {
+      std::array<uint32_t, 33> r{};
+      for (uint32_t k = 1; k < r.size(); ++k) r[k] = ((1u << 16) + k - 1) / k;
+      return r;
+    }();
+    return (q * kReciprocal[d]) >> 16;
+  }
 
   // The record of the field at byte `pageByte` of the page.
   PackedRecord record(uint32_t pageByte) const {
     uint32_t q = firstOffset_ + pageByte;
     PackedRecord r = pattern_;
-    r.thread += q / elementBytes_;
+    uint32_t element = divideSmall(q, uint32_t(elementBytes_));
+    r.thread += element;
     uint32_t warpStep = r.thread / 32 - pattern_.thread / 32;
     uint64_t seq = warpStep ? nextWarpSeq_ : seqOf(pattern_);
     if (fields_) {
-      uint32_t field = (q % elementBytes_) / fieldBytes_;
+      uint32_t field = (q - element * uint32_t(elementBytes_)) >> std::countr_zero(uint32_t(fieldBytes_));
       r.pc = fields_->pc[field];
       r.source = fields_->source[field];
       seq = fields_->seq[warpStep][field];
@@ -173,29 +186,29 @@ inline std::optional<CompressedPage> CompressedPage::fitLayer(const std::array<R
   c.elementBytes_ = elementBytes;
   c.fieldBytes_ = fieldBytes;
   c.firstOffset_ = layout->firstOffset;
-  if (elementBytes > fieldBytes) c.fields_ = std::make_unique<Fields>();
-  for (uint32_t s = 0; s < slots; ++s) {
+  // The field table is filled on the stack and goes to the heap only when
+  // the fields differ (most elements are one access: no table).
+  uint32_t fieldsPerElement = elementBytes / fieldBytes;
+  Fields fields;
+  uint32_t field = layout->firstOffset / fieldBytes;  // of slot s, counted up without a division
+  for (uint32_t s = 0; s < slots; ++s, field = field + 1 == fieldsPerElement ? 0 : field + 1) {
     const PackedRecord& r = slot(s);
     uint32_t warpStep = r.thread / 32 - first.thread / 32;
     if (warpStep > 1) return std::nullopt;
     if (warpStep) c.nextWarpSeq_ = seqOf(r);
-    if (!c.fields_) continue;
-    uint32_t field = ((layout->firstOffset + s * fieldBytes) % elementBytes) / fieldBytes;
-    c.fields_->pc[field] = r.pc;
-    c.fields_->source[field] = r.source;
-    c.fields_->seq[warpStep][field] = seqOf(r);
+    if (fieldsPerElement == 1) continue;
+    fields.pc[field] = r.pc;
+    fields.source[field] = r.source;
+    fields.seq[warpStep][field] = seqOf(r);
   }
   // Fields of one instruction and event (an 8-byte access) need no table.
-  if (c.fields_) {
-    const Fields& f = *c.fields_;
+  if (fieldsPerElement > 1) {
     bool uniform = true;
-    for (uint32_t k = 0; k < elementBytes / fieldBytes; ++k)
-      uniform = uniform && f.pc[k] == first.pc && f.source[k] == first.source && f.seq[0][k] == seqOf(first) &&
-                f.seq[1][k] == f.seq[1][0];
-    if (uniform) {
-      c.nextWarpSeq_ = f.seq[1][0];
-      c.fields_.reset();
-    }
+    for (uint32_t k = 0; k < fieldsPerElement; ++k)
+      uniform = uniform && fields.pc[k] == first.pc && fields.source[k] == first.source &&
+                fields.seq[0][k] == seqOf(first) && fields.seq[1][k] == fields.seq[1][0];
+    if (uniform) c.nextWarpSeq_ = fields.seq[1][0];
+    else c.fields_ = std::make_unique<Fields>(fields);
   }
   for (uint32_t i = 0; i < kWords; ++i)
     if (!c.holdsFrom(i, words[i], from)) return std::nullopt;

@@ -22,6 +22,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "analysis/CompressedPage.h"
+#include "analysis/CompressedPages.h"
 #include "analysis/PackedRecord.h"
 
 namespace predatar {
@@ -79,48 +80,45 @@ class ShadowPages {
     }
     // (After the full pages: a page expanded here is not visited twice.)
     // (Copies in a page on the stack: an unchanged page allocates nothing.)
-    for (auto it = compressed_.begin(); it != compressed_.end();) {
+    for (uint64_t pageNo : compressed_.pageNumbers()) {
+      CompressedPage& c = *compressed_.find(pageNo);
       Page copies;
       bool changed = false;
       for (uint32_t i = 0; i < kWordsPerPage; ++i) {
         Records& r = copies.words[i];
-        it->second.wordRecords(i, r);
-        f((it->first << kPageShift) | i, r);
-        changed |= !it->second.holds(i, r);
+        c.wordRecords(i, r);
+        f((pageNo << kPageShift) | i, r);
+        changed |= !c.holds(i, r);
         if (r.empty()) --words_;
         else ++copies.used;
       }
-      if (!changed) {
-        ++it;
-        continue;
-      }
-      forgetCompressed(it->second);
+      if (!changed) continue;
+      forgetCompressed(c);
       // What is left may be a pattern again (a launch's layer dropped).
       std::optional<CompressedPage> again;
       if (copies.used == kWordsPerPage) again = CompressedPage::fit(copies.words);
       if (again) {
-        it->second = std::move(*again);
-        countCompressed(it->second);
-        ++it;
+        c = std::move(*again);
+        countCompressed(c);
         continue;
       }
-      if (copies.used) pages_.emplace(it->first, std::make_unique<Page>(std::move(copies)));
-      compressed_.erase(it++);
+      if (copies.used) pages_.emplace(pageNo, std::make_unique<Page>(std::move(copies)));
+      compressed_.erase(pageNo);
     }
   }
   // Erases the words [firstKey, lastKey]; dropped(records) sees each non-empty one first.
   template <class F>
   void erase(uint64_t firstKey, uint64_t lastKey, F&& dropped) {
     for (uint64_t pageNo = firstKey >> kPageShift; pageNo <= lastKey >> kPageShift; ++pageNo) {
-      if (auto c = compressed_.find(pageNo); c != compressed_.end()) {
+      if (CompressedPage* c = compressed_.find(pageNo)) {
         for (uint32_t i = 0; i < kWordsPerPage; ++i) {
           Records copy;
-          c->second.wordRecords(i, copy);
+          c->wordRecords(i, copy);
           dropped(copy);
           --words_;
         }
-        forgetCompressed(c->second);
-        compressed_.erase(c);
+        forgetCompressed(*c);
+        compressed_.erase(pageNo);
         continue;
       }
       auto it = pages_.find(pageNo);
@@ -158,7 +156,7 @@ class ShadowPages {
   // Bytes of the pages and the maps (records beyond a word's first are extra).
   uint64_t bytes() const {
     return pages_.capacity() * (sizeof(uint64_t) + sizeof(std::unique_ptr<Page>) + 1) + pages_.size() * sizeof(Page) +
-           compressed_.capacity() * (sizeof(uint64_t) + sizeof(CompressedPage) + 1) + compressedBytes_;
+           compressed_.bytes() + compressedBytes_;
   }
 
  private:
@@ -187,11 +185,11 @@ class ShadowPages {
   // A new page, or a compressed one expanded.
   std::unique_ptr<Page> newPage(uint64_t pageNo) {
     auto page = std::make_unique<Page>();
-    if (auto c = compressed_.find(pageNo); c != compressed_.end()) {
-      for (uint32_t i = 0; i < kWordsPerPage; ++i) c->second.wordRecords(i, page->words[i]);
+    if (CompressedPage* c = compressed_.find(pageNo)) {
+      for (uint32_t i = 0; i < kWordsPerPage; ++i) c->wordRecords(i, page->words[i]);
       page->used = kWordsPerPage;
-      forgetCompressed(c->second);
-      compressed_.erase(c);
+      forgetCompressed(*c);
+      compressed_.erase(pageNo);
     }
     return page;
   }
@@ -246,7 +244,7 @@ class ShadowPages {
   }
 
   Map pages_;
-  absl::flat_hash_map<uint64_t, CompressedPage> compressed_;
+  CompressedPages compressed_;
   uint64_t words_ = 0;
   uint64_t compressedExtra_ = 0;
   uint64_t compressedBytes_ = 0;  // field tables of compressed pages

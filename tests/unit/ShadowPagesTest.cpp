@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
+#include <vector>
 
 namespace predatar {
 namespace {
@@ -261,6 +263,37 @@ TEST(ShadowPages, ALayerDroppedLeavesThePageCompressed) {
     EXPECT_EQ(r[0].thread, 32 + i);
     EXPECT_EQ(r[0].pc, 9u);
   }
+}
+
+
+// CompressedPages keeps pages by number in chunks of consecutive numbers:
+// pages added in any order are found, replaced and erased by number alone.
+TEST(CompressedPages, FindsReplacesAndErasesPagesByNumber) {
+  std::array<Records, ShadowPages::kWordsPerPage> words;
+  for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) words[i].push_back(record(32 + i));
+  std::optional<CompressedPage> page = CompressedPage::fit(words);
+  ASSERT_TRUE(page);
+  CompressedPages pages;
+  const std::vector<uint64_t> numbers = {17, 3, 16, 31, 4, 1000};
+  for (uint64_t n : numbers) pages.emplace(n, *CompressedPage::fit(words));
+  EXPECT_EQ(pages.size(), numbers.size());
+  for (uint64_t n : numbers) EXPECT_NE(pages.find(n), nullptr) << n;
+  for (uint64_t n : {0u, 2u, 5u, 18u, 999u}) EXPECT_EQ(pages.find(n), nullptr) << n;
+  pages.emplace(3, *CompressedPage::fit(words));  // replaces
+  EXPECT_EQ(pages.size(), numbers.size());
+  pages.erase(16);
+  pages.erase(2);  // not there
+  EXPECT_EQ(pages.find(16), nullptr);
+  EXPECT_NE(pages.find(17), nullptr);
+  std::vector<uint64_t> held = pages.pageNumbers();
+  std::sort(held.begin(), held.end());
+  EXPECT_EQ(held, (std::vector<uint64_t>{3, 4, 17, 31, 1000}));
+  Records r;
+  pages.find(31)->wordRecords(5, r);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].thread, 37u);
+  for (uint64_t n : held) pages.erase(n);
+  EXPECT_TRUE(pages.empty());
 }
 
 }  // namespace

@@ -1,0 +1,51 @@
+// Shadow pages under a stream like a coalesced kernel's (NVIDIA's scan:
+// uint4 loads, a million pages filled and compressed between two
+// synchronizations): each warp's 32 lanes write their element's records,
+// word by word, into consecutive pages, which are then left, fitted to a
+// pattern and kept compressed; the shadow is cleared at the end (a device
+// synchronization). Reports pages per second and how many compression kept.
+//
+//   build/bench/shadow_benchmark [--benchmark_filter=...]
+#include <benchmark/benchmark.h>
+
+#include "analysis/ShadowPages.h"
+
+namespace predatar {
+namespace {
+
+// Args: element bytes (4, 8 or 16), pages.
+void BM_ShadowPagesFillAndCompress(benchmark::State& state) {
+  const uint32_t elementBytes = uint32_t(state.range(0));
+  const uint64_t pages = uint64_t(state.range(1));
+  const uint64_t words = pages * ShadowPages::kWordsPerPage;
+  const uint32_t wordsPerElement = elementBytes / 4;
+  uint64_t compressed = 0;
+  for (auto _ : state) {
+    ShadowPages shadow;
+    uint64_t seq = 1;
+    for (uint64_t firstWord = 0; firstWord < words; firstWord += 32 * wordsPerElement, ++seq) {
+      for (uint32_t lane = 0; lane < 32; ++lane) {
+        uint32_t thread = uint32_t(firstWord / wordsPerElement) + lane;
+        for (uint32_t w = 0; w < wordsPerElement; ++w) {
+          Records& r = shadow.at(firstWord + lane * wordsPerElement + w);
+          r.push_back(PackedRecord::pack(thread / 1024, thread % 1024, 3, AccessType::Read, false, false,
+                                         Scope::Device, 0xf, Origin{seq, 17, 5}, 1));
+          shadow.filled();
+        }
+      }
+    }
+    shadow.settle();
+    compressed = shadow.pages() - shadow.fullPages();
+    shadow.clear();
+  }
+  state.SetItemsProcessed(int64_t(pages) * int64_t(state.iterations()));  // items: pages
+  state.counters["compressed_pages"] = double(compressed);
+}
+BENCHMARK(BM_ShadowPagesFillAndCompress)
+    ->ArgsProduct({{4, 8, 16}, {1 << 18}})
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace predatar
+
+BENCHMARK_MAIN();

@@ -1,0 +1,118 @@
+// The compressed shadow pages (CompressedPage.h) by page number, in chunks of
+// 16 consecutive pages.
+//
+// Why: an array's pages are compressed one after another (scan: a million
+// between two synchronizations), and a hash map slot per page put each at a
+// random place of a table of millions: a cache miss per page, a sixth of
+// filling and compressing one (bench/detectors/ShadowBenchmark.cpp). In
+// chunks, consecutive pages share a slot and a cache line or two, and the
+// table has a sixteenth of the entries. A chunk holds only its pages (in
+// order), so a page alone costs about what a slot of its own did.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "analysis/CompressedPage.h"
+
+namespace predatar {
+
+class CompressedPages {
+ public:
+  static constexpr uint32_t kChunkShift = 4;
+  static constexpr uint32_t kPagesPerChunk = 1u << kChunkShift;
+
+  // The page, or null (valid until the next emplace).
+  CompressedPage* find(uint64_t pageNo) {
+    Chunk* chunk = chunkOf(pageNo);
+    uint32_t i = slot(pageNo);
+    return chunk && (chunk->present >> i & 1) ? &chunk->pages[chunk->position(i)] : nullptr;
+  }
+  void emplace(uint64_t pageNo, CompressedPage page) {
+    Chunk* chunk = chunkOf(pageNo);
+    if (!chunk) {
+      auto& owned = chunks_[pageNo >> kChunkShift];
+      owned = std::make_unique<Chunk>();
+      chunk = remember(pageNo >> kChunkShift, owned.get());
+    }
+    uint32_t i = slot(pageNo);
+    auto at = chunk->pages.begin() + chunk->position(i);
+    if (chunk->present >> i & 1) {
+      *at = std::move(page);
+      return;
+    }
+    slots_ -= chunk->pages.capacity();
+    chunk->pages.insert(at, std::move(page));  // (pages come in order: mostly at the end)
+    slots_ += chunk->pages.capacity();
+    chunk->present |= uint16_t(1u << i);
+    ++size_;
+  }
+  void erase(uint64_t pageNo) {
+    auto it = chunks_.find(pageNo >> kChunkShift);
+    if (it == chunks_.end()) return;
+    uint32_t i = slot(pageNo);
+    if (!(it->second->present >> i & 1)) return;
+    Chunk& chunk = *it->second;
+    chunk.pages.erase(chunk.pages.begin() + chunk.position(i));
+    chunk.present &= uint16_t(~(1u << i));
+    --size_;
+    if (chunk.present == 0) {
+      slots_ -= chunk.pages.capacity();
+      if (lastChunk_ == it->second.get()) lastChunk_ = nullptr;
+      chunks_.erase(it);
+    }
+  }
+  // Page numbers held, in no order (to visit them while changing the set).
+  std::vector<uint64_t> pageNumbers() const {
+    std::vector<uint64_t> numbers;
+    numbers.reserve(size_);
+    for (const auto& [chunkNo, chunk] : chunks_)
+      for (uint32_t present = chunk->present; present; present &= present - 1)
+        numbers.push_back(chunkNo << kChunkShift | uint32_t(std::countr_zero(present)));
+    return numbers;
+  }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  // The table and the chunks (not the pages' own heap blocks). (Counted as
+  // they change: AccessHistory asks at every new peak.)
+  uint64_t bytes() const {
+    return chunks_.capacity() * (sizeof(uint64_t) + sizeof(std::unique_ptr<Chunk>) + 1) +
+           chunks_.size() * sizeof(Chunk) + slots_ * sizeof(CompressedPage);
+  }
+  void clear() {
+    chunks_.clear();
+    lastChunk_ = nullptr;
+    size_ = slots_ = 0;
+  }
+
+ private:
+  struct Chunk {
+    uint16_t present = 0;                // bit i: the chunk's i-th page is here
+    std::vector<CompressedPage> pages;   // the present ones, in order
+    size_t position(uint32_t i) const { return size_t(std::popcount(uint32_t(present) & ((1u << i) - 1))); }
+  };
+  static uint32_t slot(uint64_t pageNo) { return uint32_t(pageNo & (kPagesPerChunk - 1)); }
+  // The last chunk found is asked first: pages come in order.
+  Chunk* chunkOf(uint64_t pageNo) {
+    uint64_t chunkNo = pageNo >> kChunkShift;
+    if (lastChunk_ && lastChunkNo_ == chunkNo) return lastChunk_;
+    auto it = chunks_.find(chunkNo);
+    return it == chunks_.end() ? nullptr : remember(chunkNo, it->second.get());
+  }
+  Chunk* remember(uint64_t chunkNo, Chunk* chunk) {
+    lastChunkNo_ = chunkNo;
+    lastChunk_ = chunk;
+    return chunk;
+  }
+
+  absl::flat_hash_map<uint64_t, std::unique_ptr<Chunk>> chunks_;
+  uint64_t lastChunkNo_ = 0;
+  Chunk* lastChunk_ = nullptr;
+  size_t size_ = 0;
+  uint64_t slots_ = 0;  // pages the chunks' vectors have room for
+};
+
+}  // namespace predatar
