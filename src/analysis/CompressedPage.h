@@ -44,7 +44,7 @@ class CompressedPage {
   static std::optional<CompressedPage> fit(const std::array<Records, kWords>& words);
 
   // Records of each word in this layer, and in all layers.
-  uint32_t recordsPerWord() const { return 4 / fieldBytes_; }
+  uint32_t recordsPerWord() const { return 4u >> std::countr_zero(uint32_t(fieldBytes_)); }  // (1, 2, 4: no division)
   uint32_t allRecordsPerWord() const { return recordsPerWord() + (rest_ ? rest_->allRecordsPerWord() : 0); }
   // Records the page stands for beyond one a word (AccessHistory counts them as extra).
   uint64_t extraRecords() const { return uint64_t(kWords) * (allRecordsPerWord() - 1); }
@@ -72,9 +72,10 @@ class CompressedPage {
   static std::optional<CompressedPage> fitLayer(const std::array<Records, kWords>& words, size_t from);
   // r[from...] are this layer's records of `word`, then the rest's.
   bool holdsFrom(uint32_t word, const Records& r, size_t from) const {
-    for (uint32_t j = 0; j < recordsPerWord(); ++j)
-      if (r[from + j] != record(4 * word + j * fieldBytes_)) return false;
-    return !rest_ || rest_->holdsFrom(word, r, from + recordsPerWord());
+    uint32_t perWord = recordsPerWord();
+    for (uint32_t j = 0; j < perWord; ++j)
+      if (r[from + j] != record(4 * word + j * uint32_t(fieldBytes_))) return false;
+    return !rest_ || rest_->holdsFrom(word, r, from + perWord);
   }
   // Per field: its instruction, and per warp (pattern's, the next) its event.
   struct Fields {
