@@ -38,6 +38,9 @@ struct AccessRecord {
   uint8_t bytes = 0xf;  // bytes of the word accessed
   Origin origin;
   uint32_t launch = 0;  // KernelInfo::launch (AccessHistory sets it)
+  // MemoryEvent::beforeDependencyWait: unordered with KernelInfo::overlappedLaunch
+  // (of the access being checked; records do not keep it).
+  bool beforeDependencyWait = false;
 
   bool writes() const { return type != AccessType::Read; }
   bool sameThread(const AccessRecord& o) const { return block == o.block && thread == o.thread; }
@@ -468,7 +471,7 @@ class AccessHistory {
   template <class FirstReportFn>
   bool keepEarlierLaunch(uint64_t key, const AccessRecord& earlier, const AccessRecord& access, RaceLog& log,
                          FirstReportFn&& firstReport) const {
-    if (unorderedWith(earlier.launch)) {
+    if (unorderedWith(earlier.launch) || (access.beforeDependencyWait && earlier.launch == overlapped_)) {
       if (conflictsAcrossLaunches(earlier, access) && firstReport(earlier)) report(key, earlier, access, log, {});
       return true;
     }
@@ -476,6 +479,7 @@ class AccessHistory {
   }
 
   uint32_t launch_ = 0;
+  uint32_t overlapped_ = UINT32_MAX;  // KernelInfo::overlappedLaunch
   // warpReads' hints: by word, where its last call found its warp's reads;
   // and where the last call on any word found them.
   struct WarpReadsHint {
@@ -502,6 +506,7 @@ class AccessHistory {
 inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
   launch_ = kernel.launch;
   unordered_ = kernel.unorderedLaunches;
+  overlapped_ = kernel.overlappedLaunch;
   finished_.reset(kernel);
   if (kernel.liveLaunches.empty()) return clear();
   for (auto& [key, groups] : strongDevice_) {  // earlier launches' records live in shadow_

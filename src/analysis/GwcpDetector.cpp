@@ -127,6 +127,7 @@ void GwcpDetector::fence(const FenceEvent& event) {
 
 void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t lane, bool strong) {
   AccessRecord record{t.block, t.thread, 0, event.type, strong, event.isVolatile, event.scope, 0xf, event.origin};
+  record.beforeDependencyWait = (event.beforeDependencyWait >> lane) & 1;
   uint8_t accessClass = classOf(record);
   auto heldIt = held_.empty() ? held_.end() : held_.find(uint64_t(t.block) * threads_.threadsPerBlock() + t.thread);
   auto ordered = [&t](const AccessRecord& r) { return t.orderedByWcp(r.block, r.thread, r.clock, r.origin.seq); };

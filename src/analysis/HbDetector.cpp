@@ -24,6 +24,7 @@ void HbDetector::memory(const MemoryEvent& event) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
     AccessRecord record{event.lanes.block, thread, t.now, event.type, strong, event.isVolatile,
                         event.scope, 0xf, event.origin};
+    record.beforeDependencyWait = (event.beforeDependencyWait >> lane) & 1;
     t.noteHbClock(event.origin.seq & PackedRecord::kSeqMask);
     auto ordered = [&t](const AccessRecord& r) { return t.orderedByHb(r.block, r.thread, r.clock, r.origin.seq); };
     forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t bytes) {

@@ -57,6 +57,7 @@ bool LocksetDetector::races(const Record& earlier, const Record& later) {
 void LocksetDetector::keepLiveLaunches(const KernelInfo& kernel) {
   launch_ = kernel.launch;
   unordered_ = kernel.unorderedLaunches;
+  overlapped_ = kernel.overlappedLaunch;
   if (kernel.liveLaunches.empty()) return shadow_.clear();
   auto gone = [&](const Record& r) {
     return std::find(kernel.liveLaunches.begin(), kernel.liveLaunches.end(), r.launch) == kernel.liveLaunches.end();
@@ -72,7 +73,8 @@ void LocksetDetector::keepLiveLaunches(const KernelInfo& kernel) {
 }
 
 void LocksetDetector::compareAcrossLaunches(uint64_t key, const Record& earlier, const Record& later) {
-  if (std::find(unordered_.begin(), unordered_.end(), earlier.launch) == unordered_.end()) return;
+  bool overlapping = later.beforeDependencyWait && earlier.launch == overlapped_;
+  if (!overlapping && std::find(unordered_.begin(), unordered_.end(), earlier.launch) == unordered_.end()) return;
   if ((!earlier.writes() && !later.writes()) || !(earlier.bytes & later.bytes)) return;
   if (earlier.strong && later.strong && earlier.scope != Scope::Block && later.scope != Scope::Block) return;
   LocationKey where = locationOf(key);
@@ -107,7 +109,8 @@ void LocksetDetector::memory(const MemoryEvent& event) {
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     const ThreadState& t = state(event.lanes.block, thread);
     Record r{event.lanes.block, thread, event.type, isStrong(event),
-             event.scope, t.lockset, t.lastBarrier, event.origin, 0xf, event.isVolatile, launch_};
+             event.scope, t.lockset, t.lastBarrier, event.origin, 0xf, event.isVolatile, launch_,
+             bool((event.beforeDependencyWait >> lane) & 1)};
     forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t bytes) {
       r.bytes = bytes;
       accesses.emplace_back(locationKey(event.space, event.lanes.block, word), r);

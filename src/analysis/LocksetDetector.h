@@ -60,6 +60,7 @@ class LocksetDetector final : public Detector {
     uint8_t bytes = 0xf;  // bytes of the word accessed
     bool isVolatile = false;
     uint32_t launch = 0;  // KernelInfo::launch
+    bool beforeDependencyWait = false;  // MemoryEvent::beforeDependencyWait (of a later access)
     bool writes() const { return type != AccessType::Read; }
   };
   struct History {
@@ -84,6 +85,7 @@ class LocksetDetector final : public Detector {
 
   uint32_t launch_ = 0;
   std::vector<uint32_t> unordered_;
+  uint32_t overlapped_ = UINT32_MAX;  // KernelInfo::overlappedLaunch
   uint32_t threadsPerBlock_ = 1;
   uint32_t warpsPerBlock_ = 1;
   absl::flat_hash_map<uint64_t, ThreadState> threads_;

@@ -34,6 +34,7 @@ class StreamOrder {
   struct Launch {
     std::vector<uint32_t> live;       // earlier launches this or a later launch may be unordered with
     std::vector<uint32_t> unordered;  // those this launch is not ordered after
+    uint32_t overlapped = UINT32_MAX;  // KernelInfo::overlappedLaunch (set by the runtime)
   };
   Launch launch(uintptr_t stream, uint32_t launch);
   // A copy or memset on the legacy default stream (it synchronizes the
@@ -96,6 +97,7 @@ class LaunchOrderSink final : public EventSink {
     ordered.launch = launch_;
     ordered.liveLaunches = order_.live;
     ordered.unorderedLaunches = order_.unordered;
+    ordered.overlappedLaunch = order_.overlapped;
     next_.kernelBegin(ordered);
   }
   void memory(const MemoryEvent& e) override { next_.memory(e); }

@@ -93,6 +93,12 @@ struct KernelInfo {
   uint32_t launch = 0;
   std::vector<uint32_t> liveLaunches;
   std::vector<uint32_t> unorderedLaunches;
+  // A programmatic dependent launch whose predecessor on its stream let it
+  // start early (griddepcontrol.launch_dependents): that launch, which its
+  // threads' global accesses before their griddepcontrol.wait
+  // (MemoryEvent::beforeDependencyWait) overlap; later accesses are ordered
+  // after it. UINT32_MAX: none. (In liveLaunches too.)
+  uint32_t overlappedLaunch = UINT32_MAX;
 
   uint32_t threadsPerBlock() const { return uint32_t(block.count()); }
   uint32_t warpsPerBlock() const { return (threadsPerBlock() + kWarpSize - 1) / kWarpSize; }
@@ -122,6 +128,9 @@ struct MemoryEvent {
   uint8_t size = 4;             // bytes per lane
   std::array<uint64_t, kWarpSize> address{};  // per lane; shared: offset in the block's shared memory
   Origin origin;
+  // Lanes of a programmatic dependent launch whose global access comes before
+  // their griddepcontrol.wait: unordered with KernelInfo::overlappedLaunch.
+  LaneMask beforeDependencyWait = 0;
 };
 
 // __syncthreads / bar.sync: the participating threads of one block.

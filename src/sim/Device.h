@@ -167,9 +167,10 @@ struct LaunchConfig {
   // A programmatic dependent launch whose predecessor on the stream executed
   // griddepcontrol.launch_dependents: until a thread executes
   // griddepcontrol.wait, the predecessor may still run beside it. The
-  // emulator runs the predecessor to completion first and does not model that
-  // overlap, so a global memory access before the wait stops the launch
-  // (cudaErrorNotSupported) instead of being checked as if it were ordered.
+  // emulator runs the predecessor to completion first (one schedule of the
+  // overlap) and marks the global accesses that come before a thread's wait
+  // (MemoryEvent::beforeDependencyWait), which the detectors check as
+  // unordered with the predecessor.
   bool programmaticOverlap = false;
 };
 

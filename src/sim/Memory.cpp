@@ -132,24 +132,17 @@ uint64_t laneAddressOf(Ctx& x, const ptx::Address& a, uint32_t l) {
   return 0;
 }
 
-// LaunchConfig::programmaticOverlap: a global access before the thread's
-// griddepcontrol.wait would overlap the stream's previous kernel, which has
-// already run to completion here; refused rather than checked as ordered.
-static bool beforeDependencyWait(Ctx& x, const LaneAccess& acc, const char* what) {
-  uint32_t early = acc.globalMask & ~x.W->gridDependencyWaited;
-  if (!x.L->cfg.programmaticOverlap || early == 0) return false;
-  x.L->refuse(*x.W, uint32_t(std::countr_zero(early)), x.pc,
-              std::string(what) + " of global memory before griddepcontrol.wait (cudaGridDependencySynchronize) in a "
-                                  "programmatic dependent launch whose predecessor executed "
-                                  "griddepcontrol.launch_dependents, which may still be running: the emulator "
-                                  "does not model the overlap of the two kernels");
-  x.faulted = true;
-  return true;
+// LaunchConfig::programmaticOverlap: the lanes whose global access comes
+// before their griddepcontrol.wait, which the stream's previous kernel may
+// still be running at (it ran to completion first here, one schedule of the
+// overlap; the detectors check the accesses as unordered with it).
+static LaneMask beforeDependencyWait(const Ctx& x, uint32_t globalMask) {
+  return x.L->cfg.programmaticOverlap ? globalMask & ~x.W->gridDependencyWaited : 0;
 }
 
 bool resolveLanes(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, uint32_t bytes, LaneAccess& acc,
                   const char* what) {
-  if (m != 0 && resolveUniform(x, space, addr, m, bytes, acc)) return !beforeDependencyWait(x, acc, what);
+  if (m != 0 && resolveUniform(x, space, addr, m, bytes, acc)) return true;
   acc.globalMask = acc.sharedMask = 0;
   Launch& L = *x.L;
   Warp& w = *x.W;
@@ -240,7 +233,7 @@ bool resolveLanes(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, ui
     }
   });
   if (!ok) x.faulted = true;
-  return ok && !beforeDependencyWait(x, acc, what);
+  return ok;
 }
 
 void emitLaneAccess(Ctx& x, const LaneAccess& acc, AccessType type, uint32_t bytes, uint32_t pc, bool strong,
@@ -260,6 +253,7 @@ void emitLaneAccess(Ctx& x, const LaneAccess& acc, AccessType type, uint32_t byt
     ev.size = uint8_t(std::min<uint32_t>(bytes, 255));
     forLanes(mask, [&](uint32_t l) { ev.address[l] = acc.addr[l]; });
     ev.origin = L.origin(pc);
+    if (s == 0) ev.beforeDependencyWait = beforeDependencyWait(x, mask);
     L.sink.memory(ev);
   }
 }
@@ -288,6 +282,7 @@ void emitMemory(Ctx& x, const Instr& in, const Access& acc, AccessType type, uin
     ev.size = uint8_t(std::min<uint32_t>(bytes, 255));
     forLanes(mask, [&](uint32_t l) { ev.address[l] = acc.addr[l]; });
     ev.origin = L.origin(x.pc);
+    if (s == 0) ev.beforeDependencyWait = beforeDependencyWait(x, mask);
     L.sink.memory(ev);
   }
 }

@@ -3,6 +3,8 @@
 // this launch is not ordered after (KernelInfo::unorderedLaunches).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "analysis/Detector.h"
 #include "cudart/StreamOrder.h"
 
@@ -84,6 +86,44 @@ TEST(LaunchOrder, LiveLaunchesAreKeptForLaterOnes) {
 }
 
 using cudart::StreamOrder;
+
+// A programmatic dependent launch (KernelInfo::overlappedLaunch): launch 1 is
+// ordered after launch 0 on its stream, but its accesses before
+// griddepcontrol.wait (MemoryEvent::beforeDependencyWait) overlap launch 0.
+// Launch 0 writes 0x1000 and 0x2000; launch 1 reads 0x1000 before its wait,
+// 0x2000 after it, and writes 0x3000 (which launch 0 read) before it.
+TEST(LaunchOrder, AccessesBeforeTheDependencyWaitOverlapThePredecessor) {
+  for (const std::string& detector : allDetectorNames()) {
+    auto d = makeDetector(detector, {});
+    d->kernelBegin(launchInfo(0, {}, {}));
+    d->memory(access(AccessType::Write, 0x1000, 1));
+    d->memory(access(AccessType::Write, 0x2000, 2));
+    d->memory(access(AccessType::Read, 0x3000, 3));
+    d->kernelEnd();
+    KernelInfo dependent = launchInfo(1, {0}, {});
+    dependent.overlappedLaunch = 0;
+    d->kernelBegin(dependent);
+    MemoryEvent early = access(AccessType::Read, 0x1000, 1);
+    early.beforeDependencyWait = 1;
+    d->memory(early);
+    MemoryEvent earlyWrite = access(AccessType::Write, 0x3000, 2);
+    earlyWrite.beforeDependencyWait = 1;
+    d->memory(earlyWrite);
+    d->memory(access(AccessType::Read, 0x2000, 3));  // after the wait: ordered
+    d->kernelEnd();
+    auto races = d->races().races();
+    ASSERT_EQ(races.size(), 2u) << detector;
+    std::sort(races.begin(), races.end(), [](const Race& a, const Race& b) { return a.address < b.address; });
+    EXPECT_EQ(races[0].address, 0x1000u) << detector;
+    EXPECT_EQ(races[0].kind, RaceKind::WriteRead) << detector;
+    EXPECT_EQ(races[1].address, 0x3000u) << detector;
+    EXPECT_EQ(races[1].kind, RaceKind::ReadWrite) << detector;
+    for (const Race& r : races) {
+      EXPECT_EQ(r.first.launch, 0u) << detector;
+      EXPECT_EQ(r.second.launch, 1u) << detector;
+    }
+  }
+}
 
 TEST(StreamOrderTest, StreamsEventsAndTheLegacyStream) {
   StreamOrder order;

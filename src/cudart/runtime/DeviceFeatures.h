@@ -27,8 +27,9 @@ bool& cooperativeLaunchPending();
 // the stream's previous kernel to completion first, which is what CUDA does
 // unless that kernel executed griddepcontrol.launch_dependents
 // (cudaTriggerProgrammaticLaunchCompletion); then the launch runs with
-// sim::LaunchConfig::programmaticOverlap, so a thread touching global memory
-// before its griddepcontrol.wait is refused by name.
+// sim::LaunchConfig::programmaticOverlap and KernelInfo::overlappedLaunch:
+// a thread's global accesses before its griddepcontrol.wait are checked as
+// unordered with that kernel.
 bool& programmaticLaunchPending();
 
 // Prepares a cooperative launch's configuration: every block resident and a

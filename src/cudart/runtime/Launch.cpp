@@ -125,8 +125,13 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   config.setGraphConditional = setGraphConditional;
   if (cooperativeLaunchPending()) prepareCooperativeLaunch(config, *memory_);
   f.streamKey = stream == nullptr ? StreamOrder::kLegacy : reinterpret_cast<uintptr_t>(stream);
-  config.programmaticOverlap = programmaticLaunchPending() && launchedDependents_[f.streamKey];
-  launchedDependents_[f.streamKey] = false;  // kernels that trigger are never replayed (sim/Repeatable.cpp)
+  // The kernel it may overlap (kernels that trigger are never replayed: sim/Repeatable.cpp).
+  uint32_t overlapped = UINT32_MAX;
+  if (auto it = launchedDependents_.find(f.streamKey); it != launchedDependents_.end()) {
+    if (programmaticLaunchPending()) overlapped = it->second;
+    launchedDependents_.erase(it);
+  }
+  config.programmaticOverlap = overlapped != UINT32_MAX;
   for (size_t i = 0; i < sig->params.size(); ++i) config.args.push_back(args[i]);
 
   LaunchRecord& record = f.record;
@@ -139,6 +144,14 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   record.dynamicSharedBytes = dynamicShared;
   record.checked = selected(kernel);
   StreamOrder::Launch order = order_.launch(reinterpret_cast<uintptr_t>(stream), uint32_t(record.index));
+  if (config.programmaticOverlap) {
+    // Its accesses before griddepcontrol.wait race with that kernel's: the
+    // detectors keep its records for this launch, though stream order alone
+    // would let them go.
+    order.overlapped = overlapped;
+    if (std::find(order.live.begin(), order.live.end(), overlapped) == order.live.end())
+      order.live.push_back(overlapped);
+  }
 
   f.fanout.add(&f.info);
   if (record.checked && detectors_.empty()) {
@@ -165,7 +178,8 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     warn(absl::StrCat("launch ", record.index, ": ", record.kernel, " <<<(", grid.x, ",", grid.y, ",", grid.z,
                       "), (", block.x, ",", block.y, ",", block.z, "), ", dynamicShared, ">>>",
                       record.checked ? "" : " (not checked)"));
-  if (replayRepeat(kernel, *sig, config, order.unordered.empty() && !order_.isLive(uint32_t(record.index)), record,
+  bool orderedAfterAll = order.unordered.empty() && !config.programmaticOverlap;
+  if (replayRepeat(kernel, *sig, config, orderedAfterAll && !order_.isLive(uint32_t(record.index)), record,
                    f.repeat)) {
     noteLaunchOrder(record, reinterpret_cast<uintptr_t>(stream));
     launches_.push_back(std::move(record));
@@ -238,7 +252,7 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
   if (record.checked && feed_) feed_->flush();  // the detectors are read below
   record.figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - f.started).count();
   record.figures.warpInstructions = stats.warpInstructions;
-  launchedDependents_[f.streamKey] = status.ok() && stats.launchedDependents;
+  if (status.ok() && stats.launchedDependents) launchedDependents_[f.streamKey] = uint32_t(record.index);
   for (const std::string& w : stats.warnings) warn("warning: " + w);
   for (const auto& u : stats.undefinedBehaviour)  // once per site: a kernel in a loop relies on it every launch
     if (undefinedBehaviourNoted_.insert(u.site).second)

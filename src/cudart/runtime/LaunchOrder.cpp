@@ -1,6 +1,8 @@
-// Races between kernels of streams that nothing orders: the detectors report
-// the earlier kernel's access with its launch (Access::launch); here it gets
-// its source position and a note naming the two streams.
+// Races between kernels of streams that nothing orders, or between a
+// programmatic dependent launch and the kernel it overlaps: the detectors
+// report the earlier kernel's access with its launch (Access::launch); here it
+// gets its source position and a note naming the two streams, or the missing
+// griddepcontrol.wait.
 #include "absl/strings/str_cat.h"
 #include "cudart/runtime/Runtime.h"
 
@@ -30,16 +32,31 @@ void Runtime::noteLaunchOrder(LaunchRecord& record, uintptr_t stream) {
     } else {
       first.origin.source = Origin::kNoSource;
     }
+    std::string firstAccess =
+        absl::StrCat("the first access is by launch ", first.launch, " (", other.kernel, ", block ",
+                     coordinates(first.block, other.grid), " thread ", coordinates(first.thread, other.block), ")");
+    if (first.launch == record.info.overlappedLaunch) {
+      record.launchNotes[i] = absl::StrCat(
+          firstAccess, ", which let this programmatic dependent launch start before it completed "
+          "(griddepcontrol.launch_dependents); the second access comes before its thread's griddepcontrol.wait "
+          "(cudaGridDependencySynchronize), which would order them");
+      continue;
+    }
     std::string streams = other.stream == here ? absl::StrCat("both on ", here)
                                                : absl::StrCat("on ", other.stream, " and ", here);
-    record.launchNotes[i] = absl::StrCat(
-        "the first access is by launch ", first.launch, " (", other.kernel, ", block ",
-        coordinates(first.block, other.grid), " thread ", coordinates(first.thread, other.block),
-        "); the two kernels ran ", streams, " with no event or synchronization ordering them");
+    record.launchNotes[i] =
+        absl::StrCat(firstAccess, "; the two kernels ran ", streams, " with no event or synchronization ordering them");
   }
-  // Keep what reports of later launches need while this one is live.
-  std::erase_if(liveLaunches_, [&](const auto& entry) { return !order_.isLive(entry.first); });
-  if (order_.isLive(uint32_t(record.index)))
+  // Keep what reports of later launches need while this one is live, or may
+  // be overlapped by the stream's next launch (launchedDependents_).
+  auto kept = [&](uint32_t launch) {
+    if (order_.isLive(launch)) return true;
+    for (const auto& [_, triggering] : launchedDependents_)
+      if (triggering == launch) return true;
+    return false;
+  };
+  std::erase_if(liveLaunches_, [&](const auto& entry) { return !kept(entry.first); });
+  if (kept(uint32_t(record.index)))
     liveLaunches_[uint32_t(record.index)] =
         LiveLaunchInfo{record.kernel, here, record.info.grid, record.info.block, record.info.sources};
 }
