@@ -90,6 +90,26 @@ std::string position(const LaunchRecord& launch, const Access& a) {
 
 }  // namespace
 
+void keepOnlyRaceSources(LaunchRecord& launch) {
+  std::vector<SourcePosition>& sources = launch.info.sources;
+  std::vector<uint32_t> renumbered(sources.size(), Origin::kNoSource);
+  std::vector<SourcePosition> kept;
+  auto keep = [&](Origin& origin) {
+    if (origin.source == Origin::kNoSource || origin.source >= sources.size()) return;
+    uint32_t& to = renumbered[origin.source];
+    if (to == Origin::kNoSource) {
+      to = uint32_t(kept.size());
+      kept.push_back(sources[origin.source]);
+    }
+    origin.source = to;
+  };
+  for (Race& race : launch.races) {
+    keep(race.first.origin);
+    keep(race.second.origin);
+  }
+  sources = std::move(kept);
+}
+
 std::string launchesToJson(const std::vector<LaunchRecord>& launches) {
   json out = json::array();
   for (const auto& l : launches) {

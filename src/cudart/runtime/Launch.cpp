@@ -302,8 +302,11 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
   }
   printRaces(record);
   bool interesting = !record.races.empty() || !record.error.empty();
-  // The source table and symbols only serve to describe races.
+  // The source table and symbols only serve to describe races (a live
+  // launch's whole table went to liveLaunches_ above, for later launches'
+  // races with it).
   if (record.races.empty()) record.info = KernelInfo{};
+  else keepOnlyRaceSources(record);
   launches_.push_back(std::move(record));
   // Rewrite the report when something was found, so that a later crash of
   // the program does not lose it (at most once a second; always at exit).
