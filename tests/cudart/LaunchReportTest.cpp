@@ -93,6 +93,27 @@ TEST(LaunchReport, DescribeRaceNamesBothSourcePositions) {
   EXPECT_NE(line.find("[5 times]"), std::string::npos) << line;
 }
 
+// A launch keeps the source positions its races name, renumbered, and its
+// races still describe the same lines.
+TEST(LaunchReport, KeepsOnlyTheSourcesItsRacesName) {
+  LaunchRecord l = racyLaunch();
+  l.info.sources = {{"shared_race.cu", 5, 1}, {"shared_race.cu", 25, 15}, {"shared_race.cu", 9, 2},
+                    {"shared_race.cu", 23, 3}, {"shared_race.cu", 40, 7}};
+  for (Race& r : l.races) {
+    r.first.origin.source = 3;
+    r.second.origin.source = 1;
+  }
+  std::string before = describeRace(l, l.races[0]);
+  keepOnlyRaceSources(l);
+  ASSERT_EQ(l.info.sources.size(), 2u);
+  EXPECT_EQ(describeRace(l, l.races[0]), before);
+  EXPECT_NE(before.find("shared_race.cu:23:3"), std::string::npos) << before;
+  for (const Race& r : l.races) {
+    EXPECT_EQ(l.info.sources[r.first.origin.source].line, 23u);
+    EXPECT_EQ(l.info.sources[r.second.origin.source].line, 25u);
+  }
+}
+
 TEST(LaunchReport, MalformedOrMissingReports) {
   EXPECT_FALSE(readLaunchReport("{").ok());
   EXPECT_FALSE(readLaunchReport("{}").ok());
