@@ -96,18 +96,60 @@ std::vector<BasicBlock> basicBlocks(const Module& module, const Function& f) {
   return blocks;
 }
 
-// A set of registers, one bit each.
+// A set of the registers [first, first + 64 * words.size()), one bit each.
 struct RegisterSet {
+  uint32_t first = 0;
   std::vector<uint64_t> words;
-  explicit RegisterSet(uint32_t registers = 0) : words((registers + 63) / 64) {}
-  bool has(uint32_t r) const { return words[r / 64] >> (r % 64) & 1; }
-  void add(uint32_t r) { words[r / 64] |= uint64_t(1) << (r % 64); }
+  RegisterSet(uint32_t firstRegister, size_t wordCount) : first(firstRegister), words(wordCount) {}
+  bool holds(uint32_t r) const { return r >= first && r - first < 64 * words.size(); }
+  bool has(uint32_t r) const { return words[(r - first) / 64] >> ((r - first) % 64) & 1; }
+  void add(uint32_t r) { words[(r - first) / 64] |= uint64_t(1) << ((r - first) % 64); }
   template <class F>
   void forEach(F&& f) const {
     for (size_t w = 0; w < words.size(); ++w)
-      for (uint64_t bits = words[w]; bits; bits &= bits - 1) f(uint32_t(w * 64 + size_t(std::countr_zero(bits))));
+      for (uint64_t bits = words[w]; bits; bits &= bits - 1)
+        f(first + uint32_t(w * 64 + size_t(std::countr_zero(bits))));
   }
 };
+
+// liveIntervals' dataflow for the registers [first, first + 64 * words): calls
+// cover(register, pc) at every block start where one is live in, and at
+// every block end where it is live out.
+void coverLiveRanges(const Module& module, const std::vector<BasicBlock>& blocks, uint32_t first, size_t words,
+                     const std::function<void(uint32_t, uint32_t)>& cover) {
+  std::vector<RegisterSet> reads(blocks.size(), RegisterSet(first, words)), writes = reads;
+  for (size_t b = 0; b < blocks.size(); ++b)
+    for (uint32_t pc = blocks[b].begin; pc < blocks[b].end; ++pc) {
+      const Instr& in = module.code[pc];
+      forEachRegister(in, matrixOperandsOf(module, in), [&](const Ref& ref, bool read) {
+        uint32_t r = ref & kRefIndexMask;
+        if (!reads[b].holds(r)) return;
+        if (read && !writes[b].has(r)) reads[b].add(r);
+        if (!read) writes[b].add(r);
+      });
+    }
+  // liveIn = reads | (liveOut & ~writes), liveOut = union of the successors' liveIn.
+  std::vector<RegisterSet> liveIn = reads, liveOut(blocks.size(), RegisterSet(first, words));
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t b = blocks.size(); b-- > 0;) {
+      RegisterSet& out = liveOut[b];
+      for (uint32_t s : blocks[b].successors)
+        for (size_t w = 0; w < words; ++w) out.words[w] |= liveIn[s].words[w];
+      for (size_t w = 0; w < words; ++w) {
+        uint64_t in = reads[b].words[w] | (out.words[w] & ~writes[b].words[w]);
+        if (in != liveIn[b].words[w]) {
+          liveIn[b].words[w] = in;
+          changed = true;
+        }
+      }
+    }
+  }
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    liveIn[b].forEach([&](uint32_t r) { cover(r, blocks[b].begin); });
+    liveOut[b].forEach([&](uint32_t r) { cover(r, blocks[b].end - 1); });
+  }
+}
 
 // Where each register may hold a value, as an interval of code positions:
 // every position that mentions it (a write stores into its slot even when
@@ -124,46 +166,26 @@ struct RegisterSet {
 // safe without liveness but kept every temporary of a loop's body alive for
 // the whole loop: a tensor-core GEMM whose kernel is one loop around 35000
 // registers of unrolled code kept 35000 slots, 8.9 MB a warp.)
-std::vector<Interval> liveIntervals(const Module& module, const Function& f) {
+std::vector<Interval> liveIntervals(const Module& module, const Function& f, size_t maxSetWords) {
   std::vector<Interval> live(f.numRegs);
   auto cover = [&](uint32_t r, uint32_t pc) {
+    if (r >= live.size()) return;
     Interval& iv = live[r];
     iv.start = std::min(iv.start, pc);
     iv.end = std::max(iv.end, pc);
   };
+  for (uint32_t pc = f.begin; pc < f.end; ++pc) {
+    const Instr& in = module.code[pc];
+    forEachRegister(in, matrixOperandsOf(module, in), [&](const Ref& ref, bool) { cover(ref & kRefIndexMask, pc); });
+  }
+  // Registers in batches, so that each set takes at most maxSetWords words
+  // whatever the function's size (35000 registers in 10000 blocks would be
+  // 44 MB a set at once, and there are four).
   std::vector<BasicBlock> blocks = basicBlocks(module, f);
-  std::vector<RegisterSet> reads(blocks.size(), RegisterSet(f.numRegs)), writes = reads;
-  for (size_t b = 0; b < blocks.size(); ++b)
-    for (uint32_t pc = blocks[b].begin; pc < blocks[b].end; ++pc) {
-      const Instr& in = module.code[pc];
-      forEachRegister(in, matrixOperandsOf(module, in), [&](const Ref& ref, bool read) {
-        uint32_t r = ref & kRefIndexMask;
-        cover(r, pc);
-        if (read && !writes[b].has(r)) reads[b].add(r);
-        if (!read) writes[b].add(r);
-      });
-    }
-  // liveIn = reads | (liveOut & ~writes), liveOut = union of the successors' liveIn.
-  std::vector<RegisterSet> liveIn = reads, liveOut(blocks.size(), RegisterSet(f.numRegs));
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t b = blocks.size(); b-- > 0;) {
-      RegisterSet& out = liveOut[b];
-      for (uint32_t s : blocks[b].successors)
-        for (size_t w = 0; w < out.words.size(); ++w) out.words[w] |= liveIn[s].words[w];
-      for (size_t w = 0; w < out.words.size(); ++w) {
-        uint64_t in = reads[b].words[w] | (out.words[w] & ~writes[b].words[w]);
-        if (in != liveIn[b].words[w]) {
-          liveIn[b].words[w] = in;
-          changed = true;
-        }
-      }
-    }
-  }
-  for (size_t b = 0; b < blocks.size(); ++b) {
-    liveIn[b].forEach([&](uint32_t r) { cover(r, blocks[b].begin); });
-    liveOut[b].forEach([&](uint32_t r) { cover(r, blocks[b].end - 1); });
-  }
+  size_t totalWords = (size_t(f.numRegs) + 63) / 64;
+  size_t batch = std::clamp<size_t>(maxSetWords / std::max<size_t>(blocks.size(), 1), 1, std::max<size_t>(totalWords, 1));
+  for (size_t w = 0; w < totalWords; w += batch)
+    coverLiveRanges(module, blocks, uint32_t(64 * w), std::min(batch, totalWords - w), cover);
   return live;
 }
 
@@ -189,9 +211,9 @@ bool matrixOperandsAccountedFor(const Module& module) {
 
 }  // namespace
 
-SlotAssignment assignRegisterSlots(const Module& module, uint32_t f) {
+SlotAssignment assignRegisterSlots(const Module& module, uint32_t f, size_t maxSetWords) {
   const Function& function = module.functions[f];
-  std::vector<Interval> live = liveIntervals(module, function);
+  std::vector<Interval> live = liveIntervals(module, function, maxSetWords);
   std::vector<uint32_t> order;
   for (uint32_t r = 0; r < live.size(); ++r)
     if (live[r].used()) order.push_back(r);

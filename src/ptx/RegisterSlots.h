@@ -9,6 +9,7 @@
 // Function::numRegs) follows the values alive at once.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -23,11 +24,14 @@ namespace predatar::ptx {
 void shareRegisterSlots(Module& module);
 
 // The slot of each of function `f`'s registers (UINT32_MAX: never used), and
-// the slot count: what shareRegisterSlots applies (for tests).
+// the slot count: what shareRegisterSlots applies (for tests). The liveness
+// dataflow takes registers in batches whose sets hold at most `maxSetWords`
+// 64-bit words for all blocks together (bounded memory for any function).
 struct SlotAssignment {
   std::vector<uint32_t> slotOf;
   uint32_t slots = 0;
 };
-SlotAssignment assignRegisterSlots(const Module& module, uint32_t f);
+inline constexpr size_t kLivenessSetWords = size_t(1) << 20;
+SlotAssignment assignRegisterSlots(const Module& module, uint32_t f, size_t maxSetWords = kLivenessSetWords);
 
 }  // namespace predatar::ptx

@@ -153,6 +153,17 @@ TEST(RegisterSlots, ALoopsTemporariesShareSlots) {
   EXPECT_EQ(*out, 3u + 200 * (0 + 1 + 2));
 }
 
+// The dataflow in batches of registers (a word of 64 each here) finds the
+// same slots as all at once.
+TEST(RegisterSlots, LivenessInBatchesOfRegistersGivesTheSameSlots) {
+  std::string text = chainLoop(200);
+  auto m = parse(text, "chain.ptx");
+  ASSERT_TRUE(m.ok()) << m.status();
+  SlotAssignment whole = assignRegisterSlots(*m, 0), batched = assignRegisterSlots(*m, 0, /*maxSetWords=*/1);
+  EXPECT_EQ(batched.slots, whole.slots);
+  EXPECT_EQ(batched.slotOf, whole.slotOf);
+}
+
 TEST(RegisterSlots, KernelsComputeTheSameWithSharedSlots) {
   sim::testing::Fixture f(sim::testing::PtxText{kLoop, "loop.ptx"});
   ASSERT_TRUE(f.module);
