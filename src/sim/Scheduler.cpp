@@ -24,8 +24,7 @@ void materialize(Launch& L, uint32_t b) {
   Block& blk = L.blocks[b];
   blk.resident = true;
   if (L.sharedBytes) {
-    blk.shared = std::make_unique<uint8_t[]>(L.sharedBytes);
-    std::memset(blk.shared.get(), 0, L.sharedBytes);
+    blk.shared = std::make_unique<uint8_t[]>(L.sharedBytes);  // zeroed (value-initialized)
   }
   size_t slots = size_t(L.slotsPerWarp) * 32;
   uint32_t wpb = blk.numWarps;
