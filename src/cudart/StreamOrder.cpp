@@ -1,6 +1,7 @@
 #include "cudart/StreamOrder.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace predatar::cudart {
 
@@ -52,10 +53,11 @@ void StreamOrder::materialize(uintptr_t handle) {
   }
 }
 
-StreamOrder::Launch StreamOrder::launch(uintptr_t handle, uint32_t id) {
+StreamOrder::Launch StreamOrder::launch(uintptr_t handle, uint32_t id, bool programmatic) {
   materialize(handle);
   Stream& s = stream(handle);
   Launch result;
+  uint32_t previous = std::exchange(s.dependentsOf, UINT32_MAX);
   for (const LiveLaunch& l : live_) {
     result.live.push_back(l.id);
     if (!ordered(s.frontier, l)) result.unordered.push_back(l.id);
@@ -68,8 +70,14 @@ StreamOrder::Launch StreamOrder::launch(uintptr_t handle, uint32_t id) {
   std::erase_if(result.live, [&](uint32_t l) {
     return std::none_of(live_.begin(), live_.end(), [&](const LiveLaunch& x) { return x.id == l; });
   });
+  if (programmatic && previous != UINT32_MAX) {
+    result.overlapped = previous;
+    if (std::find(result.live.begin(), result.live.end(), previous) == result.live.end()) result.live.push_back(previous);
+  }
   return result;
 }
+
+void StreamOrder::keptForDependents(uintptr_t handle, uint32_t launch) { stream(handle).dependentsOf = launch; }
 
 void StreamOrder::legacyOperation(bool blocking) {
   materialize(kLegacy);

@@ -34,9 +34,16 @@ class StreamOrder {
   struct Launch {
     std::vector<uint32_t> live;       // earlier launches this or a later launch may be unordered with
     std::vector<uint32_t> unordered;  // those this launch is not ordered after
-    uint32_t overlapped = UINT32_MAX;  // KernelInfo::overlappedLaunch (set by the runtime)
+    // KernelInfo::overlappedLaunch: the stream's previous launch when it let
+    // this one start early (keptForDependents) and this one is a programmatic
+    // dependent launch (also in `live`).
+    uint32_t overlapped = UINT32_MAX;
   };
-  Launch launch(uintptr_t stream, uint32_t launch);
+  Launch launch(uintptr_t stream, uint32_t launch, bool programmatic = false);
+  // `launch`, the latest on `stream`, executed griddepcontrol.launch_dependents:
+  // the stream's next launch, if a programmatic dependent launch, may overlap
+  // it, so it stays live until that launch.
+  void keptForDependents(uintptr_t stream, uint32_t launch);
   // A copy or memset on the legacy default stream (it synchronizes the
   // blocking streams as a launch there does), blocking the host when `blocking`.
   void legacyOperation(bool blocking);
@@ -55,6 +62,8 @@ class StreamOrder {
   bool isLive(uint32_t launch) const {
     for (const LiveLaunch& l : live_)
       if (l.id == launch) return true;
+    for (const auto& [_, s] : streams_)
+      if (s.dependentsOf == launch) return true;
     return false;
   }
 
@@ -65,6 +74,7 @@ class StreamOrder {
     uint32_t number = 0;  // 0: the legacy default stream; created streams from 1
     bool blocking = true;
     Frontier frontier;
+    uint32_t dependentsOf = UINT32_MAX;  // keptForDependents
   };
   struct LiveLaunch {
     uint32_t id;

@@ -148,6 +148,25 @@ TEST(StreamOrderTest, StreamsEventsAndTheLegacyStream) {
   EXPECT_TRUE(after.live.empty());
 }
 
+// A launch that let dependents start early (keptForDependents) stays live
+// until its stream's next launch, which overlaps it only when programmatic.
+TEST(StreamOrderTest, ALaunchThatTriggeredIsOverlappedByTheNextProgrammaticOne) {
+  StreamOrder order;
+  order.launch(StreamOrder::kDefault, 0);
+  order.keptForDependents(StreamOrder::kDefault, 0);
+  EXPECT_TRUE(order.isLive(0));
+  auto dependent = order.launch(StreamOrder::kDefault, 1, /*programmatic=*/true);
+  EXPECT_EQ(dependent.overlapped, 0u);
+  EXPECT_EQ(dependent.live, std::vector<uint32_t>{0});
+  EXPECT_TRUE(dependent.unordered.empty());
+  EXPECT_FALSE(order.isLive(0));
+  order.keptForDependents(StreamOrder::kDefault, 1);
+  auto ordinary = order.launch(StreamOrder::kDefault, 2);  // not programmatic: ordered, and the hold ends
+  EXPECT_EQ(ordinary.overlapped, UINT32_MAX);
+  EXPECT_FALSE(order.isLive(1));
+  EXPECT_EQ(order.launch(StreamOrder::kDefault, 3, /*programmatic=*/true).overlapped, UINT32_MAX);
+}
+
 TEST(StreamOrderTest, OnlyTheDefaultStreamKeepsNothingLive) {
   StreamOrder order;
   for (uint32_t i = 0; i < 3; ++i) {

@@ -28,7 +28,6 @@ struct Runtime::InFlightLaunch {
   KernelRecord* kernel = nullptr;
   RegisteredModule* module = nullptr;
   cudaStream_t stream = nullptr;
-  uintptr_t streamKey = 0;
   sim::LaunchConfig config;
   LaunchRecord record;
   RepeatProbe repeat;
@@ -124,14 +123,6 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   config.schedule.onProgress = progressPrinter(launches_.size(), kernel.demangled);
   config.setGraphConditional = setGraphConditional;
   if (cooperativeLaunchPending()) prepareCooperativeLaunch(config, *memory_);
-  f.streamKey = stream == nullptr ? StreamOrder::kLegacy : reinterpret_cast<uintptr_t>(stream);
-  // The kernel it may overlap (kernels that trigger are never replayed: sim/Repeatable.cpp).
-  uint32_t overlapped = UINT32_MAX;
-  if (auto it = launchedDependents_.find(f.streamKey); it != launchedDependents_.end()) {
-    if (programmaticLaunchPending()) overlapped = it->second;
-    launchedDependents_.erase(it);
-  }
-  config.programmaticOverlap = overlapped != UINT32_MAX;
   for (size_t i = 0; i < sig->params.size(); ++i) config.args.push_back(args[i]);
 
   LaunchRecord& record = f.record;
@@ -143,15 +134,10 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   record.block = config.block;
   record.dynamicSharedBytes = dynamicShared;
   record.checked = selected(kernel);
-  StreamOrder::Launch order = order_.launch(reinterpret_cast<uintptr_t>(stream), uint32_t(record.index));
-  if (config.programmaticOverlap) {
-    // Its accesses before griddepcontrol.wait race with that kernel's: the
-    // detectors keep its records for this launch, though stream order alone
-    // would let them go.
-    order.overlapped = overlapped;
-    if (std::find(order.live.begin(), order.live.end(), overlapped) == order.live.end())
-      order.live.push_back(overlapped);
-  }
+  StreamOrder::Launch order =
+      order_.launch(reinterpret_cast<uintptr_t>(stream), uint32_t(record.index), programmaticLaunchPending());
+  // The kernel it may overlap (kernels that trigger are never replayed: sim/Repeatable.cpp).
+  config.programmaticOverlap = order.overlapped != UINT32_MAX;
 
   f.fanout.add(&f.info);
   if (record.checked && detectors_.empty()) {
@@ -252,7 +238,8 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
   if (record.checked && feed_) feed_->flush();  // the detectors are read below
   record.figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - f.started).count();
   record.figures.warpInstructions = stats.warpInstructions;
-  if (status.ok() && stats.launchedDependents) launchedDependents_[f.streamKey] = uint32_t(record.index);
+  if (status.ok() && stats.launchedDependents)
+    order_.keptForDependents(reinterpret_cast<uintptr_t>(f.stream), uint32_t(record.index));
   for (const std::string& w : stats.warnings) warn("warning: " + w);
   for (const auto& u : stats.undefinedBehaviour)  // once per site: a kernel in a loop relies on it every launch
     if (undefinedBehaviourNoted_.insert(u.site).second)

@@ -47,16 +47,10 @@ void Runtime::noteLaunchOrder(LaunchRecord& record, uintptr_t stream) {
     record.launchNotes[i] =
         absl::StrCat(firstAccess, "; the two kernels ran ", streams, " with no event or synchronization ordering them");
   }
-  // Keep what reports of later launches need while this one is live, or may
-  // be overlapped by the stream's next launch (launchedDependents_).
-  auto kept = [&](uint32_t launch) {
-    if (order_.isLive(launch)) return true;
-    for (const auto& [_, triggering] : launchedDependents_)
-      if (triggering == launch) return true;
-    return false;
-  };
-  std::erase_if(liveLaunches_, [&](const auto& entry) { return !kept(entry.first); });
-  if (kept(uint32_t(record.index)))
+  // Keep what reports of later launches need while this one is live (which
+  // includes a launch the stream's next one may overlap: keptForDependents).
+  std::erase_if(liveLaunches_, [&](const auto& entry) { return !order_.isLive(entry.first); });
+  if (order_.isLive(uint32_t(record.index)))
     liveLaunches_[uint32_t(record.index)] =
         LiveLaunchInfo{record.kernel, here, record.info.grid, record.info.block, record.info.sources};
 }

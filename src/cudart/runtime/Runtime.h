@@ -245,11 +245,6 @@ class Runtime {
                    const sim::LaunchStats& stats, const absl::Status& status);
   void recordFootprint(KernelRecord& kernel, const LaunchRecord& record, RepeatProbe& repeat, EventFanout& fanout);
   RepeatedLaunches repeats_;
-  // By stream (the legacy default stream as kLegacy): its latest launch if
-  // that kernel executed griddepcontrol.launch_dependents, so that a
-  // programmatic dependent launch after it may overlap it
-  // (programmaticLaunchPending); absent otherwise.
-  std::map<uintptr_t, uint32_t> launchedDependents_;
   std::set<std::string> undefinedBehaviourNoted_;  // sites (sim::LaunchStats) whose note was printed
   // Races printed as found: the launch that printed each pair first (printRaces).
   std::map<InstructionPair, uint64_t> printedRaces_;
