@@ -239,6 +239,30 @@ TEST(RepeatedLaunches, LargeWritesAreReplayedOnlyWhereMemoryHoldsThem) {
   EXPECT_FALSE(repeats.lookup(key(1), m.device, probe)) << "the bytes were not kept: cannot restore them";
 }
 
+// scan's large-array launches write 27 MB that the next launch (uniformUpdate)
+// rewrites: with only the hash of those bytes kept, every later repeat ran
+// again (4 s each, 9 times). Outputs of that size keep their bytes.
+TEST(RepeatedLaunches, ATensOfMegabytesOutputIsRestoredByTheReplay) {
+  Memory m;
+  RepeatedLaunches repeats;
+  RepeatedLaunches::Probe probe;
+  const uint64_t bytes = 27 << 20;
+  static_assert(27 << 20 <= RepeatedLaunches::kMaxFootprintWriteBytes);
+  uint64_t big = m.device.allocate(bytes, "big");
+  FootprintRecorder footprint;
+  footprint.memory(event(AccessType::Read, m.in));
+  for (uint64_t a = big; a < big + bytes; a += 128) footprint.memory(event(AccessType::Write, a));
+  std::memset(reinterpret_cast<void*>(big), 7, bytes);
+  repeats.learnFootprint(key(1), footprint, m.device, {}, RepeatedLaunches::Outcome{4, true, 10, 320});
+  std::memset(reinterpret_cast<void*>(big), 9, bytes);  // the next kernel rewrote the output
+  auto found = repeats.lookup(key(1), m.device, probe);
+  ASSERT_TRUE(found) << "the bytes were kept: the replay restores them";
+  EXPECT_EQ(found->launch, 4u);
+  repeats.apply(probe, m.device);
+  EXPECT_EQ(*reinterpret_cast<uint8_t*>(big), 7);
+  EXPECT_EQ(*reinterpret_cast<uint8_t*>(big + bytes - 1), 7);
+}
+
 TEST(RepeatedLaunches, FootprintsOfInputsThatKeepChangingAreDropped) {
   Memory m;
   RepeatedLaunches repeats;

@@ -103,8 +103,10 @@ class RepeatedLaunches {
   // Footprints are kept in 256-byte grains (cudaMalloc's alignment), so that
   // neighbouring small buffers, one read and one written, stay apart.
   static constexpr uint64_t kGrainBytes = 256;
-  // A footprint keeps the bytes a launch wrote up to this many (else their hash).
-  static constexpr uint64_t kMaxFootprintWriteBytes = 16 << 20;
+  // A footprint keeps the bytes a launch wrote up to this many (else their
+  // hash). 16 MB was too few for scan's 27 MB output, which the next kernel
+  // rewrites: nine of its launches (4 s each with gwcp) ran again.
+  static constexpr uint64_t kMaxFootprintWriteBytes = 64 << 20;
   // A key whose launches missed this many times in a row is not hashed again.
   static constexpr uint32_t kMaxMisses = 6;
 
