@@ -4,7 +4,8 @@
 // dlopen()s the driver; without this library they fail with their own
 // status codes and no word of why. Each entry point here reports itself
 // through libcudart's predatarUnsupported (so the run ends as refused, exit 3)
-// and returns CUDA_ERROR_NOT_SUPPORTED.
+// and returns CUDA_ERROR_NOT_SUPPORTED. (cuRAND and cuBLAS are predatar's own,
+// src/libraries, and never come here.)
 #include <dlfcn.h>
 
 #include <cstdio>
@@ -24,8 +25,8 @@ std::string libraryOf(const void* caller) {
 
 int refuse(const char* function, const void* caller) {
   std::string what = std::string(function) + " (the CUDA driver API, called by " + libraryOf(caller) +
-                     ": NVIDIA's libraries such as cuBLAS and cuRAND run their own copy of the runtime on the "
-                     "driver, which the emulator does not provide)";
+                     ": NVIDIA's libraries such as cuFFT and cuSPARSE run their own copy of the runtime on the "
+                     "driver, which the emulator does not provide; predatar has its own cuRAND and cuBLAS only)";
   using Report = int (*)(const char*);
   if (auto report = reinterpret_cast<Report>(dlsym(RTLD_DEFAULT, "predatarUnsupported"))) {
     report(what.c_str());

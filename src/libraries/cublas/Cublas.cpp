@@ -1,0 +1,296 @@
+// predatar's libcublas.so.13: the cuBLAS handle API and the level-1/2/3
+// routines of CublasKernels.cu (gemv, gemm, axpy, scal, dot; single and
+// double precision), launched on the handle's stream so the detectors check
+// their accesses like any kernel's. Results are those of a plain loop in
+// order, so they may differ from NVIDIA's in the last bits (its order of
+// summation differs). Everything else cuBLAS exports is refused by name
+// (Stubs.cpp).
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cudart/runtime/Api.h"
+#include "libraries/EmbeddedModule.h"
+#include "libraries/Refusal.h"
+
+namespace predatar::libraries {
+extern const char kCublasKernelsPtx[];
+}
+
+namespace {
+
+using namespace predatar::libraries;
+using predatar::cudart::cudaSuccess;
+
+enum cublasStatus : int {
+  CUBLAS_STATUS_SUCCESS = 0,
+  CUBLAS_STATUS_NOT_INITIALIZED = 1,
+  CUBLAS_STATUS_INVALID_VALUE = 7,
+  CUBLAS_STATUS_EXECUTION_FAILED = 13,
+  CUBLAS_STATUS_NOT_SUPPORTED = 15,
+};
+constexpr int kVersion = 130100;  // CUBLAS_VERSION of CUDA 13.0's cuBLAS (13.1.0)
+enum { CUBLAS_OP_N = 0, CUBLAS_OP_T = 1, CUBLAS_OP_C = 2 };
+enum { CUBLAS_POINTER_MODE_HOST = 0, CUBLAS_POINTER_MODE_DEVICE = 1 };
+
+EmbeddedModule& kernels() {
+  static auto* module = new EmbeddedModule(
+      kCublasKernelsPtx, {"predatar_cublas_sgemv", "predatar_cublas_dgemv", "predatar_cublas_sgemm",
+                          "predatar_cublas_dgemm", "predatar_cublas_saxpy", "predatar_cublas_daxpy",
+                          "predatar_cublas_sscal", "predatar_cublas_dscal", "predatar_cublas_sdot",
+                          "predatar_cublas_ddot"});
+  return *module;
+}
+
+}  // namespace
+
+struct cublasContext {
+  cudaStream_t stream = nullptr;
+  int pointerMode = CUBLAS_POINTER_MODE_HOST;
+  int mathMode = 0;
+};
+using cublasHandle_t = cublasContext*;
+
+namespace {
+
+// A scalar argument as the kernels take it: a device pointer in device
+// pointer mode, else its value (read here, as cuBLAS reads host scalars at
+// the call).
+template <class T>
+struct Scalar {
+  const T* pointer = nullptr;
+  T value = 0;
+  Scalar(cublasHandle_t h, const T* p) {
+    if (h->pointerMode == CUBLAS_POINTER_MODE_DEVICE) pointer = p;
+    else value = *p;
+  }
+};
+
+// Real routines: CUBLAS_OP_C is CUBLAS_OP_T. -1: not an operation.
+int transposed(int op) { return op == CUBLAS_OP_N ? 0 : op == CUBLAS_OP_T || op == CUBLAS_OP_C ? 1 : -1; }
+
+cublasStatus launched(cudaError_t error) {
+  return error == cudaSuccess ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_EXECUTION_FAILED;
+}
+
+template <class T>
+cublasStatus gemv(const char* kernel, cublasHandle_t h, int trans, int m, int n, const T* alpha, const T* A, int lda,
+                  const T* x, int incx, const T* beta, T* y, int incy) {
+  if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  int t = transposed(trans);
+  if (t < 0 || m < 0 || n < 0 || lda < std::max(1, m) || incx == 0 || incy == 0 || !alpha || !beta)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
+  Scalar<T> a(h, alpha), b(h, beta);
+  long long mm = m, nn = n, ld = lda, ix = incx, iy = incy;
+  return launched(kernels().launch(kernel, uint64_t(t ? n : m), h->stream,
+                                   {&t, &mm, &nn, &a.pointer, &a.value, &A, &ld, &x, &ix, &b.pointer, &b.value, &y,
+                                    &iy}));
+}
+
+template <class T>
+cublasStatus gemm(const char* kernel, cublasHandle_t h, int transa, int transb, int m, int n, int k, const T* alpha,
+                  const T* A, int lda, const T* B, int ldb, const T* beta, T* C, int ldc) {
+  if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  int ta = transposed(transa), tb = transposed(transb);
+  if (ta < 0 || tb < 0 || m < 0 || n < 0 || k < 0 || lda < std::max(1, ta ? k : m) ||
+      ldb < std::max(1, tb ? n : k) || ldc < std::max(1, m) || !alpha || !beta)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
+  Scalar<T> a(h, alpha), b(h, beta);
+  long long mm = m, nn = n, kk = k, la = lda, lb = ldb, lc = ldc;
+  return launched(kernels().launch(kernel, uint64_t(m) * uint64_t(n), h->stream,
+                                   {&ta, &tb, &mm, &nn, &kk, &a.pointer, &a.value, &A, &la, &B, &lb, &b.pointer,
+                                    &b.value, &C, &lc}));
+}
+
+template <class T>
+cublasStatus axpy(const char* kernel, cublasHandle_t h, int n, const T* alpha, const T* x, int incx, T* y,
+                  int incy) {
+  if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (!alpha) return CUBLAS_STATUS_INVALID_VALUE;
+  if (n <= 0) return CUBLAS_STATUS_SUCCESS;
+  Scalar<T> a(h, alpha);
+  long long nn = n, ix = incx, iy = incy;
+  return launched(kernels().launch(kernel, uint64_t(n), h->stream, {&nn, &a.pointer, &a.value, &x, &ix, &y, &iy}));
+}
+
+template <class T>
+cublasStatus scal(const char* kernel, cublasHandle_t h, int n, const T* alpha, T* x, int incx) {
+  if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (!alpha) return CUBLAS_STATUS_INVALID_VALUE;
+  if (n <= 0 || incx <= 0) return CUBLAS_STATUS_SUCCESS;  // BLAS: nothing to do
+  Scalar<T> a(h, alpha);
+  long long nn = n, ix = incx;
+  return launched(kernels().launch(kernel, uint64_t(n), h->stream, {&nn, &a.pointer, &a.value, &x, &ix}));
+}
+
+// In host pointer mode the result comes back to the host at the call's end
+// (cuBLAS waits for it too); in device mode it stays on the stream.
+template <class T>
+cublasStatus dot(const char* kernel, cublasHandle_t h, int n, const T* x, int incx, const T* y, int incy, T* result) {
+  if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (!result) return CUBLAS_STATUS_INVALID_VALUE;
+  bool host = h->pointerMode == CUBLAS_POINTER_MODE_HOST;
+  if (n <= 0) {
+    if (host) *result = 0;
+    else if (cudaMemsetAsync(result, 0, sizeof(T), h->stream) != cudaSuccess) return CUBLAS_STATUS_EXECUTION_FAILED;
+    return CUBLAS_STATUS_SUCCESS;
+  }
+  T* target = result;
+  if (host && cudaMalloc(reinterpret_cast<void**>(&target), sizeof(T)) != cudaSuccess)
+    return CUBLAS_STATUS_EXECUTION_FAILED;
+  long long nn = n, ix = incx, iy = incy;
+  cudaError_t e = kernels().launch(kernel, dim3{1, 1, 1}, dim3{256, 1, 1}, h->stream, {&nn, &x, &ix, &y, &iy, &target});
+  if (host) {
+    if (e == cudaSuccess)
+      e = cudaMemcpyAsync(result, target, sizeof(T), predatar::cudart::cudaMemcpyDeviceToHost, h->stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(h->stream);
+    cudaFree(target);
+  }
+  return launched(e);
+}
+
+}  // namespace
+
+#define CUBLAS_API extern "C" __attribute__((visibility("default")))
+
+CUBLAS_API cublasStatus cublasCreate_v2(cublasHandle_t* handle) {
+  if (handle == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
+  *handle = new cublasContext{};
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+CUBLAS_API cublasStatus cublasDestroy_v2(cublasHandle_t handle) {
+  if (handle == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  delete handle;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+CUBLAS_API cublasStatus cublasGetVersion_v2(cublasHandle_t handle, int* version) {
+  if (handle == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (version == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
+  *version = kVersion;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+CUBLAS_API cublasStatus cublasGetProperty(int type, int* value) {
+  if (value == nullptr || type < 0 || type > 2) return CUBLAS_STATUS_INVALID_VALUE;
+  *value = type == 0 ? kVersion / 10000 : type == 1 ? kVersion / 100 % 100 : kVersion % 100;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+CUBLAS_API cublasStatus cublasSetStream_v2(cublasHandle_t handle, cudaStream_t stream) {
+  if (handle == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  handle->stream = stream;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+CUBLAS_API cublasStatus cublasGetStream_v2(cublasHandle_t handle, cudaStream_t* stream) {
+  if (handle == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (stream == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
+  *stream = handle->stream;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+CUBLAS_API cublasStatus cublasSetPointerMode_v2(cublasHandle_t handle, int mode) {
+  if (handle == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (mode != CUBLAS_POINTER_MODE_HOST && mode != CUBLAS_POINTER_MODE_DEVICE) return CUBLAS_STATUS_INVALID_VALUE;
+  handle->pointerMode = mode;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+CUBLAS_API cublasStatus cublasGetPointerMode_v2(cublasHandle_t handle, int* mode) {
+  if (handle == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (mode == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
+  *mode = handle->pointerMode;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+// Math modes (tensor op, TF32) choose NVIDIA's kernels; here every mode runs the same loops.
+CUBLAS_API cublasStatus cublasSetMathMode(cublasHandle_t handle, int mode) {
+  if (handle == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  handle->mathMode = mode;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+CUBLAS_API cublasStatus cublasGetMathMode(cublasHandle_t handle, int* mode) {
+  if (handle == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (mode == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
+  *mode = handle->mathMode;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+CUBLAS_API const char* cublasGetStatusName(int status) {
+  switch (status) {
+    case CUBLAS_STATUS_SUCCESS: return "CUBLAS_STATUS_SUCCESS";
+    case CUBLAS_STATUS_NOT_INITIALIZED: return "CUBLAS_STATUS_NOT_INITIALIZED";
+    case CUBLAS_STATUS_INVALID_VALUE: return "CUBLAS_STATUS_INVALID_VALUE";
+    case CUBLAS_STATUS_EXECUTION_FAILED: return "CUBLAS_STATUS_EXECUTION_FAILED";
+    case CUBLAS_STATUS_NOT_SUPPORTED: return "CUBLAS_STATUS_NOT_SUPPORTED";
+    default: return "CUBLAS_STATUS_UNKNOWN";
+  }
+}
+
+CUBLAS_API const char* cublasGetStatusString(int status) {
+  switch (status) {
+    case CUBLAS_STATUS_SUCCESS: return "success";
+    case CUBLAS_STATUS_NOT_INITIALIZED: return "the library was not initialized";
+    case CUBLAS_STATUS_INVALID_VALUE: return "an invalid value was used as an argument";
+    case CUBLAS_STATUS_EXECUTION_FAILED: return "the GPU program failed to execute";
+    case CUBLAS_STATUS_NOT_SUPPORTED: return "the functionality requested is not supported";
+    default: return "unknown error";
+  }
+}
+
+CUBLAS_API cublasStatus cublasSgemv_v2(cublasHandle_t h, int trans, int m, int n, const float* alpha, const float* A,
+                                       int lda, const float* x, int incx, const float* beta, float* y, int incy) {
+  return gemv("predatar_cublas_sgemv", h, trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+
+CUBLAS_API cublasStatus cublasDgemv_v2(cublasHandle_t h, int trans, int m, int n, const double* alpha,
+                                       const double* A, int lda, const double* x, int incx, const double* beta,
+                                       double* y, int incy) {
+  return gemv("predatar_cublas_dgemv", h, trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+
+CUBLAS_API cublasStatus cublasSgemm_v2(cublasHandle_t h, int transa, int transb, int m, int n, int k,
+                                       const float* alpha, const float* A, int lda, const float* B, int ldb,
+                                       const float* beta, float* C, int ldc) {
+  return gemm("predatar_cublas_sgemm", h, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+CUBLAS_API cublasStatus cublasDgemm_v2(cublasHandle_t h, int transa, int transb, int m, int n, int k,
+                                       const double* alpha, const double* A, int lda, const double* B, int ldb,
+                                       const double* beta, double* C, int ldc) {
+  return gemm("predatar_cublas_dgemm", h, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+CUBLAS_API cublasStatus cublasSaxpy_v2(cublasHandle_t h, int n, const float* alpha, const float* x, int incx,
+                                       float* y, int incy) {
+  return axpy("predatar_cublas_saxpy", h, n, alpha, x, incx, y, incy);
+}
+
+CUBLAS_API cublasStatus cublasDaxpy_v2(cublasHandle_t h, int n, const double* alpha, const double* x, int incx,
+                                       double* y, int incy) {
+  return axpy("predatar_cublas_daxpy", h, n, alpha, x, incx, y, incy);
+}
+
+CUBLAS_API cublasStatus cublasSscal_v2(cublasHandle_t h, int n, const float* alpha, float* x, int incx) {
+  return scal("predatar_cublas_sscal", h, n, alpha, x, incx);
+}
+
+CUBLAS_API cublasStatus cublasDscal_v2(cublasHandle_t h, int n, const double* alpha, double* x, int incx) {
+  return scal("predatar_cublas_dscal", h, n, alpha, x, incx);
+}
+
+CUBLAS_API cublasStatus cublasSdot_v2(cublasHandle_t h, int n, const float* x, int incx, const float* y, int incy,
+                                      float* result) {
+  return dot("predatar_cublas_sdot", h, n, x, incx, y, incy, result);
+}
+
+CUBLAS_API cublasStatus cublasDdot_v2(cublasHandle_t h, int n, const double* x, int incx, const double* y, int incy,
+                                      double* result) {
+  return dot("predatar_cublas_ddot", h, n, x, incx, y, incy, result);
+}

@@ -1,0 +1,134 @@
+// predatar's cuBLAS kernels (Cublas.cpp launches them through the runtime,
+// so the detectors check their accesses like any kernel's). PTX is committed
+// beside this file; src/libraries/regenerate_ptx.sh regenerates it.
+//
+// Matrices are column-major with leading dimensions, as in BLAS. A scalar
+// comes by value or, in CUBLAS_POINTER_MODE_DEVICE, through a device pointer
+// (non-null). A vector's increment may be negative: element i is then at
+// (1 - n + i) * inc from the pointer, as BLAS says. With beta == 0 the output
+// is not read (BLAS: it need not be initialized).
+
+typedef long long i64;
+
+template <class T>
+__device__ __forceinline__ T scalar(const T* pointer, T value) {
+  return pointer ? *pointer : value;
+}
+
+__device__ __forceinline__ i64 at(i64 i, i64 n, i64 inc) { return inc >= 0 ? i * inc : (i - n + 1) * inc; }
+
+#define GRID_STRIDE(i, n) \
+  for (i64 i = i64(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); i += i64(gridDim.x) * blockDim.x)
+
+// y = alpha op(A) x + beta y; A is m x n; one thread per element of y.
+template <class T>
+__device__ void gemv(int trans, i64 m, i64 n, const T* alphaP, T alpha, const T* A, i64 lda, const T* x, i64 incx,
+                     const T* betaP, T beta, T* y, i64 incy) {
+  alpha = scalar(alphaP, alpha);
+  beta = scalar(betaP, beta);
+  i64 rows = trans ? n : m, cols = trans ? m : n;
+  GRID_STRIDE(r, rows) {
+    T sum = 0;
+    for (i64 c = 0; c < cols; ++c) sum += (trans ? A[c + r * lda] : A[r + c * lda]) * x[at(c, cols, incx)];
+    T* out = &y[at(r, rows, incy)];
+    *out = beta == T(0) ? alpha * sum : alpha * sum + beta * *out;
+  }
+}
+
+extern "C" __global__ void predatar_cublas_sgemv(int trans, i64 m, i64 n, const float* alphaP, float alpha,
+                                                 const float* A, i64 lda, const float* x, i64 incx,
+                                                 const float* betaP, float beta, float* y, i64 incy) {
+  gemv(trans, m, n, alphaP, alpha, A, lda, x, incx, betaP, beta, y, incy);
+}
+
+extern "C" __global__ void predatar_cublas_dgemv(int trans, i64 m, i64 n, const double* alphaP, double alpha,
+                                                 const double* A, i64 lda, const double* x, i64 incx,
+                                                 const double* betaP, double beta, double* y, i64 incy) {
+  gemv(trans, m, n, alphaP, alpha, A, lda, x, incx, betaP, beta, y, incy);
+}
+
+// C = alpha op(A) op(B) + beta C; C is m x n, k the inner dimension; one
+// thread per element of C.
+template <class T>
+__device__ void gemm(int transa, int transb, i64 m, i64 n, i64 k, const T* alphaP, T alpha, const T* A, i64 lda,
+                     const T* B, i64 ldb, const T* betaP, T beta, T* C, i64 ldc) {
+  alpha = scalar(alphaP, alpha);
+  beta = scalar(betaP, beta);
+  GRID_STRIDE(e, m * n) {
+    i64 i = e % m, j = e / m;
+    T sum = 0;
+    for (i64 l = 0; l < k; ++l) sum += (transa ? A[l + i * lda] : A[i + l * lda]) * (transb ? B[j + l * ldb] : B[l + j * ldb]);
+    T* out = &C[i + j * ldc];
+    *out = beta == T(0) ? alpha * sum : alpha * sum + beta * *out;
+  }
+}
+
+extern "C" __global__ void predatar_cublas_sgemm(int transa, int transb, i64 m, i64 n, i64 k, const float* alphaP,
+                                                 float alpha, const float* A, i64 lda, const float* B, i64 ldb,
+                                                 const float* betaP, float beta, float* C, i64 ldc) {
+  gemm(transa, transb, m, n, k, alphaP, alpha, A, lda, B, ldb, betaP, beta, C, ldc);
+}
+
+extern "C" __global__ void predatar_cublas_dgemm(int transa, int transb, i64 m, i64 n, i64 k, const double* alphaP,
+                                                 double alpha, const double* A, i64 lda, const double* B, i64 ldb,
+                                                 const double* betaP, double beta, double* C, i64 ldc) {
+  gemm(transa, transb, m, n, k, alphaP, alpha, A, lda, B, ldb, betaP, beta, C, ldc);
+}
+
+// y = alpha x + y.
+template <class T>
+__device__ void axpy(i64 n, const T* alphaP, T alpha, const T* x, i64 incx, T* y, i64 incy) {
+  alpha = scalar(alphaP, alpha);
+  GRID_STRIDE(i, n) y[at(i, n, incy)] += alpha * x[at(i, n, incx)];
+}
+
+extern "C" __global__ void predatar_cublas_saxpy(i64 n, const float* alphaP, float alpha, const float* x, i64 incx,
+                                                 float* y, i64 incy) {
+  axpy(n, alphaP, alpha, x, incx, y, incy);
+}
+
+extern "C" __global__ void predatar_cublas_daxpy(i64 n, const double* alphaP, double alpha, const double* x,
+                                                 i64 incx, double* y, i64 incy) {
+  axpy(n, alphaP, alpha, x, incx, y, incy);
+}
+
+// x = alpha x (BLAS: a non-positive increment does nothing; the caller checks).
+template <class T>
+__device__ void scal(i64 n, const T* alphaP, T alpha, T* x, i64 incx) {
+  alpha = scalar(alphaP, alpha);
+  GRID_STRIDE(i, n) x[i * incx] *= alpha;
+}
+
+extern "C" __global__ void predatar_cublas_sscal(i64 n, const float* alphaP, float alpha, float* x, i64 incx) {
+  scal(n, alphaP, alpha, x, incx);
+}
+
+extern "C" __global__ void predatar_cublas_dscal(i64 n, const double* alphaP, double alpha, double* x, i64 incx) {
+  scal(n, alphaP, alpha, x, incx);
+}
+
+// *result = x . y, by one block of 256 threads: strided partial sums, then a
+// tree in shared memory (barriers order every step).
+template <class T>
+__device__ void dot(i64 n, const T* x, i64 incx, const T* y, i64 incy, T* result) {
+  __shared__ T partial[256];
+  T sum = 0;
+  for (i64 i = threadIdx.x; i < n; i += blockDim.x) sum += x[at(i, n, incx)] * y[at(i, n, incy)];
+  partial[threadIdx.x] = sum;
+  __syncthreads();
+  for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) partial[threadIdx.x] += partial[threadIdx.x + half];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *result = partial[0];
+}
+
+extern "C" __global__ void predatar_cublas_sdot(i64 n, const float* x, i64 incx, const float* y, i64 incy,
+                                                float* result) {
+  dot(n, x, incx, y, incy, result);
+}
+
+extern "C" __global__ void predatar_cublas_ddot(i64 n, const double* x, i64 incx, const double* y, i64 incy,
+                                                double* result) {
+  dot(n, x, incx, y, incy, result);
+}

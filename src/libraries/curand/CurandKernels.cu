@@ -1,0 +1,104 @@
+// predatar's cuRAND kernels (Curand.cpp launches them through the runtime,
+// so the detectors check their writes like any kernel's). PTX is committed
+// beside this file (CurandKernels.ptx); regenerate with
+//   nvcc -ptx -lineinfo -arch=compute_75 CurandKernels.cu -o CurandKernels.ptx
+// (tests/libraries/regenerate_ptx.sh compares the two when nvcc is present).
+//
+// Pseudo-random numbers are counter-based: element i of a generator's
+// sequence is a function of (seed, i), so the numbers are the same whatever
+// the launch shape or how a program splits its requests. They are not
+// NVIDIA's XORWOW/Philox/MRG/MT sequences (same distributions, other values).
+
+typedef unsigned long long u64;
+
+// splitmix64: the 64 bits of element `index` of the sequence of `seed`.
+__device__ __forceinline__ u64 bitsAt(u64 seed, u64 index) {
+  u64 z = seed + (index + 1) * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// Uniform in (0, 1], as cuRAND's (it excludes 0 and includes 1).
+__device__ __forceinline__ float uniformAt(u64 seed, u64 index) {
+  return float((bitsAt(seed, index) >> 40) + 1) * (1.0f / 16777216.0f);
+}
+__device__ __forceinline__ double uniformDoubleAt(u64 seed, u64 index) {
+  return double((bitsAt(seed, index) >> 11) + 1) * (1.0 / 9007199254740992.0);
+}
+
+#define GRID_STRIDE(i, n) \
+  for (u64 i = u64(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); i += u64(gridDim.x) * blockDim.x)
+
+extern "C" __global__ void predatar_curand_bits32(unsigned* out, u64 n, u64 seed, u64 offset) {
+  GRID_STRIDE(i, n) out[i] = unsigned(bitsAt(seed, offset + i) >> 32);
+}
+
+extern "C" __global__ void predatar_curand_bits64(u64* out, u64 n, u64 seed, u64 offset) {
+  GRID_STRIDE(i, n) out[i] = bitsAt(seed, offset + i);
+}
+
+extern "C" __global__ void predatar_curand_uniform(float* out, u64 n, u64 seed, u64 offset) {
+  GRID_STRIDE(i, n) out[i] = uniformAt(seed, offset + i);
+}
+
+extern "C" __global__ void predatar_curand_uniform_double(double* out, u64 n, u64 seed, u64 offset) {
+  GRID_STRIDE(i, n) out[i] = uniformDoubleAt(seed, offset + i);
+}
+
+// Box-Muller on pairs (n is even, as cuRAND requires): elements 2k and 2k+1
+// come from the uniforms 2k and 2k+1. `logNormal`: exp of the normal.
+extern "C" __global__ void predatar_curand_normal(float* out, u64 n, u64 seed, u64 offset, float mean,
+                                                  float stddev, int logNormal) {
+  GRID_STRIDE(k, n / 2) {
+    float r = sqrtf(-2.0f * logf(uniformAt(seed, offset + 2 * k)));
+    float s, c;
+    sincospif(2.0f * uniformAt(seed, offset + 2 * k + 1), &s, &c);
+    float a = mean + stddev * r * c, b = mean + stddev * r * s;
+    out[2 * k] = logNormal ? expf(a) : a;
+    out[2 * k + 1] = logNormal ? expf(b) : b;
+  }
+}
+
+extern "C" __global__ void predatar_curand_normal_double(double* out, u64 n, u64 seed, u64 offset, double mean,
+                                                         double stddev, int logNormal) {
+  GRID_STRIDE(k, n / 2) {
+    double r = sqrt(-2.0 * log(uniformDoubleAt(seed, offset + 2 * k)));
+    double s, c;
+    sincospi(2.0 * uniformDoubleAt(seed, offset + 2 * k + 1), &s, &c);
+    double a = mean + stddev * r * c, b = mean + stddev * r * s;
+    out[2 * k] = logNormal ? exp(a) : a;
+    out[2 * k + 1] = logNormal ? exp(b) : b;
+  }
+}
+
+// Sobol32 in cuRAND's quasi-random order: the n / dims points of dimension 0,
+// then those of dimension 1, ...; point p of dimension d is the XOR of the
+// dimension's direction numbers (32 each, `directions`) selected by the Gray
+// code of offset + p. kind 0: the 32-bit integers, 1: floats in (0, 1),
+// 2: doubles in (0, 1).
+__device__ __forceinline__ unsigned sobolAt(const unsigned* directions, u64 n, unsigned dims, u64 offset, u64 i) {
+  u64 perDim = n / dims;
+  unsigned d = unsigned(i / perDim);
+  u64 p = offset + i % perDim;
+  u64 gray = p ^ (p >> 1);
+  unsigned x = 0;
+  for (int bit = 0; bit < 32 && gray; ++bit, gray >>= 1)
+    if (gray & 1) x ^= directions[32 * d + bit];
+  return x;
+}
+
+extern "C" __global__ void predatar_curand_sobol32(unsigned* out, u64 n, unsigned dims, u64 offset,
+                                                   const unsigned* directions) {
+  GRID_STRIDE(i, n) out[i] = sobolAt(directions, n, dims, offset, i);
+}
+
+extern "C" __global__ void predatar_curand_sobol_uniform(float* out, u64 n, unsigned dims, u64 offset,
+                                                         const unsigned* directions) {
+  GRID_STRIDE(i, n) out[i] = (float(sobolAt(directions, n, dims, offset, i)) + 0.5f) * (1.0f / 4294967296.0f);
+}
+
+extern "C" __global__ void predatar_curand_sobol_uniform_double(double* out, u64 n, unsigned dims, u64 offset,
+                                                                const unsigned* directions) {
+  GRID_STRIDE(i, n) out[i] = (double(sobolAt(directions, n, dims, offset, i)) + 0.5) * (1.0 / 4294967296.0);
+}

@@ -1,0 +1,43 @@
+# predatar's own cuRAND and cuBLAS (src/libraries): include() this file from
+# the top-level CMakeLists.txt after cudart.cmake.
+#
+#   lib/libcurand.so.10   SONAME libcurand.so.10, symbols in node libcurand.so.10
+#   lib/libcublas.so.13   SONAME libcublas.so.13, symbols in node libcublas.so.13
+#
+# `predatar run` puts lib/ first on the program's library path, so programs
+# linked with -lcurand / -lcublas load these instead of NVIDIA's (which run
+# their own runtime on the driver API, refused by lib/libcuda.so.1). Their
+# kernels are the committed PTX beside their .cu sources, embedded at build
+# time (no nvcc needed; regenerate_ptx.sh --check compares when it is there).
+set(predatar_libraries_dir ${CMAKE_CURRENT_LIST_DIR})
+
+function(predatar_embed_ptx ptx symbol out)
+  add_custom_command(
+    OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -DPTX=${ptx} -DOUT=${out} -DNAME=${symbol} -P ${predatar_libraries_dir}/EmbedPtx.cmake
+    DEPENDS ${ptx} ${predatar_libraries_dir}/EmbedPtx.cmake
+    COMMENT "Embedding ${ptx}")
+endfunction()
+
+# One library: lib/lib<name>.so.<soversion> from src/libraries/<name>/.
+function(predatar_cuda_library name soversion kernels symbol)
+  set(dir ${predatar_libraries_dir}/${name})
+  set(embedded ${CMAKE_BINARY_DIR}/libraries/${kernels}Ptx.cpp)
+  predatar_embed_ptx(${dir}/${kernels}.ptx ${symbol} ${embedded})
+  file(GLOB sources CONFIGURE_DEPENDS ${dir}/*.cpp)
+  add_library(predatar_${name} SHARED ${sources} ${embedded} ${predatar_libraries_dir}/EmbeddedModule.cpp)
+  target_include_directories(predatar_${name} PRIVATE ${CMAKE_SOURCE_DIR}/src)
+  target_link_libraries(predatar_${name} PRIVATE predatar_cudart_runtime absl::strings)
+  set_target_properties(predatar_${name} PROPERTIES
+    OUTPUT_NAME ${name}
+    VERSION ${soversion}
+    SOVERSION ${soversion}
+    LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib
+    CXX_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON
+    LINK_DEPENDS ${dir}/lib${name}.map)
+  target_link_options(predatar_${name} PRIVATE -Wl,--version-script=${dir}/lib${name}.map -Wl,--no-undefined)
+endfunction()
+
+predatar_cuda_library(curand 10 CurandKernels kCurandKernelsPtx)
+predatar_cuda_library(cublas 13 CublasKernels kCublasKernelsPtx)
