@@ -43,9 +43,10 @@ void ConflictClock::add(uint32_t block, uint32_t thread, const SharedClock& hb, 
     mine = share(std::move(joined));
   };
   if (!exclusive) {
-    for (Extra& e : extra)
+    if (!extra) extra = std::make_unique<std::vector<Extra>>();
+    for (Extra& e : *extra)
       if (e.block == block && e.thread == thread) return joinShared(e.hb);
-    extra.push_back({block, thread, hb});
+    extra->push_back({block, thread, hb});
     return;
   }
   if (set && lastBlock == block && lastThread == thread) return joinShared(last);
@@ -64,13 +65,17 @@ void ConflictClock::joinInto(VectorClock& wcp, uint32_t block, uint32_t thread) 
     if (lastBlock != block || lastThread != thread) wcp.join(*last);
     else if (hasOther) wcp.join(*other);
   }
-  for (const Extra& e : extra)
-    if (e.block != block || e.thread != thread) wcp.join(*e.hb);
+  if (extra)
+    for (const Extra& e : *extra)
+      if (e.block != block || e.thread != thread) wcp.join(*e.hb);
 }
 
 uint64_t ConflictClock::bytes() const {
   uint64_t total = sizeof(*this) + shareOfBytes(last) + shareOfBytes(other);
-  for (const Extra& e : extra) total += sizeof(e) + shareOfBytes(e.hb);
+  if (extra) {
+    total += sizeof(*extra);
+    for (const Extra& e : *extra) total += sizeof(e) + shareOfBytes(e.hb);
+  }
   return total;
 }
 
@@ -163,8 +168,9 @@ void GwcpDetector::applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, ui
     const LocationConflicts& lc = it->second;
     bool deviceAcquire = h.scope != Scope::Block;
     if (deviceAcquire) {
-      for (uint8_t c : {kPlainRead, kPlainWrite})  // plain classes conflict whatever the blocks
-        if (classesConflict(c, 0, accessClass, 0)) lc.deviceChain[c].joinInto(t.wcp, t.block, t.thread);
+      if (lc.deviceChain)
+        for (uint8_t c : {kPlainRead, kPlainWrite})  // plain classes conflict whatever the blocks
+          if (classesConflict(c, 0, accessClass, 0)) (*lc.deviceChain)[c].joinInto(t.wcp, t.block, t.thread);
       for (const auto& e : lc.crossBlock)
         if (e.block != t.block && classesConflict(e.accessClass, e.block, accessClass, t.block))
           e.clock.joinInto(t.wcp, t.block, t.thread);
@@ -403,7 +409,10 @@ void GwcpDetector::recordConflicts(const ThreadClocks& t, const SharedClock& hb,
     for (uint8_t c = 0; c < kAccessClasses; ++c) {
       if (!(classes & (1u << c))) continue;
       bool chainCopy = chain && !classStrong(c);
-      if (chainCopy) lc.deviceChain[c].add(t.block, t.thread, hb, exclusive);
+      if (chainCopy) {
+        if (!lc.deviceChain) lc.deviceChain = std::make_unique<std::array<ConflictClock, 2>>();
+        (*lc.deviceChain)[c].add(t.block, t.thread, hb, exclusive);
+      }
       auto e = std::find_if(entries.begin(), entries.end(), [&](const LocationConflicts::Entry& x) {
         return x.accessClass == c && x.deviceRelease == deviceRelease && x.chainCopy == chainCopy;
       });
@@ -538,7 +547,8 @@ void GwcpDetector::sampleMemory() {
     for (const auto& [block, log] : lock.blockLog) logBytes(log);
   }
   for (const auto& [_, lc] : conflicts_) {
-    for (const auto& c : lc.deviceChain) lockBytes += c.bytes();
+    if (lc.deviceChain)
+      for (const auto& c : *lc.deviceChain) lockBytes += c.bytes();
     for (const auto& [b, entries] : lc.byBlock)
       for (const auto& e : entries) lockBytes += e.clock.bytes();
     for (const auto& e : lc.crossBlock) lockBytes += e.clock.bytes();

@@ -57,7 +57,9 @@ struct ConflictClock {
   uint32_t lastBlock = 0, lastThread = 0;
   SharedClock last, other;
   struct Extra { uint32_t block, thread; SharedClock hb; };
-  std::vector<Extra> extra;  // contributions made while the lock was not exclusive
+  // Contributions made while the lock was not exclusive (allocated then: a
+  // lock-heavy kernel holds one ConflictClock per lock, location and class).
+  std::unique_ptr<std::vector<Extra>> extra;
 
   void add(uint32_t block, uint32_t thread, const SharedClock& hb, bool exclusive);
   void joinInto(VectorClock& wcp, uint32_t block, uint32_t thread) const;
@@ -66,8 +68,9 @@ struct ConflictClock {
 
 struct LocationConflicts {
   // Critical sections acquired and released at device scope, plain accesses:
-  // one chain across blocks, read by device-scoped acquirers.
-  std::array<ConflictClock, 2> deviceChain;
+  // one chain across blocks, read by device-scoped acquirers (allocated at
+  // the first such release: locks of one block never have one).
+  std::unique_ptr<std::array<ConflictClock, 2>> deviceChain;
   struct Entry {
     uint8_t accessClass;
     bool deviceRelease;
