@@ -49,21 +49,17 @@ void ConflictClock::add(uint32_t block, uint32_t thread, const SharedClock& hb, 
     extra->push_back({block, thread, hb});
     return;
   }
-  if (set && lastBlock == block && lastThread == thread) return joinShared(last);
-  if (set) {
-    other = std::move(last);
-    hasOther = true;
-  }
+  if (last && lastBlock == block && lastThread == thread) return joinShared(last);
+  if (last) other = std::move(last);
   last = hb;
-  set = true;
   lastBlock = block;
   lastThread = thread;
 }
 
 void ConflictClock::joinInto(VectorClock& wcp, uint32_t block, uint32_t thread) const {
-  if (set) {
+  if (last) {
     if (lastBlock != block || lastThread != thread) wcp.join(*last);
-    else if (hasOther) wcp.join(*other);
+    else if (other) wcp.join(*other);
   }
   if (extra)
     for (const Extra& e : *extra)

@@ -52,10 +52,8 @@ enum AccessClass : uint8_t {
 // lock is used exclusively, so the latest one and the latest one by another
 // thread suffice; other contributions are kept per thread.
 struct ConflictClock {
-  bool set = false;
-  bool hasOther = false;
   uint32_t lastBlock = 0, lastThread = 0;
-  SharedClock last, other;
+  SharedClock last, other;  // null: no contribution yet, none by another thread
   struct Extra { uint32_t block, thread; SharedClock hb; };
   // Contributions made while the lock was not exclusive (allocated then: a
   // lock-heavy kernel holds one ConflictClock per lock, location and class).
