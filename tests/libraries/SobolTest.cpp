@@ -69,6 +69,14 @@ TEST(Sobol, PrimitivePolynomialsInOrderOfDegree) {
   EXPECT_EQ(std::vector<int>(perDegree + 1, perDegree + 9), (std::vector<int>{1, 1, 2, 2, 6, 6, 18, 16}));
 }
 
+TEST(Sobol, SixtyFourBitDirectionsExtendTheThirtyTwoBitOnes) {
+  auto v32 = sobolDirections(50);
+  auto v64 = sobolDirections64(50);
+  ASSERT_EQ(v64.size(), size_t(50) * 64);
+  for (uint32_t d = 0; d < 50; ++d)
+    for (uint32_t k = 0; k < 32; ++k) ASSERT_EQ(uint32_t(v64[64 * d + k] >> 32), v32[32 * d + k]) << d << " " << k;
+}
+
 TEST(Sobol, AsManyDimensionsAsCuRand) {
   auto v = sobolDirections(kMaxSobolDimensions);
   ASSERT_EQ(v.size(), size_t(kMaxSobolDimensions) * 32);

@@ -80,6 +80,12 @@ int main() {
   printf("a count that is not a multiple of the dimensions: %d\n", int(curandGenerateUniform(sobol, d, 3)));
   CHECK(curandDestroyGenerator(sobol));
 
+  // Direction vectors for Sobol states drawn in the program's own kernels.
+  curandDirectionVectors32_t* directions;
+  CHECK(curandGetDirectionVectors32(&directions, CURAND_DIRECTION_VECTORS_32_JOEKUO6));
+  printf("direction vectors: %08x %08x, %08x %08x\n", directions[0][0], directions[0][1], directions[1][0],
+         directions[1][1]);
+
   // Not implemented: refused by name (stderr), with cuRAND's type error.
   curandGenerator_t sobol64;
   printf("SOBOL64: %d\n", int(curandCreateGenerator(&sobol64, CURAND_RNG_QUASI_SOBOL64)));

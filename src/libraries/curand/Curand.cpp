@@ -278,3 +278,34 @@ CURAND_API curandStatus curandGenerateLogNormalDouble(curandGenerator_t generato
   return generateNormal(generator, "predatar_curand_normal_double", out, n, 8, &mean, &stddev, true,
                         "curandGenerateLogNormalDouble");
 }
+
+// Direction vectors for programs that draw Sobol points in their own kernels
+// (curand_init with sobol states): host arrays of 20000 dimensions, built once.
+// They are Sobol.h's directions, not Joe and Kuo's (the set's name): the
+// first two dimensions agree. Scrambled sets are refused by name.
+CURAND_API curandStatus curandGetDirectionVectors32(uint32_t (**vectors)[32], int set) {
+  if (vectors == nullptr) return CURAND_STATUS_OUT_OF_RANGE;
+  if (set != 101) {  // CURAND_DIRECTION_VECTORS_32_JOEKUO6
+    std::string what = "curandGetDirectionVectors32 with set " + std::to_string(set) +
+                       " (predatar's cuRAND has CURAND_DIRECTION_VECTORS_32_JOEKUO6)";
+    return refuse(what.c_str(), CURAND_STATUS_OUT_OF_RANGE, "CURAND_STATUS_OUT_OF_RANGE");
+  }
+  announceOnce();
+  static auto* table = new std::vector<uint32_t>(sobolDirections(kMaxSobolDimensions));
+  *vectors = reinterpret_cast<uint32_t(*)[32]>(table->data());
+  return CURAND_STATUS_SUCCESS;
+}
+
+CURAND_API curandStatus curandGetDirectionVectors64(unsigned long long (**vectors)[64], int set) {
+  if (vectors == nullptr) return CURAND_STATUS_OUT_OF_RANGE;
+  if (set != 103) {  // CURAND_DIRECTION_VECTORS_64_JOEKUO6
+    std::string what = "curandGetDirectionVectors64 with set " + std::to_string(set) +
+                       " (predatar's cuRAND has CURAND_DIRECTION_VECTORS_64_JOEKUO6)";
+    return refuse(what.c_str(), CURAND_STATUS_OUT_OF_RANGE, "CURAND_STATUS_OUT_OF_RANGE");
+  }
+  announceOnce();
+  static_assert(sizeof(unsigned long long) == sizeof(uint64_t));
+  static auto* table = new std::vector<uint64_t>(sobolDirections64(kMaxSobolDimensions));
+  *vectors = reinterpret_cast<unsigned long long(*)[64]>(table->data());
+  return CURAND_STATUS_SUCCESS;
+}

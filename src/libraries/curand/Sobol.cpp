@@ -62,22 +62,27 @@ std::vector<uint64_t> primitivePolynomials(uint32_t count) {
   return found;
 }
 
-std::vector<uint32_t> sobolDirections(uint32_t dimensions) {
-  std::vector<uint32_t> v(size_t(dimensions) * 32);
-  for (int k = 0; k < 32 && dimensions > 0; ++k) v[size_t(k)] = uint32_t(1) << (31 - k);
+namespace {
+
+// Direction numbers of `Bits` bits (v_k = m_k 2^(Bits-k), k from 1).
+template <class Word>
+std::vector<Word> directions(uint32_t dimensions) {
+  constexpr int kBits = 8 * sizeof(Word);
+  std::vector<Word> v(size_t(dimensions) * kBits);
+  for (int k = 0; k < kBits && dimensions > 0; ++k) v[size_t(k)] = Word(1) << (kBits - 1 - k);
   auto polynomials = primitivePolynomials(dimensions > 0 ? dimensions - 1 : 0);
   for (uint32_t d = 1; d < dimensions; ++d) {
     uint64_t p = polynomials[d - 1];
     int s = std::bit_width(p) - 1;
-    uint32_t* dir = &v[size_t(d) * 32];
-    for (int k = 0; k < 32; ++k) {
+    Word* dir = &v[size_t(d) * kBits];
+    for (int k = 0; k < kBits; ++k) {
       if (k < s) {
-        dir[k] = uint32_t(1) << (31 - k);  // m_{k+1} = 1
+        dir[k] = Word(1) << (kBits - 1 - k);  // m_{k+1} = 1
         continue;
       }
       // v_k = a_1 v_{k-1} ^ ... ^ a_{s-1} v_{k-s+1} ^ v_{k-s} ^ (v_{k-s} >> s),
       // a_j the coefficient of x^(s-j).
-      uint32_t next = dir[k - s] ^ (dir[k - s] >> s);
+      Word next = dir[k - s] ^ (dir[k - s] >> s);
       for (int j = 1; j < s; ++j)
         if (p >> (s - j) & 1) next ^= dir[k - j];
       dir[k] = next;
@@ -85,5 +90,10 @@ std::vector<uint32_t> sobolDirections(uint32_t dimensions) {
   }
   return v;
 }
+
+}  // namespace
+
+std::vector<uint32_t> sobolDirections(uint32_t dimensions) { return directions<uint32_t>(dimensions); }
+std::vector<uint64_t> sobolDirections64(uint32_t dimensions) { return directions<uint64_t>(dimensions); }
 
 }  // namespace predatar::libraries

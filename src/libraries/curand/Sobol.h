@@ -17,6 +17,9 @@ inline constexpr uint32_t kMaxSobolDimensions = 20000;  // as cuRAND's Sobol32
 
 // 32 direction numbers per dimension, dimension after dimension.
 std::vector<uint32_t> sobolDirections(uint32_t dimensions);
+// The same sequence to 64 bits: 64 direction numbers per dimension (their top
+// 32 bits are sobolDirections').
+std::vector<uint64_t> sobolDirections64(uint32_t dimensions);
 
 // The first `count` primitive polynomials over GF(2) in order of degree then
 // value, as bit masks (x^3+x+1 = 0b1011).
