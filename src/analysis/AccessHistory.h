@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstdlib>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -127,6 +129,9 @@ class AccessHistory {
     Records& records = shadow_.at(key);
     finished_.used(key);
     if (ownRecordsOnly(key, records, access)) return;
+    if (!access.writes() && !access.strong && records.size() >= compactReadsAt_ &&
+        std::has_single_bit(records.size()))
+      compactReads(key, records);
     // One report per earlier instruction and kind for this access: in a racy
     // loop, many earlier records share the instruction of a single unique race.
     // (Left uninitialized: only the first reportedCount are read, and zeroing
@@ -263,6 +268,14 @@ class AccessHistory {
       notePeak();
   }
 
+  // A thread of `block` did what may order another block's threads after its
+  // earlier accesses (a strong write to global memory, a fence or a lock
+  // release wider than the block): compactReads no longer merges the block's
+  // reads.
+  void published(uint32_t block) {
+    if (block < published_.size()) published_[block] = true;
+  }
+
   // Peak bytes of shadow memory: the pages plus records beyond a word's first.
   uint64_t peakBytes() const { return peakBytes_; }
   size_t locations() const { return shadow_.words(); }
@@ -299,6 +312,67 @@ class AccessHistory {
   static bool keptApartByBlock(uint64_t key, const AccessRecord& access) {
     return access.strong && access.scope != Scope::Block && locationOf(key).space == MemorySpace::Global;
   }
+  // Read-shared words (a table that every thread of a big grid reads:
+  // cuRAND's skip-ahead matrices, a GEMM's input tiles) keep a read record
+  // per reading warp and epoch, hundreds per word, and each read then misses
+  // the cache finding its own warp's. Many of those records are
+  // interchangeable: plain reads alike in all but thread and epoch (same
+  // instruction, bytes, launch) that every later access treats alike:
+  //  * reads of an earlier launch: only the launches' order relates them to
+  //    a later access (keepEarlierLaunch), and a plain read's subsumption
+  //    depends on its bytes alone;
+  //  * reads of this launch by a block that has finished and never published
+  //    (published()): nothing can order a later access of another block
+  //    after them (barriers and block-scoped fences and locks stay in the
+  //    block; what crosses blocks goes through a strong global write, a
+  //    wider fence or a wider lock release), so every later conflicting
+  //    access races with each of them alike, and none is dropped by one
+  //    (only an ordered access subsumes); nor does a missing-fence note
+  //    name them (it needs a strong write of theirs).
+  // A later access reports one race per earlier instruction and kind
+  // (firstReport), naming the first record in the word's order: so keeping
+  // the first of each kind of interchangeable record changes no report, as
+  // long as the word has at most 8 such (pc, kind) pairs (firstReport's
+  // memory; with more it reports duplicates, so nothing is merged).
+  void compactReads(uint64_t key, Records& records) {
+    if (!strongDevice_.empty() && strongDevice_.contains(key)) return;  // scanned too, with the same memory
+    absl::InlinedVector<std::pair<uint64_t, uint64_t>, 8> pairs;           // (pc, kind bits) of every record
+    for (const PackedRecord& r : records) {
+      std::pair<uint64_t, uint64_t> p{r.pc, r.kind() & 0x3ff};
+      if (std::find(pairs.begin(), pairs.end(), p) != pairs.end()) continue;
+      if (pairs.size() == 8) return;
+      pairs.push_back(p);
+    }
+    absl::InlinedVector<PackedRecord, 8> firsts;  // the first of each kind of interchangeable read
+    size_t begin = plainReadsBegin(records), kept = begin;
+    for (size_t i = begin; i < records.size(); ++i) {
+      const PackedRecord& r = records[i];
+      if (interchangeable(r)) {
+        auto alike = [&r](const PackedRecord& f) { return alikeBesidesThreadAndEpoch(f, r); };
+        if (std::any_of(firsts.begin(), firsts.end(), alike)) continue;
+        firsts.push_back(r);
+      }
+      if (kept != i) records[kept] = r;
+      ++kept;
+    }
+    liveRecords_ -= records.size() - kept;
+    records.erase(records.begin() + ptrdiff_t(kept), records.end());
+  }
+  bool interchangeable(const PackedRecord& r) const {
+    return r.launch != launch_ || (finished_.finished(r.block) && !published_[r.block]);
+  }
+  static bool alikeBesidesThreadAndEpoch(const PackedRecord& a, const PackedRecord& b) {
+    return ((a.seqAndKind ^ b.seqAndKind) >> PackedRecord::kSeqBits & 0x3ff) == 0 && a.pc == b.pc &&
+           a.source == b.source && a.launch == b.launch;
+  }
+  // Words with at least this many records are compacted when their count
+  // reaches a power of two (amortized: a pass per doubling). 2 in the
+  // differential tests (PREDATAR_COMPACT_READS_AT).
+  static size_t compactReadsAtFromEnvironment() {
+    const char* at = std::getenv("PREDATAR_COMPACT_READS_AT");
+    return at && std::atoi(at) > 0 ? size_t(std::atoi(at)) : 64;
+  }
+
   // FastTrack's same-thread case: a word whose records are all this thread's,
   // of this launch (a loop over the thread's own element: a write, or a read
   // and a write of it), or other bytes of the word (char arrays: a thread's
@@ -480,6 +554,8 @@ class AccessHistory {
 
   uint32_t launch_ = 0;
   uint32_t overlapped_ = UINT32_MAX;  // KernelInfo::overlappedLaunch
+  std::vector<bool> published_;       // by block, this launch (published())
+  size_t compactReadsAt_ = compactReadsAtFromEnvironment();
   // warpReads' hints: by word, where its last call found its warp's reads;
   // and where the last call on any word found them.
   struct WarpReadsHint {
@@ -508,6 +584,7 @@ inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
   unordered_ = kernel.unorderedLaunches;
   overlapped_ = kernel.overlappedLaunch;
   finished_.reset(kernel);
+  published_.assign(kernel.numBlocks(), false);
   if (kernel.liveLaunches.empty()) return clear();
   for (auto& [key, groups] : strongDevice_) {  // earlier launches' records live in shadow_
     Records& records = shadow_.at(key);

@@ -117,10 +117,13 @@ void GwcpDetector::memory(const MemoryEvent& event) {
     access(threads_.at(event.lanes.block, thread), event, lane, strong);
   });
   updateChains(threads_, messages_, event, strong);
+  if (strong && event.type != AccessType::Read && event.space == MemorySpace::Global)
+    history_.published(event.lanes.block);
 }
 
 void GwcpDetector::fence(const FenceEvent& event) {
   countEvent();
+  if (event.scope != Scope::Block) history_.published(event.lanes.block);
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t) {
     messages_.fence(threads_.at(event.lanes.block, thread), event.scope, /*withWcp=*/true);
   });
@@ -426,6 +429,7 @@ void GwcpDetector::recordConflicts(const ThreadClocks& t, const SharedClock& hb,
 
 void GwcpDetector::release(const LockEvent& event) {
   countEvent();
+  if (event.scope != Scope::Block) history_.published(event.lanes.block);
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
     uint64_t tid = uint64_t(t.block) * threads_.threadsPerBlock() + thread;

@@ -198,6 +198,95 @@ TEST(Differential, HbReadGroups) { runDifferential("hb", {}, twoInstructions); }
 TEST(Differential, GwcpReadGroupsOneWord) { runDifferential("gwcp", oneWord(), twoInstructions); }
 TEST(Differential, HbReadGroupsOneWord) { runDifferential("hb", oneWord(), twoInstructions); }
 
+// Read-shared words compacted at every doubling from two records
+// (AccessHistory::compactReads): reads of finished blocks that never
+// published, and of earlier launches, merged by instruction must not change
+// a single report. Few instructions and words, many blocks and events, so
+// blocks finish while others still read.
+class CompactReadsEarly {
+ public:
+  CompactReadsEarly() { setenv("PREDATAR_COMPACT_READS_AT", "2", 1); }
+  ~CompactReadsEarly() { unsetenv("PREDATAR_COMPACT_READS_AT"); }
+};
+RandomTraceOptions readShared() {
+  RandomTraceOptions o;
+  o.scalarWords = 1;
+  o.maxBlocks = 8;
+  o.maxWarpsPerBlock = 1;
+  o.minEvents = 80;
+  o.maxEvents = 240;
+  return o;
+}
+// Blocks publish nothing (no fences, locks, or strong global writes: those
+// become plain), so their reads merge once they finish.
+void unpublished(Trace& trace) {
+  twoInstructions(trace);
+  std::erase_if(trace.events, [](const Event& e) {
+    return std::holds_alternative<FenceEvent>(e) || std::holds_alternative<AcquireEvent>(e) ||
+           std::holds_alternative<ReleaseEvent>(e);
+  });
+  for (Event& e : trace.events)
+    if (auto* m = std::get_if<MemoryEvent>(&e); m && m->space == MemorySpace::Global && m->type != AccessType::Read) {
+      m->strong = false;
+      m->type = AccessType::Write;
+      m->op = AtomicOp::None;
+      m->lockLanes = 0;
+    }
+}
+// Every block's threads exit right after the block's last event, so blocks
+// finish while later ones still run (as blocks of a wave do).
+void blocksFinishEarly(Trace& trace) {
+  auto blockOf = [](const Event& e) {
+    return std::visit([](const auto& x) -> uint32_t {
+      if constexpr (std::is_same_v<std::decay_t<decltype(x)>, BarrierEvent>) return x.block;
+      else return x.lanes.block;
+    }, e);
+  };
+  uint32_t blocks = trace.kernel.numBlocks(), tpb = trace.kernel.threadsPerBlock();
+  std::vector<size_t> last(blocks, SIZE_MAX);
+  for (size_t i = 0; i < trace.events.size(); ++i) last[blockOf(trace.events[i])] = i;
+  std::vector<std::vector<LaneMask>> exited(blocks, std::vector<LaneMask>((tpb + 31) / 32, 0));
+  std::vector<Event> out;
+  for (size_t i = 0; i < trace.events.size(); ++i) {
+    out.push_back(trace.events[i]);
+    if (auto* x = std::get_if<ExitEvent>(&trace.events[i])) exited[x->lanes.block][x->lanes.warp] |= x->lanes.mask;
+    uint32_t b = blockOf(trace.events[i]);
+    if (last[b] != i) continue;
+    for (uint32_t w = 0; w < (tpb + 31) / 32; ++w) {
+      uint32_t lanes = std::min(32u, tpb - 32 * w);
+      LaneMask all = lanes == 32 ? ~LaneMask(0) : (LaneMask(1) << lanes) - 1, left = all & ~exited[b][w];
+      if (!left) continue;
+      ExitEvent e;
+      e.lanes = {b, w, left};
+      out.push_back(e);
+    }
+  }
+  trace.events = std::move(out);
+  uint64_t seq = 0;  // trace positions in order again
+  for (Event& e : trace.events) std::visit([&seq](auto& x) { x.origin.seq = ++seq; }, e);
+}
+void unpublishedFinishing(Trace& trace) {
+  unpublished(trace);
+  blocksFinishEarly(trace);
+}
+void finishing(Trace& trace) {
+  twoInstructions(trace);
+  blocksFinishEarly(trace);
+}
+TEST(Differential, GwcpCompactedReads) {
+  CompactReadsEarly compact;
+  runDifferential("gwcp", readShared(), twoInstructions);
+  runDifferential("gwcp", readShared(), unpublishedFinishing);
+  runDifferential("gwcp", readShared(), finishing);
+}
+TEST(Differential, HbCompactedReads) {
+  CompactReadsEarly compact;
+  runDifferential("hb", readShared(), twoInstructions);
+  runDifferential("hb", readShared(), unpublishedFinishing);
+  runDifferential("hb", readShared(), finishing);
+}
+
+
 // Lane-indexed accesses made exactly coalesced (lane l on word l of a
 // 64-byte aligned array): a half warp's records fill a shadow page, which is
 // then kept compressed as one record (ShadowPages) and expanded when touched
