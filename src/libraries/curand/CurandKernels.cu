@@ -46,30 +46,36 @@ extern "C" __global__ void predatar_curand_uniform_double(double* out, u64 n, u6
   GRID_STRIDE(i, n) out[i] = uniformDoubleAt(seed, offset + i);
 }
 
+template <class T>
+__device__ __forceinline__ T uniformOf(u64 seed, u64 index);
+template <>
+__device__ __forceinline__ float uniformOf<float>(u64 seed, u64 index) { return uniformAt(seed, index); }
+template <>
+__device__ __forceinline__ double uniformOf<double>(u64 seed, u64 index) { return uniformDoubleAt(seed, index); }
+
 // Box-Muller on pairs (n is even, as cuRAND requires): elements 2k and 2k+1
 // come from the uniforms 2k and 2k+1. `logNormal`: exp of the normal.
+// (sqrt, log, sincospi and exp of a float are the float functions.)
+template <class T>
+__device__ void normal(T* out, u64 n, u64 seed, u64 offset, T mean, T stddev, int logNormal) {
+  GRID_STRIDE(k, n / 2) {
+    T r = sqrt(T(-2) * log(uniformOf<T>(seed, offset + 2 * k)));
+    T s, c;
+    sincospi(T(2) * uniformOf<T>(seed, offset + 2 * k + 1), &s, &c);
+    T a = mean + stddev * r * c, b = mean + stddev * r * s;
+    out[2 * k] = logNormal ? exp(a) : a;
+    out[2 * k + 1] = logNormal ? exp(b) : b;
+  }
+}
+
 extern "C" __global__ void predatar_curand_normal(float* out, u64 n, u64 seed, u64 offset, float mean,
                                                   float stddev, int logNormal) {
-  GRID_STRIDE(k, n / 2) {
-    float r = sqrtf(-2.0f * logf(uniformAt(seed, offset + 2 * k)));
-    float s, c;
-    sincospif(2.0f * uniformAt(seed, offset + 2 * k + 1), &s, &c);
-    float a = mean + stddev * r * c, b = mean + stddev * r * s;
-    out[2 * k] = logNormal ? expf(a) : a;
-    out[2 * k + 1] = logNormal ? expf(b) : b;
-  }
+  normal(out, n, seed, offset, mean, stddev, logNormal);
 }
 
 extern "C" __global__ void predatar_curand_normal_double(double* out, u64 n, u64 seed, u64 offset, double mean,
                                                          double stddev, int logNormal) {
-  GRID_STRIDE(k, n / 2) {
-    double r = sqrt(-2.0 * log(uniformDoubleAt(seed, offset + 2 * k)));
-    double s, c;
-    sincospi(2.0 * uniformDoubleAt(seed, offset + 2 * k + 1), &s, &c);
-    double a = mean + stddev * r * c, b = mean + stddev * r * s;
-    out[2 * k] = logNormal ? exp(a) : a;
-    out[2 * k + 1] = logNormal ? exp(b) : b;
-  }
+  normal(out, n, seed, offset, mean, stddev, logNormal);
 }
 
 // Sobol32 in cuRAND's quasi-random order: the n / dims points of dimension 0,
