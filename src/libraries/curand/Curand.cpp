@@ -125,12 +125,13 @@ curandStatus generate(curandGenerator_t g, const char* kernel, void* out, size_t
   if (g == nullptr) return CURAND_STATUS_NOT_INITIALIZED;
   if (num == 0) return CURAND_STATUS_SUCCESS;
   if (g->quasi && num % g->dimensions) return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
+  if (g->quasi)
+    if (curandStatus s = prepareDirections(g); s != CURAND_STATUS_SUCCESS) return s;
   void* target = out;
   if (g->host && cudaMalloc(&target, num * elementBytes) != cudaSuccess) return CURAND_STATUS_ALLOCATION_FAILED;
   unsigned long long n = num;
   std::vector<void*> args;
   if (g->quasi) {
-    if (curandStatus s = prepareDirections(g); s != CURAND_STATUS_SUCCESS) return s;
     args = {&target, &n, &g->dimensions, &g->offset, &g->directions};
   } else {
     args = {&target, &n, &g->seed, &g->offset};
