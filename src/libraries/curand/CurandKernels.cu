@@ -53,15 +53,20 @@ __device__ __forceinline__ float uniformOf<float>(u64 seed, u64 index) { return 
 template <>
 __device__ __forceinline__ double uniformOf<double>(u64 seed, u64 index) { return uniformDoubleAt(seed, index); }
 
+// (CUDA's float overload of sincospi has internal linkage, whose PTX name
+// hashes the source's path: the committed PTX would depend on the checkout.)
+__device__ __forceinline__ void sinCosPi(float x, float* s, float* c) { sincospif(x, s, c); }
+__device__ __forceinline__ void sinCosPi(double x, double* s, double* c) { sincospi(x, s, c); }
+
 // Box-Muller on pairs (n is even, as cuRAND requires): elements 2k and 2k+1
 // come from the uniforms 2k and 2k+1. `logNormal`: exp of the normal.
-// (sqrt, log, sincospi and exp of a float are the float functions.)
+// (sqrt, log and exp of a float are the float functions.)
 template <class T>
 __device__ void normal(T* out, u64 n, u64 seed, u64 offset, T mean, T stddev, int logNormal) {
   GRID_STRIDE(k, n / 2) {
     T r = sqrt(T(-2) * log(uniformOf<T>(seed, offset + 2 * k)));
     T s, c;
-    sincospi(T(2) * uniformOf<T>(seed, offset + 2 * k + 1), &s, &c);
+    sinCosPi(T(2) * uniformOf<T>(seed, offset + 2 * k + 1), &s, &c);
     T a = mean + stddev * r * c, b = mean + stddev * r * s;
     out[2 * k] = logNormal ? exp(a) : a;
     out[2 * k + 1] = logNormal ? exp(b) : b;
