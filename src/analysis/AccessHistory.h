@@ -268,12 +268,16 @@ class AccessHistory {
       notePeak();
   }
 
-  // A thread of `block` did what may order another block's threads after its
-  // earlier accesses (a strong write to global memory, a fence or a lock
-  // release wider than the block): compactReads no longer merges the block's
-  // reads.
-  void published(uint32_t block) {
-    if (block < published_.size()) published_[block] = true;
+  // What may order another block's threads after a block's earlier accesses
+  // (compactReads then no longer merges its reads): a strong write to global
+  // memory, or a fence or lock release wider than the block. The detectors
+  // call these with every memory event, fence and release.
+  void notePublication(const MemoryEvent& event, bool strong) {
+    if (strong && event.type != AccessType::Read && event.space == MemorySpace::Global)
+      markPublished(event.lanes.block);
+  }
+  void notePublication(uint32_t block, Scope scope) {
+    if (scope != Scope::Block) markPublished(block);
   }
 
   // Peak bytes of shadow memory: the pages plus records beyond a word's first.
@@ -322,7 +326,7 @@ class AccessHistory {
   //    a later access (keepEarlierLaunch), and a plain read's subsumption
   //    depends on its bytes alone;
   //  * reads of this launch by a block that has finished and never published
-  //    (published()): nothing can order a later access of another block
+  //    (notePublication()): nothing can order a later access of another block
   //    after them (barriers and block-scoped fences and locks stay in the
   //    block; what crosses blocks goes through a strong global write, a
   //    wider fence or a wider lock release), so every later conflicting
@@ -357,6 +361,9 @@ class AccessHistory {
     }
     liveRecords_ -= records.size() - kept;
     records.erase(records.begin() + ptrdiff_t(kept), records.end());
+  }
+  void markPublished(uint32_t block) {
+    if (block < published_.size()) published_[block] = true;
   }
   bool interchangeable(const PackedRecord& r) const {
     return r.launch != launch_ || (finished_.finished(r.block) && !published_[r.block]);
@@ -554,7 +561,7 @@ class AccessHistory {
 
   uint32_t launch_ = 0;
   uint32_t overlapped_ = UINT32_MAX;  // KernelInfo::overlappedLaunch
-  std::vector<bool> published_;       // by block, this launch (published())
+  std::vector<bool> published_;       // by block, this launch (notePublication())
   size_t compactReadsAt_ = compactReadsAtFromEnvironment();
   // warpReads' hints: by word, where its last call found its warp's reads;
   // and where the last call on any word found them.

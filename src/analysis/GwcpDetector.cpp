@@ -117,13 +117,12 @@ void GwcpDetector::memory(const MemoryEvent& event) {
     access(threads_.at(event.lanes.block, thread), event, lane, strong);
   });
   updateChains(threads_, messages_, event, strong);
-  if (strong && event.type != AccessType::Read && event.space == MemorySpace::Global)
-    history_.published(event.lanes.block);
+  history_.notePublication(event, strong);
 }
 
 void GwcpDetector::fence(const FenceEvent& event) {
   countEvent();
-  if (event.scope != Scope::Block) history_.published(event.lanes.block);
+  history_.notePublication(event.lanes.block, event.scope);
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t) {
     messages_.fence(threads_.at(event.lanes.block, thread), event.scope, /*withWcp=*/true);
   });
@@ -429,7 +428,7 @@ void GwcpDetector::recordConflicts(const ThreadClocks& t, const SharedClock& hb,
 
 void GwcpDetector::release(const LockEvent& event) {
   countEvent();
-  if (event.scope != Scope::Block) history_.published(event.lanes.block);
+  history_.notePublication(event.lanes.block, event.scope);
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
     uint64_t tid = uint64_t(t.block) * threads_.threadsPerBlock() + thread;

@@ -38,13 +38,12 @@ void HbDetector::memory(const MemoryEvent& event) {
     });
   });
   updateChains(threads_, messages_, event, strong);
-  if (strong && event.type != AccessType::Read && event.space == MemorySpace::Global)
-    history_.published(event.lanes.block);
+  history_.notePublication(event, strong);
 }
 
 void HbDetector::fence(const FenceEvent& event) {
   countEvent();
-  if (event.scope != Scope::Block) history_.published(event.lanes.block);
+  history_.notePublication(event.lanes.block, event.scope);
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t) {
     messages_.fence(threads_.at(event.lanes.block, thread), event.scope, /*withWcp=*/false);
   });
@@ -70,7 +69,7 @@ void HbDetector::acquire(const LockEvent& event) {
 
 void HbDetector::release(const LockEvent& event) {
   countEvent();
-  if (event.scope != Scope::Block) history_.published(event.lanes.block);
+  history_.notePublication(event.lanes.block, event.scope);
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
     locks_[event.lock[lane]].release(t, t.hbSnapshot(), event.scope, &geometry_, /*withWcp=*/false);

@@ -62,16 +62,33 @@ TEST_F(CompactReadsTest, FinishedBlocksReadsMergeByInstruction) {
   EXPECT_EQ(log_.races()[0].first.thread, 0u);
 }
 
-// Block 0 published (a strong global write, say) before it finished: a later
+// Block 0 published (here a device-scoped fence) before it finished: a later
 // access of another block may be ordered after its reads, so they stay apart,
 // and the first of the others answers for them.
 TEST_F(CompactReadsTest, APublishingBlockKeepsItsReads) {
-  history_->published(0);
+  history_->notePublication(0, Scope::Device);  // a device-scoped fence, say
   for (uint32_t b = 0; b < 4; ++b) readAndFinish(b);
   EXPECT_LE(history_->records(), 3u);  // block 0's, block 1's for blocks 1-3, maybe block 3's
   run(access(5, 1, 30, AccessType::Write), /*orderedBlock=*/0);
   ASSERT_EQ(log_.races().size(), 1u) << "ordered after block 0's reads, not after block 1's";
   EXPECT_EQ(log_.races()[0].first.block, 1u);
+}
+
+// What stays in the block publishes nothing: a block-scoped fence, an atomic
+// on shared memory, a plain global write.
+TEST_F(CompactReadsTest, WhatStaysInTheBlockDoesNotPublish) {
+  history_->notePublication(0, Scope::Block);
+  MemoryEvent atomic;
+  atomic.lanes = WarpLanes{0, 0, 1};
+  atomic.type = AccessType::AtomicRmw;
+  atomic.space = MemorySpace::Shared;
+  history_->notePublication(atomic, /*strong=*/true);
+  MemoryEvent store;
+  store.lanes = WarpLanes{0, 0, 1};
+  store.type = AccessType::Write;
+  history_->notePublication(store, /*strong=*/false);
+  for (uint32_t b = 0; b < 6; ++b) readAndFinish(b);
+  EXPECT_LE(history_->records(), 2u) << "block 0's reads merged with the others'";
 }
 
 TEST_F(CompactReadsTest, RunningBlocksAndOtherInstructionsStayApart) {
