@@ -127,6 +127,11 @@ int main() {
   float* out;
   CHECK(cudaMalloc(&out, m * sizeof(float)));
   CHECK(cublasSetStream(h, a));
+  cudaStream_t got;
+  cublasPointerMode_t mode;
+  CHECK(cublasGetStream(h, &got));
+  CHECK(cublasGetPointerMode(h, &mode));
+  printf("handle settings: stream %s, host pointer mode %s\n", yes(got == a), yes(mode == CUBLAS_POINTER_MODE_HOST));
   CHECK(cublasSgemv(h, CUBLAS_OP_N, m, n, &alpha, dA, m, dx, 1, &beta, dy, 1));
   copy<<<1, 64, 0, b>>>(dy, out, m);
   CHECK(cudaDeviceSynchronize());

@@ -152,6 +152,15 @@ cublasStatus dot(const char* kernel, cublasHandle_t h, int n, const T* x, int in
   return launched(e);
 }
 
+// A handle's setting, answered to `out`.
+template <class T>
+cublasStatus get(cublasHandle_t h, T* out, T cublasContext::*setting) {
+  if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (out == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
+  *out = h->*setting;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
 }  // namespace
 
 #define CUBLAS_API extern "C" __attribute__((visibility("default")))
@@ -188,10 +197,7 @@ CUBLAS_API cublasStatus cublasSetStream_v2(cublasHandle_t handle, cudaStream_t s
 }
 
 CUBLAS_API cublasStatus cublasGetStream_v2(cublasHandle_t handle, cudaStream_t* stream) {
-  if (handle == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (stream == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
-  *stream = handle->stream;
-  return CUBLAS_STATUS_SUCCESS;
+  return get(handle, stream, &cublasContext::stream);
 }
 
 CUBLAS_API cublasStatus cublasSetPointerMode_v2(cublasHandle_t handle, int mode) {
@@ -202,10 +208,7 @@ CUBLAS_API cublasStatus cublasSetPointerMode_v2(cublasHandle_t handle, int mode)
 }
 
 CUBLAS_API cublasStatus cublasGetPointerMode_v2(cublasHandle_t handle, int* mode) {
-  if (handle == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (mode == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
-  *mode = handle->pointerMode;
-  return CUBLAS_STATUS_SUCCESS;
+  return get(handle, mode, &cublasContext::pointerMode);
 }
 
 // Math modes (tensor op, TF32) choose NVIDIA's kernels; here every mode runs the same loops.
@@ -216,10 +219,7 @@ CUBLAS_API cublasStatus cublasSetMathMode(cublasHandle_t handle, int mode) {
 }
 
 CUBLAS_API cublasStatus cublasGetMathMode(cublasHandle_t handle, int* mode) {
-  if (handle == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (mode == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
-  *mode = handle->mathMode;
-  return CUBLAS_STATUS_SUCCESS;
+  return get(handle, mode, &cublasContext::mathMode);
 }
 
 CUBLAS_API const char* cublasGetStatusName(int status) {

@@ -117,12 +117,13 @@ curandStatus prepareDirections(curandGenerator_t g) {
   return CURAND_STATUS_SUCCESS;
 }
 
-// Runs `kernel` for `num` elements of `elementBytes` into `out` (device
-// memory, or for a host generator a device buffer copied to `out`), then
-// advances the generator's offset.
-curandStatus generate(curandGenerator_t g, const char* kernel, void* out, size_t num, size_t elementBytes,
-                      std::vector<void*> extra = {}) {
+// Runs the generator's kernel (`pseudo` or `quasi`) for `num` elements of
+// `elementBytes` into `out` (device memory, or for a host generator a device
+// buffer copied to `out`), then advances the generator's offset.
+curandStatus generate(curandGenerator_t g, const char* pseudo, const char* quasi, void* out, size_t num,
+                      size_t elementBytes, std::vector<void*> extra = {}) {
   if (g == nullptr) return CURAND_STATUS_NOT_INITIALIZED;
+  const char* kernel = g->quasi ? quasi : pseudo;
   if (num == 0) return CURAND_STATUS_SUCCESS;
   if (g->quasi && num % g->dimensions) return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
   if (g->quasi)
@@ -157,7 +158,7 @@ curandStatus generateNormal(curandGenerator_t g, const char* kernel, void* out, 
   }
   if (n % 2) return CURAND_STATUS_LENGTH_NOT_MULTIPLE;  // normals come in pairs, as cuRAND's
   int asLog = logNormal;
-  return generate(g, kernel, out, n, elementBytes, {mean, stddev, &asLog});
+  return generate(g, kernel, nullptr, out, n, elementBytes, {mean, stddev, &asLog});
 }
 
 }  // namespace
@@ -232,8 +233,7 @@ CURAND_API curandStatus curandGenerateSeeds(curandGenerator_t generator) {
 }
 
 CURAND_API curandStatus curandGenerate(curandGenerator_t generator, unsigned* out, size_t num) {
-  if (generator == nullptr) return CURAND_STATUS_NOT_INITIALIZED;
-  return generate(generator, generator->quasi ? "predatar_curand_sobol32" : "predatar_curand_bits32", out, num, 4);
+  return generate(generator, "predatar_curand_bits32", "predatar_curand_sobol32", out, num, 4);
 }
 
 CURAND_API curandStatus curandGenerateLongLong(curandGenerator_t generator, unsigned long long* out, size_t num) {
@@ -244,16 +244,11 @@ CURAND_API curandStatus curandGenerateLongLong(curandGenerator_t generator, unsi
 }
 
 CURAND_API curandStatus curandGenerateUniform(curandGenerator_t generator, float* out, size_t num) {
-  if (generator == nullptr) return CURAND_STATUS_NOT_INITIALIZED;
-  return generate(generator, generator->quasi ? "predatar_curand_sobol_uniform" : "predatar_curand_uniform", out,
-                  num, 4);
+  return generate(generator, "predatar_curand_uniform", "predatar_curand_sobol_uniform", out, num, 4);
 }
 
 CURAND_API curandStatus curandGenerateUniformDouble(curandGenerator_t generator, double* out, size_t num) {
-  if (generator == nullptr) return CURAND_STATUS_NOT_INITIALIZED;
-  return generate(generator,
-                  generator->quasi ? "predatar_curand_sobol_uniform_double" : "predatar_curand_uniform_double", out,
-                  num, 8);
+  return generate(generator, "predatar_curand_uniform_double", "predatar_curand_sobol_uniform_double", out, num, 8);
 }
 
 CURAND_API curandStatus curandGenerateNormal(curandGenerator_t generator, float* out, size_t n, float mean,
@@ -284,29 +279,32 @@ CURAND_API curandStatus curandGenerateLogNormalDouble(curandGenerator_t generato
 // (curand_init with sobol states): host arrays of 20000 dimensions, built once.
 // They are Sobol.h's directions, not Joe and Kuo's (the set's name): the
 // first two dimensions agree. Scrambled sets are refused by name.
-CURAND_API curandStatus curandGetDirectionVectors32(uint32_t (**vectors)[32], int set) {
+namespace {
+
+template <class Word, int kBits>
+curandStatus directionVectors(Word (**vectors)[kBits], int set, int plainSet, const char* function,
+                              const char* setName, std::vector<Word> (*compute)(uint32_t)) {
   if (vectors == nullptr) return CURAND_STATUS_OUT_OF_RANGE;
-  if (set != 101) {  // CURAND_DIRECTION_VECTORS_32_JOEKUO6
-    std::string what = "curandGetDirectionVectors32 with set " + std::to_string(set) +
-                       " (predatar's cuRAND has CURAND_DIRECTION_VECTORS_32_JOEKUO6)";
+  if (set != plainSet) {
+    std::string what = std::string(function) + " with set " + std::to_string(set) + " (predatar's cuRAND has " +
+                       setName + ")";
     return refuse(what.c_str(), CURAND_STATUS_OUT_OF_RANGE, "CURAND_STATUS_OUT_OF_RANGE");
   }
   announceOnce();
-  static auto* table = new std::vector<uint32_t>(sobolDirections(kMaxSobolDimensions));
-  *vectors = reinterpret_cast<uint32_t(*)[32]>(table->data());
+  static auto* table = new std::vector<Word>(compute(kMaxSobolDimensions));
+  *vectors = reinterpret_cast<Word(*)[kBits]>(table->data());
   return CURAND_STATUS_SUCCESS;
 }
 
+}  // namespace
+
+CURAND_API curandStatus curandGetDirectionVectors32(uint32_t (**vectors)[32], int set) {
+  return directionVectors(vectors, set, 101, "curandGetDirectionVectors32", "CURAND_DIRECTION_VECTORS_32_JOEKUO6",
+                          sobolDirections);
+}
+
 CURAND_API curandStatus curandGetDirectionVectors64(unsigned long long (**vectors)[64], int set) {
-  if (vectors == nullptr) return CURAND_STATUS_OUT_OF_RANGE;
-  if (set != 103) {  // CURAND_DIRECTION_VECTORS_64_JOEKUO6
-    std::string what = "curandGetDirectionVectors64 with set " + std::to_string(set) +
-                       " (predatar's cuRAND has CURAND_DIRECTION_VECTORS_64_JOEKUO6)";
-    return refuse(what.c_str(), CURAND_STATUS_OUT_OF_RANGE, "CURAND_STATUS_OUT_OF_RANGE");
-  }
-  announceOnce();
   static_assert(sizeof(unsigned long long) == sizeof(uint64_t));
-  static auto* table = new std::vector<uint64_t>(sobolDirections64(kMaxSobolDimensions));
-  *vectors = reinterpret_cast<unsigned long long(*)[64]>(table->data());
-  return CURAND_STATUS_SUCCESS;
+  return directionVectors(reinterpret_cast<uint64_t (**)[64]>(vectors), set, 103, "curandGetDirectionVectors64",
+                          "CURAND_DIRECTION_VECTORS_64_JOEKUO6", sobolDirections64);
 }
