@@ -4,7 +4,9 @@
 # Each binary is OUT_DIR/NAME; its compiler output is OUT_DIR/NAME.buildlog. A binary that already
 # exists is kept (delete it to rebuild). Flags are the issue's: -cudart shared -lineinfo -arch=sm_75,
 # plus what the sample's own CMakeLists.txt asks for (--extended-lambda always; -rdc=true -lcudadevrt
-# for dynamic parallelism, libraries, include dirs: the third column of samples.list).
+# for dynamic parallelism, libraries, include dirs: the third column of samples.list). The fourth
+# column names the modules a driver-API sample loads itself (SOURCE>FILE): each is built into the
+# sample's folder of the checkout, where the sample looks for it, with -fatbin (or -ptx for a .ptx).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 2 ] || { echo "usage: $0 CUDA_SAMPLES_DIR OUT_DIR [-j N] [NAME...]" >&2; exit 2; }
@@ -17,10 +19,23 @@ if [ "${1:-}" = -j ]; then jobs=$2; shift 2; fi
 command -v nvcc >/dev/null || { echo "nvcc not found on PATH" >&2; exit 2; }
 NVCC_FLAGS=${NVCC_FLAGS:--cudart shared -lineinfo -arch=sm_75 --extended-lambda}
 
+build_modules() {  # DIR "SOURCE>FILE ...": the driver-API modules of one sample
+  local spec src file mode
+  for spec in $2; do
+    src=${spec%%>*}; file=${spec#*>}
+    case "$file" in *.ptx) mode=-ptx ;; *) mode=-fatbin ;; esac
+    [ -f "$root/Samples/$1/$file" ] && continue
+    # shellcheck disable=SC2086  # word splitting of the flag list is intended
+    (cd "$root/Samples/$1" && nice -n 19 nvcc $NVCC_FLAGS -I"$root/Common" $mode -o "$file" "$src") ||
+      echo "FAILED module $file of $1"
+  done
+}
+
 build_one() {  # line of samples.list
-  local dir srcs extra name
-  IFS='|' read -r dir srcs extra <<<"$1"
+  local dir srcs extra modules name
+  IFS='|' read -r dir srcs extra modules <<<"$1"
   dir=$(echo $dir); name=$(basename "$dir")
+  build_modules "$dir" "$modules"
   [ -x "$out/$name" ] && { echo "kept   $name"; return 0; }
   # shellcheck disable=SC2086  # word splitting of the flag lists is intended
   if (cd "$root/Samples/$dir" && nice -n 19 nvcc $NVCC_FLAGS -I"$root/Common" $extra \
@@ -30,7 +45,7 @@ build_one() {  # line of samples.list
     echo "FAILED $name (see $out/$name.buildlog)"
   fi
 }
-export -f build_one; export root out NVCC_FLAGS
+export -f build_one build_modules; export root out NVCC_FLAGS
 
 entries() {  # the lines of samples.list to build: all, or those named, in the order named
   if [ $# -eq 0 ]; then grep -vE '^\s*(#|$)' "$here/samples.list"; return; fi

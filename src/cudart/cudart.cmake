@@ -53,13 +53,20 @@ foreach(dep predatar_cudart predatar_sim predatar_analysis predatar_report)
   predatar_cudart_make_pic(${dep})
 endforeach()
 
-# lib/libcuda.so.1: the driver API refused by name (driver/DriverStub.cpp), for
-# NVIDIA libraries that carry their own runtime and dlopen() the driver.
-add_library(predatar_cuda_driver_stub SHARED ${CMAKE_CURRENT_LIST_DIR}/driver/DriverStub.cpp)
-target_link_libraries(predatar_cuda_driver_stub PRIVATE ${CMAKE_DL_LIBS})
-set_target_properties(predatar_cuda_driver_stub PROPERTIES
+# lib/libcuda.so.1: the CUDA driver API (driver/Driver.h) on the runtime:
+# contexts, modules loaded at run time, cuLaunchKernel, the PTX linker,
+# memory, streams and events; every other entry point refuses by name
+# (driver/generated/Stubs.cpp), naming the library that called it.
+file(GLOB predatar_cuda_driver_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/driver/*.cpp)
+add_library(predatar_cuda_driver SHARED ${predatar_cuda_driver_sources}
+            ${CMAKE_CURRENT_LIST_DIR}/driver/generated/Stubs.cpp)
+target_include_directories(predatar_cuda_driver PRIVATE ${CMAKE_SOURCE_DIR}/src)
+target_link_libraries(predatar_cuda_driver PRIVATE predatar_cudart_runtime ${CMAKE_DL_LIBS})
+set_target_properties(predatar_cuda_driver PROPERTIES
   OUTPUT_NAME cuda
   VERSION 1
   SOVERSION 1
   LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib
-  CXX_VISIBILITY_PRESET hidden)
+  CXX_VISIBILITY_PRESET hidden
+  VISIBILITY_INLINES_HIDDEN ON)
+target_link_options(predatar_cuda_driver PRIVATE -Wl,--no-undefined)

@@ -1,50 +1,19 @@
 #include "libraries/EmbeddedModule.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "cudart/FatBinary.h"
+#include "cudart/FatBinaryWriter.h"
 #include "cudart/runtime/Api.h"
 
 namespace predatar::libraries {
-namespace {
-
-template <class T>
-void put(std::vector<uint8_t>& bytes, size_t at, T value) {
-  std::memcpy(bytes.data() + at, &value, sizeof(T));
-}
-
-// A fat binary container with one uncompressed PTX entry for compute_75
-// (layout in cudart/FatBinary.h).
-std::vector<uint8_t> containerOf(std::string_view ptx) {
-  constexpr size_t kHeader = 16, kEntryHeader = 0x40;
-  size_t payload = (ptx.size() + 1 + 7) / 8 * 8;  // NUL-terminated, 8-byte aligned
-  std::vector<uint8_t> bytes(kHeader + kEntryHeader + payload, 0);
-  put<uint32_t>(bytes, 0, cudart::kFatbinMagic);
-  put<uint16_t>(bytes, 4, 1);
-  put<uint16_t>(bytes, 6, kHeader);
-  put<uint64_t>(bytes, 8, kEntryHeader + payload);
-  size_t e = kHeader;
-  put<uint16_t>(bytes, e + 0x00, cudart::kEntryPtx);
-  put<uint16_t>(bytes, e + 0x02, 0x0101);
-  put<uint32_t>(bytes, e + 0x04, kEntryHeader);
-  put<uint64_t>(bytes, e + 0x08, payload);
-  put<uint16_t>(bytes, e + 0x18, 0);   // PTX ISA 9.0 (what the .version line says matters; this is informative)
-  put<uint16_t>(bytes, e + 0x1a, 9);
-  put<uint32_t>(bytes, e + 0x1c, 75);
-  put<uint64_t>(bytes, e + 0x38, payload);
-  std::memcpy(bytes.data() + kHeader + kEntryHeader, ptx.data(), ptx.size());
-  return bytes;
-}
-
-}  // namespace
 
 EmbeddedModule::EmbeddedModule(std::string_view ptx, std::vector<std::string> kernels)
     : ptx_(ptx), kernels_(std::move(kernels)), handles_(kernels_.size()) {}
 
 void EmbeddedModule::registerOnce() {
   std::call_once(registered_, [this] {
-    fatbin_ = containerOf(ptx_);
+    fatbin_ = cudart::ptxContainer({ptx_});
     wrapper_ = Wrapper{cudart::kFatbinWrapperMagic, 1, fatbin_.data(), nullptr};
     void** handle = __cudaRegisterFatBinary(&wrapper_);
     for (size_t i = 0; i < kernels_.size(); ++i)

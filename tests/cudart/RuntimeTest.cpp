@@ -321,21 +321,35 @@ TEST_F(Runtime, UnsupportedFunctionsFailByName) {
   EXPECT_EQ(cudaGetLastError(), cudaErrorNotSupported);
 }
 
-// NVIDIA's libraries (cuBLAS, cuRAND) bring their own runtime and dlopen the
-// driver: lib/libcuda.so.1 refuses each driver entry point by name, naming
-// the library that called it, and the refusal is the runtime's.
-TEST_F(Runtime, DriverApiIsRefusedByName) {
-  void* driver = dlopen(PREDATAR_CUDA_DRIVER_STUB, RTLD_NOW | RTLD_LOCAL);
+// lib/libcuda.so.1 implements the driver API programs call (tests/programs/
+// driver_api); NVIDIA's libraries (cuFFT, cuSPARSE) bring their own runtime,
+// which looks the driver up through cuGetProcAddress: that, and every entry
+// point predatar does not implement, is refused by name, with the driver's
+// status, leaving the runtime's last error alone.
+TEST_F(Runtime, DriverEntryPointsItLacksAreRefusedByName) {
+  void* driver = dlopen(PREDATAR_CUDA_DRIVER, RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(driver, nullptr) << dlerror();
-  auto cuInit = reinterpret_cast<int (*)(unsigned)>(dlsym(driver, "cuInit"));
-  ASSERT_NE(cuInit, nullptr);
+  using GetProcAddress = int (*)(const char*, void**, int, unsigned long long, void*);
+  auto getProcAddress = reinterpret_cast<GetProcAddress>(dlsym(driver, "cuGetProcAddress_v2"));
+  auto graphicsMap = reinterpret_cast<int (*)()>(dlsym(driver, "cuGraphicsMapResources"));
+  auto errorName = reinterpret_cast<int (*)(int, const char**)>(dlsym(driver, "cuGetErrorName"));
+  ASSERT_TRUE(getProcAddress && graphicsMap && errorName);
   testing::internal::CaptureStderr();
-  EXPECT_EQ(cuInit(0), 801);  // CUDA_ERROR_NOT_SUPPORTED
+  void* function = nullptr;
+  EXPECT_EQ(getProcAddress("cuMemAlloc", &function, 13000, 0, nullptr), 801);  // CUDA_ERROR_NOT_SUPPORTED
+  EXPECT_EQ(graphicsMap(), 801);
   std::string err = testing::internal::GetCapturedStderr();
-  EXPECT_NE(err.find("predatar: cuInit (the CUDA driver API, called by cudart_runtime_test"), std::string::npos)
+  EXPECT_NE(err.find("predatar: cuGetProcAddress of cuMemAlloc (the CUDA driver API) is not supported by the "
+                     "emulator (returning CUDA_ERROR_NOT_SUPPORTED)"),
+            std::string::npos)
       << err;
-  EXPECT_NE(err.find("is not supported by the emulator"), std::string::npos) << err;
-  EXPECT_EQ(cudaGetLastError(), cudaErrorNotSupported);
+  EXPECT_NE(err.find("predatar: cuGraphicsMapResources (the CUDA driver API) is not supported"), std::string::npos)
+      << err;
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  const char* name = nullptr;
+  EXPECT_EQ(errorName(201, &name), 0);
+  EXPECT_STREQ(name, "CUDA_ERROR_INVALID_CONTEXT");
+  EXPECT_EQ(errorName(123456, &name), 1);  // CUDA_ERROR_INVALID_VALUE
   dlclose(driver);
 }
 

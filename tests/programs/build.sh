@@ -2,7 +2,9 @@
 # Builds the feature programs the way a user would:
 #   nvcc -cudart shared -lineinfo -arch=sm_75 -o OUTDIR/NAME NAME.cu [flags of NAME.flags]
 # (a first line "// build: -arch=sm_NN" in NAME.cu picks another architecture;
-# NAME.flags may name more translation units, under units/)
+# NAME.flags may name more translation units, under units/; NAME.modules names
+# units the program loads itself through the driver API, each built beside it
+# as UNIT.fatbin and UNIT.ptx)
 # usage: build.sh [OUTDIR] [NAME...]   (default OUTDIR: bin/ next to this script)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -27,4 +29,12 @@ for name in "${names[@]}"; do
     case "${extra[$i]}" in *.cu) extra[$i]="$here/${extra[$i]}" ;; esac
   done
   "$nvcc" -cudart shared -lineinfo -arch="${arch:-sm_75}" -o "$out/$name" "$here/$name.cu" "${extra[@]}"
+  if [ -f "$here/$name.modules" ]; then
+    while read -r unit; do
+      [ -n "$unit" ] || continue
+      stem="$(basename "$unit" .cu)"
+      "$nvcc" -lineinfo -arch="${arch:-sm_75}" -fatbin -o "$out/$stem.fatbin" "$here/$unit"
+      "$nvcc" -lineinfo -arch="${arch:-sm_75}" -ptx -o "$out/$stem.ptx" "$here/$unit"
+    done < "$here/$name.modules"
+  fi
 done

@@ -14,42 +14,12 @@
 #include "cudart/runtime/Graph.h"
 #include "cudart/runtime/GraphTypes.h"
 #include "cudart/runtime/Runtime.h"
+#include "cudart/runtime/TextureTypes.h"
 #include "cudart/runtime/Unsupported.h"
 #include "sim/Texture.h"
 
 using namespace predatar::cudart;
 
-extern "C" {
-struct cudaChannelFormatDesc {
-  int x, y, z, w;
-  int f;  // cudaChannelFormatKind: 0 signed, 1 unsigned, 2 float
-};
-struct cudaResourceDesc {
-  int resType;  // 0 array, 1 mipmapped array, 2 linear, 3 pitch2D
-  union {
-    struct { cudaArray* array; } array;
-    struct { void* devPtr; cudaChannelFormatDesc desc; size_t sizeInBytes; } linear;
-    struct { void* devPtr; cudaChannelFormatDesc desc; size_t width, height, pitchInBytes; } pitch2D;
-    int reserved[32];
-  } res;
-  unsigned int flags;
-};
-static_assert(sizeof(cudaResourceDesc) == 144 && offsetof(cudaResourceDesc, flags) == 136);
-struct cudaTextureDesc {
-  int addressMode[3];
-  int filterMode;
-  int readMode;
-  int sRGB;
-  float borderColor[4];
-  int normalizedCoords;
-  unsigned int maxAnisotropy;
-  int mipmapFilterMode;
-  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
-  int disableTrilinearOptimization;
-  int seamlessCubemap;
-};
-static_assert(sizeof(cudaTextureDesc) == 72 && offsetof(cudaTextureDesc, normalizedCoords) == 40);
-}
 
 struct cudaArray {
   cudaChannelFormatDesc desc;

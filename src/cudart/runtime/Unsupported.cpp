@@ -35,7 +35,7 @@ int unsupported(const char* name) {
 
 }  // namespace predatar::cudart
 
-// For lib/libcuda.so.1 (driver/DriverStub.cpp): a driver entry point refused by name.
+// For lib/libcuda.so.1 (src/cudart/driver): a driver entry point refused by name.
 extern "C" __attribute__((visibility("default"))) int predatarUnsupported(const char* what) {
   return predatar::cudart::unsupported(what);
 }

@@ -1,0 +1,51 @@
+// lib/libcuda.so.1: the CUDA driver API, on the emulator. The driver calls
+// programs make (contexts, modules loaded at run time, cuLaunchKernel, the
+// PTX linker, memory, streams and events) become the runtime's, so their
+// kernels are launched, ordered and checked like any other; every other
+// entry point refuses by name (generated/Stubs.cpp).
+//
+// What differs from NVIDIA's driver, on purpose:
+// * one device and one address space: contexts are bookkeeping (a stack per
+//   thread, as cuCtxPush/Pop expect), they own nothing, and a call made
+//   with no current context acts on the device (the runtime's implicit
+//   primary context, which NVIDIA's runtime makes current behind the scenes);
+// * modules must carry PTX (PTX text, or a fat binary that holds it); a
+//   cubin alone is machine code the emulator cannot run, refused by name;
+// * cuLinkComplete's "cubin" is a fat binary of the PTX units added, which
+//   only this driver reads back.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cudart/runtime/CudaTypes.h"
+
+namespace predatar::driver {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUfunction = const void*;  // the host handle cudaLaunchKernel takes
+using CUmodule = void**;         // the runtime's module handle
+
+inline constexpr CUresult CUDA_SUCCESS = 0;
+inline constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
+inline constexpr CUresult CUDA_ERROR_INVALID_DEVICE = 101;
+inline constexpr CUresult CUDA_ERROR_INVALID_CONTEXT = 201;
+inline constexpr CUresult CUDA_ERROR_INVALID_PTX = 218;
+inline constexpr CUresult CUDA_ERROR_FILE_NOT_FOUND = 301;
+inline constexpr CUresult CUDA_ERROR_INVALID_HANDLE = 400;
+inline constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;
+inline constexpr CUresult CUDA_ERROR_NOT_SUPPORTED = 801;
+
+// The CUresult of a runtime call: the numbers the two APIs share are the
+// same errors; the runtime's own few map to the driver's nearest.
+CUresult fromRuntime(cudaError_t error);
+
+// A driver entry point (or an argument of one) the emulator does not
+// provide: "predatar: WHAT is not supported by the emulator", naming the
+// library whose code called it (`caller`: a return address) when that is
+// not the program; returns CUDA_ERROR_NOT_SUPPORTED.
+CUresult refuse(const char* what, const void* caller = nullptr);
+
+}  // namespace predatar::driver

@@ -1,0 +1,193 @@
+// Memory, copies, streams and events of the driver API (Driver.h): the
+// runtime's, so the detectors order them as they order the runtime's.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "cudart/driver/Driver.h"
+#include "cudart/runtime/Api.h"
+
+#define PREDATAR_DRIVER_API extern "C" __attribute__((visibility("default")))
+
+extern "C" cudaError_t cudaHostRegister(void* pointer, size_t bytes, unsigned flags);
+extern "C" cudaError_t cudaHostUnregister(void* pointer);
+
+using namespace predatar::driver;
+
+namespace {
+
+// cudaMemcpyKind
+constexpr int kHostToDevice = 1, kDeviceToHost = 2, kDeviceToDevice = 3, kDefault = 4;
+
+void* pointer(CUdeviceptr address) { return reinterpret_cast<void*>(uintptr_t(address)); }
+
+CUresult copy(void* dst, const void* src, size_t bytes, int kind, cudaStream_t stream, bool async) {
+  return fromRuntime(async ? cudaMemcpyAsync(dst, src, bytes, kind, stream) : cudaMemcpy(dst, src, bytes, kind));
+}
+
+// cuMemsetD16/D32: a value whose bytes differ is copied from a host pattern.
+template <class T>
+CUresult fill(CUdeviceptr dst, T value, size_t count, cudaStream_t stream, bool async) {
+  uint8_t bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));
+  if (std::all_of(bytes, bytes + sizeof(T), [&](uint8_t b) { return b == bytes[0]; }))
+    return fromRuntime(async ? cudaMemsetAsync(pointer(dst), bytes[0], count * sizeof(T), stream)
+                             : cudaMemset(pointer(dst), bytes[0], count * sizeof(T)));
+  constexpr size_t kChunk = size_t(1) << 20;  // elements per copy
+  std::vector<T> pattern(std::min(count, kChunk), value);
+  for (size_t done = 0; done < count; done += kChunk) {
+    size_t n = std::min(kChunk, count - done);
+    // (synchronous: the pattern buffer does not outlive this call)
+    if (async && stream != nullptr) cudaStreamSynchronize(stream);
+    if (cudaError_t e = cudaMemcpy(pointer(dst + done * sizeof(T)), pattern.data(), n * sizeof(T), kHostToDevice))
+      return fromRuntime(e);
+  }
+  return CUDA_SUCCESS;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- allocation
+
+PREDATAR_DRIVER_API CUresult cuMemAlloc_v2(CUdeviceptr* address, size_t bytes) {
+  if (address == nullptr || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+  void* p = nullptr;
+  if (cudaError_t e = cudaMalloc(&p, bytes)) return fromRuntime(e);
+  *address = reinterpret_cast<uintptr_t>(p);
+  return CUDA_SUCCESS;
+}
+
+PREDATAR_DRIVER_API CUresult cuMemAllocPitch_v2(CUdeviceptr* address, size_t* pitch, size_t width, size_t height,
+                                               unsigned elementBytes) {
+  if (address == nullptr || pitch == nullptr || (elementBytes != 4 && elementBytes != 8 && elementBytes != 16))
+    return CUDA_ERROR_INVALID_VALUE;
+  void* p = nullptr;
+  if (cudaError_t e = cudaMallocPitch(&p, pitch, width, height)) return fromRuntime(e);
+  *address = reinterpret_cast<uintptr_t>(p);
+  return CUDA_SUCCESS;
+}
+
+PREDATAR_DRIVER_API CUresult cuMemAllocManaged(CUdeviceptr* address, size_t bytes, unsigned flags) {
+  if (address == nullptr || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+  void* p = nullptr;
+  if (cudaError_t e = cudaMallocManaged(&p, bytes, flags)) return fromRuntime(e);
+  *address = reinterpret_cast<uintptr_t>(p);
+  return CUDA_SUCCESS;
+}
+
+PREDATAR_DRIVER_API CUresult cuMemFree_v2(CUdeviceptr address) { return fromRuntime(cudaFree(pointer(address))); }
+
+PREDATAR_DRIVER_API CUresult cuMemGetInfo_v2(size_t* free, size_t* total) {
+  if (free == nullptr || total == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  return fromRuntime(cudaMemGetInfo(free, total));
+}
+
+PREDATAR_DRIVER_API CUresult cuMemAllocHost_v2(void** host, size_t bytes) {
+  return fromRuntime(cudaMallocHost(host, bytes));
+}
+
+// CU_MEMHOSTALLOC_* and cudaHostAlloc* flags are the same bits.
+PREDATAR_DRIVER_API CUresult cuMemHostAlloc(void** host, size_t bytes, unsigned flags) {
+  return fromRuntime(cudaHostAlloc(host, bytes, flags));
+}
+
+PREDATAR_DRIVER_API CUresult cuMemFreeHost(void* host) { return fromRuntime(cudaFreeHost(host)); }
+
+PREDATAR_DRIVER_API CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr* address, void* host, unsigned flags) {
+  if (address == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  void* p = nullptr;
+  if (cudaError_t e = cudaHostGetDevicePointer(&p, host, flags)) return fromRuntime(e);
+  *address = reinterpret_cast<uintptr_t>(p);
+  return CUDA_SUCCESS;
+}
+
+PREDATAR_DRIVER_API CUresult cuMemHostRegister_v2(void* host, size_t bytes, unsigned flags) {
+  return fromRuntime(cudaHostRegister(host, bytes, flags));
+}
+
+PREDATAR_DRIVER_API CUresult cuMemHostUnregister(void* host) { return fromRuntime(cudaHostUnregister(host)); }
+
+// ---------------------------------------------------------------- copies and memsets
+
+PREDATAR_DRIVER_API CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void* src, size_t bytes) {
+  return copy(pointer(dst), src, bytes, kHostToDevice, nullptr, false);
+}
+PREDATAR_DRIVER_API CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t bytes) {
+  return copy(dst, pointer(src), bytes, kDeviceToHost, nullptr, false);
+}
+PREDATAR_DRIVER_API CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
+  return copy(pointer(dst), pointer(src), bytes, kDeviceToDevice, nullptr, false);
+}
+PREDATAR_DRIVER_API CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
+  return copy(pointer(dst), pointer(src), bytes, kDefault, nullptr, false);
+}
+PREDATAR_DRIVER_API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t bytes, cudaStream_t s) {
+  return copy(pointer(dst), src, bytes, kHostToDevice, s, true);
+}
+PREDATAR_DRIVER_API CUresult cuMemcpyDtoHAsync_v2(void* dst, CUdeviceptr src, size_t bytes, cudaStream_t s) {
+  return copy(dst, pointer(src), bytes, kDeviceToHost, s, true);
+}
+PREDATAR_DRIVER_API CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, cudaStream_t s) {
+  return copy(pointer(dst), pointer(src), bytes, kDeviceToDevice, s, true);
+}
+PREDATAR_DRIVER_API CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, cudaStream_t s) {
+  return copy(pointer(dst), pointer(src), bytes, kDefault, s, true);
+}
+
+PREDATAR_DRIVER_API CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char value, size_t count) {
+  return fill<uint8_t>(dst, value, count, nullptr, false);
+}
+PREDATAR_DRIVER_API CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short value, size_t count) {
+  return fill<uint16_t>(dst, value, count, nullptr, false);
+}
+PREDATAR_DRIVER_API CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned value, size_t count) {
+  return fill<uint32_t>(dst, value, count, nullptr, false);
+}
+PREDATAR_DRIVER_API CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count, cudaStream_t s) {
+  return fill<uint8_t>(dst, value, count, s, true);
+}
+PREDATAR_DRIVER_API CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count, cudaStream_t s) {
+  return fill<uint16_t>(dst, value, count, s, true);
+}
+PREDATAR_DRIVER_API CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count, cudaStream_t s) {
+  return fill<uint32_t>(dst, value, count, s, true);
+}
+
+// ---------------------------------------------------------------- streams and events
+// (CU_STREAM_* and CU_EVENT_* flags are the runtime's bits.)
+
+PREDATAR_DRIVER_API CUresult cuStreamCreate(cudaStream_t* stream, unsigned flags) {
+  return fromRuntime(cudaStreamCreateWithFlags(stream, flags));
+}
+PREDATAR_DRIVER_API CUresult cuStreamCreateWithPriority(cudaStream_t* stream, unsigned flags, int priority) {
+  return fromRuntime(cudaStreamCreateWithPriority(stream, flags, priority));
+}
+PREDATAR_DRIVER_API CUresult cuStreamDestroy_v2(cudaStream_t stream) { return fromRuntime(cudaStreamDestroy(stream)); }
+PREDATAR_DRIVER_API CUresult cuStreamSynchronize(cudaStream_t stream) {
+  return fromRuntime(cudaStreamSynchronize(stream));
+}
+PREDATAR_DRIVER_API CUresult cuStreamQuery(cudaStream_t stream) { return fromRuntime(cudaStreamQuery(stream)); }
+PREDATAR_DRIVER_API CUresult cuStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags) {
+  return fromRuntime(cudaStreamWaitEvent(stream, event, flags));
+}
+PREDATAR_DRIVER_API CUresult cuLaunchHostFunc(cudaStream_t stream, cudaHostFn_t function, void* data) {
+  return fromRuntime(cudaLaunchHostFunc(stream, function, data));
+}
+
+PREDATAR_DRIVER_API CUresult cuEventCreate(cudaEvent_t* event, unsigned flags) {
+  return fromRuntime(cudaEventCreateWithFlags(event, flags));
+}
+PREDATAR_DRIVER_API CUresult cuEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  return fromRuntime(cudaEventRecord(event, stream));
+}
+PREDATAR_DRIVER_API CUresult cuEventQuery(cudaEvent_t event) { return fromRuntime(cudaEventQuery(event)); }
+PREDATAR_DRIVER_API CUresult cuEventSynchronize(cudaEvent_t event) {
+  return fromRuntime(cudaEventSynchronize(event));
+}
+PREDATAR_DRIVER_API CUresult cuEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  return fromRuntime(cudaEventElapsedTime(ms, start, end));
+}
+PREDATAR_DRIVER_API CUresult cuEventElapsedTime_v2(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  return fromRuntime(cudaEventElapsedTime(ms, start, end));
+}
+PREDATAR_DRIVER_API CUresult cuEventDestroy_v2(cudaEvent_t event) { return fromRuntime(cudaEventDestroy(event)); }

@@ -1,0 +1,264 @@
+// Modules, the PTX linker, kernels and launches of the driver API (Driver.h).
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cudart/FatBinaryWriter.h"
+#include "cudart/driver/Driver.h"
+#include "cudart/runtime/Api.h"
+#include "cudart/runtime/DriverBridge.h"
+
+#define PREDATAR_DRIVER_API extern "C" __attribute__((visibility("default")))
+
+using namespace predatar::driver;
+
+namespace {
+
+// What a file holds, or nullopt when it cannot be read.
+bool readFile(const char* path, std::string& bytes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream all;
+  all << in.rdbuf();
+  bytes = all.str();
+  return true;
+}
+
+CUresult loadModule(CUmodule* module, const void* image) {
+  if (module == nullptr || image == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  return fromRuntime(predatarDriverLoadModule(image, module));
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- modules
+
+PREDATAR_DRIVER_API CUresult cuModuleLoadData(CUmodule* module, const void* image) {
+  return loadModule(module, image);
+}
+
+// The JIT options (optimization level, log buffers...) change nothing the
+// emulator does: PTX is interpreted as written.
+PREDATAR_DRIVER_API CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned, int*, void**) {
+  return loadModule(module, image);
+}
+
+PREDATAR_DRIVER_API CUresult cuModuleLoadFatBinary(CUmodule* module, const void* image) {
+  return loadModule(module, image);
+}
+
+PREDATAR_DRIVER_API CUresult cuModuleLoad(CUmodule* module, const char* path) {
+  if (module == nullptr || path == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  std::string bytes;
+  if (!readFile(path, bytes)) return CUDA_ERROR_FILE_NOT_FOUND;
+  return loadModule(module, bytes.c_str());  // (PTX needs its NUL: c_str() has it)
+}
+
+PREDATAR_DRIVER_API CUresult cuModuleUnload(CUmodule module) {
+  return fromRuntime(predatarDriverUnloadModule(module));
+}
+
+PREDATAR_DRIVER_API CUresult cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name) {
+  if (function == nullptr || name == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  return fromRuntime(predatarDriverModuleFunction(module, name, function));
+}
+
+PREDATAR_DRIVER_API CUresult cuModuleGetGlobal_v2(CUdeviceptr* address, size_t* bytes, CUmodule module,
+                                                 const char* name) {
+  uint64_t a = 0, b = 0;
+  if (CUresult e = fromRuntime(predatarDriverModuleGlobal(module, name, &a, &b)); e != CUDA_SUCCESS) return e;
+  if (address) *address = a;
+  if (bytes) *bytes = b;
+  return CUDA_SUCCESS;
+}
+
+// ---------------------------------------------------------------- the PTX linker
+
+namespace {
+
+// CUjitInputType and CUjit_option values used here.
+constexpr int kJitInputPtx = 1, kJitInputFatbinary = 2;
+constexpr int kJitWallTime = 2, kJitInfoLog = 3, kJitInfoLogSize = 4, kJitErrorLog = 5, kJitErrorLogSize = 6;
+
+// A pending link: the PTX units added, then the container they make.
+struct LinkState {
+  std::vector<std::string> units;
+  std::vector<uint8_t> output;
+  std::vector<std::pair<char*, size_t>> logs;  // info and error log buffers: left empty
+  float* wallTime = nullptr;
+};
+
+}  // namespace
+
+PREDATAR_DRIVER_API CUresult cuLinkCreate_v2(unsigned count, int* options, void** values, LinkState** state) {
+  if (state == nullptr || (count > 0 && (options == nullptr || values == nullptr))) return CUDA_ERROR_INVALID_VALUE;
+  auto* link = new LinkState;
+  char* logs[2] = {nullptr, nullptr};
+  size_t sizes[2] = {0, 0};
+  for (unsigned i = 0; i < count; ++i) {
+    switch (options[i]) {
+      case kJitWallTime: link->wallTime = reinterpret_cast<float*>(&values[i]); break;  // written in place
+      case kJitInfoLog: logs[0] = static_cast<char*>(values[i]); break;
+      case kJitErrorLog: logs[1] = static_cast<char*>(values[i]); break;
+      case kJitInfoLogSize: sizes[0] = reinterpret_cast<uintptr_t>(values[i]); break;
+      case kJitErrorLogSize: sizes[1] = reinterpret_cast<uintptr_t>(values[i]); break;
+      default: break;  // optimization levels, targets...: PTX is interpreted as written
+    }
+  }
+  for (int l = 0; l < 2; ++l)
+    if (logs[l] && sizes[l]) {
+      logs[l][0] = '\0';
+      link->logs.emplace_back(logs[l], sizes[l]);
+    }
+  *state = link;
+  return CUDA_SUCCESS;
+}
+
+PREDATAR_DRIVER_API CUresult cuLinkAddData_v2(LinkState* state, int type, void* data, size_t bytes, const char* name,
+                                             unsigned, int*, void**) {
+  if (state == nullptr || data == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  if (type == kJitInputPtx) {
+    state->units.emplace_back(static_cast<const char*>(data), strnlen(static_cast<const char*>(data), bytes));
+    return CUDA_SUCCESS;
+  }
+  std::string what = "cuLinkAddData of " + std::string(name ? name : "an input") + " with input type " +
+                     std::to_string(type) +
+                     (type == kJitInputFatbinary ? " (fat binary: load it with cuModuleLoadData instead)"
+                                                 : " (predatar links PTX only: cubins, objects and libraries hold "
+                                                   "machine code)");
+  return refuse(what.c_str());
+}
+
+PREDATAR_DRIVER_API CUresult cuLinkAddFile_v2(LinkState* state, int type, const char* path, unsigned count,
+                                             int* options, void** values) {
+  if (state == nullptr || path == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  std::string bytes;
+  if (!readFile(path, bytes)) return CUDA_ERROR_FILE_NOT_FOUND;
+  return cuLinkAddData_v2(state, type, bytes.data(), bytes.size(), path, count, options, values);
+}
+
+// The output is a fat binary of the units (Driver.h); the runtime links
+// several as it links nvcc -rdc=true modules, when the module is loaded.
+PREDATAR_DRIVER_API CUresult cuLinkComplete(LinkState* state, void** output, size_t* bytes) {
+  if (state == nullptr || output == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  if (state->units.empty()) return CUDA_ERROR_INVALID_VALUE;
+  std::vector<std::string_view> units(state->units.begin(), state->units.end());
+  state->output = predatar::cudart::ptxContainer(units);
+  *output = state->output.data();
+  if (bytes) *bytes = state->output.size();
+  if (state->wallTime) *state->wallTime = 0.0f;
+  return CUDA_SUCCESS;
+}
+
+PREDATAR_DRIVER_API CUresult cuLinkDestroy(LinkState* state) {
+  delete state;
+  return CUDA_SUCCESS;
+}
+
+// ---------------------------------------------------------------- kernels
+
+namespace {
+
+// cuLaunchKernel's `extra`: CU_LAUNCH_PARAM_BUFFER_POINTER, then _SIZE, then _END.
+CUresult unpackExtra(CUfunction function, void** extra, std::vector<void*>& params) {
+  void* buffer = nullptr;
+  size_t bytes = 0;
+  for (size_t i = 0; extra[i] != nullptr; i += 2) {
+    uintptr_t key = reinterpret_cast<uintptr_t>(extra[i]);
+    if (key == 1) buffer = extra[i + 1];
+    else if (key == 2 && extra[i + 1]) bytes = *static_cast<size_t*>(extra[i + 1]);
+    else return CUDA_ERROR_INVALID_VALUE;
+  }
+  if (buffer == nullptr && bytes > 0) return CUDA_ERROR_INVALID_VALUE;
+  params.resize(4096);  // (a kernel's parameters fit in 32 KB)
+  size_t count = 0;
+  if (CUresult e = fromRuntime(predatarDriverUnpackParams(function, buffer, bytes, params.data(), params.size(), &count));
+      e != CUDA_SUCCESS)
+    return e;
+  params.resize(count);
+  return CUDA_SUCCESS;
+}
+
+CUresult launch(bool cooperative, CUfunction function, dim3 grid, dim3 block, unsigned sharedBytes,
+                cudaStream_t stream, void** kernelParams, void** extra) {
+  if (function == nullptr) return CUDA_ERROR_INVALID_HANDLE;
+  if (kernelParams != nullptr && extra != nullptr) return CUDA_ERROR_INVALID_VALUE;
+  std::vector<void*> unpacked;
+  if (extra != nullptr) {
+    if (CUresult e = unpackExtra(function, extra, unpacked); e != CUDA_SUCCESS) return e;
+    kernelParams = unpacked.data();
+  }
+  cudaError_t e = cooperative ? cudaLaunchCooperativeKernel(function, grid, block, kernelParams, sharedBytes, stream)
+                              : cudaLaunchKernel(function, grid, block, kernelParams, sharedBytes, stream);
+  return fromRuntime(e);
+}
+
+}  // namespace
+
+PREDATAR_DRIVER_API CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                           unsigned by, unsigned bz, unsigned sharedBytes, cudaStream_t stream,
+                                           void** kernelParams, void** extra) {
+  return launch(false, function, dim3{gx, gy, gz}, dim3{bx, by, bz}, sharedBytes, stream, kernelParams, extra);
+}
+
+PREDATAR_DRIVER_API CUresult cuLaunchCooperativeKernel(CUfunction function, unsigned gx, unsigned gy, unsigned gz,
+                                                      unsigned bx, unsigned by, unsigned bz, unsigned sharedBytes,
+                                                      cudaStream_t stream, void** kernelParams) {
+  return launch(true, function, dim3{gx, gy, gz}, dim3{bx, by, bz}, sharedBytes, stream, kernelParams, nullptr);
+}
+
+// CUfunction_attribute: the first ten are cudaFuncAttributes' fields.
+PREDATAR_DRIVER_API CUresult cuFuncGetAttribute(int* value, int attribute, CUfunction function) {
+  if (value == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  cudaFuncAttributes a{};
+  if (cudaError_t e = cudaFuncGetAttributes(&a, function); e != 0) return fromRuntime(e);
+  switch (attribute) {
+    case 0: *value = a.maxThreadsPerBlock; break;
+    case 1: *value = int(a.sharedSizeBytes); break;
+    case 2: *value = int(a.constSizeBytes); break;
+    case 3: *value = int(a.localSizeBytes); break;
+    case 4: *value = a.numRegs; break;
+    case 5: *value = a.ptxVersion; break;
+    case 6: *value = a.binaryVersion; break;
+    case 7: *value = a.cacheModeCA; break;
+    case 8: *value = a.maxDynamicSharedSizeBytes; break;
+    case 9: *value = a.preferredShmemCarveout; break;
+    default:
+      return refuse(("cuFuncGetAttribute with attribute " + std::to_string(attribute)).c_str());
+  }
+  return CUDA_SUCCESS;
+}
+
+// CUfunction_attribute and cudaFuncAttribute number the settable ones alike.
+PREDATAR_DRIVER_API CUresult cuFuncSetAttribute(CUfunction function, int attribute, int value) {
+  return fromRuntime(cudaFuncSetAttribute(function, attribute, value));
+}
+
+PREDATAR_DRIVER_API CUresult cuFuncSetCacheConfig(CUfunction function, int config) {
+  return fromRuntime(cudaFuncSetCacheConfig(function, config));
+}
+
+PREDATAR_DRIVER_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, CUfunction function,
+                                                                        int blockSize, size_t sharedBytes) {
+  return fromRuntime(cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, function, blockSize, sharedBytes));
+}
+
+// The largest block (up to `limit`) and the grid that fills the device with it.
+PREDATAR_DRIVER_API CUresult cuOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, CUfunction function,
+                                                             size_t (*sharedForBlock)(int), size_t sharedBytes,
+                                                             int limit) {
+  if (minGridSize == nullptr || blockSize == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  int block = limit > 0 ? std::min(limit, 1024) : 1024;
+  int perMultiprocessor = 0, multiprocessors = 0;
+  size_t shared = sharedForBlock ? sharedForBlock(block) : sharedBytes;
+  if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perMultiprocessor, function, block, shared); e)
+    return fromRuntime(e);
+  if (cudaError_t e = cudaDeviceGetAttribute(&multiprocessors, 16 /* multiprocessor count */, 0); e)
+    return fromRuntime(e);
+  *blockSize = block;
+  *minGridSize = perMultiprocessor * multiprocessors;
+  return CUDA_SUCCESS;
+}
