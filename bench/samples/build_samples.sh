@@ -6,7 +6,8 @@
 # plus what the sample's own CMakeLists.txt asks for (--extended-lambda always; -rdc=true -lcudadevrt
 # for dynamic parallelism, libraries, include dirs: the third column of samples.list). The fourth
 # column names the modules a driver-API sample loads itself (SOURCE>FILE): each is built into the
-# sample's folder of the checkout, where the sample looks for it, with -fatbin (or -ptx for a .ptx).
+# sample's folder of the checkout, where the sample looks for it, with -fatbin (or -ptx for a .ptx);
+# +PATH copies CUDA's include/PATH there (as its last component) (headers an NVRTC sample hands its compiler, as its CMake does).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 2 ] || { echo "usage: $0 CUDA_SAMPLES_DIR OUT_DIR [-j N] [NAME...]" >&2; exit 2; }
@@ -22,6 +23,10 @@ NVCC_FLAGS=${NVCC_FLAGS:--cudart shared -lineinfo -arch=sm_75 --extended-lambda}
 build_modules() {  # DIR "SOURCE>FILE ...": the driver-API modules of one sample
   local spec src file mode
   for spec in $2; do
+    if [ "${spec#+}" != "$spec" ]; then
+      [ -e "$root/Samples/$1/$(basename "${spec#+}")" ] || cp -r "$cuda_include/${spec#+}" "$root/Samples/$1/"
+      continue
+    fi
     src=${spec%%>*}; file=${spec#*>}
     case "$file" in *.ptx) mode=-ptx ;; *) mode=-fatbin ;; esac
     [ -f "$root/Samples/$1/$file" ] && continue
@@ -45,7 +50,8 @@ build_one() {  # line of samples.list
     echo "FAILED $name (see $out/$name.buildlog)"
   fi
 }
-export -f build_one build_modules; export root out NVCC_FLAGS
+cuda_include="$(cd "$(dirname "$(command -v nvcc)")/../include" && pwd)"
+export -f build_one build_modules; export root out NVCC_FLAGS cuda_include
 
 entries() {  # the lines of samples.list to build: all, or those named, in the order named
   if [ $# -eq 0 ]; then grep -vE '^\s*(#|$)' "$here/samples.list"; return; fi

@@ -41,3 +41,19 @@ endfunction()
 
 predatar_cuda_library(curand 10 CurandKernels kCurandKernelsPtx)
 predatar_cuda_library(cublas 13 CublasKernels kCublasKernelsPtx)
+
+# lib/libnvrtc.so.13: NVIDIA's NVRTC, forwarded to (it compiles on the CPU),
+# with machine-code requests answered with PTX the emulator runs (nvrtc/Nvrtc.cpp).
+add_library(predatar_nvrtc SHARED ${predatar_libraries_dir}/nvrtc/Nvrtc.cpp)
+target_include_directories(predatar_nvrtc PRIVATE ${CMAKE_SOURCE_DIR}/src)
+target_link_libraries(predatar_nvrtc PRIVATE predatar_cudart_runtime ${CMAKE_DL_LIBS})
+set_target_properties(predatar_nvrtc PROPERTIES
+  OUTPUT_NAME nvrtc
+  VERSION 13
+  SOVERSION 13
+  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib
+  CXX_VISIBILITY_PRESET hidden
+  VISIBILITY_INLINES_HIDDEN ON
+  LINK_DEPENDS ${predatar_libraries_dir}/nvrtc/libnvrtc.map)
+target_link_options(predatar_nvrtc PRIVATE -Wl,--version-script=${predatar_libraries_dir}/nvrtc/libnvrtc.map
+                    -Wl,--no-undefined)

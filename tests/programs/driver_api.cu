@@ -2,8 +2,9 @@
 // file, PTX through the JIT linker), cuLaunchKernel with kernelParams and
 // with a packed argument buffer, module globals, memsets of a pattern,
 // contexts, virtual memory (reserve, map, unmap, map again), arrays and
-// texture objects; a cubin alone is refused by name. Two streams that write
-// one buffer with nothing ordering them race, at units/driver_api_kernels.cu:13.
+// texture objects; a cubin alone is refused by name; a device assert is
+// returned by the next synchronization. Two streams that write one buffer
+// with nothing ordering them race, at units/driver_api_kernels.cu:15.
 #include <cuda.h>
 #include <unistd.h>
 
@@ -110,6 +111,7 @@ int main() {
   CHECK(cuMemcpyDtoH(host.data(), data, n * sizeof(float)));
   std::printf("linked: %g, info log '%s'\n", host[10], info);
   CHECK(cuModuleUnload(linked));
+  std::printf("unloaded twice: %d\n", cuModuleUnload(linked) == CUDA_ERROR_INVALID_HANDLE);
 
   // A 32-bit pattern whose bytes differ.
   CUdeviceptr words;
@@ -212,8 +214,16 @@ int main() {
   CHECK(cuMemFree(data));
   CHECK(cuMemFree(words));
   CHECK(cuMemFree(counts));
-  CHECK(cuModuleUnload(module));
-  CHECK(cuCtxDestroy(context));
-  std::printf("done\n");
+
+  // A device assert is the GPU's asynchronous error: the launch succeeds,
+  // the next synchronization returns it (and the context is lost).
+  CUfunction positive;
+  CHECK(cuModuleGetFunction(&positive, module, "positive"));
+  CUdeviceptr zeros;
+  CHECK(cuMemAlloc(&zeros, 32 * sizeof(int)));
+  CHECK(cuMemsetD32(zeros, 0, 32));
+  void* positiveParams[] = {&zeros};
+  std::printf("assert: launch %d", int(cuLaunchKernel(positive, 1, 1, 1, 32, 1, 1, 0, nullptr, positiveParams, nullptr)));
+  std::printf(", synchronize %d\n", int(cuCtxSynchronize()) == CUDA_ERROR_ASSERT);
   return 0;
 }

@@ -11,6 +11,7 @@
 # and predatar must exit 0, or the status in NAME.status). NAME.replays: how
 # many launches must be replayed as exact repeats (cudart/runtime/RepeatedLaunches.h).
 # NAME.stderr: lines predatar's standard error must hold.
+# NAME.needs: NVIDIA libraries the program loads at run time; skipped without them.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 predatar="${1:?usage: run.sh PREDATAR_BINARY [WORKDIR]}"
@@ -50,10 +51,24 @@ for race in json.load(open(report)).get("races", []):
 PY
 }
 
+
+# NAME.needs lists NVIDIA libraries the program loads (e.g. libnvrtc.so.13):
+# found in CUDA's lib64 (CUDA_HOME, else /usr/local/cuda) or the system's.
+has_needs() {
+  [ -f "$here/$1.needs" ] || return 0
+  local lib
+  while read -r lib; do
+    [ -n "$lib" ] || continue
+    [ -e "${CUDA_HOME:-/usr/local/cuda}/lib64/$lib" ] || [ -e "/usr/lib/x86_64-linux-gnu/$lib" ] || return 1
+  done < "$here/$1.needs"
+}
+
 failed=0
 for src in "$here"/*.cu; do
   name="$(basename "$src" .cu)"
   program="$bindir/$name"
+  # NAME.needs: libraries of NVIDIA's the program needs at run time (NVRTC compiles with NVIDIA's own).
+  if ! has_needs "$name"; then echo "skip: $name (needs $(tr '\n' ' ' < "$here/$name.needs"))"; continue; fi
   [ -x "$program" ] || { echo "FAIL: $name: no binary $program"; failed=$((failed + 1)); continue; }
   report="$work/$name.json"
   rm -f "$report"

@@ -12,10 +12,24 @@ work="${2:-$(mktemp -d)}"
 mkdir -p "$work"
 asan="$(${CC:-gcc} -print-file-name=libasan.so)"
 [ -f "$asan" ] || { echo "run_sanitized.sh: no libasan.so ($asan)"; exit 1; }
+
+# NAME.needs lists NVIDIA libraries the program loads (e.g. libnvrtc.so.13):
+# found in CUDA's lib64 (CUDA_HOME, else /usr/local/cuda) or the system's.
+has_needs() {
+  [ -f "$here/$1.needs" ] || return 0
+  local lib
+  while read -r lib; do
+    [ -n "$lib" ] || continue
+    [ -e "${CUDA_HOME:-/usr/local/cuda}/lib64/$lib" ] || [ -e "/usr/lib/x86_64-linux-gnu/$lib" ] || return 1
+  done < "$here/$1.needs"
+}
+
 failed=0
 for src in "$here"/*.cu; do
   name="$(basename "$src" .cu)"
   program="$here/bin/$name"
+  # NAME.needs: libraries of NVIDIA's the program needs at run time (NVRTC compiles with NVIDIA's own).
+  if ! has_needs "$name"; then echo "skip: $name (needs $(tr '\n' ' ' < "$here/$name.needs"))"; continue; fi
   [ -x "$program" ] || { echo "FAIL: $name: no binary"; failed=$((failed + 1)); continue; }
   (cd "$work" && LD_PRELOAD="$asan:$lib" LD_LIBRARY_PATH="$(dirname "$lib")" \
      ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 PREDATAR_DETECTORS=gwcp PREDATAR_QUIET=1 \

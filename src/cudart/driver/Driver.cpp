@@ -137,6 +137,17 @@ PREDATAR_DRIVER_API CUresult cuGetProcAddress_v2(const char* symbol, void**, int
                 __builtin_return_address(0));
 }
 
+// NVIDIA's NVRTC (lib/libnvrtc.so.13 forwards to it) asks for an export
+// table when a driver is loaded, and compiles all the same without one, as
+// it does on a machine with no driver: only other callers hear a refusal.
+PREDATAR_DRIVER_API CUresult cuGetExportTable(const void** table, const void* id) {
+  if (table != nullptr) *table = nullptr;
+  (void)id;
+  const void* caller = __builtin_return_address(0);
+  if (libraryOf(caller).rfind("libnvrtc", 0) == 0) return CUDA_ERROR_NOT_SUPPORTED;
+  return refuse("cuGetExportTable", caller);
+}
+
 // ---------------------------------------------------------------- devices
 
 namespace {

@@ -85,7 +85,8 @@ extern "C" __attribute__((visibility("default"))) int predatarDriverLoadModule(c
 extern "C" __attribute__((visibility("default"))) int predatarDriverUnloadModule(void** module) {
   {
     std::lock_guard lock(rt().mutex());
-    if (rt().moduleOf(module) == nullptr) return cudaErrorInvalidResourceHandle;
+    RegisteredModule* m = rt().moduleOf(module);
+    if (m == nullptr || m->unregistered) return cudaErrorInvalidResourceHandle;
   }
   __cudaUnregisterFatBinary(module);
   return cudaSuccess;
