@@ -353,6 +353,36 @@ TEST_F(Runtime, DriverEntryPointsItLacksAreRefusedByName) {
   dlclose(driver);
 }
 
+// Modules the driver cannot load say why, with the driver's status.
+TEST_F(Runtime, DriverModulesThatCannotLoadSayWhy) {
+  void* driver = dlopen(PREDATAR_CUDA_DRIVER, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(driver, nullptr) << dlerror();
+  auto load = reinterpret_cast<int (*)(void**, const void*)>(dlsym(driver, "cuModuleLoadData"));
+  auto linkCreate = reinterpret_cast<int (*)(unsigned, int*, void**, void**)>(dlsym(driver, "cuLinkCreate_v2"));
+  auto linkAdd = reinterpret_cast<int (*)(void*, int, void*, size_t, const char*, unsigned, int*, void**)>(
+      dlsym(driver, "cuLinkAddData_v2"));
+  auto linkDestroy = reinterpret_cast<int (*)(void*)>(dlsym(driver, "cuLinkDestroy"));
+  ASSERT_TRUE(load && linkCreate && linkAdd && linkDestroy);
+  void* module = nullptr;
+  testing::internal::CaptureStderr();
+  const char* badPtx = ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k( { ret;\n";
+  EXPECT_EQ(load(&module, badPtx), 218);  // CUDA_ERROR_INVALID_PTX
+  EXPECT_EQ(load(&module, "neither PTX nor a fat binary"), 200);  // CUDA_ERROR_INVALID_IMAGE
+  void* link = nullptr;
+  ASSERT_EQ(linkCreate(0, nullptr, nullptr, &link), 0);
+  char cubin[16] = {0x7f, 'E', 'L', 'F'};
+  EXPECT_EQ(linkAdd(link, 0 /* CU_JIT_INPUT_CUBIN */, cubin, sizeof cubin, "k.cubin", 0, nullptr, nullptr), 801);
+  EXPECT_EQ(linkDestroy(link), 0);
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("cannot load the PTX of"), std::string::npos) << err;
+  EXPECT_NE(err.find(":4: in function 'k': expected .param"), std::string::npos) << err;
+  EXPECT_NE(err.find("neither PTX text nor a fat binary nor a cubin"), std::string::npos) << err;
+  EXPECT_NE(err.find("cuLinkAddData of k.cubin with input type 0 (predatar links PTX only"), std::string::npos)
+      << err;
+  cudaGetLastError();
+  dlclose(driver);
+}
+
 TEST_F(Runtime, ResetFreesAllocations) {
   void* d = nullptr;
   ASSERT_EQ(cudaMalloc(&d, 16), 0);

@@ -2,7 +2,7 @@
 // file, PTX through the JIT linker), cuLaunchKernel with kernelParams and
 // with a packed argument buffer, module globals, memsets of a pattern,
 // contexts, virtual memory (reserve, map, unmap, map again), arrays and
-// texture objects; a cubin alone is refused by name; a device assert is
+// texture objects, CUDA 12's libraries and cuLaunchKernelEx; a cubin alone is refused by name; a device assert is
 // returned by the next synchronization. Two streams that write one buffer
 // with nothing ordering them race, at units/driver_api_kernels.cu:15.
 #include <cuda.h>
@@ -87,6 +87,30 @@ int main() {
   CHECK(cuModuleGetGlobal(&launches, &launchesBytes, module, "launches"));
   CHECK(cuMemcpyDtoH(&launchCount, launches, sizeof launchCount));
   std::printf("global: %zu bytes, %d launches\n", launchesBytes, launchCount);
+  const char* scaleName = nullptr;
+  CUmemorytype memoryType;
+  CHECK(cuFuncGetName(&scaleName, scale));
+  CHECK(cuPointerGetAttribute(&memoryType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, data));
+  std::printf("name: %s, device memory %d\n", scaleName, memoryType == CU_MEMORYTYPE_DEVICE);
+
+  // CUDA 12's context-free loading: a library, its kernel, launched with cuLaunchKernelEx.
+  CUlibrary library;
+  CHECK(cuLibraryLoadData(&library, fatbin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+  CUkernel kernel;
+  CUfunction libraryScale;
+  CHECK(cuLibraryGetKernel(&kernel, library, "scale"));
+  CHECK(cuKernelGetFunction(&libraryScale, kernel));
+  CUlaunchConfig config = {};
+  config.gridDimX = n / 64;
+  config.gridDimY = config.gridDimZ = 1;
+  config.blockDimX = 64;
+  config.blockDimY = config.blockDimZ = 1;
+  float ten = 10.0f;
+  void* tenParams[] = {&data, &n, &ten};
+  CHECK(cuLaunchKernelEx(&config, libraryScale, tenParams, nullptr));
+  CHECK(cuMemcpyDtoH(host.data(), data, n * sizeof(float)));
+  std::printf("library: %g\n", host[1]);
+  CHECK(cuLibraryUnload(library));
 
   // PTX through the JIT linker.
   std::string ptx = besideProgram("driver_api_kernels.ptx");

@@ -2,6 +2,7 @@
 // runtime's, so the detectors order them as they order the runtime's.
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "cudart/driver/Driver.h"
@@ -106,6 +107,25 @@ PREDATAR_DRIVER_API CUresult cuMemHostRegister_v2(void* host, size_t bytes, unsi
 }
 
 PREDATAR_DRIVER_API CUresult cuMemHostUnregister(void* host) { return fromRuntime(cudaHostUnregister(host)); }
+
+// CUpointer_attribute: what the runtime's cudaPointerGetAttributes knows.
+PREDATAR_DRIVER_API CUresult cuPointerGetAttribute(void* data, int attribute, CUdeviceptr address) {
+  if (data == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  cudaPointerAttributes a{};
+  if (cudaError_t e = cudaPointerGetAttributes(&a, pointer(address))) return fromRuntime(e);
+  constexpr int kUnregistered = 0, kHost = 1, kManaged = 3;  // cudaMemoryType
+  if (a.type == kUnregistered) return CUDA_ERROR_INVALID_VALUE;
+  switch (attribute) {
+    case 1: *static_cast<void**>(data) = nullptr; return CUDA_SUCCESS;  // CONTEXT: contexts own nothing (Driver.h)
+    case 2: *static_cast<unsigned*>(data) = a.type == kHost ? 1 : 2; return CUDA_SUCCESS;  // MEMORY_TYPE
+    case 3: *static_cast<CUdeviceptr*>(data) = reinterpret_cast<uintptr_t>(a.devicePointer); return CUDA_SUCCESS;
+    case 4: *static_cast<void**>(data) = a.hostPointer; return CUDA_SUCCESS;  // HOST_POINTER
+    case 8: *static_cast<int*>(data) = a.type == kManaged; return CUDA_SUCCESS;  // IS_MANAGED
+    case 9: *static_cast<int*>(data) = a.device; return CUDA_SUCCESS;           // DEVICE_ORDINAL
+    default:
+      return refuse(("cuPointerGetAttribute of attribute " + std::to_string(attribute)).c_str());
+  }
+}
 
 // ---------------------------------------------------------------- copies and memsets
 

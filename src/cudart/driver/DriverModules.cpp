@@ -75,6 +75,49 @@ PREDATAR_DRIVER_API CUresult cuModuleGetGlobal_v2(CUdeviceptr* address, size_t* 
   return CUDA_SUCCESS;
 }
 
+PREDATAR_DRIVER_API CUresult cuModuleGetLoadingMode(int* mode) {
+  if (mode == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  *mode = 1;  // CU_MODULE_EAGER_LOADING: a module's PTX is loaded when the module is
+  return CUDA_SUCCESS;
+}
+
+// ---------------------------------------------------------------- libraries and kernels (CUDA 12)
+// A library is a module that no context owns, and a kernel its function:
+// with one device, both are the module's (Driver.h).
+
+PREDATAR_DRIVER_API CUresult cuLibraryLoadData(CUmodule* library, const void* code, int*, void**, unsigned, int*,
+                                              void**, unsigned) {
+  return loadModule(library, code);
+}
+
+PREDATAR_DRIVER_API CUresult cuLibraryLoadFromFile(CUmodule* library, const char* path, int*, void**, unsigned, int*,
+                                                  void**, unsigned) {
+  return cuModuleLoad(library, path);
+}
+
+PREDATAR_DRIVER_API CUresult cuLibraryUnload(CUmodule library) { return cuModuleUnload(library); }
+
+PREDATAR_DRIVER_API CUresult cuLibraryGetKernel(CUfunction* kernel, CUmodule library, const char* name) {
+  return cuModuleGetFunction(kernel, library, name);
+}
+
+PREDATAR_DRIVER_API CUresult cuLibraryGetModule(CUmodule* module, CUmodule library) {
+  if (module == nullptr || library == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  *module = library;
+  return CUDA_SUCCESS;
+}
+
+PREDATAR_DRIVER_API CUresult cuKernelGetFunction(CUfunction* function, CUfunction kernel) {
+  if (function == nullptr || kernel == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  *function = kernel;
+  return CUDA_SUCCESS;
+}
+
+PREDATAR_DRIVER_API CUresult cuLibraryGetGlobal(CUdeviceptr* address, size_t* bytes, CUmodule library,
+                                               const char* name) {
+  return cuModuleGetGlobal_v2(address, bytes, library, name);
+}
+
 // ---------------------------------------------------------------- the PTX linker
 
 namespace {
@@ -182,6 +225,16 @@ CUresult unpackExtra(CUfunction function, void** extra, std::vector<void*>& para
   return CUDA_SUCCESS;
 }
 
+// What a launch returns: a fault while the kernel ran (the emulator runs it
+// before returning) is the GPU's asynchronous error, so the launch itself
+// succeeded and the context's next call (cuCtxSynchronize...) returns it.
+CUresult asLaunched(cudaError_t e) {
+  constexpr int kExecutionErrors[] = {700, 702, 710, 714, 715, 716, 717, 718, 719};
+  for (int execution : kExecutionErrors)
+    if (e == execution) return CUDA_SUCCESS;
+  return fromRuntime(e);
+}
+
 CUresult launch(bool cooperative, CUfunction function, dim3 grid, dim3 block, unsigned sharedBytes,
                 cudaStream_t stream, void** kernelParams, void** extra) {
   if (function == nullptr) return CUDA_ERROR_INVALID_HANDLE;
@@ -191,15 +244,9 @@ CUresult launch(bool cooperative, CUfunction function, dim3 grid, dim3 block, un
     if (CUresult e = unpackExtra(function, extra, unpacked); e != CUDA_SUCCESS) return e;
     kernelParams = unpacked.data();
   }
-  cudaError_t e = cooperative ? cudaLaunchCooperativeKernel(function, grid, block, kernelParams, sharedBytes, stream)
-                              : cudaLaunchKernel(function, grid, block, kernelParams, sharedBytes, stream);
-  // A fault while the kernel ran (the emulator runs it before returning) is
-  // the GPU's asynchronous error: the launch itself succeeded, and the
-  // context's next call (cuCtxSynchronize...) returns it, as on the GPU.
-  constexpr int kExecutionErrors[] = {700, 702, 710, 714, 715, 716, 717, 718, 719};
-  for (int execution : kExecutionErrors)
-    if (e == execution) return CUDA_SUCCESS;
-  return fromRuntime(e);
+  return asLaunched(cooperative
+                        ? cudaLaunchCooperativeKernel(function, grid, block, kernelParams, sharedBytes, stream)
+                        : cudaLaunchKernel(function, grid, block, kernelParams, sharedBytes, stream));
 }
 
 }  // namespace
@@ -210,10 +257,46 @@ PREDATAR_DRIVER_API CUresult cuLaunchKernel(CUfunction function, unsigned gx, un
   return launch(false, function, dim3{gx, gy, gz}, dim3{bx, by, bz}, sharedBytes, stream, kernelParams, extra);
 }
 
+namespace {
+
+// CUlaunchConfig, as cuda.h lays it out; its attributes are the runtime's
+// cudaLaunchAttribute (same ids, same layout).
+struct LaunchConfig {
+  unsigned gridX, gridY, gridZ, blockX, blockY, blockZ, sharedBytes;
+  cudaStream_t stream;
+  cudaLaunchAttribute* attributes;
+  unsigned attributeCount;
+};
+
+}  // namespace
+
+PREDATAR_DRIVER_API CUresult cuLaunchKernelEx(const LaunchConfig* config, CUfunction function, void** kernelParams,
+                                             void** extra) {
+  if (config == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  if (function == nullptr) return CUDA_ERROR_INVALID_HANDLE;
+  if (kernelParams != nullptr && extra != nullptr) return CUDA_ERROR_INVALID_VALUE;
+  std::vector<void*> unpacked;
+  if (extra != nullptr) {
+    if (CUresult e = unpackExtra(function, extra, unpacked); e != CUDA_SUCCESS) return e;
+    kernelParams = unpacked.data();
+  }
+  cudaLaunchConfig_t runtime{dim3{config->gridX, config->gridY, config->gridZ},
+                             dim3{config->blockX, config->blockY, config->blockZ},
+                             config->sharedBytes,
+                             config->stream,
+                             config->attributes,
+                             config->attributeCount};
+  return asLaunched(cudaLaunchKernelExC(&runtime, function, kernelParams));
+}
+
 PREDATAR_DRIVER_API CUresult cuLaunchCooperativeKernel(CUfunction function, unsigned gx, unsigned gy, unsigned gz,
                                                       unsigned bx, unsigned by, unsigned bz, unsigned sharedBytes,
                                                       cudaStream_t stream, void** kernelParams) {
   return launch(true, function, dim3{gx, gy, gz}, dim3{bx, by, bz}, sharedBytes, stream, kernelParams, nullptr);
+}
+
+PREDATAR_DRIVER_API CUresult cuFuncGetName(const char** name, CUfunction function) {
+  return fromRuntime(cudaFuncGetName(name, function));
 }
 
 // CUfunction_attribute: the first ten are cudaFuncAttributes' fields.
@@ -241,6 +324,16 @@ PREDATAR_DRIVER_API CUresult cuFuncGetAttribute(int* value, int attribute, CUfun
 // CUfunction_attribute and cudaFuncAttribute number the settable ones alike.
 PREDATAR_DRIVER_API CUresult cuFuncSetAttribute(CUfunction function, int attribute, int value) {
   return fromRuntime(cudaFuncSetAttribute(function, attribute, value));
+}
+
+PREDATAR_DRIVER_API CUresult cuKernelGetAttribute(int* value, int attribute, CUfunction kernel, CUdevice device) {
+  if (device != 0) return CUDA_ERROR_INVALID_DEVICE;
+  return cuFuncGetAttribute(value, attribute, kernel);
+}
+
+PREDATAR_DRIVER_API CUresult cuKernelSetAttribute(int attribute, int value, CUfunction kernel, CUdevice device) {
+  if (device != 0) return CUDA_ERROR_INVALID_DEVICE;
+  return cuFuncSetAttribute(kernel, attribute, value);
 }
 
 PREDATAR_DRIVER_API CUresult cuFuncSetCacheConfig(CUfunction function, int config) {
