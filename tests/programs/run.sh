@@ -52,16 +52,8 @@ PY
 }
 
 
-# NAME.needs lists NVIDIA libraries the program loads (e.g. libnvrtc.so.13):
-# found in CUDA's lib64 (CUDA_HOME, else /usr/local/cuda) or the system's.
-has_needs() {
-  [ -f "$here/$1.needs" ] || return 0
-  local lib
-  while read -r lib; do
-    [ -n "$lib" ] || continue
-    [ -e "${CUDA_HOME:-/usr/local/cuda}/lib64/$lib" ] || [ -e "/usr/lib/x86_64-linux-gnu/$lib" ] || return 1
-  done < "$here/$1.needs"
-}
+# shellcheck source=needs.sh
+source "$here/needs.sh"
 
 failed=0
 for src in "$here"/*.cu; do

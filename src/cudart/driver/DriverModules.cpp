@@ -235,15 +235,21 @@ CUresult asLaunched(cudaError_t e) {
   return fromRuntime(e);
 }
 
-CUresult launch(bool cooperative, CUfunction function, dim3 grid, dim3 block, unsigned sharedBytes,
-                cudaStream_t stream, void** kernelParams, void** extra) {
+// A launch's arguments, from kernelParams or `extra` (then unpacked into
+// `unpacked`, which `kernelParams` then points into).
+CUresult arguments(CUfunction function, void**& kernelParams, void** extra, std::vector<void*>& unpacked) {
   if (function == nullptr) return CUDA_ERROR_INVALID_HANDLE;
   if (kernelParams != nullptr && extra != nullptr) return CUDA_ERROR_INVALID_VALUE;
+  if (extra == nullptr) return CUDA_SUCCESS;
+  if (CUresult e = unpackExtra(function, extra, unpacked); e != CUDA_SUCCESS) return e;
+  kernelParams = unpacked.data();
+  return CUDA_SUCCESS;
+}
+
+CUresult launch(bool cooperative, CUfunction function, dim3 grid, dim3 block, unsigned sharedBytes,
+                cudaStream_t stream, void** kernelParams, void** extra) {
   std::vector<void*> unpacked;
-  if (extra != nullptr) {
-    if (CUresult e = unpackExtra(function, extra, unpacked); e != CUDA_SUCCESS) return e;
-    kernelParams = unpacked.data();
-  }
+  if (CUresult e = arguments(function, kernelParams, extra, unpacked); e != CUDA_SUCCESS) return e;
   return asLaunched(cooperative
                         ? cudaLaunchCooperativeKernel(function, grid, block, kernelParams, sharedBytes, stream)
                         : cudaLaunchKernel(function, grid, block, kernelParams, sharedBytes, stream));
@@ -273,13 +279,8 @@ struct LaunchConfig {
 PREDATAR_DRIVER_API CUresult cuLaunchKernelEx(const LaunchConfig* config, CUfunction function, void** kernelParams,
                                              void** extra) {
   if (config == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  if (function == nullptr) return CUDA_ERROR_INVALID_HANDLE;
-  if (kernelParams != nullptr && extra != nullptr) return CUDA_ERROR_INVALID_VALUE;
   std::vector<void*> unpacked;
-  if (extra != nullptr) {
-    if (CUresult e = unpackExtra(function, extra, unpacked); e != CUDA_SUCCESS) return e;
-    kernelParams = unpacked.data();
-  }
+  if (CUresult e = arguments(function, kernelParams, extra, unpacked); e != CUDA_SUCCESS) return e;
   cudaLaunchConfig_t runtime{dim3{config->gridX, config->gridY, config->gridZ},
                              dim3{config->blockX, config->blockY, config->blockZ},
                              config->sharedBytes,
