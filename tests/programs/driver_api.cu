@@ -2,7 +2,8 @@
 // file, PTX through the JIT linker), cuLaunchKernel with kernelParams and
 // with a packed argument buffer, module globals, memsets of a pattern,
 // contexts, virtual memory (reserve, map, unmap, map again), arrays and
-// texture objects, CUDA 12's libraries and cuLaunchKernelEx; a cubin alone is refused by name; a device assert is
+// texture objects, CUDA 12's libraries and cuLaunchKernelEx, graphs
+// captured from a stream, stream-ordered allocation; a cubin alone is refused by name; a device assert is
 // returned by the next synchronization. Two streams that write one buffer
 // with nothing ordering them race, at units/driver_api_kernels.cu:15.
 #include <cuda.h>
@@ -42,6 +43,11 @@ int main() {
   CHECK(cuInit(0));
   CUdevice device;
   CHECK(cuDeviceGet(&device, 0));
+  char bus[32];
+  int least, greatest;
+  CHECK(cuDeviceGetPCIBusId(bus, sizeof bus, device));
+  CHECK(cuCtxGetStreamPriorityRange(&least, &greatest));
+  std::printf("device: bus %s, priorities %d to %d\n", bus, least, greatest);
   CUcontext context, other, popped, current;
   CHECK(cuCtxCreate(&context, nullptr, 0, device));
   CHECK(cuCtxCreate(&other, nullptr, 0, device));
@@ -137,6 +143,35 @@ int main() {
   CHECK(cuModuleUnload(linked));
   std::printf("unloaded twice: %d\n", cuModuleUnload(linked) == CUDA_ERROR_INVALID_HANDLE);
 
+  // A launch captured from a stream into a graph, and the graph launched twice.
+  CUstream capturing;
+  CHECK(cuStreamCreate(&capturing, CU_STREAM_NON_BLOCKING));
+  CHECK(cuStreamBeginCapture(capturing, CU_STREAM_CAPTURE_MODE_GLOBAL));
+  float twice = 2.0f;
+  void* twiceParams[] = {&data, &n, &twice};
+  CHECK(cuLaunchKernel(scale, n / 64, 1, 1, 64, 1, 1, 0, capturing, twiceParams, nullptr));
+  CUgraph graph;
+  CUgraphExec exec;
+  CHECK(cuStreamEndCapture(capturing, &graph));
+  CHECK(cuGraphInstantiate(&exec, graph, 0));
+  CHECK(cuGraphLaunch(exec, capturing));
+  CHECK(cuGraphLaunch(exec, capturing));
+  CHECK(cuStreamSynchronize(capturing));
+  CHECK(cuMemcpyDtoH(host.data(), data, n * sizeof(float)));
+  std::printf("graph: %g\n", host[10]);
+  CHECK(cuGraphExecDestroy(exec));
+  CHECK(cuGraphDestroy(graph));
+
+  // Stream-ordered allocation, and the allocation an address lies in.
+  CUdeviceptr pooled, base;
+  size_t rangeBytes;
+  CHECK(cuMemAllocAsync(&pooled, 1000, capturing));
+  CHECK(cuMemGetAddressRange(&base, &rangeBytes, pooled + 10));
+  std::printf("range: base %d, %zu bytes\n", base == pooled, rangeBytes);
+  CHECK(cuMemFreeAsync(pooled, capturing));
+  CHECK(cuStreamSynchronize(capturing));
+  CHECK(cuStreamDestroy(capturing));
+
   // A 32-bit pattern whose bytes differ.
   CUdeviceptr words;
   CHECK(cuMemAlloc(&words, 64 * sizeof(unsigned)));
@@ -144,6 +179,9 @@ int main() {
   unsigned word[64];
   CHECK(cuMemcpyDtoH(word, words, sizeof word));
   std::printf("memset: %08x %08x\n", word[0], word[63]);
+  CHECK(cuMemsetD2D32(words, 8 * sizeof(unsigned), 0x0a0b0c0du, 4, 8));  // 8 rows of 8 words, 4 of each set
+  CHECK(cuMemcpyDtoH(word, words, sizeof word));
+  std::printf("memset 2D: %08x %08x %08x\n", word[3], word[4], word[59]);
 
   // Virtual memory: a physical allocation keeps its bytes from one mapping to the next.
   CUmemAllocationProp prop = {};

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -213,6 +214,24 @@ PREDATAR_DRIVER_API CUresult cuDeviceComputeCapability(int* major, int* minor, C
   if (cudaError_t e = cudaGetDeviceProperties(&prop, device); e != 0) return fromRuntime(e);
   *major = prop.major;
   *minor = prop.minor;
+  return CUDA_SUCCESS;
+}
+
+PREDATAR_DRIVER_API CUresult cuDeviceGetUuid_v2(cudaUUID_t* uuid, CUdevice device) {
+  if (uuid == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult e = checkDevice(device); e != CUDA_SUCCESS) return e;
+  cudaDeviceProp prop{};
+  if (cudaError_t e = cudaGetDeviceProperties(&prop, device); e != 0) return fromRuntime(e);
+  *uuid = prop.uuid;
+  return CUDA_SUCCESS;
+}
+
+PREDATAR_DRIVER_API CUresult cuDeviceGetPCIBusId(char* id, int length, CUdevice device) {
+  if (id == nullptr || length <= 0) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult e = checkDevice(device); e != CUDA_SUCCESS) return e;
+  cudaDeviceProp prop{};
+  if (cudaError_t e = cudaGetDeviceProperties(&prop, device); e != 0) return fromRuntime(e);
+  std::snprintf(id, size_t(length), "%04x:%02x:%02x.0", prop.pciDomainID, prop.pciBusID, prop.pciDeviceID);
   return CUDA_SUCCESS;
 }
 

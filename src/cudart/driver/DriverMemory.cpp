@@ -1,5 +1,5 @@
-// Memory, copies, streams and events of the driver API (Driver.h): the
-// runtime's, so the detectors order them as they order the runtime's.
+// Memory and copies of the driver API (Driver.h): the runtime's, so the
+// detectors see and order them as they do the runtime's.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -7,10 +7,12 @@
 
 #include "cudart/driver/Driver.h"
 #include "cudart/runtime/Api.h"
+#include "cudart/runtime/DriverBridge.h"
 
 #define PREDATAR_DRIVER_API extern "C" __attribute__((visibility("default")))
 
 extern "C" cudaError_t cudaHostRegister(void* pointer, size_t bytes, unsigned flags);
+extern "C" cudaError_t cudaMemset2D(void* pointer, size_t pitch, int value, size_t width, size_t height);
 extern "C" cudaError_t cudaHostUnregister(void* pointer);
 
 using namespace predatar::driver;
@@ -108,6 +110,26 @@ PREDATAR_DRIVER_API CUresult cuMemHostRegister_v2(void* host, size_t bytes, unsi
 
 PREDATAR_DRIVER_API CUresult cuMemHostUnregister(void* host) { return fromRuntime(cudaHostUnregister(host)); }
 
+PREDATAR_DRIVER_API CUresult cuMemAllocAsync(CUdeviceptr* address, size_t bytes, cudaStream_t stream) {
+  if (address == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  void* p = nullptr;
+  if (cudaError_t e = cudaMallocAsync(&p, bytes, stream)) return fromRuntime(e);
+  *address = reinterpret_cast<uintptr_t>(p);
+  return CUDA_SUCCESS;
+}
+
+PREDATAR_DRIVER_API CUresult cuMemFreeAsync(CUdeviceptr address, cudaStream_t stream) {
+  return fromRuntime(cudaFreeAsync(pointer(address), stream));
+}
+
+PREDATAR_DRIVER_API CUresult cuMemGetAddressRange_v2(CUdeviceptr* base, size_t* bytes, CUdeviceptr address) {
+  uint64_t b = 0, n = 0;
+  if (predatarDriverAddressRange(address, &b, &n) != 0) return CUDA_ERROR_NOT_FOUND;
+  if (base) *base = b;
+  if (bytes) *bytes = n;
+  return CUDA_SUCCESS;
+}
+
 // CUpointer_attribute: what the runtime's cudaPointerGetAttributes knows.
 PREDATAR_DRIVER_API CUresult cuPointerGetAttribute(void* data, int attribute, CUdeviceptr address) {
   if (data == nullptr) return CUDA_ERROR_INVALID_VALUE;
@@ -122,6 +144,15 @@ PREDATAR_DRIVER_API CUresult cuPointerGetAttribute(void* data, int attribute, CU
     case 4: *static_cast<void**>(data) = a.hostPointer; return CUDA_SUCCESS;  // HOST_POINTER
     case 8: *static_cast<int*>(data) = a.type == kManaged; return CUDA_SUCCESS;  // IS_MANAGED
     case 9: *static_cast<int*>(data) = a.device; return CUDA_SUCCESS;           // DEVICE_ORDINAL
+    case 11:                                                                   // RANGE_START_ADDR
+    case 12: {                                                                 // RANGE_SIZE
+      CUdeviceptr base = 0;
+      size_t bytes = 0;
+      if (CUresult e = cuMemGetAddressRange_v2(&base, &bytes, address); e != CUDA_SUCCESS) return e;
+      if (attribute == 11) *static_cast<CUdeviceptr*>(data) = base;
+      else *static_cast<size_t*>(data) = bytes;
+      return CUDA_SUCCESS;
+    }
     default:
       return refuse(("cuPointerGetAttribute of attribute " + std::to_string(attribute)).c_str());
   }
@@ -163,6 +194,27 @@ PREDATAR_DRIVER_API CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short valu
 PREDATAR_DRIVER_API CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned value, size_t count) {
   return fill<uint32_t>(dst, value, count, nullptr, false);
 }
+// 2D memsets: `width` elements in each of `height` rows `pitch` bytes apart.
+template <class T>
+CUresult fill2D(CUdeviceptr dst, size_t pitch, T value, size_t width, size_t height) {
+  for (size_t row = 0; row < height; ++row)
+    if (CUresult e = fill<T>(dst + row * pitch, value, width, nullptr, false); e != CUDA_SUCCESS) return e;
+  return CUDA_SUCCESS;
+}
+
+PREDATAR_DRIVER_API CUresult cuMemsetD2D8_v2(CUdeviceptr dst, size_t pitch, unsigned char value, size_t width,
+                                            size_t height) {
+  return fromRuntime(cudaMemset2D(pointer(dst), pitch, value, width, height));
+}
+PREDATAR_DRIVER_API CUresult cuMemsetD2D16_v2(CUdeviceptr dst, size_t pitch, unsigned short value, size_t width,
+                                             size_t height) {
+  return fill2D<uint16_t>(dst, pitch, value, width, height);
+}
+PREDATAR_DRIVER_API CUresult cuMemsetD2D32_v2(CUdeviceptr dst, size_t pitch, unsigned value, size_t width,
+                                             size_t height) {
+  return fill2D<uint32_t>(dst, pitch, value, width, height);
+}
+
 PREDATAR_DRIVER_API CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count, cudaStream_t s) {
   return fill<uint8_t>(dst, value, count, s, true);
 }
@@ -172,42 +224,3 @@ PREDATAR_DRIVER_API CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short va
 PREDATAR_DRIVER_API CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count, cudaStream_t s) {
   return fill<uint32_t>(dst, value, count, s, true);
 }
-
-// ---------------------------------------------------------------- streams and events
-// (CU_STREAM_* and CU_EVENT_* flags are the runtime's bits.)
-
-PREDATAR_DRIVER_API CUresult cuStreamCreate(cudaStream_t* stream, unsigned flags) {
-  return fromRuntime(cudaStreamCreateWithFlags(stream, flags));
-}
-PREDATAR_DRIVER_API CUresult cuStreamCreateWithPriority(cudaStream_t* stream, unsigned flags, int priority) {
-  return fromRuntime(cudaStreamCreateWithPriority(stream, flags, priority));
-}
-PREDATAR_DRIVER_API CUresult cuStreamDestroy_v2(cudaStream_t stream) { return fromRuntime(cudaStreamDestroy(stream)); }
-PREDATAR_DRIVER_API CUresult cuStreamSynchronize(cudaStream_t stream) {
-  return fromRuntime(cudaStreamSynchronize(stream));
-}
-PREDATAR_DRIVER_API CUresult cuStreamQuery(cudaStream_t stream) { return fromRuntime(cudaStreamQuery(stream)); }
-PREDATAR_DRIVER_API CUresult cuStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags) {
-  return fromRuntime(cudaStreamWaitEvent(stream, event, flags));
-}
-PREDATAR_DRIVER_API CUresult cuLaunchHostFunc(cudaStream_t stream, cudaHostFn_t function, void* data) {
-  return fromRuntime(cudaLaunchHostFunc(stream, function, data));
-}
-
-PREDATAR_DRIVER_API CUresult cuEventCreate(cudaEvent_t* event, unsigned flags) {
-  return fromRuntime(cudaEventCreateWithFlags(event, flags));
-}
-PREDATAR_DRIVER_API CUresult cuEventRecord(cudaEvent_t event, cudaStream_t stream) {
-  return fromRuntime(cudaEventRecord(event, stream));
-}
-PREDATAR_DRIVER_API CUresult cuEventQuery(cudaEvent_t event) { return fromRuntime(cudaEventQuery(event)); }
-PREDATAR_DRIVER_API CUresult cuEventSynchronize(cudaEvent_t event) {
-  return fromRuntime(cudaEventSynchronize(event));
-}
-PREDATAR_DRIVER_API CUresult cuEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
-  return fromRuntime(cudaEventElapsedTime(ms, start, end));
-}
-PREDATAR_DRIVER_API CUresult cuEventElapsedTime_v2(float* ms, cudaEvent_t start, cudaEvent_t end) {
-  return fromRuntime(cudaEventElapsedTime(ms, start, end));
-}
-PREDATAR_DRIVER_API CUresult cuEventDestroy_v2(cudaEvent_t event) { return fromRuntime(cudaEventDestroy(event)); }

@@ -155,3 +155,13 @@ extern "C" __attribute__((visibility("default"))) int predatarDriverUnpackParams
   *count = signature->params.size();
   return cudaSuccess;
 }
+
+extern "C" __attribute__((visibility("default"))) int predatarDriverAddressRange(uint64_t address, uint64_t* base,
+                                                                                 uint64_t* bytes) {
+  std::lock_guard lock(rt().mutex());
+  auto allocation = rt().memory().find(address);
+  if (!allocation) return cudaErrorInvalidValue;  // (the driver's CUDA_ERROR_NOT_FOUND)
+  if (base) *base = allocation->base;
+  if (bytes) *bytes = allocation->bytes;
+  return cudaSuccess;
+}

@@ -19,6 +19,8 @@ int predatarDriverUnloadModule(void** module);
 int predatarDriverModuleFunction(void** module, const char* name, const void** function);
 // The device address and size of the global or constant variable `name`.
 int predatarDriverModuleGlobal(void** module, const char* name, uint64_t* address, uint64_t* bytes);
+// The allocation holding `address`: its base and size (cuMemGetAddressRange).
+int predatarDriverAddressRange(uint64_t address, uint64_t* base, uint64_t* bytes);
 // Where each parameter of `function` lies in a packed argument buffer
 // (cuLaunchKernel's CU_LAUNCH_PARAM_BUFFER_POINTER): params[i] = buffer +
 // the offset of parameter i, each aligned as its .param says.
