@@ -311,6 +311,11 @@ int runProgram(const RunArgs& a) {
   settings.launchCount = a.launchCount;
   settings.verbose = a.verbose;
   settings.replayRepeats = a.replayRepeats == "on";
+  if (auto program = cudart::inspectProgram(a.command.front()); program.ok())
+    for (const std::string& library : cudart::ownLibraries())
+      if (std::find(program->needed.begin(), program->needed.end(), library) != program->needed.end() &&
+          std::filesystem::exists(*libraryDir + "/" + library))
+        settings.neededLibraries.push_back(library);
   settings.quiet = a.report.format != "text";  // text: the program prints races as they are found
   auto env = cudart::runtimeEnvironment(settings, *libraryDir, std::getenv("LD_LIBRARY_PATH"),
                                         std::getenv("LD_PRELOAD"));

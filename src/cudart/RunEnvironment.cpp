@@ -5,6 +5,12 @@
 
 namespace predatar::cudart {
 
+const std::vector<std::string>& ownLibraries() {
+  static const std::vector<std::string> libraries{"libcuda.so.1", "libcurand.so.10", "libcublas.so.13",
+                                                  "libnvrtc.so.13"};
+  return libraries;
+}
+
 std::vector<std::pair<std::string, std::string>> runtimeEnvironment(const RunSettings& s,
                                                                     const std::string& libraryDir,
                                                                     const char* currentLdLibraryPath,
@@ -15,8 +21,11 @@ std::vector<std::pair<std::string, std::string>> runtimeEnvironment(const RunSet
     return first;
   };
   env.emplace_back("LD_LIBRARY_PATH", prepend(libraryDir, currentLdLibraryPath, ":"));
-  // LD_PRELOAD too: a program with an RPATH to CUDA's lib64 would otherwise get NVIDIA's library.
-  env.emplace_back("LD_PRELOAD", prepend(libraryDir + "/libcudart.so.13", currentLdPreload, ":"));
+  // LD_PRELOAD too: a program with an RPATH (not RUNPATH) to CUDA's lib64
+  // would otherwise get NVIDIA's libraries, whatever LD_LIBRARY_PATH says.
+  std::string preload = libraryDir + "/libcudart.so.13";
+  for (const std::string& library : s.neededLibraries) absl::StrAppend(&preload, ":", libraryDir, "/", library);
+  env.emplace_back("LD_PRELOAD", prepend(preload, currentLdPreload, ":"));
   env.emplace_back("PREDATAR_DETECTORS", s.detectors.empty() ? "none" : absl::StrJoin(s.detectors, ","));
   if (!s.reportPath.empty()) env.emplace_back("PREDATAR_REPORT", s.reportPath);
   if (!s.schedule.empty()) env.emplace_back("PREDATAR_SCHEDULE", s.schedule);

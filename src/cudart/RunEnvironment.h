@@ -28,11 +28,19 @@ struct RunSettings {
   bool quiet = true;                           // the CLI prints the races, not the library
   bool verbose = false;
   bool replayRepeats = true;                   // false: PREDATAR_REPLAY=off
+  // Which of predatar's other libraries (ownLibraries()) the program needs
+  // directly (its DT_NEEDED): preloaded too, like libcudart.so.13.
+  std::vector<std::string> neededLibraries;
 };
 
+// The sonames of predatar's libraries besides libcudart.so.13, which a
+// program's RPATH to CUDA's lib64 could otherwise replace by NVIDIA's.
+const std::vector<std::string>& ownLibraries();
+
 // NAME, VALUE pairs to set. LD_LIBRARY_PATH and LD_PRELOAD put `libraryDir`
-// (and its libcudart.so.13) in front of `currentLdLibraryPath` /
-// `currentLdPreload` (the values in the CLI's own environment, may be null).
+// (and its libcudart.so.13, then the settings' neededLibraries) in front of
+// `currentLdLibraryPath` / `currentLdPreload` (the values in the CLI's own
+// environment, may be null).
 std::vector<std::pair<std::string, std::string>> runtimeEnvironment(const RunSettings& settings,
                                                                     const std::string& libraryDir,
                                                                     const char* currentLdLibraryPath,

@@ -47,5 +47,15 @@ TEST(RunEnvironment, DefaultsStayUnset) {
   EXPECT_EQ(env.count("PREDATAR_LAUNCH_COUNT"), 0u);
 }
 
+// A program that needs predatar's cuRAND or NVRTC gets them preloaded, so an
+// RPATH to CUDA's lib64 cannot put NVIDIA's in their place.
+TEST(RunEnvironment, NeededLibrariesArePreloadedAfterTheRuntime) {
+  RunSettings s;
+  s.neededLibraries = {"libcurand.so.10", "libnvrtc.so.13"};
+  auto env = asMap(runtimeEnvironment(s, "/lib/p", nullptr, "libfoo.so"));
+  EXPECT_EQ(env["LD_PRELOAD"], "/lib/p/libcudart.so.13:/lib/p/libcurand.so.10:/lib/p/libnvrtc.so.13:libfoo.so");
+  EXPECT_EQ(ownLibraries().size(), 4u);
+}
+
 }  // namespace
 }  // namespace predatar::cudart

@@ -23,7 +23,12 @@ for src in "$here"/*.cu; do
   # NAME.needs: libraries of NVIDIA's the program needs at run time (NVRTC compiles with NVIDIA's own).
   if ! has_needs "$name"; then echo "skip: $name (needs $(tr '\n' ' ' < "$here/$name.needs"))"; continue; fi
   [ -x "$program" ] || { echo "FAIL: $name: no binary"; failed=$((failed + 1)); continue; }
-  (cd "$work" && LD_PRELOAD="$asan:$lib" LD_LIBRARY_PATH="$(dirname "$lib")" \
+  # predatar's other libraries the program needs, preloaded as `predatar run` does (RunEnvironment.h).
+  preload="$asan:$lib"
+  for own in libcuda.so.1 libcurand.so.10 libcublas.so.13 libnvrtc.so.13; do
+    readelf -d "$program" 2>/dev/null | grep -q "NEEDED.*\[$own\]" && preload="$preload:$(dirname "$lib")/$own"
+  done
+  (cd "$work" && LD_PRELOAD="$preload" LD_LIBRARY_PATH="$(dirname "$lib")" \
      ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 PREDATAR_DETECTORS=gwcp PREDATAR_QUIET=1 \
      timeout 300 "$program" >"$work/$name.out" 2>"$work/$name.err")
   status=$?
