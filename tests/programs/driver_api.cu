@@ -54,6 +54,10 @@ int main() {
   CHECK(cuCtxPopCurrent(&popped));
   CHECK(cuCtxGetCurrent(&current));
   std::printf("contexts: popped the newer %d, current the first %d\n", popped == other, current == context);
+  size_t heap;
+  CHECK(cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, 16 << 20));
+  CHECK(cuCtxGetLimit(&heap, CU_LIMIT_MALLOC_HEAP_SIZE));
+  std::printf("heap limit: %zu MiB\n", heap >> 20);
   CHECK(cuCtxDestroy(other));
 
   // A fat binary, as nvcc -fatbin wrote it.
@@ -236,6 +240,12 @@ int main() {
   copy.WidthInBytes = sizeof texels[0];
   copy.Height = kHeight;
   CHECK(cuMemcpy2D(&copy));
+  CUDA_ARRAY_DESCRIPTOR described;
+  float firstRow[kWidth];
+  CHECK(cuArrayGetDescriptor(&described, array));
+  CHECK(cuMemcpyAtoH(firstRow, array, 0, sizeof firstRow));
+  std::printf("array: %zux%zu, %u channel, float %d, first row %g..%g\n", described.Width, described.Height,
+              described.NumChannels, described.Format == CU_AD_FORMAT_FLOAT, firstRow[0], firstRow[3]);
   CUDA_RESOURCE_DESC resource = {};
   resource.resType = CU_RESOURCE_TYPE_ARRAY;
   resource.res.array.hArray = array;

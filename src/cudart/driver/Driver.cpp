@@ -326,6 +326,18 @@ PREDATAR_DRIVER_API CUresult cuCtxGetApiVersion(CUcontext context, unsigned* ver
 
 PREDATAR_DRIVER_API CUresult cuCtxSynchronize() { return fromRuntime(cudaDeviceSynchronize()); }
 
+// CUlimit and CUfunc_cache are the runtime's cudaLimit and cudaFuncCache numbers.
+PREDATAR_DRIVER_API CUresult cuCtxSetLimit(int limit, size_t value) {
+  return fromRuntime(cudaDeviceSetLimit(limit, value));
+}
+PREDATAR_DRIVER_API CUresult cuCtxGetLimit(size_t* value, int limit) {
+  return fromRuntime(cudaDeviceGetLimit(value, limit));
+}
+PREDATAR_DRIVER_API CUresult cuCtxSetCacheConfig(int config) { return fromRuntime(cudaDeviceSetCacheConfig(config)); }
+PREDATAR_DRIVER_API CUresult cuCtxGetCacheConfig(int* config) {
+  return fromRuntime(cudaDeviceGetCacheConfig(config));
+}
+
 PREDATAR_DRIVER_API CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice device) {
   if (context == nullptr) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult e = checkDevice(device); e != CUDA_SUCCESS) return e;

@@ -346,6 +346,13 @@ PREDATAR_DRIVER_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* bl
   return fromRuntime(cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, function, blockSize, sharedBytes));
 }
 
+PREDATAR_DRIVER_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, CUfunction function,
+                                                                                 int blockSize, size_t sharedBytes,
+                                                                                 unsigned flags) {
+  return fromRuntime(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, function, blockSize, sharedBytes, flags));
+}
+
 // The largest block (up to `limit`) and the grid that fills the device with it.
 PREDATAR_DRIVER_API CUresult cuOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, CUfunction function,
                                                              size_t (*sharedForBlock)(int), size_t sharedBytes,

@@ -90,6 +90,16 @@ bool channelDesc(int format, unsigned channels, cudaChannelFormatDesc& desc) {
   return true;
 }
 
+// The driver's CUarray_format of a runtime channel description (0: none).
+int formatOf(const cudaChannelFormatDesc& d) {
+  switch (d.f) {
+    case 0: return d.x == 8 ? 0x08 : d.x == 16 ? 0x09 : d.x == 32 ? 0x0a : 0;
+    case 1: return d.x == 8 ? 0x01 : d.x == 16 ? 0x02 : d.x == 32 ? 0x03 : 0;
+    case 2: return d.x == 16 ? 0x10 : d.x == 32 ? 0x20 : 0;
+    default: return 0;
+  }
+}
+
 CUresult refuseFormat(const char* function, int format, unsigned channels) {
   return refuse((std::string(function) + " with array format " + std::to_string(format) + " and " +
                  std::to_string(channels) + " channels")
@@ -146,6 +156,32 @@ PREDATAR_DRIVER_API CUresult cuMemcpy2D_v2(const Memcpy2D* p) {
 }
 
 PREDATAR_DRIVER_API CUresult cuMemcpy2DUnaligned_v2(const Memcpy2D* p) { return cuMemcpy2D_v2(p); }
+
+// (In stream order: the emulator's copies complete before they return.)
+PREDATAR_DRIVER_API CUresult cuMemcpy2DAsync_v2(const Memcpy2D* p, cudaStream_t stream) {
+  if (cudaError_t e = cudaStreamSynchronize(stream)) return fromRuntime(e);
+  return cuMemcpy2D_v2(p);
+}
+
+PREDATAR_DRIVER_API CUresult cuMemcpyHtoA_v2(cudaArray* dst, size_t dstOffset, const void* src, size_t bytes) {
+  return fromRuntime(cudaMemcpyToArray(dst, dstOffset, 0, src, bytes, 1 /* host to device */));
+}
+
+PREDATAR_DRIVER_API CUresult cuMemcpyAtoH_v2(void* dst, cudaArray* src, size_t srcOffset, size_t bytes) {
+  return fromRuntime(cudaMemcpyFromArray(dst, src, srcOffset, 0, bytes, 2 /* device to host */));
+}
+
+PREDATAR_DRIVER_API CUresult cuArrayGetDescriptor_v2(ArrayDescriptor* d, cudaArray* array) {
+  if (d == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  cudaChannelFormatDesc desc{};
+  cudaExtent extent{};
+  if (cudaError_t e = cudaArrayGetInfo(&desc, &extent, nullptr, array)) return fromRuntime(e);
+  d->width = extent.width;
+  d->height = extent.height;
+  d->channels = 1u + (desc.y > 0) + (desc.z > 0) + (desc.w > 0);
+  d->format = formatOf(desc);
+  return d->format ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
 
 namespace {
 

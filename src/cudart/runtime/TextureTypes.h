@@ -47,6 +47,9 @@ cudaError_t cudaFreeArray(cudaArray* array);
 cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc* desc, cudaExtent* extent, unsigned int* flags, cudaArray* array);
 cudaError_t cudaMemcpy2DToArray(cudaArray* dst, size_t wOffset, size_t hOffset, const void* src, size_t spitch,
                                 size_t width, size_t height, int kind);
+cudaError_t cudaMemcpyToArray(cudaArray* dst, size_t wOffset, size_t hOffset, const void* src, size_t count,
+                              int kind);
+cudaError_t cudaMemcpyFromArray(void* dst, cudaArray* src, size_t wOffset, size_t hOffset, size_t count, int kind);
 cudaError_t cudaMemcpy2DFromArray(void* dst, size_t dpitch, cudaArray* src, size_t wOffset, size_t hOffset,
                                   size_t width, size_t height, int kind);
 cudaError_t cudaCreateTextureObject(unsigned long long* object, const cudaResourceDesc* res,
