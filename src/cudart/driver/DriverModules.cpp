@@ -1,5 +1,4 @@
 // Modules, the PTX linker, kernels and launches of the driver API (Driver.h).
-#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -17,7 +16,7 @@ using namespace predatar::driver;
 
 namespace {
 
-// What a file holds, or nullopt when it cannot be read.
+// What a file holds; false when it cannot be read.
 bool readFile(const char* path, std::string& bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
@@ -25,6 +24,33 @@ bool readFile(const char* path, std::string& bytes) {
   all << in.rdbuf();
   bytes = all.str();
   return true;
+}
+
+// What the JIT options ask to be written back: its wall time (0 ms, written
+// in the option's value itself, as the driver does) and empty info and error
+// logs. The other options (optimization level, targets...) change nothing:
+// PTX is interpreted as written.
+void jitOutputs(unsigned count, const int* options, void** values) {
+  constexpr int kWallTime = 2, kInfoLog = 3, kInfoLogSize = 4, kErrorLog = 5, kErrorLogSize = 6;
+  if (options == nullptr || values == nullptr) return;
+  char* logs[2] = {nullptr, nullptr};
+  size_t sizes[2] = {0, 0};
+  for (unsigned i = 0; i < count; ++i) {
+    switch (options[i]) {
+      case kWallTime: {
+        float zero = 0.0f;
+        std::memcpy(&values[i], &zero, sizeof zero);
+        break;
+      }
+      case kInfoLog: logs[0] = static_cast<char*>(values[i]); break;
+      case kErrorLog: logs[1] = static_cast<char*>(values[i]); break;
+      case kInfoLogSize: sizes[0] = reinterpret_cast<uintptr_t>(values[i]); break;
+      case kErrorLogSize: sizes[1] = reinterpret_cast<uintptr_t>(values[i]); break;
+      default: break;
+    }
+  }
+  for (int l = 0; l < 2; ++l)
+    if (logs[l] && sizes[l]) logs[l][0] = '\0';
 }
 
 CUresult loadModule(CUmodule* module, const void* image) {
@@ -40,9 +66,9 @@ PREDATAR_DRIVER_API CUresult cuModuleLoadData(CUmodule* module, const void* imag
   return loadModule(module, image);
 }
 
-// The JIT options (optimization level, log buffers...) change nothing the
-// emulator does: PTX is interpreted as written.
-PREDATAR_DRIVER_API CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned, int*, void**) {
+PREDATAR_DRIVER_API CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned count, int* options,
+                                               void** values) {
+  jitOutputs(count, options, values);
   return loadModule(module, image);
 }
 
@@ -85,8 +111,9 @@ PREDATAR_DRIVER_API CUresult cuModuleGetLoadingMode(int* mode) {
 // A library is a module that no context owns, and a kernel its function:
 // with one device, both are the module's (Driver.h).
 
-PREDATAR_DRIVER_API CUresult cuLibraryLoadData(CUmodule* library, const void* code, int*, void**, unsigned, int*,
-                                              void**, unsigned) {
+PREDATAR_DRIVER_API CUresult cuLibraryLoadData(CUmodule* library, const void* code, int* options, void** values,
+                                              unsigned count, int*, void**, unsigned) {
+  jitOutputs(count, options, values);
   return loadModule(library, code);
 }
 
@@ -122,41 +149,21 @@ PREDATAR_DRIVER_API CUresult cuLibraryGetGlobal(CUdeviceptr* address, size_t* by
 
 namespace {
 
-// CUjitInputType and CUjit_option values used here.
+// CUjitInputType values.
 constexpr int kJitInputPtx = 1, kJitInputFatbinary = 2;
-constexpr int kJitWallTime = 2, kJitInfoLog = 3, kJitInfoLogSize = 4, kJitErrorLog = 5, kJitErrorLogSize = 6;
 
 // A pending link: the PTX units added, then the container they make.
 struct LinkState {
   std::vector<std::string> units;
   std::vector<uint8_t> output;
-  std::vector<std::pair<char*, size_t>> logs;  // info and error log buffers: left empty
-  float* wallTime = nullptr;
 };
 
 }  // namespace
 
 PREDATAR_DRIVER_API CUresult cuLinkCreate_v2(unsigned count, int* options, void** values, LinkState** state) {
   if (state == nullptr || (count > 0 && (options == nullptr || values == nullptr))) return CUDA_ERROR_INVALID_VALUE;
-  auto* link = new LinkState;
-  char* logs[2] = {nullptr, nullptr};
-  size_t sizes[2] = {0, 0};
-  for (unsigned i = 0; i < count; ++i) {
-    switch (options[i]) {
-      case kJitWallTime: link->wallTime = reinterpret_cast<float*>(&values[i]); break;  // written in place
-      case kJitInfoLog: logs[0] = static_cast<char*>(values[i]); break;
-      case kJitErrorLog: logs[1] = static_cast<char*>(values[i]); break;
-      case kJitInfoLogSize: sizes[0] = reinterpret_cast<uintptr_t>(values[i]); break;
-      case kJitErrorLogSize: sizes[1] = reinterpret_cast<uintptr_t>(values[i]); break;
-      default: break;  // optimization levels, targets...: PTX is interpreted as written
-    }
-  }
-  for (int l = 0; l < 2; ++l)
-    if (logs[l] && sizes[l]) {
-      logs[l][0] = '\0';
-      link->logs.emplace_back(logs[l], sizes[l]);
-    }
-  *state = link;
+  jitOutputs(count, options, values);
+  *state = new LinkState;
   return CUDA_SUCCESS;
 }
 
@@ -192,7 +199,6 @@ PREDATAR_DRIVER_API CUresult cuLinkComplete(LinkState* state, void** output, siz
   state->output = predatar::cudart::ptxContainer(units);
   *output = state->output.data();
   if (bytes) *bytes = state->output.size();
-  if (state->wallTime) *state->wallTime = 0.0f;
   return CUDA_SUCCESS;
 }
 
