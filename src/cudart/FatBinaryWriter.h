@@ -15,26 +15,38 @@
 namespace predatar::cudart {
 
 // One uncompressed compute_75 PTX entry per unit; several units are linked
-// by the runtime as nvcc -rdc=true modules are.
-inline std::vector<uint8_t> ptxContainer(const std::vector<std::string_view>& units) {
+// by the runtime as nvcc -rdc=true modules are. A unit's name (its file, as
+// nvcc records the source file) names the module in the runtime's messages.
+struct PtxUnit {
+  std::string_view ptx;
+  std::string_view name = {};
+};
+
+inline std::vector<uint8_t> ptxContainer(const std::vector<PtxUnit>& units) {
   constexpr size_t kHeader = 16, kEntryHeader = 0x40;
   auto put = [](std::vector<uint8_t>& bytes, size_t at, auto value) {
     std::memcpy(bytes.data() + at, &value, sizeof value);
   };
   std::vector<uint8_t> bytes(kHeader, 0);
-  for (std::string_view ptx : units) {
+  for (const auto& [ptx, name] : units) {
     size_t payload = (ptx.size() + 1 + 7) / 8 * 8;  // NUL-terminated, 8-byte aligned
+    size_t header = kEntryHeader + (name.empty() ? 0 : (name.size() + 1 + 7) / 8 * 8);  // the name after the fields
     size_t e = bytes.size();
-    bytes.resize(e + kEntryHeader + payload, 0);
+    bytes.resize(e + header + payload, 0);
     put(bytes, e + 0x00, uint16_t(kEntryPtx));
     put(bytes, e + 0x02, uint16_t(0x0101));
-    put(bytes, e + 0x04, uint32_t(kEntryHeader));
+    put(bytes, e + 0x04, uint32_t(header));
     put(bytes, e + 0x08, uint64_t(payload));
     put(bytes, e + 0x18, uint16_t(0));  // PTX ISA 9.0: informative (the .version line counts)
     put(bytes, e + 0x1a, uint16_t(9));
     put(bytes, e + 0x1c, uint32_t(75));
     put(bytes, e + 0x38, uint64_t(payload));
-    std::memcpy(bytes.data() + e + kEntryHeader, ptx.data(), ptx.size());
+    if (!name.empty()) {
+      put(bytes, e + 0x20, uint32_t(kEntryHeader));
+      put(bytes, e + 0x24, uint32_t(name.size()));
+      std::memcpy(bytes.data() + e + kEntryHeader, name.data(), name.size());
+    }
+    std::memcpy(bytes.data() + e + header, ptx.data(), ptx.size());
   }
   put(bytes, 0, uint32_t(kFatbinMagic));
   put(bytes, 4, uint16_t(1));

@@ -13,7 +13,7 @@ EmbeddedModule::EmbeddedModule(std::string_view ptx, std::vector<std::string> ke
 
 void EmbeddedModule::registerOnce() {
   std::call_once(registered_, [this] {
-    fatbin_ = cudart::ptxContainer({ptx_});
+    fatbin_ = cudart::ptxContainer({cudart::PtxUnit{ptx_}});
     wrapper_ = Wrapper{cudart::kFatbinWrapperMagic, 1, fatbin_.data(), nullptr};
     void** handle = __cudaRegisterFatBinary(&wrapper_);
     for (size_t i = 0; i < kernels_.size(); ++i)

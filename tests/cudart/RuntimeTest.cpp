@@ -358,15 +358,22 @@ TEST_F(Runtime, DriverModulesThatCannotLoadSayWhy) {
   void* driver = dlopen(PREDATAR_CUDA_DRIVER, RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(driver, nullptr) << dlerror();
   auto load = reinterpret_cast<int (*)(void**, const void*)>(dlsym(driver, "cuModuleLoadData"));
+  auto loadFile = reinterpret_cast<int (*)(void**, const char*)>(dlsym(driver, "cuModuleLoad"));
   auto linkCreate = reinterpret_cast<int (*)(unsigned, int*, void**, void**)>(dlsym(driver, "cuLinkCreate_v2"));
   auto linkAdd = reinterpret_cast<int (*)(void*, int, void*, size_t, const char*, unsigned, int*, void**)>(
       dlsym(driver, "cuLinkAddData_v2"));
   auto linkDestroy = reinterpret_cast<int (*)(void*)>(dlsym(driver, "cuLinkDestroy"));
-  ASSERT_TRUE(load && linkCreate && linkAdd && linkDestroy);
+  ASSERT_TRUE(load && loadFile && linkCreate && linkAdd && linkDestroy);
   void* module = nullptr;
   testing::internal::CaptureStderr();
   const char* badPtx = ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k( { ret;\n";
   EXPECT_EQ(load(&module, badPtx), 218);  // CUDA_ERROR_INVALID_PTX
+  std::string path = testing::TempDir() + "bad_module.ptx";
+  {
+    std::ofstream file(path);
+    file << badPtx;
+  }
+  EXPECT_EQ(loadFile(&module, path.c_str()), 218);
   EXPECT_EQ(load(&module, "neither PTX nor a fat binary"), 200);  // CUDA_ERROR_INVALID_IMAGE
   void* link = nullptr;
   ASSERT_EQ(linkCreate(0, nullptr, nullptr, &link), 0);
@@ -375,7 +382,9 @@ TEST_F(Runtime, DriverModulesThatCannotLoadSayWhy) {
   EXPECT_EQ(linkDestroy(link), 0);
   std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("cannot load the PTX of"), std::string::npos) << err;
-  EXPECT_NE(err.find(":4: in function 'k': expected .param"), std::string::npos) << err;
+  EXPECT_NE(err.find("PTX text given to cuModuleLoadData:4: in function 'k': expected .param"), std::string::npos)
+      << err;
+  EXPECT_NE(err.find(path + ":4: in function 'k': expected .param"), std::string::npos) << err;  // named by its file
   EXPECT_NE(err.find("neither PTX text nor a fat binary nor a cubin"), std::string::npos) << err;
   EXPECT_NE(err.find("cuLinkAddData of k.cubin with input type 0 (predatar links PTX only"), std::string::npos)
       << err;

@@ -53,9 +53,10 @@ void jitOutputs(unsigned count, const int* options, void** values) {
     if (logs[l] && sizes[l]) logs[l][0] = '\0';
 }
 
-CUresult loadModule(CUmodule* module, const void* image) {
+// `name`: the file the image came from (null: none).
+CUresult loadModule(CUmodule* module, const void* image, const char* name = nullptr) {
   if (module == nullptr || image == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  return fromRuntime(predatarDriverLoadModule(image, module));
+  return fromRuntime(predatarDriverLoadModule(image, name, module));
 }
 
 }  // namespace
@@ -80,7 +81,7 @@ PREDATAR_DRIVER_API CUresult cuModuleLoad(CUmodule* module, const char* path) {
   if (module == nullptr || path == nullptr) return CUDA_ERROR_INVALID_VALUE;
   std::string bytes;
   if (!readFile(path, bytes)) return CUDA_ERROR_FILE_NOT_FOUND;
-  return loadModule(module, bytes.c_str());  // (PTX needs its NUL: c_str() has it)
+  return loadModule(module, bytes.c_str(), path);  // (PTX needs its NUL: c_str() has it)
 }
 
 PREDATAR_DRIVER_API CUresult cuModuleUnload(CUmodule module) {
@@ -152,9 +153,9 @@ namespace {
 // CUjitInputType values.
 constexpr int kJitInputPtx = 1, kJitInputFatbinary = 2;
 
-// A pending link: the PTX units added, then the container they make.
+// A pending link: the PTX units added (text, name), then the container they make.
 struct LinkState {
-  std::vector<std::string> units;
+  std::vector<std::pair<std::string, std::string>> units;
   std::vector<uint8_t> output;
 };
 
@@ -171,7 +172,8 @@ PREDATAR_DRIVER_API CUresult cuLinkAddData_v2(LinkState* state, int type, void* 
                                              unsigned, int*, void**) {
   if (state == nullptr || data == nullptr) return CUDA_ERROR_INVALID_VALUE;
   if (type == kJitInputPtx) {
-    state->units.emplace_back(static_cast<const char*>(data), strnlen(static_cast<const char*>(data), bytes));
+    state->units.emplace_back(std::string(static_cast<const char*>(data), strnlen(static_cast<const char*>(data), bytes)),
+                              name ? name : "PTX unit " + std::to_string(state->units.size() + 1) + " of cuLinkAddData");
     return CUDA_SUCCESS;
   }
   std::string what = "cuLinkAddData of " + std::string(name ? name : "an input") + " with input type " +
@@ -195,7 +197,8 @@ PREDATAR_DRIVER_API CUresult cuLinkAddFile_v2(LinkState* state, int type, const 
 PREDATAR_DRIVER_API CUresult cuLinkComplete(LinkState* state, void** output, size_t* bytes) {
   if (state == nullptr || output == nullptr) return CUDA_ERROR_INVALID_VALUE;
   if (state->units.empty()) return CUDA_ERROR_INVALID_VALUE;
-  std::vector<std::string_view> units(state->units.begin(), state->units.end());
+  std::vector<predatar::cudart::PtxUnit> units;
+  for (const auto& [ptx, name] : state->units) units.push_back({ptx, name});
   state->output = predatar::cudart::ptxContainer(units);
   *output = state->output.data();
   if (bytes) *bytes = state->output.size();

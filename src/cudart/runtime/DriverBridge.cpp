@@ -44,7 +44,7 @@ void** registerImage(const void* image) {
   return __cudaRegisterFatBinary(&wrapper);
 }
 
-cudaError_t load(const void* image, void*** module) {
+cudaError_t load(const void* image, const char* name, void*** module) {
   uint32_t magic = 0;
   std::memcpy(&magic, image, sizeof magic);
   void** handle = nullptr;
@@ -56,7 +56,8 @@ cudaError_t load(const void* image, void*** module) {
                                  "CUDA_ERROR_NO_BINARY_FOR_GPU");
     return cudaErrorNoKernelImageForDevice;
   } else if (looksLikePtx(static_cast<const char*>(image))) {
-    std::vector<uint8_t> container = ptxContainer({static_cast<const char*>(image)});
+    std::vector<uint8_t> container =
+        ptxContainer({PtxUnit{static_cast<const char*>(image), name ? name : "PTX text given to cuModuleLoadData"}});
     handle = registerImage(container.data());
   } else {
     warn("cuModuleLoadData: the image is neither PTX text nor a fat binary nor a cubin");
@@ -77,9 +78,10 @@ cudaError_t load(const void* image, void*** module) {
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) int predatarDriverLoadModule(const void* image, void*** module) {
+extern "C" __attribute__((visibility("default"))) int predatarDriverLoadModule(const void* image, const char* name,
+                                                                               void*** module) {
   if (image == nullptr || module == nullptr) return cudaErrorInvalidValue;
-  return load(image, module);
+  return load(image, name, module);
 }
 
 extern "C" __attribute__((visibility("default"))) int predatarDriverUnloadModule(void** module) {

@@ -11,8 +11,10 @@
 extern "C" {
 
 // Loads `image`: a fat binary container, nvcc's fat binary wrapper, or
-// NUL-terminated PTX text. A cubin (machine code only) is refused by name.
-int predatarDriverLoadModule(const void* image, void*** module);
+// NUL-terminated PTX text, which `name` (the file it came from, or how the
+// program gave it; may be null) names in messages. A cubin (machine code
+// only) is refused by name.
+int predatarDriverLoadModule(const void* image, const char* name, void*** module);
 // Releases a loaded module (its kernels and variables can no longer be found).
 int predatarDriverUnloadModule(void** module);
 // The entry `name` of `module`, as the host handle cudaLaunchKernel takes.

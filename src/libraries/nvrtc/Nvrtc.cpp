@@ -78,8 +78,10 @@ F real(const char* name) {
     return f ? f args : kInternalError;                                \
   }
 
-// Programs compiled for machine code, and the fat binary of PTX each gets instead.
+// Each program's name (its source file's, for messages), whether it was
+// compiled for machine code, and the fat binary of PTX it then gets instead.
 struct Program {
+  std::string name;
   bool machineCode = false;
   std::vector<uint8_t> image;
 };
@@ -106,10 +108,6 @@ PREDATAR_NVRTC_API const char* nvrtcGetErrorString(nvrtcResult result) {
 FORWARD(nvrtcVersion, (int* major, int* minor), (major, minor))
 FORWARD(nvrtcGetNumSupportedArchs, (int* count), (count))
 FORWARD(nvrtcGetSupportedArchs, (int* archs), (archs))
-FORWARD(nvrtcCreateProgram,
-        (nvrtcProgram * prog, const char* src, const char* name, int headers, const char* const* sources,
-         const char* const* names),
-        (prog, src, name, headers, sources, names))
 FORWARD(nvrtcGetPTXSize, (nvrtcProgram prog, size_t* bytes), (prog, bytes))
 FORWARD(nvrtcGetPTX, (nvrtcProgram prog, char* ptx), (prog, ptx))
 FORWARD(nvrtcGetLTOIRSize, (nvrtcProgram prog, size_t* bytes), (prog, bytes))
@@ -127,6 +125,19 @@ FORWARD(nvrtcGetPCHCreateStatus, (nvrtcProgram prog), (prog))
 FORWARD(nvrtcGetPCHHeapSizeRequired, (nvrtcProgram prog, size_t* bytes), (prog, bytes))
 FORWARD(nvrtcSetFlowCallback, (nvrtcProgram prog, int (*callback)(void*, void*), void* payload),
         (prog, callback, payload))
+
+PREDATAR_NVRTC_API nvrtcResult nvrtcCreateProgram(nvrtcProgram* prog, const char* src, const char* name, int headers,
+                                                  const char* const* sources, const char* const* names) {
+  static auto f = real<nvrtcResult (*)(nvrtcProgram*, const char*, const char*, int, const char* const*,
+                                       const char* const*)>("nvrtcCreateProgram");
+  if (!f) return kInternalError;
+  nvrtcResult result = f(prog, src, name, headers, sources, names);
+  if (result == kSuccess && prog != nullptr) {
+    std::lock_guard lock(programsMutex);
+    programs()[*prog].name = name ? name : "";
+  }
+  return result;
+}
 
 PREDATAR_NVRTC_API nvrtcResult nvrtcDestroyProgram(nvrtcProgram* prog) {
   static auto f = real<nvrtcResult (*)(nvrtcProgram*)>("nvrtcDestroyProgram");
@@ -165,7 +176,9 @@ PREDATAR_NVRTC_API nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int count,
   for (const std::string& o : rewritten) pointers.push_back(o.c_str());
   {
     std::lock_guard lock(programsMutex);
-    programs()[prog] = Program{machineCode, {}};
+    Program& p = programs()[prog];
+    p.machineCode = machineCode;
+    p.image.clear();
   }
   return f(prog, int(pointers.size()), pointers.data());
 }
@@ -185,7 +198,7 @@ const std::vector<uint8_t>* imageOf(nvrtcProgram prog, nvrtcResult& error) {
     std::string ptx(bytes, '\0');
     if ((error = nvrtcGetPTX(prog, ptx.data())) != kSuccess) return nullptr;
     ptx.resize(strnlen(ptx.data(), ptx.size()));
-    p.image = predatar::cudart::ptxContainer({ptx});
+    p.image = predatar::cudart::ptxContainer({predatar::cudart::PtxUnit{ptx, p.name}});
   }
   return &p.image;
 }
