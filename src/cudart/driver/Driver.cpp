@@ -153,6 +153,13 @@ PREDATAR_DRIVER_API CUresult cuGetExportTable(const void** table, const void* id
 
 namespace {
 CUresult checkDevice(CUdevice device) { return device == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE; }
+
+// The runtime's description of `device`, which the driver's queries read.
+CUresult properties(CUdevice device, cudaDeviceProp& prop) {
+  if (CUresult e = checkDevice(device); e != CUDA_SUCCESS) return e;
+  prop = cudaDeviceProp{};
+  return fromRuntime(cudaGetDeviceProperties(&prop, device));
+}
 }  // namespace
 
 PREDATAR_DRIVER_API CUresult cuDeviceGetCount(int* count) {
@@ -169,9 +176,8 @@ PREDATAR_DRIVER_API CUresult cuDeviceGet(CUdevice* device, int ordinal) {
 
 PREDATAR_DRIVER_API CUresult cuDeviceGetName(char* name, int length, CUdevice device) {
   if (name == nullptr || length <= 0) return CUDA_ERROR_INVALID_VALUE;
-  if (CUresult e = checkDevice(device); e != CUDA_SUCCESS) return e;
-  cudaDeviceProp prop{};
-  if (cudaError_t e = cudaGetDeviceProperties(&prop, device); e != 0) return fromRuntime(e);
+  cudaDeviceProp prop;
+  if (CUresult e = properties(device, prop); e != CUDA_SUCCESS) return e;
   std::strncpy(name, prop.name, size_t(length) - 1);
   name[length - 1] = '\0';
   return CUDA_SUCCESS;
@@ -179,9 +185,8 @@ PREDATAR_DRIVER_API CUresult cuDeviceGetName(char* name, int length, CUdevice de
 
 PREDATAR_DRIVER_API CUresult cuDeviceTotalMem_v2(size_t* bytes, CUdevice device) {
   if (bytes == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  if (CUresult e = checkDevice(device); e != CUDA_SUCCESS) return e;
-  cudaDeviceProp prop{};
-  if (cudaError_t e = cudaGetDeviceProperties(&prop, device); e != 0) return fromRuntime(e);
+  cudaDeviceProp prop;
+  if (CUresult e = properties(device, prop); e != CUDA_SUCCESS) return e;
   *bytes = prop.totalGlobalMem;
   return CUDA_SUCCESS;
 }
@@ -209,9 +214,8 @@ PREDATAR_DRIVER_API CUresult cuDeviceCanAccessPeer(int* can, CUdevice device, CU
 
 PREDATAR_DRIVER_API CUresult cuDeviceComputeCapability(int* major, int* minor, CUdevice device) {
   if (major == nullptr || minor == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  if (CUresult e = checkDevice(device); e != CUDA_SUCCESS) return e;
-  cudaDeviceProp prop{};
-  if (cudaError_t e = cudaGetDeviceProperties(&prop, device); e != 0) return fromRuntime(e);
+  cudaDeviceProp prop;
+  if (CUresult e = properties(device, prop); e != CUDA_SUCCESS) return e;
   *major = prop.major;
   *minor = prop.minor;
   return CUDA_SUCCESS;
@@ -219,18 +223,16 @@ PREDATAR_DRIVER_API CUresult cuDeviceComputeCapability(int* major, int* minor, C
 
 PREDATAR_DRIVER_API CUresult cuDeviceGetUuid_v2(cudaUUID_t* uuid, CUdevice device) {
   if (uuid == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  if (CUresult e = checkDevice(device); e != CUDA_SUCCESS) return e;
-  cudaDeviceProp prop{};
-  if (cudaError_t e = cudaGetDeviceProperties(&prop, device); e != 0) return fromRuntime(e);
+  cudaDeviceProp prop;
+  if (CUresult e = properties(device, prop); e != CUDA_SUCCESS) return e;
   *uuid = prop.uuid;
   return CUDA_SUCCESS;
 }
 
 PREDATAR_DRIVER_API CUresult cuDeviceGetPCIBusId(char* id, int length, CUdevice device) {
   if (id == nullptr || length <= 0) return CUDA_ERROR_INVALID_VALUE;
-  if (CUresult e = checkDevice(device); e != CUDA_SUCCESS) return e;
-  cudaDeviceProp prop{};
-  if (cudaError_t e = cudaGetDeviceProperties(&prop, device); e != 0) return fromRuntime(e);
+  cudaDeviceProp prop;
+  if (CUresult e = properties(device, prop); e != CUDA_SUCCESS) return e;
   std::snprintf(id, size_t(length), "%04x:%02x:%02x.0", prop.pciDomainID, prop.pciBusID, prop.pciDeviceID);
   return CUDA_SUCCESS;
 }

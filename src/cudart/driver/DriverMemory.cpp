@@ -36,12 +36,13 @@ CUresult fill(CUdeviceptr dst, T value, size_t count, cudaStream_t stream, bool 
   if (std::all_of(bytes, bytes + sizeof(T), [&](uint8_t b) { return b == bytes[0]; }))
     return fromRuntime(async ? cudaMemsetAsync(pointer(dst), bytes[0], count * sizeof(T), stream)
                              : cudaMemset(pointer(dst), bytes[0], count * sizeof(T)));
+  // (Copied synchronously, after the stream's work: the pattern buffer does not outlive this call.)
+  if (async && stream != nullptr)
+    if (cudaError_t e = cudaStreamSynchronize(stream)) return fromRuntime(e);
   constexpr size_t kChunk = size_t(1) << 20;  // elements per copy
   std::vector<T> pattern(std::min(count, kChunk), value);
   for (size_t done = 0; done < count; done += kChunk) {
     size_t n = std::min(kChunk, count - done);
-    // (synchronous: the pattern buffer does not outlive this call)
-    if (async && stream != nullptr) cudaStreamSynchronize(stream);
     if (cudaError_t e = cudaMemcpy(pointer(dst + done * sizeof(T)), pattern.data(), n * sizeof(T), kHostToDevice))
       return fromRuntime(e);
   }

@@ -212,10 +212,16 @@ CUresult resourceOf(const ResourceDescriptor& d, const char* function, cudaResou
   }
 }
 
-bool integerFormat(const cudaResourceDesc& r, const ResourceDescriptor& d) {
-  if (r.resType == 0) return false;  // (arrays: decided below from the array's own description)
-  int format = d.type == 2 ? d.res.linear.format : d.res.pitch2D.format;
-  return format < 0x10;
+// Whether the texels of `r` are integers: an array's own channels say, linear
+// memory's were described by resourceOf (false for an array the runtime does not know).
+bool integerTexels(const cudaResourceDesc& r) {
+  cudaChannelFormatDesc desc{};
+  if (r.resType == 0) {
+    if (cudaArrayGetInfo(&desc, nullptr, nullptr, r.res.array.array) != 0) return false;
+  } else {
+    desc = r.resType == 2 ? r.res.linear.desc : r.res.pitch2D.desc;
+  }
+  return desc.f != 2;  // cudaChannelFormatKindFloat
 }
 
 }  // namespace
@@ -231,10 +237,7 @@ PREDATAR_DRIVER_API CUresult cuTexObjectCreate(unsigned long long* object, const
   t.filterMode = texture->filterMode;
   // Without CU_TRSF_READ_AS_INTEGER the driver promotes integer texels to
   // normalized floats: the runtime's cudaReadModeNormalizedFloat.
-  cudaChannelFormatDesc arrayDesc{};
-  bool integer = r.resType == 0 ? (cudaArrayGetInfo(&arrayDesc, nullptr, nullptr, r.res.array.array) == 0 &&
-                                   arrayDesc.f != 2)
-                                : integerFormat(r, *resource);
+  bool integer = integerTexels(r);
   t.readMode = integer && !(texture->flags & kReadAsInteger) ? 1 : 0;
   t.sRGB = (texture->flags & kSrgb) ? 1 : 0;
   for (int i = 0; i < 4; ++i) t.borderColor[i] = texture->borderColor[i];
