@@ -56,14 +56,14 @@ void ConflictClock::add(uint32_t block, uint32_t thread, const SharedClock& hb, 
   lastThread = thread;
 }
 
-void ConflictClock::joinInto(VectorClock& wcp, uint32_t block, uint32_t thread) const {
+void ConflictClock::joinInto(ThreadClocks& t) const {
   if (last) {
-    if (lastBlock != block || lastThread != thread) wcp.join(*last);
-    else if (other) wcp.join(*other);
+    if (lastBlock != t.block || lastThread != t.thread) t.joinWcp(*last);
+    else if (other) t.joinWcp(*other);
   }
   if (extra)
     for (const Extra& e : *extra)
-      if (e.block != block || e.thread != thread) wcp.join(*e.hb);
+      if (e.block != t.block || e.thread != t.thread) t.joinWcp(*e.hb);
 }
 
 uint64_t ConflictClock::bytes() const {
@@ -102,6 +102,7 @@ void GwcpDetector::kernelBegin(const KernelInfo& kernel) {
   threads_.reset(kernel, &geometry_);
   messages_.reset(kernel.threadsPerBlock(), &geometry_);
   held_.clear();
+  held_.resize(kernel.numBlocks());
   locks_.clear();
   conflicts_.clear();
   locksOf_.clear();
@@ -132,14 +133,14 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
   AccessRecord record{t.block, t.thread, 0, event.type, strong, event.isVolatile, event.scope, 0xf, event.origin};
   record.beforeDependencyWait = (event.beforeDependencyWait >> lane) & 1;
   uint8_t accessClass = classOf(record);
-  auto heldIt = held_.empty() ? held_.end() : held_.find(uint64_t(t.block) * threads_.threadsPerBlock() + t.thread);
+  std::vector<HeldLock>* held = heldBy(t.block, t.thread);
   auto ordered = [&t](const AccessRecord& r) { return t.orderedByWcp(r.block, r.thread, r.clock, r.origin.seq); };
   // Rule (i) for every word first: a conflict on any word orders the whole access.
-  if (heldIt != held_.end()) {
+  if (held && !held->empty()) {
     forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t) {
       uint64_t key = locationKey(event.space, t.block, word);
-      applyRuleOne(t, heldIt->second, key, accessClass);
-      for (HeldLock& h : heldIt->second) h.accessed[key] |= uint8_t(1u << accessClass);
+      applyRuleOne(t, *held, key, accessClass);
+      for (HeldLock& h : *held) h.accessed[key] |= uint8_t(1u << accessClass);
     });
   }
   record.clock = t.now;
@@ -168,16 +169,16 @@ void GwcpDetector::applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, ui
     if (deviceAcquire) {
       if (lc.deviceChain)
         for (uint8_t c : {kPlainRead, kPlainWrite})  // plain classes conflict whatever the blocks
-          if (classesConflict(c, 0, accessClass, 0)) (*lc.deviceChain)[c].joinInto(t.wcp, t.block, t.thread);
+          if (classesConflict(c, 0, accessClass, 0)) (*lc.deviceChain)[c].joinInto(t);
       for (const auto& e : lc.crossBlock)
         if (e.block != t.block && classesConflict(e.accessClass, e.block, accessClass, t.block))
-          e.clock.joinInto(t.wcp, t.block, t.thread);
+          e.clock.joinInto(t);
     }
     if (auto b = lc.byBlock.find(t.block); b != lc.byBlock.end()) {
       for (const auto& e : b->second) {
         if (deviceAcquire && e.chainCopy) continue;  // read through deviceChain
         if (classesConflict(e.accessClass, t.block, accessClass, t.block))
-          e.clock.joinInto(t.wcp, t.block, t.thread);
+          e.clock.joinInto(t);
       }
     }
   }
@@ -205,8 +206,9 @@ void GwcpDetector::acquire(const LockEvent& event) {
         lock.exclusive = false;
     lock.holders.push_back({t.block, t.thread, event.scope});
     lock.clocks.acquire(t, event.scope, /*withWcp=*/true);
-    held_[uint64_t(t.block) * threads_.threadsPerBlock() + thread].push_back(
-        HeldLock{lockId, event.scope, share(t.wcpSnapshot()), {}});
+    auto& table = held_[t.block];
+    if (!table) table = std::make_unique<std::vector<std::vector<HeldLock>>>(threads_.threadsPerBlock());
+    (*table)[thread].push_back(HeldLock{lockId, event.scope, share(t.wcpSnapshot()), {}, lock.releases});
   });
 }
 
@@ -215,11 +217,23 @@ void GwcpDetector::acquire(const LockEvent& event) {
 // so H at r1 joins P_t. Logs are in release order; where critical sections
 // are mutually exclusive, acquires in one log are ordered by happens-before,
 // so a scan stops at the first one not yet ordered.
-void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseScope) {
+//
+// "Satisfied" (C_acq1 <= C_t, CS1 by u != t) is one entry, N_u(acq1) <= P_t[u],
+// when CS1 was released before t acquired the lock and into a lock clock t's
+// acquire joined (its block's, or the device one for a device-scoped acquire
+// and release): P_u(acq1) <= P_u(r1) <= that lock P <= P_t, since P only grows
+// while a thread lives, so every other entry of C_acq1 is <= C_t already.
+void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, const HeldLock& held, Scope releaseScope) {
   Cursors& cursors = lock.cursors[uint64_t(t.block) * threads_.threadsPerBlock() + t.thread];
   bool joined = true;
   auto own = [&t](const CriticalSection& cs) { return cs.block == t.block && cs.thread == t.thread; };
-  auto satisfied = [&t](const CriticalSection& cs) { return cs.acquireClock->leq(t.wcp, t.block, t.thread, t.now); };
+  bool deviceAcquire = held.scope != Scope::Block;
+  auto satisfied = [&t, &held, deviceAcquire](const CriticalSection& cs) {
+    bool joinedAtAcquire = cs.block == t.block || (deviceAcquire && cs.releaseScope != Scope::Block);
+    if (joinedAtAcquire && cs.releaseIndex <= held.releasesAtAcquire)
+      return cs.acquireNow <= t.wcp.get(cs.block, cs.thread);
+    return cs.acquireClock->leq(t.wcp, t.block, t.thread, t.now);
+  };
   auto scan = [&](const CriticalSectionLog& log, size_t& cursor, auto relevant) {
     cursor = std::max(cursor, log.base);  // dropped entries were consumed (trimLog)
     for (size_t i = cursor; i < log.end(); ++i) {
@@ -231,10 +245,7 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseS
       if (satisfied(cs)) {
         // Entries past an unsatisfied one are seen again on the next pass;
         // only a join that adds something calls for another pass.
-        if (!cs.releaseHb->leq(t.wcp)) {
-          t.wcp.join(*cs.releaseHb);
-          joined = true;
-        }
+        if (t.absorbWcp(*cs.releaseHb)) joined = true;
         if (cursor == i) ++cursor;
       } else if (lock.exclusive) {
         return;
@@ -276,10 +287,7 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseS
       else hi = mid;
     }
     if (lo == cursor) return;
-    if (auto k = lastOtherAtOrBefore(lo - 1)) {
-      t.wcp.join(*log[*k].releaseHb);
-      joined = true;
-    }
+    if (auto k = lastOtherAtOrBefore(lo - 1)) joined |= t.absorbWcp(*log[*k].releaseHb);
     cursor = lo;
   };
   bool device = releaseScope != Scope::Block;
@@ -292,8 +300,8 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseS
     while (pending != lock.ownPending.end() && !pending->second.empty()) {
       auto [inDeviceLog, index] = pending->second.front();
       const CriticalSection& cs = inDeviceLog ? lock.deviceLog[index] : lock.blockLog[t.block][index];
-      if (cs.acquireClock->get(t.block, t.thread) > t.wcp.get(t.block, t.thread)) break;
-      t.wcp.join(*cs.releaseHb);
+      if (cs.acquireNow > t.wcp.get(t.block, t.thread)) break;
+      t.joinWcp(*cs.releaseHb);
       pending->second.pop_front();
       joined = true;
     }
@@ -344,7 +352,7 @@ size_t GwcpDetector::consumedPrefix(const ThreadClocks& t, const CriticalSection
   for (; i < limit; ++i) {
     const CriticalSection& cs = log[i];
     bool own = cs.block == t.block && cs.thread == t.thread;
-    bool satisfied = own ? cs.acquireClock->get(t.block, t.thread) <= t.wcp.get(t.block, t.thread)
+    bool satisfied = own ? cs.acquireNow <= t.wcp.get(t.block, t.thread)
                          : cs.acquireClock->leq(t.wcp, t.block, t.thread, t.now);
     if (!satisfied || !cs.releaseHb->leq(t.wcp)) break;
   }
@@ -433,23 +441,23 @@ void GwcpDetector::release(const LockEvent& event) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
     uint64_t tid = uint64_t(t.block) * threads_.threadsPerBlock() + thread;
     uint64_t lockId = event.lock[lane];
-    auto heldIt = held_.find(tid);
-    if (heldIt == held_.end()) return;  // front ends reject releases of locks not held
-    auto& stack = heldIt->second;
-    auto h = std::find_if(stack.rbegin(), stack.rend(), [&](const HeldLock& x) { return x.lock == lockId; });
-    if (h == stack.rend()) return;
+    std::vector<HeldLock>* stack = heldBy(t.block, thread);
+    if (!stack) return;  // front ends reject releases of locks not held
+    auto h = std::find_if(stack->rbegin(), stack->rend(), [&](const HeldLock& x) { return x.lock == lockId; });
+    if (h == stack->rend()) return;
     HeldLock held = std::move(*h);
-    stack.erase(std::next(h).base());
-    if (stack.empty()) held_.erase(heldIt);
+    stack->erase(std::next(h).base());
 
     LockState& lock = locks_[lockId];
     if (lock.cursors.try_emplace(tid).second) locksOf_[tid].push_back(lockId);
-    applyRuleTwo(t, lock, event.scope);
+    applyRuleTwo(t, lock, held, event.scope);
     SharedClock hb = share(t.hbSnapshot());
     recordConflicts(t, hb, held, event.scope, lock.exclusive);
     lock.clocks.release(t, *hb, event.scope, &geometry_, /*withWcp=*/true);
     bool device = event.scope != Scope::Block;
-    CriticalSection cs{t.block, t.thread, held.scope, event.scope, std::move(held.acquireClock), std::move(hb)};
+    Clock acquireNow = held.acquireClock->get(t.block, t.thread);
+    CriticalSection cs{t.block,       t.thread,        held.scope, event.scope, std::move(held.acquireClock),
+                       std::move(hb), acquireNow, ++lock.releases};
     if (device && held.scope != Scope::Block) {
       lock.deviceLog.entries.push_back(std::move(cs));
       lock.ownPending[tid].push_back(true, lock.deviceLog.end() - 1);
@@ -476,7 +484,7 @@ void GwcpDetector::exit(const ExitEvent& event) {
   countEvent();
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t) {
     uint64_t tid = uint64_t(event.lanes.block) * threads_.threadsPerBlock() + thread;
-    held_.erase(tid);
+    if (auto* stack = heldBy(event.lanes.block, thread)) stack->clear();
     messages_.exit(threads_.at(event.lanes.block, thread));
     if (auto mine = locksOf_.find(tid); mine != locksOf_.end()) {  // not every lock: linear in blocks
       for (uint64_t id : mine->second) {
@@ -489,6 +497,7 @@ void GwcpDetector::exit(const ExitEvent& event) {
     threads_.exit(event.lanes.block, thread);
   });
   if (history_.exited(event)) {
+    held_[event.lanes.block].reset();
     messages_.blockFinished(event.lanes.block, history_.finishedBlocks());
     dropFinishedBlockLogs(event.lanes.block);
   }

@@ -60,7 +60,7 @@ struct ConflictClock {
   std::unique_ptr<std::vector<Extra>> extra;
 
   void add(uint32_t block, uint32_t thread, const SharedClock& hb, bool exclusive);
-  void joinInto(VectorClock& wcp, uint32_t block, uint32_t thread) const;
+  void joinInto(ThreadClocks& t) const;  // into P_t, unless t's own
   uint64_t bytes() const;
 };
 
@@ -85,6 +85,8 @@ struct CriticalSection {
   Scope acquireScope, releaseScope;
   SharedClock acquireClock;  // C_t at the acquire
   SharedClock releaseHb;     // H_t at the release
+  Clock acquireNow;          // N_t at the acquire (acquireClock's own entry)
+  uint64_t releaseIndex;     // the lock's release count after this release
 };
 
 // A log of completed critical sections in release order whose oldest entries
@@ -178,6 +180,7 @@ class GwcpDetector final : public Detector {
     Scope scope;
     gwcp::SharedClock acquireClock;
     gwcp::AccessedLocations accessed;
+    uint64_t releasesAtAcquire = 0;  // LockState::releases when acquired
   };
   struct LockState {
     LockClocks clocks;
@@ -188,12 +191,13 @@ class GwcpDetector final : public Detector {
     absl::flat_hash_map<uint64_t, gwcp::PendingQueue> ownPending;  // by global thread id
     std::vector<gwcp::Holder> holders;
     bool exclusive = true;  // overlapping critical sections never interleaved
+    uint64_t releases = 0;  // releases so far (CriticalSection::releaseIndex)
   };
 
  private:
   void access(ThreadClocks& t, const MemoryEvent& event, uint32_t lane, bool strong);
   void applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, uint64_t key, uint8_t accessClass);
-  void applyRuleTwo(ThreadClocks& t, LockState& lock, Scope releaseScope);
+  void applyRuleTwo(ThreadClocks& t, LockState& lock, const HeldLock& held, Scope releaseScope);
   void trimLog(LockState& lock, gwcp::CriticalSectionLog& log, bool deviceLog, uint32_t block);
   void dropPrefix(LockState& lock, gwcp::CriticalSectionLog& log, bool deviceLog, uint32_t block, size_t cut);
   void trimAtBarrier(const BarrierEvent& event);
@@ -210,7 +214,14 @@ class GwcpDetector final : public Detector {
 
   ClockGeometry geometry_;
   ThreadTable threads_;
-  absl::flat_hash_map<uint64_t, std::vector<HeldLock>> held_;  // by global thread id
+  // The locks each thread holds, innermost last: a table of stacks per block,
+  // allocated at its first acquire and freed when the block finishes (an
+  // access inside a critical section finds its thread's locks by index).
+  std::vector<std::unique_ptr<std::vector<std::vector<HeldLock>>>> held_;
+  std::vector<HeldLock>* heldBy(uint32_t block, uint32_t thread) {
+    const auto& table = held_[block];
+    return table ? &(*table)[thread] : nullptr;
+  }
   absl::flat_hash_map<uint64_t, LockState> locks_;
   absl::flat_hash_map<std::pair<uint64_t, uint64_t>, gwcp::LocationConflicts> conflicts_;  // (lock, location)
   absl::flat_hash_map<uint64_t, std::vector<uint64_t>> locksOf_;  // thread -> locks with its cursors or pending

@@ -45,6 +45,8 @@ void ThreadTable::exit(uint32_t block, uint32_t thread) {
   t.exited = true;
   t.hb.clear();
   t.wcp.clear();
+  t.hbCovers.clear();
+  t.wcpCovers.clear();
   if (++blocks_[block]->exited < threadsPerBlock_) return;
   blocks_[block].reset();
   finished_[block] = true;
@@ -127,24 +129,41 @@ void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t blo
 }
 
 void LockClocks::acquire(ThreadClocks& t, Scope scope, bool withWcp) const {
-  if (auto it = hbByBlock.find(t.block); it != hbByBlock.end()) t.hb.join(it->second);
+  if (auto it = hbByBlock.find(t.block); it != hbByBlock.end()) t.joinHb(it->second);
   if (withWcp)
-    if (auto it = wcpByBlock.find(t.block); it != wcpByBlock.end()) t.wcp.join(it->second);
+    if (auto it = wcpByBlock.find(t.block); it != wcpByBlock.end()) t.joinWcp(it->second);
   if (scope == Scope::Block) return;
-  t.hb.join(hbDevice);
-  if (withWcp) t.wcp.join(wcpDevice);
+  t.joinHb(hbDevice);
+  if (withWcp) t.joinWcp(wcpDevice);
 }
+
+namespace {
+
+// lock := lock join mine, where `covered` says whether the lock's clock is
+// known to be <= mine (the releasing thread joined it, and nothing released
+// the lock since): then the join is mine, shared rather than walked.
+void publish(VectorClock& lock, const VectorClock& mine, bool covered) {
+  if (covered) lock = mine;
+  else lock.join(mine);
+}
+
+}  // namespace
 
 void LockClocks::release(const ThreadClocks& t, const VectorClock& hb, Scope scope, const ClockGeometry* geometry,
                          bool withWcp) {
-  hbByBlock.try_emplace(t.block, geometry).first->second.join(hb);
-  if (withWcp) wcpByBlock.try_emplace(t.block, geometry).first->second.join(t.wcp);
+  // `hb` is H_t with t's own entry, so it covers whatever H_t covers.
+  auto& hbBlock = hbByBlock.try_emplace(t.block, geometry).first->second;
+  publish(hbBlock, hb, t.hbCovers.has(hbBlock));
+  if (withWcp) {
+    auto& wcpBlock = wcpByBlock.try_emplace(t.block, geometry).first->second;
+    publish(wcpBlock, t.wcp, t.wcpCovers.has(wcpBlock));
+  }
   if (scope == Scope::Block) return;
   hbDevice.setGeometry(geometry);
-  hbDevice.join(hb);
+  publish(hbDevice, hb, t.hbCovers.has(hbDevice));
   if (!withWcp) return;
   wcpDevice.setGeometry(geometry);
-  wcpDevice.join(t.wcp);
+  publish(wcpDevice, t.wcp, t.wcpCovers.has(wcpDevice));
 }
 
 uint64_t LockClocks::bytes() const {

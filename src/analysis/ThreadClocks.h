@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -36,6 +37,44 @@ struct ThreadClocks {
     }
   };
   SteadySince hbSteady, wcpSteady;
+  // Stamps of clocks known to be <= `hb` and <= `wcp`, which only grow while
+  // t lives (VectorClock::stamp: equal stamps, equal clocks). A critical
+  // section's release H reaches P_t through rule (i) once per conflicting
+  // access class, then through rule (ii); a lock's clock joined at an
+  // acquire is covered at the release when no other release changed it, and
+  // is replaced rather than joined. Each costs a stamp comparison, not a walk.
+  struct CoveredStamps {
+    std::array<uint64_t, 4> stamps{};
+    uint32_t next = 0;
+    bool has(const VectorClock& c) const {
+      uint64_t s = c.stamp();
+      return s == 0 || std::find(stamps.begin(), stamps.end(), s) != stamps.end();
+    }
+    void note(const VectorClock& c) { stamps[next++ % stamps.size()] = c.stamp(); }
+    void clear() { *this = {}; }
+  };
+  CoveredStamps hbCovers, wcpCovers;
+
+  // H_t := H_t join c.
+  void joinHb(const VectorClock& c) {
+    if (hbCovers.has(c)) return;
+    hb.join(c);
+    hbCovers.note(c);
+  }
+  // P_t := P_t join c.
+  void joinWcp(const VectorClock& c) {
+    if (wcpCovers.has(c)) return;
+    wcp.join(c);
+    wcpCovers.note(c);
+  }
+  // Joins c into P_t; whether P_t changed.
+  bool absorbWcp(const VectorClock& c) {
+    if (wcpCovers.has(c)) return false;
+    bool changes = !c.leq(wcp);
+    if (changes) wcp.join(c);
+    wcpCovers.note(c);
+    return changes;
+  }
 
   // C_t: the gwcp clock including the thread's own time.
   Clock wcpTime(uint32_t otherBlock, uint32_t otherThread) const {

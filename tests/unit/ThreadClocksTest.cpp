@@ -42,5 +42,68 @@ TEST(ThreadClocks, AccessesAfterTheLastClockChangeAreNotOrdered) {
   EXPECT_TRUE(t.orderedByHb(0, 1, u.now - 1, 12));  // u's access at 12 is now before t
 }
 
+// A release publishes the holder's clocks by sharing them when the lock's
+// clocks were joined at the holder's acquire and nothing released the lock
+// since; after another release in between it joins, keeping both.
+TEST(LockClocks, AReleaseSharesTheHoldersClockOnlyWhenItCoversTheLocks) {
+  ClockGeometry g = ClockGeometry::make(64, /*compression=*/true);
+  ThreadTable table;
+  KernelInfo kernel;
+  kernel.grid = Dim3{1, 1, 1};
+  kernel.block = Dim3{64, 1, 1};
+  table.reset(kernel, &g);
+  ThreadClocks& u = table.at(0, 1);
+  ThreadClocks& t = table.at(0, 2);
+  ThreadClocks& v = table.at(0, 3);
+  LockClocks lock;
+  auto release = [&](ThreadClocks& x) {
+    lock.release(x, x.hbSnapshot(), Scope::Block, &g, /*withWcp=*/true);
+    x.tick();
+  };
+  lock.acquire(u, Scope::Block, true);
+  release(u);  // lock H = {u: 1}
+  lock.acquire(t, Scope::Block, true);
+  EXPECT_TRUE(t.hbCovers.has(lock.hbByBlock.at(0)));
+  t.hb.set(0, 5, 7);  // t learns more before its release
+  release(t);
+  const VectorClock& h = lock.hbByBlock.at(0);
+  EXPECT_EQ(h.get(0, 1), 1u);
+  EXPECT_EQ(h.get(0, 2), 1u);
+  EXPECT_EQ(h.get(0, 5), 7u);
+  // v acquires, then u releases again (an overlapping critical section):
+  // v's release no longer covers the lock's clock and must keep u's entry.
+  lock.acquire(v, Scope::Block, true);
+  lock.acquire(u, Scope::Block, true);
+  release(u);  // u's second epoch: {u: 2}
+  release(v);
+  const VectorClock& after = lock.hbByBlock.at(0);
+  EXPECT_EQ(after.get(0, 1), 2u);
+  EXPECT_EQ(after.get(0, 3), 1u);
+  EXPECT_EQ(after.get(0, 5), 7u);
+}
+
+// Joining a clock P_t already covers is answered by its stamp: P_t does not
+// change, and absorbWcp says so.
+TEST(ThreadClocks, AClockJoinedOnceIsNotWalkedAgain) {
+  ClockGeometry g = ClockGeometry::make(64, /*compression=*/true);
+  ThreadTable table;
+  KernelInfo kernel;
+  kernel.grid = Dim3{1, 1, 1};
+  kernel.block = Dim3{64, 1, 1};
+  table.reset(kernel, &g);
+  ThreadClocks& t = table.at(0, 2);
+  VectorClock released(&g);
+  released.set(0, 1, 4);
+  EXPECT_TRUE(t.absorbWcp(released));
+  uint64_t stamp = t.wcp.stamp();
+  EXPECT_FALSE(t.absorbWcp(released));
+  t.joinWcp(released);
+  EXPECT_EQ(t.wcp.stamp(), stamp);
+  VectorClock later = released;
+  later.set(0, 1, 5);  // a new value: a new stamp
+  EXPECT_TRUE(t.absorbWcp(later));
+  EXPECT_EQ(t.wcp.get(0, 1), 5u);
+}
+
 }  // namespace
 }  // namespace predatar
