@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
+
 namespace predatar {
 
 using Clock = uint32_t;
@@ -153,12 +155,15 @@ class VectorClock {
   // holder: --stats' samples walked every block of every critical section's
   // clocks); it is reset whenever the chunk is copied or written (ownBlocks),
   // and does not follow later changes of its arrays' sharing (a statistic).
-  struct Blocks : std::vector<Block> {
+  // Inline room for one block: a clock of one block (a thread that synchronized
+  // only within its block) costs one allocation per chunk copy, not two.
+  using BlockList = absl::InlinedVector<Block, 1>;
+  struct Blocks : BlockList {
     static constexpr uint64_t kUnmeasured = UINT64_MAX;
     Blocks() = default;
-    Blocks(const Blocks& other) : std::vector<Block>(other) {}  // (not the cache)
+    Blocks(const Blocks& other) : BlockList(other) {}  // (not the cache)
     Blocks& operator=(Blocks&& other) noexcept {
-      std::vector<Block>::operator=(std::move(other));
+      BlockList::operator=(std::move(other));
       heldBytes = kUnmeasured;
       return *this;
     }
@@ -168,7 +173,7 @@ class VectorClock {
     uint32_t index = 0;              // holds the blocks b with geometry.chunkOf(b) == index
     std::shared_ptr<Blocks> blocks;  // never empty
   };
-  using Chunks = std::vector<Chunk>;  // sorted by index
+  using Chunks = absl::InlinedVector<Chunk, 1>;  // sorted by index (one chunk: one allocation a copy)
   const Chunks& chunks() const;
   Chunks& ownChunks();                         // a private chunk index, before a write
   Blocks& ownBlocks(Chunk& chunk) const;       // a private chunk, before a write
