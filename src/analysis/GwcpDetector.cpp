@@ -208,7 +208,8 @@ void GwcpDetector::acquire(const LockEvent& event) {
     lock.clocks.acquire(t, event.scope, /*withWcp=*/true);
     auto& table = held_[t.block];
     if (!table) table = std::make_unique<std::vector<std::vector<HeldLock>>>(threads_.threadsPerBlock());
-    (*table)[thread].push_back(HeldLock{lockId, event.scope, share(t.wcpSnapshot()), {}, lock.releases});
+    // C_t is P_t with t's own entry N_t: P_t is shared, N_t kept beside it.
+    (*table)[thread].push_back(HeldLock{lockId, event.scope, share(t.wcp), {}, lock.releases, t.now});
   });
 }
 
@@ -229,10 +230,11 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, const HeldLock
   auto own = [&t](const CriticalSection& cs) { return cs.block == t.block && cs.thread == t.thread; };
   bool deviceAcquire = held.scope != Scope::Block;
   auto satisfied = [&t, &held, deviceAcquire](const CriticalSection& cs) {
+    // (u's own entry first: alone it settles most unsatisfied ones)
+    if (cs.acquireNow > t.wcp.get(cs.block, cs.thread)) return false;
     bool joinedAtAcquire = cs.block == t.block || (deviceAcquire && cs.releaseScope != Scope::Block);
-    if (joinedAtAcquire && cs.releaseIndex <= held.releasesAtAcquire)
-      return cs.acquireNow <= t.wcp.get(cs.block, cs.thread);
-    return cs.acquireClock->leq(t.wcp, t.block, t.thread, t.now);
+    return (joinedAtAcquire && cs.releaseIndex <= held.releasesAtAcquire) ||
+           cs.acquireClock->leq(t.wcp, t.block, t.thread, t.now);
   };
   auto scan = [&](const CriticalSectionLog& log, size_t& cursor, auto relevant) {
     cursor = std::max(cursor, log.base);  // dropped entries were consumed (trimLog)
@@ -347,16 +349,12 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, const HeldLock
 // kept. The device log, and block logs between barriers (per-slot locks of
 // a block with no __syncthreads between critical sections), are checked
 // thread by thread at releases when they double (trimLog).
-size_t GwcpDetector::consumedPrefix(const ThreadClocks& t, const CriticalSectionLog& log, size_t limit) const {
-  size_t i = log.base;
-  for (; i < limit; ++i) {
-    const CriticalSection& cs = log[i];
-    bool own = cs.block == t.block && cs.thread == t.thread;
-    bool satisfied = own ? cs.acquireNow <= t.wcp.get(t.block, t.thread)
-                         : cs.acquireClock->leq(t.wcp, t.block, t.thread, t.now);
-    if (!satisfied || !cs.releaseHb->leq(t.wcp)) break;
-  }
-  return i - log.base;
+bool GwcpDetector::consumed(const ThreadClocks& t, const CriticalSection& cs) const {
+  bool own = cs.block == t.block && cs.thread == t.thread;
+  // (u's own entry first: alone it settles most that are not satisfied)
+  bool satisfied = cs.acquireNow <= t.wcp.get(cs.block, cs.thread) &&
+                   (own || cs.acquireClock->leq(t.wcp, t.block, t.thread, t.now));
+  return satisfied && cs.releaseHb->leq(t.wcp);
 }
 
 void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool deviceLog, uint32_t block) {
@@ -366,12 +364,21 @@ void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool device
     return;
   uint64_t tpb = threads_.threadsPerBlock();
   uint64_t first = deviceLog ? 0 : block * tpb, last = deviceLog ? threads_.size() : (block + 1) * tpb;
-  size_t cut = log.end();
-  for (uint64_t tid = first; tid < last && cut > log.base; ++tid) {
+  std::vector<const ThreadClocks*> live;
+  for (uint64_t tid = first; tid < last; ++tid) {
     const ThreadClocks* t = threads_.find(tid);
     if (!t) return;  // not started: it may still need every entry
-    if (!t->exited) cut = log.base + consumedPrefix(*t, log, cut);
+    if (!t->exited) live.push_back(t);
   }
+  // Entry by entry, oldest first: mostly some thread has not consumed the
+  // oldest one, and the attempt ends there (per-slot locks of a block
+  // without __syncthreads never trim; thread by thread, the first threads
+  // compared every entry before one was found).
+  size_t cut = log.base;
+  auto consumedByAll = [&](const CriticalSection& cs) {
+    return std::all_of(live.begin(), live.end(), [&](const ThreadClocks* t) { return consumed(*t, cs); });
+  };
+  while (cut < log.end() && consumedByAll(log[cut])) ++cut;
   if (cut == log.base) return;
   dropPrefix(lock, log, deviceLog, block, cut);
   log.nextTrim = 2 * log.entries.size();
@@ -455,9 +462,8 @@ void GwcpDetector::release(const LockEvent& event) {
     recordConflicts(t, hb, held, event.scope, lock.exclusive);
     lock.clocks.release(t, *hb, event.scope, &geometry_, /*withWcp=*/true);
     bool device = event.scope != Scope::Block;
-    Clock acquireNow = held.acquireClock->get(t.block, t.thread);
-    CriticalSection cs{t.block,       t.thread,        held.scope, event.scope, std::move(held.acquireClock),
-                       std::move(hb), acquireNow, ++lock.releases};
+    CriticalSection cs{t.block,       t.thread,         held.scope, event.scope, std::move(held.acquireClock),
+                       std::move(hb), held.acquireNow, ++lock.releases};
     if (device && held.scope != Scope::Block) {
       lock.deviceLog.entries.push_back(std::move(cs));
       lock.ownPending[tid].push_back(true, lock.deviceLog.end() - 1);

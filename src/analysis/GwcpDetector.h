@@ -83,9 +83,11 @@ struct LocationConflicts {
 struct CriticalSection {
   uint32_t block, thread;
   Scope acquireScope, releaseScope;
-  SharedClock acquireClock;  // C_t at the acquire
-  SharedClock releaseHb;     // H_t at the release
-  Clock acquireNow;          // N_t at the acquire (acquireClock's own entry)
+  // C_t at the acquire is acquireClock (P_t then) with t's entry acquireNow
+  // (N_t then, above P_t's): C_acq <= C is acquireNow <= C[t] and acquireClock <= C.
+  SharedClock acquireClock;
+  SharedClock releaseHb;  // H_t at the release
+  Clock acquireNow;
   uint64_t releaseIndex;     // the lock's release count after this release
 };
 
@@ -178,9 +180,10 @@ class GwcpDetector final : public Detector {
   struct HeldLock {
     uint64_t lock;
     Scope scope;
-    gwcp::SharedClock acquireClock;
+    gwcp::SharedClock acquireClock;  // P_t at the acquire (CriticalSection::acquireClock)
     gwcp::AccessedLocations accessed;
     uint64_t releasesAtAcquire = 0;  // LockState::releases when acquired
+    Clock acquireNow = 0;            // N_t at the acquire
   };
   struct LockState {
     LockClocks clocks;
@@ -202,8 +205,8 @@ class GwcpDetector final : public Detector {
   void dropPrefix(LockState& lock, gwcp::CriticalSectionLog& log, bool deviceLog, uint32_t block, size_t cut);
   void trimAtBarrier(const BarrierEvent& event);
   void dropFinishedBlockLogs(uint32_t block);
-  // Entries from the log's base, below `limit`, satisfied and absorbed for t.
-  size_t consumedPrefix(const ThreadClocks& t, const gwcp::CriticalSectionLog& log, size_t limit) const;
+  // Whether cs is satisfied and absorbed for t (trimLog).
+  bool consumed(const ThreadClocks& t, const gwcp::CriticalSection& cs) const;
   void recordConflicts(const ThreadClocks& t, const gwcp::SharedClock& hb, const HeldLock& held, Scope releaseScope,
                        bool exclusive);
   void sampleMemory();

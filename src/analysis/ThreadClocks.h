@@ -100,11 +100,6 @@ struct ThreadClocks {
   bool orderedByWcp(uint32_t otherBlock, uint32_t otherThread, Clock clock, uint64_t seq) const {
     return seq <= wcpSteady.seq && clock <= wcpTime(otherBlock, otherThread);
   }
-  VectorClock wcpSnapshot() const {
-    VectorClock c = wcp;
-    c.set(block, thread, now);
-    return c;
-  }
   // H_t with its own entry, to publish at a release.
   VectorClock hbSnapshot() const {
     VectorClock c = hb;
