@@ -34,13 +34,11 @@ void ConflictClock::add(uint32_t block, uint32_t thread, const SharedClock& hb, 
   // A thread's H only grows, so its newer snapshot covers the older one and
   // replaces it (shared, not copied); a copy is joined only otherwise.
   auto joinShared = [&hb](SharedClock& mine) {
-    if (mine->leq(*hb)) {
+    if (mine.leq(hb)) {
       mine = hb;
       return;
     }
-    VectorClock joined = *mine;
-    joined.join(*hb);
-    mine = share(std::move(joined));
+    mine.join(hb);
   };
   if (!exclusive) {
     if (!extra) extra = std::make_unique<std::vector<Extra>>();
@@ -49,21 +47,21 @@ void ConflictClock::add(uint32_t block, uint32_t thread, const SharedClock& hb, 
     extra->push_back({block, thread, hb});
     return;
   }
-  if (last && lastBlock == block && lastThread == thread) return joinShared(last);
-  if (last) other = std::move(last);
+  if (!last.empty() && lastBlock == block && lastThread == thread) return joinShared(last);
+  if (!last.empty()) other = std::move(last);
   last = hb;
   lastBlock = block;
   lastThread = thread;
 }
 
 void ConflictClock::joinInto(ThreadClocks& t) const {
-  if (last) {
-    if (lastBlock != t.block || lastThread != t.thread) t.joinWcp(*last);
-    else if (other) t.joinWcp(*other);
+  if (!last.empty()) {
+    if (lastBlock != t.block || lastThread != t.thread) t.joinWcp(last);
+    else if (!other.empty()) t.joinWcp(other);
   }
   if (extra)
     for (const Extra& e : *extra)
-      if (e.block != t.block || e.thread != t.thread) t.joinWcp(*e.hb);
+      if (e.block != t.block || e.thread != t.thread) t.joinWcp(e.hb);
 }
 
 uint64_t ConflictClock::bytes() const {
@@ -234,7 +232,7 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, const HeldLock
     if (cs.acquireNow > t.wcp.get(cs.block, cs.thread)) return false;
     bool joinedAtAcquire = cs.block == t.block || (deviceAcquire && cs.releaseScope != Scope::Block);
     return (joinedAtAcquire && cs.releaseIndex <= held.releasesAtAcquire) ||
-           cs.acquireClock->leq(t.wcp, t.block, t.thread, t.now);
+           cs.acquireClock.leq(t.wcp, t.block, t.thread, t.now);
   };
   auto scan = [&](const CriticalSectionLog& log, size_t& cursor, auto relevant) {
     cursor = std::max(cursor, log.base);  // dropped entries were consumed (trimLog)
@@ -247,7 +245,7 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, const HeldLock
       if (satisfied(cs)) {
         // Entries past an unsatisfied one are seen again on the next pass;
         // only a join that adds something calls for another pass.
-        if (t.absorbWcp(*cs.releaseHb)) joined = true;
+        if (t.absorbWcp(cs.releaseHb)) joined = true;
         if (cursor == i) ++cursor;
       } else if (lock.exclusive) {
         return;
@@ -289,7 +287,7 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, const HeldLock
       else hi = mid;
     }
     if (lo == cursor) return;
-    if (auto k = lastOtherAtOrBefore(lo - 1)) joined |= t.absorbWcp(*log[*k].releaseHb);
+    if (auto k = lastOtherAtOrBefore(lo - 1)) joined |= t.absorbWcp(log[*k].releaseHb);
     cursor = lo;
   };
   bool device = releaseScope != Scope::Block;
@@ -303,7 +301,7 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, const HeldLock
       auto [inDeviceLog, index] = pending->second.front();
       const CriticalSection& cs = inDeviceLog ? lock.deviceLog[index] : lock.blockLog[t.block][index];
       if (cs.acquireNow > t.wcp.get(t.block, t.thread)) break;
-      t.joinWcp(*cs.releaseHb);
+      t.joinWcp(cs.releaseHb);
       pending->second.pop_front();
       joined = true;
     }
@@ -353,8 +351,8 @@ bool GwcpDetector::consumed(const ThreadClocks& t, const CriticalSection& cs) co
   bool own = cs.block == t.block && cs.thread == t.thread;
   // (u's own entry first: alone it settles most that are not satisfied)
   bool satisfied = cs.acquireNow <= t.wcp.get(cs.block, cs.thread) &&
-                   (own || cs.acquireClock->leq(t.wcp, t.block, t.thread, t.now));
-  return satisfied && cs.releaseHb->leq(t.wcp);
+                   (own || cs.acquireClock.leq(t.wcp, t.block, t.thread, t.now));
+  return satisfied && cs.releaseHb.leq(t.wcp);
 }
 
 void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool deviceLog, uint32_t block) {
@@ -460,7 +458,7 @@ void GwcpDetector::release(const LockEvent& event) {
     applyRuleTwo(t, lock, held, event.scope);
     SharedClock hb = share(t.hbSnapshot());
     recordConflicts(t, hb, held, event.scope, lock.exclusive);
-    lock.clocks.release(t, *hb, event.scope, &geometry_, /*withWcp=*/true);
+    lock.clocks.release(t, hb, event.scope, &geometry_, /*withWcp=*/true);
     bool device = event.scope != Scope::Block;
     CriticalSection cs{t.block,       t.thread,         held.scope, event.scope, std::move(held.acquireClock),
                        std::move(hb), held.acquireNow, ++lock.releases};
@@ -551,7 +549,7 @@ void GwcpDetector::sampleMemory() {
     queueBytes += log.entries.capacity() * sizeof(CriticalSection);
     for (const CriticalSection& cs : log.entries) {
       queueBytes += shareOfBytes(cs.acquireClock) + shareOfBytes(cs.releaseHb);
-      visited += 2 + cs.acquireClock->blockEntries() + cs.releaseHb->blockEntries();
+      visited += 2 + cs.acquireClock.blockEntries() + cs.releaseHb.blockEntries();
     }
   };
   for (const auto& [_, lock] : locks_) {

@@ -30,15 +30,14 @@
 namespace predatar {
 namespace gwcp {
 
-// An immutable clock snapshot shared by every place that remembers it (a
-// critical section's acquire and release clocks, the rule (i) clocks of every
-// location the section accessed): one copy per release instead of one per use.
-using SharedClock = std::shared_ptr<const VectorClock>;
-inline SharedClock share(VectorClock clock) { return std::make_shared<const VectorClock>(std::move(clock)); }
+// A clock snapshot shared by every place that remembers it (a critical
+// section's acquire and release clocks, the rule (i) clocks of every location
+// the section accessed): a VectorClock copy shares its block lists, so it is
+// one list per release, not one per use, and no allocation of its own.
+using SharedClock = VectorClock;
+inline SharedClock share(VectorClock clock) { return clock; }
 // A holder's share of a clock's bytes (so shared clocks are counted once in all).
-inline uint64_t shareOfBytes(const SharedClock& c) {
-  return c ? (c->bytes() + sizeof(VectorClock) + 16) / uint64_t(c.use_count()) : 0;
-}
+inline uint64_t shareOfBytes(const SharedClock& c) { return c.bytes(); }
 
 // Access classes a critical section's access falls in, for rule (i).
 enum AccessClass : uint8_t {
@@ -53,7 +52,7 @@ enum AccessClass : uint8_t {
 // thread suffice; other contributions are kept per thread.
 struct ConflictClock {
   uint32_t lastBlock = 0, lastThread = 0;
-  SharedClock last, other;  // null: no contribution yet, none by another thread
+  SharedClock last, other;  // empty: no contribution yet, none by another thread
   struct Extra { uint32_t block, thread; SharedClock hb; };
   // Contributions made while the lock was not exclusive (allocated then: a
   // lock-heavy kernel holds one ConflictClock per lock, location and class).
