@@ -203,7 +203,7 @@ bool VectorClock::blockLeq(const Block& mine, const Block& other) const {
   return true;
 }
 
-void VectorClock::joinInto(Block& mine, const Block& other) const {
+void VectorClock::joinInto(Block& mine, const Block& other, KnownOrder known) const {
   if (!mine.warps && !other.warps) {
     mine.base = std::max(mine.base, other.base);
     return;
@@ -213,13 +213,13 @@ void VectorClock::joinInto(Block& mine, const Block& other) const {
     // fall through: a compressed block only exists with compression on
   }
   // A shared block that already covers `other` stays shared.
-  if (mine.warps && mine.warps.use_count() > 1 && blockLeq(other, mine)) return;
+  if (mine.warps && mine.warps.use_count() > 1 && !known.theirsNotCovered && blockLeq(other, mine)) return;
   // An expanded block that covers ours is shared rather than copied: after a
   // barrier built from atomics (cuda::barrier, grid sync) every thread of a
   // block acquires the same lock clock, and 1024 private copies of its lane
   // times cost 1024 times the memory. (A private expanded block is joined in
   // place: no copy to save, and the check would double the work.)
-  if (other.warps && (!mine.warps || mine.warps.use_count() > 1) && blockLeq(mine, other)) {
+  if (other.warps && (!mine.warps || mine.warps.use_count() > 1) && !known.mineNotCovered && blockLeq(mine, other)) {
     mine.base = other.base;
     mine.warps = other.warps;
     mine.lanes = other.lanes;
@@ -260,7 +260,10 @@ void VectorClock::join(const VectorClock& other, uint32_t skipBlock) {
   if (theirChunks.empty() || chunks_ == other.chunks_) return;
   // A shared list that covers `other` stays shared (chunks both hold are
   // compared by pointer: a lock's clock and its holder's differ in a chunk).
-  if (chunks_.use_count() > 1 && other.leqImpl(*this, UINT32_MAX, 0, 0, skipBlock)) return;
+  bool shared = chunks_.use_count() > 1;
+  if (shared && other.leqImpl(*this, UINT32_MAX, 0, 0, skipBlock)) return;
+  // (so a chunk of `other` is not covered, and when it is its only one, that one)
+  KnownOrder known{shared && theirChunks.size() == 1, false};
   if (empty() && (skipBlock == UINT32_MAX || !other.find(skipBlock))) {
     *this = other;
     return;
@@ -270,7 +273,7 @@ void VectorClock::join(const VectorClock& other, uint32_t skipBlock) {
   if (holdsEvery(mine, theirChunks, [](const Chunk& c) { return c.index; })) {
     for (const Chunk& theirs : theirChunks) {
       while (mine[i].index < theirs.index) ++i;
-      joinChunk(mine[i], theirs, skipBlock);
+      joinChunk(mine[i], theirs, skipBlock, known);
     }
     return;
   }
@@ -289,32 +292,39 @@ void VectorClock::join(const VectorClock& other, uint32_t skipBlock) {
   mine = std::move(merged);
 }
 
-void VectorClock::joinChunk(Chunk& mine, const Chunk& theirs, uint32_t skipBlock) const {
+void VectorClock::joinChunk(Chunk& mine, const Chunk& theirs, uint32_t skipBlock, KnownOrder known) const {
   if (mine.blocks == theirs.blocks) return;
+  known.mineNotCovered = false;
   // A shared chunk that covers `theirs` stays shared; one that `theirs`
   // covers is shared rather than copied (the lock holder's clock joined into
   // the lock's, when nothing else released it since). A private chunk is
   // joined in place: no copy to save, and the checks would double the work.
   if (mine.blocks.use_count() > 1) {
-    if (blocksLeq(*theirs.blocks, *mine.blocks, UINT32_MAX, 0, 0, skipBlock)) return;
+    if (!known.theirsNotCovered && blocksLeq(*theirs.blocks, *mine.blocks, UINT32_MAX, 0, 0, skipBlock)) return;
+    known.theirsNotCovered = true;
     bool skipHere = skipBlock != UINT32_MAX && geometry_->chunkOf(skipBlock) == mine.index;
     // (a chunk with blocks `theirs` lacks is rarely covered: not worth a walk)
-    if (!skipHere && theirs.blocks->size() >= mine.blocks->size() &&
-        blocksLeq(*mine.blocks, *theirs.blocks, UINT32_MAX, 0, 0, UINT32_MAX)) {
-      mine.blocks = theirs.blocks;
-      return;
+    if (!skipHere && theirs.blocks->size() >= mine.blocks->size()) {
+      if (blocksLeq(*mine.blocks, *theirs.blocks, UINT32_MAX, 0, 0, UINT32_MAX)) {
+        mine.blocks = theirs.blocks;
+        return;
+      }
+      known.mineNotCovered = true;
     }
   }
-  joinBlocks(ownBlocks(mine), *theirs.blocks, skipBlock);
+  // One block each, the same: what held for the chunks holds for the blocks.
+  bool sameBlock = mine.blocks->size() == 1 && theirs.blocks->size() == 1 &&
+                   (*mine.blocks)[0].id == (*theirs.blocks)[0].id;
+  joinBlocks(ownBlocks(mine), *theirs.blocks, skipBlock, sameBlock ? known : KnownOrder{});
 }
 
-void VectorClock::joinBlocks(Blocks& blocks, const Blocks& theirList, uint32_t skipBlock) const {
+void VectorClock::joinBlocks(Blocks& blocks, const Blocks& theirList, uint32_t skipBlock, KnownOrder known) const {
   size_t i = 0;
   if (holdsEvery(blocks, theirList, [](const Block& b) { return b.id; }, skipBlock)) {
     for (const Block& theirs : theirList) {
       if (theirs.id == skipBlock) continue;
       while (blocks[i].id < theirs.id) ++i;
-      joinInto(blocks[i], theirs);
+      joinInto(blocks[i], theirs, known);
     }
     return;
   }

@@ -50,6 +50,16 @@ struct ClockGeometry {
   }
 };
 
+namespace clock_detail {
+// What a join already knows of a chunk or block pair from a walk above it
+// (a one-chunk clock's whole-clock check is its chunk's, a one-block
+// chunk's its block's): the sharing checks need not walk it again.
+struct KnownOrder {
+  bool theirsNotCovered = false;  // theirs <= mine failed
+  bool mineNotCovered = false;    // mine <= theirs failed
+};
+}  // namespace clock_detail
+
 class VectorClock {
  public:
   VectorClock() = default;
@@ -121,7 +131,8 @@ class VectorClock {
   void expandWarp(Block& block, uint32_t warp) const;
   void compress(Block& block) const;
   bool compressWarp(Block& block, uint32_t warp) const;
-  void joinInto(Block& mine, const Block& other) const;
+  using KnownOrder = clock_detail::KnownOrder;
+  void joinInto(Block& mine, const Block& other, KnownOrder known = {}) const;
   bool leqImpl(const VectorClock& other, uint32_t exceptBlock, uint32_t exceptThread, Clock time,
                uint32_t skipBlock) const;
   uint32_t slotOf(const Block& block, uint32_t warp) const {  // slot + 1, 0 when compressed
@@ -185,8 +196,8 @@ class VectorClock {
     if (index < chunks.size() && chunks[index].index == index) return chunks.begin() + index;
     return std::lower_bound(chunks.begin(), chunks.end(), index, [](const Chunk& c, uint32_t i) { return c.index < i; });
   }
-  void joinChunk(Chunk& mine, const Chunk& theirs, uint32_t skipBlock) const;
-  void joinBlocks(Blocks& mine, const Blocks& theirs, uint32_t skipBlock) const;
+  void joinChunk(Chunk& mine, const Chunk& theirs, uint32_t skipBlock, KnownOrder known = {}) const;
+  void joinBlocks(Blocks& mine, const Blocks& theirs, uint32_t skipBlock, KnownOrder known = {}) const;
   // `chunk` without `skipBlock` (shared when it lacks it); null when nothing is left.
   static std::shared_ptr<Blocks> without(const std::shared_ptr<Blocks>& chunk, uint32_t skipBlock);
   bool blocksLeq(const Blocks& mine, const Blocks& theirs, uint32_t exceptBlock, uint32_t exceptThread, Clock time,
