@@ -222,8 +222,9 @@ void GwcpDetector::acquire(const LockEvent& event) {
 // acquire joined (its block's, or the device one for a device-scoped acquire
 // and release): P_u(acq1) <= P_u(r1) <= that lock P <= P_t, since P only grows
 // while a thread lives, so every other entry of C_acq1 is <= C_t already.
-void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, const HeldLock& held, Scope releaseScope) {
-  Cursors& cursors = lock.cursors[uint64_t(t.block) * threads_.threadsPerBlock() + t.thread];
+void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockState& mine, const HeldLock& held,
+                                Scope releaseScope) {
+  Cursors& cursors = mine.cursors;
   bool joined = true;
   auto own = [&t](const CriticalSection& cs) { return cs.block == t.block && cs.thread == t.thread; };
   bool deviceAcquire = held.scope != Scope::Block;
@@ -291,28 +292,27 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, const HeldLock
     cursor = lo;
   };
   bool device = releaseScope != Scope::Block;
-  uint64_t tid = uint64_t(t.block) * threads_.threadsPerBlock() + t.thread;
+  auto ownLog = lock.blockLog.find(t.block);  // (no log is added below)
   // The thread's own earlier critical sections count once their acquire is
   // strictly GWCP-before this point (P_t's own entry reaches its time).
-  auto pending = lock.ownPending.find(tid);
   while (joined) {
     joined = false;
-    while (pending != lock.ownPending.end() && !pending->second.empty()) {
-      auto [inDeviceLog, index] = pending->second.front();
-      const CriticalSection& cs = inDeviceLog ? lock.deviceLog[index] : lock.blockLog[t.block][index];
+    while (!mine.pending.empty()) {
+      auto [inDeviceLog, index] = mine.pending.front();
+      const CriticalSection& cs = inDeviceLog ? lock.deviceLog[index] : ownLog->second[index];
       if (cs.acquireNow > t.wcp.get(t.block, t.thread)) break;
       t.joinWcp(cs.releaseHb);
-      pending->second.pop_front();
+      mine.pending.pop_front();
       joined = true;
     }
-    if (auto it = lock.blockLog.find(t.block); it != lock.blockLog.end())
-      scanChain(it->second, cursors.ownBlock);
+    if (ownLog != lock.blockLog.end()) scanChain(ownLog->second, cursors.ownBlock);
     if (device) {
       scanChain(lock.deviceLog, cursors.deviceAll);
-      for (uint32_t b : lock.mixedBlocks)
-        if (b != t.block)
-          scan(lock.blockLog[b], cursors.mixed[b],
-               [](const CriticalSection& cs) { return cs.releaseScope != Scope::Block; });
+      for (uint32_t b : lock.mixedBlocks) {
+        auto log = lock.blockLog.find(b);
+        if (b != t.block && log != lock.blockLog.end())
+          scan(log->second, cursors.mixed[b], [](const CriticalSection& cs) { return cs.releaseScope != Scope::Block; });
+      }
     } else {
       scan(lock.deviceLog, cursors.deviceOwnBlock,
            [&t](const CriticalSection& cs) { return cs.block == t.block; });
@@ -387,9 +387,9 @@ void GwcpDetector::dropPrefix(LockState& lock, CriticalSectionLog& log, bool dev
   uint64_t tpb = threads_.threadsPerBlock();
   // The owners' pending lists forget the dropped entries (each was satisfied
   // for its owner by the own condition, and absorbed).
-  for (auto& [owner, pending] : lock.ownPending) {
+  for (auto& [owner, state] : lock.perThread) {
     if (!deviceLog && owner / tpb != block) continue;
-    pending.eraseIf([&](const std::pair<bool, size_t>& p) { return p.first == deviceLog && p.second < cut; });
+    state.pending.eraseIf([&](const std::pair<bool, size_t>& p) { return p.first == deviceLog && p.second < cut; });
   }
   log.dropFront(cut - log.base);
 }
@@ -454,8 +454,10 @@ void GwcpDetector::release(const LockEvent& event) {
     stack->erase(std::next(h).base());
 
     LockState& lock = locks_[lockId];
-    if (lock.cursors.try_emplace(tid).second) locksOf_[tid].push_back(lockId);
-    applyRuleTwo(t, lock, held, event.scope);
+    auto [state, inserted] = lock.perThread.try_emplace(tid);
+    if (inserted) locksOf_[tid].push_back(lockId);
+    ThreadLockState& mine = state->second;  // (lock.perThread gets no entry below)
+    applyRuleTwo(t, lock, mine, held, event.scope);
     SharedClock hb = share(t.hbSnapshot());
     recordConflicts(t, hb, held, event.scope, lock.exclusive);
     lock.clocks.release(t, hb, event.scope, &geometry_, /*withWcp=*/true);
@@ -464,14 +466,14 @@ void GwcpDetector::release(const LockEvent& event) {
                        std::move(hb), held.acquireNow, ++lock.releases};
     if (device && held.scope != Scope::Block) {
       lock.deviceLog.entries.push_back(std::move(cs));
-      lock.ownPending[tid].push_back(true, lock.deviceLog.end() - 1);
+      mine.pending.push_back(true, lock.deviceLog.end() - 1);
       trimLog(lock, lock.deviceLog, true, t.block);
     } else {
       auto [it, inserted] = lock.blockLog.try_emplace(t.block);
       if (inserted) blockLocks_[t.block].push_back(lockId);
       auto& log = it->second;
       log.entries.push_back(std::move(cs));
-      lock.ownPending[tid].push_back(false, log.end() - 1);
+      mine.pending.push_back(false, log.end() - 1);
       if (device && std::find(lock.mixedBlocks.begin(), lock.mixedBlocks.end(), t.block) == lock.mixedBlocks.end())
         lock.mixedBlocks.push_back(t.block);
       trimLog(lock, log, false, t.block);  // blocks with no __syncthreads between critical sections
@@ -493,8 +495,7 @@ void GwcpDetector::exit(const ExitEvent& event) {
     if (auto mine = locksOf_.find(tid); mine != locksOf_.end()) {  // not every lock: linear in blocks
       for (uint64_t id : mine->second) {
         LockState& lock = locks_[id];
-        lock.cursors.erase(tid);
-        lock.ownPending.erase(tid);
+        lock.perThread.erase(tid);
       }
       locksOf_.erase(mine);
     }
@@ -554,7 +555,7 @@ void GwcpDetector::sampleMemory() {
   };
   for (const auto& [_, lock] : locks_) {
     lockBytes += lock.clocks.bytes();
-    queueBytes += lock.cursors.size() * (sizeof(Cursors) + 16);
+    queueBytes += lock.perThread.size() * (sizeof(ThreadLockState) + 16);
     logBytes(lock.deviceLog);
     for (const auto& [block, log] : lock.blockLog) logBytes(log);
   }

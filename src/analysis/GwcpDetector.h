@@ -141,6 +141,13 @@ class PendingQueue {
   size_t head_ = 0;
 };
 
+// A thread's rule (ii) state for one lock: where it is in each log, and its
+// own critical sections still pending.
+struct ThreadLockState {
+  Cursors cursors;
+  PendingQueue pending;
+};
+
 // The locations a critical section accessed, with their access class bits:
 // a short list searched linearly (most critical sections touch a few words),
 // indexed by a hash map once it grows.
@@ -189,8 +196,7 @@ class GwcpDetector final : public Detector {
     gwcp::CriticalSectionLog deviceLog;  // acquired and released at device scope
     absl::flat_hash_map<uint32_t, gwcp::CriticalSectionLog> blockLog;  // the others, by block
     std::vector<uint32_t> mixedBlocks;  // blocks whose blockLog has a device-scoped release
-    absl::flat_hash_map<uint64_t, gwcp::Cursors> cursors;  // by global thread id
-    absl::flat_hash_map<uint64_t, gwcp::PendingQueue> ownPending;  // by global thread id
+    absl::flat_hash_map<uint64_t, gwcp::ThreadLockState> perThread;  // by global thread id
     std::vector<gwcp::Holder> holders;
     bool exclusive = true;  // overlapping critical sections never interleaved
     uint64_t releases = 0;  // releases so far (CriticalSection::releaseIndex)
@@ -199,7 +205,8 @@ class GwcpDetector final : public Detector {
  private:
   void access(ThreadClocks& t, const MemoryEvent& event, uint32_t lane, bool strong);
   void applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, uint64_t key, uint8_t accessClass);
-  void applyRuleTwo(ThreadClocks& t, LockState& lock, const HeldLock& held, Scope releaseScope);
+  void applyRuleTwo(ThreadClocks& t, LockState& lock, gwcp::ThreadLockState& mine, const HeldLock& held,
+                    Scope releaseScope);
   void trimLog(LockState& lock, gwcp::CriticalSectionLog& log, bool deviceLog, uint32_t block);
   void dropPrefix(LockState& lock, gwcp::CriticalSectionLog& log, bool deviceLog, uint32_t block, size_t cut);
   void trimAtBarrier(const BarrierEvent& event);
