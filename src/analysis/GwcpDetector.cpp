@@ -207,7 +207,7 @@ void GwcpDetector::acquire(const LockEvent& event) {
     auto& table = held_[t.block];
     if (!table) table = std::make_unique<std::vector<std::vector<HeldLock>>>(threads_.threadsPerBlock());
     // C_t is P_t with t's own entry N_t: P_t is shared, N_t kept beside it.
-    (*table)[thread].push_back(HeldLock{lockId, event.scope, share(t.wcp), {}, lock.releases, t.now});
+    (*table)[thread].push_back(HeldLock{lockId, event.scope, t.wcp, {}, lock.releases, t.now});
   });
 }
 
@@ -458,7 +458,7 @@ void GwcpDetector::release(const LockEvent& event) {
     if (inserted) locksOf_[tid].push_back(lockId);
     ThreadLockState& mine = state->second;  // (lock.perThread gets no entry below)
     applyRuleTwo(t, lock, mine, held, event.scope);
-    SharedClock hb = share(t.hbSnapshot());
+    SharedClock hb = t.hbSnapshot();
     recordConflicts(t, hb, held, event.scope, lock.exclusive);
     lock.clocks.release(t, hb, event.scope, &geometry_, /*withWcp=*/true);
     bool device = event.scope != Scope::Block;

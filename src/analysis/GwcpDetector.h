@@ -35,7 +35,6 @@ namespace gwcp {
 // the section accessed): a VectorClock copy shares its block lists, so it is
 // one list per release, not one per use, and no allocation of its own.
 using SharedClock = VectorClock;
-inline SharedClock share(VectorClock clock) { return clock; }
 // A holder's share of a clock's bytes (so shared clocks are counted once in all).
 inline uint64_t shareOfBytes(const SharedClock& c) { return c.bytes(); }
 
@@ -87,7 +86,7 @@ struct CriticalSection {
   SharedClock acquireClock;
   SharedClock releaseHb;  // H_t at the release
   Clock acquireNow;
-  uint64_t releaseIndex;     // the lock's release count after this release
+  uint64_t releaseIndex;  // the lock's release count after this release
 };
 
 // A log of completed critical sections in release order whose oldest entries
