@@ -7,7 +7,9 @@
 #     --detectors none / hb / gwcp: CPU s and peak RSS of the whole process,
 #     gwcp/hb and gwcp/none; with --before PREDATAR, the same for an older
 #     build and after/before ratios;
-#  3. the compression table on lock- and atomics-heavy streams at
+#  3. the lock-heavy CUDA programs of bench/locks under none / lockset / hb /
+#     gwcp (CPU s, peak metadata, gwcp/hb; with --before, the older build too);
+#  4. the compression table on lock- and atomics-heavy streams at
 #     PREDATAR_TABLE_THREADS (default 100000; 1000000 takes long on 2 cores).
 #
 # usage: bench/ratios.sh [--build DIR] [--before PREDATAR] [--apps "rule-110 ..."] [--size large]
@@ -76,6 +78,12 @@ for app in $apps; do
   fi
   unset cpu rss
 done
+
+echo
+python3 "$here/locks/locks.py" --predatar "$build/predatar" --size "$size"
+if [ -n "$before" ]; then
+  python3 "$here/locks/locks.py" --predatar "$before" --size "$size" | sed 's/^== /== before: /'
+fi
 
 if [ $quick -eq 0 ]; then
   echo

@@ -129,9 +129,10 @@ void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t blo
 }
 
 void LockClocks::acquire(ThreadClocks& t, Scope scope, bool withWcp) const {
-  if (auto it = hbByBlock.find(t.block); it != hbByBlock.end()) t.joinHb(it->second);
-  if (withWcp)
-    if (auto it = wcpByBlock.find(t.block); it != wcpByBlock.end()) t.joinWcp(it->second);
+  if (auto it = byBlock.find(t.block); it != byBlock.end()) {
+    t.joinHb(it->second.hb);
+    if (withWcp) t.joinWcp(it->second.wcp);
+  }
   if (scope == Scope::Block) return;
   t.joinHb(hbDevice);
   if (withWcp) t.joinWcp(wcpDevice);
@@ -152,12 +153,11 @@ void publish(VectorClock& lock, const VectorClock& mine, bool covered) {
 void LockClocks::release(const ThreadClocks& t, const VectorClock& hb, Scope scope, const ClockGeometry* geometry,
                          bool withWcp) {
   // `hb` is H_t with t's own entry, so it covers whatever H_t covers.
-  auto& hbBlock = hbByBlock.try_emplace(t.block, geometry).first->second;
-  publish(hbBlock, hb, t.hbCovers.has(hbBlock));
-  if (withWcp) {
-    auto& wcpBlock = wcpByBlock.try_emplace(t.block, geometry).first->second;
-    publish(wcpBlock, t.wcp, t.wcpCovers.has(wcpBlock));
-  }
+  auto [it, inserted] = byBlock.try_emplace(t.block);
+  BlockClocks& mine = it->second;
+  if (inserted) mine.hb.setGeometry(geometry), mine.wcp.setGeometry(geometry);
+  publish(mine.hb, hb, t.hbCovers.has(mine.hb));
+  if (withWcp) publish(mine.wcp, t.wcp, t.wcpCovers.has(mine.wcp));
   if (scope == Scope::Block) return;
   hbDevice.setGeometry(geometry);
   publish(hbDevice, hb, t.hbCovers.has(hbDevice));
@@ -168,8 +168,7 @@ void LockClocks::release(const ThreadClocks& t, const VectorClock& hb, Scope sco
 
 uint64_t LockClocks::bytes() const {
   uint64_t total = hbDevice.bytes() + wcpDevice.bytes();
-  for (const auto& [_, c] : hbByBlock) total += c.bytes() + 16;
-  for (const auto& [_, c] : wcpByBlock) total += c.bytes() + 16;
+  for (const auto& [_, c] : byBlock) total += c.hb.bytes() + c.wcp.bytes() + 16;
   return total;
 }
 

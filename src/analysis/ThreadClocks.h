@@ -181,7 +181,10 @@ void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t blo
 // releasing block and for device-scoped releases, so an acquire joins exactly
 // the releases it overlaps with (same block, or both device/system scoped).
 struct LockClocks {
-  absl::flat_hash_map<uint32_t, VectorClock> hbByBlock, wcpByBlock;
+  struct BlockClocks {
+    VectorClock hb, wcp;
+  };
+  absl::flat_hash_map<uint32_t, BlockClocks> byBlock;  // releases by each block (wcp: gwcp's only)
   VectorClock hbDevice, wcpDevice;
 
   // An acquire by `t` joins the releases it overlaps: those of its block, and

@@ -63,10 +63,10 @@ TEST(LockClocks, AReleaseSharesTheHoldersClockOnlyWhenItCoversTheLocks) {
   lock.acquire(u, Scope::Block, true);
   release(u);  // lock H = {u: 1}
   lock.acquire(t, Scope::Block, true);
-  EXPECT_TRUE(t.hbCovers.has(lock.hbByBlock.at(0)));
+  EXPECT_TRUE(t.hbCovers.has(lock.byBlock.at(0).hb));
   t.hb.set(0, 5, 7);  // t learns more before its release
   release(t);
-  const VectorClock& h = lock.hbByBlock.at(0);
+  const VectorClock& h = lock.byBlock.at(0).hb;
   EXPECT_EQ(h.get(0, 1), 1u);
   EXPECT_EQ(h.get(0, 2), 1u);
   EXPECT_EQ(h.get(0, 5), 7u);
@@ -76,7 +76,7 @@ TEST(LockClocks, AReleaseSharesTheHoldersClockOnlyWhenItCoversTheLocks) {
   lock.acquire(u, Scope::Block, true);
   release(u);  // u's second epoch: {u: 2}
   release(v);
-  const VectorClock& after = lock.hbByBlock.at(0);
+  const VectorClock& after = lock.byBlock.at(0).hb;
   EXPECT_EQ(after.get(0, 1), 2u);
   EXPECT_EQ(after.get(0, 3), 1u);
   EXPECT_EQ(after.get(0, 5), 7u);
