@@ -1,6 +1,8 @@
 // ThreadClocks::orderedByHb/orderedByWcp: an access of another thread made
 // after this thread's clocks last changed is not ordered before it, and is
-// answered without a clock lookup; one made before is looked up.
+// answered without a clock lookup; one made before is looked up. The stamps
+// of clocks a thread joined (CoveredStamps): a repeat join is skipped, and a
+// lock's clock is replaced at a release only when the releaser covers it.
 #include "analysis/ThreadClocks.h"
 
 #include <gtest/gtest.h>
@@ -8,13 +10,20 @@
 namespace predatar {
 namespace {
 
-TEST(ThreadClocks, AccessesAfterTheLastClockChangeAreNotOrdered) {
+// One block of 64 threads, compressed clocks.
+class ThreadClocksTest : public ::testing::Test {
+ protected:
+  ThreadClocksTest() {
+    KernelInfo kernel;
+    kernel.grid = Dim3{1, 1, 1};
+    kernel.block = Dim3{64, 1, 1};
+    table.reset(kernel, &g);
+  }
   ClockGeometry g = ClockGeometry::make(64, /*compression=*/true);
   ThreadTable table;
-  KernelInfo kernel;
-  kernel.grid = Dim3{1, 1, 1};
-  kernel.block = Dim3{64, 1, 1};
-  table.reset(kernel, &g);
+};
+
+TEST_F(ThreadClocksTest, AccessesAfterTheLastClockChangeAreNotOrdered) {
   ThreadClocks& u = table.at(0, 1);
   ThreadClocks& t = table.at(0, 2);
   Clock beforeBarrier = u.now;
@@ -45,13 +54,7 @@ TEST(ThreadClocks, AccessesAfterTheLastClockChangeAreNotOrdered) {
 // A release publishes the holder's clocks by sharing them when the lock's
 // clocks were joined at the holder's acquire and nothing released the lock
 // since; after another release in between it joins, keeping both.
-TEST(LockClocks, AReleaseSharesTheHoldersClockOnlyWhenItCoversTheLocks) {
-  ClockGeometry g = ClockGeometry::make(64, /*compression=*/true);
-  ThreadTable table;
-  KernelInfo kernel;
-  kernel.grid = Dim3{1, 1, 1};
-  kernel.block = Dim3{64, 1, 1};
-  table.reset(kernel, &g);
+TEST_F(ThreadClocksTest, AReleaseSharesTheHoldersClockOnlyWhenItCoversTheLocks) {
   ThreadClocks& u = table.at(0, 1);
   ThreadClocks& t = table.at(0, 2);
   ThreadClocks& v = table.at(0, 3);
@@ -84,13 +87,7 @@ TEST(LockClocks, AReleaseSharesTheHoldersClockOnlyWhenItCoversTheLocks) {
 
 // Joining a clock P_t already covers is answered by its stamp: P_t does not
 // change, and absorbWcp says so.
-TEST(ThreadClocks, AClockJoinedOnceIsNotWalkedAgain) {
-  ClockGeometry g = ClockGeometry::make(64, /*compression=*/true);
-  ThreadTable table;
-  KernelInfo kernel;
-  kernel.grid = Dim3{1, 1, 1};
-  kernel.block = Dim3{64, 1, 1};
-  table.reset(kernel, &g);
+TEST_F(ThreadClocksTest, AClockJoinedOnceIsNotWalkedAgain) {
   ThreadClocks& t = table.at(0, 2);
   VectorClock released(&g);
   released.set(0, 1, 4);
