@@ -94,9 +94,10 @@ class Generator {
     ++events_;
   }
   // Every lane of `warp` takes (or releases) the block lock of shared slot
-  // (lane + shift) % 32 of block b, ids as the emulator makes them.
+  // (lane + shift) % 32 of block b, ids and blockLocal as the emulator makes them.
   void slotLocks(uint32_t b, uint32_t warp, uint32_t shift, bool acquire) {
     LockEvent e{{b, warp, fullMask(warp)}, Scope::Block, {}, {events_, acquire ? 210u : 211u, Origin::kNoSource}};
+    e.blockLocal = fullMask(warp);
     for (uint32_t lane = 0; lane < 32; ++lane)
       e.lock[lane] = (uint64_t(1) << 62) | (uint64_t(b) << 32) | (kSlotLocks + 4 * ((lane + shift) % 32));
     acquire ? sink_.acquire(e) : sink_.release(e);

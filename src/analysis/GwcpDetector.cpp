@@ -102,6 +102,7 @@ void GwcpDetector::kernelBegin(const KernelInfo& kernel) {
   held_.clear();
   held_.resize(kernel.numBlocks());
   locks_.clear();
+  blockLocal_.clear();
   conflicts_.clear();
   locksOf_.clear();
   blockLocks_.clear();
@@ -198,7 +199,7 @@ void GwcpDetector::acquire(const LockEvent& event) {
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
     uint64_t lockId = event.lock[lane];
-    LockState& lock = locks_[lockId];
+    LockState& lock = lockState(event, lane);
     for (const Holder& h : lock.holders)
       if ((h.block != t.block || h.thread != t.thread) && morallyStrong(h.scope, h.block, event.scope, t.block))
         lock.exclusive = false;
@@ -411,11 +412,14 @@ void GwcpDetector::trimAtBarrier(const BarrierEvent& event) {
 // Rule (i) bookkeeping: the locations this critical section accessed remember
 // H at its release, keyed so that later accesses find the overlapping ones.
 void GwcpDetector::recordConflicts(const ThreadClocks& t, const SharedClock& hb, const HeldLock& held,
-                                   Scope releaseScope, bool exclusive) {
+                                   Scope releaseScope, LockState& lock) {
+  bool exclusive = lock.exclusive;
   bool deviceRelease = releaseScope != Scope::Block;
   bool chain = deviceRelease && held.scope != Scope::Block;
   for (const auto& [key, classes] : held.accessed) {
-    LocationConflicts& lc = conflicts_[{held.lock, key}];
+    auto [it, inserted] = conflicts_.try_emplace({held.lock, key});
+    if (inserted) lock.conflictLocations.push_back(key);
+    LocationConflicts& lc = it->second;
     auto& entries = lc.byBlock[t.block];
     for (uint8_t c = 0; c < kAccessClasses; ++c) {
       if (!(classes & (1u << c))) continue;
@@ -453,13 +457,13 @@ void GwcpDetector::release(const LockEvent& event) {
     HeldLock held = std::move(*h);
     stack->erase(std::next(h).base());
 
-    LockState& lock = locks_[lockId];
+    LockState& lock = lockState(event, lane);
     auto [state, inserted] = lock.perThread.try_emplace(tid);
     if (inserted) locksOf_[tid].push_back(lockId);
     ThreadLockState& mine = state->second;  // (lock.perThread gets no entry below)
     applyRuleTwo(t, lock, mine, held, event.scope);
     SharedClock hb = t.hbSnapshot();
-    recordConflicts(t, hb, held, event.scope, lock.exclusive);
+    recordConflicts(t, hb, held, event.scope, lock);
     lock.clocks.release(t, hb, event.scope, &geometry_, /*withWcp=*/true);
     bool device = event.scope != Scope::Block;
     CriticalSection cs{t.block,       t.thread,         held.scope, event.scope, std::move(held.acquireClock),
@@ -493,10 +497,8 @@ void GwcpDetector::exit(const ExitEvent& event) {
     if (auto* stack = heldBy(event.lanes.block, thread)) stack->clear();
     messages_.exit(threads_.at(event.lanes.block, thread));
     if (auto mine = locksOf_.find(tid); mine != locksOf_.end()) {  // not every lock: linear in blocks
-      for (uint64_t id : mine->second) {
-        LockState& lock = locks_[id];
-        lock.perThread.erase(tid);
-      }
+      for (uint64_t id : mine->second)
+        if (auto lock = locks_.find(id); lock != locks_.end()) lock->second.perThread.erase(tid);
       locksOf_.erase(mine);
     }
     threads_.exit(event.lanes.block, thread);
@@ -505,6 +507,30 @@ void GwcpDetector::exit(const ExitEvent& event) {
     held_[event.lanes.block].reset();
     messages_.blockFinished(event.lanes.block, history_.finishedBlocks());
     dropFinishedBlockLogs(event.lanes.block);
+    dropBlockLocalLocks(event.lanes.block);
+  }
+}
+
+GwcpDetector::LockState& GwcpDetector::lockState(const LockEvent& event, uint32_t lane) {
+  auto [it, inserted] = locks_.try_emplace(event.lock[lane]);
+  if (inserted) blockLocal_.note(event, lane, event.lock[lane]);
+  return it->second;
+}
+
+// A finished block's shared-memory locks: nothing can take them again, so
+// nothing reads their clocks, logs or rule (i) state (LockEvent::blockLocal).
+void GwcpDetector::dropBlockLocalLocks(uint32_t block) {
+  std::vector<uint64_t> dropped = blockLocal_.take(block);
+  if (dropped.empty()) return;
+  for (uint64_t id : dropped) {
+    auto it = locks_.find(id);
+    if (it == locks_.end()) continue;
+    for (uint64_t location : it->second.conflictLocations) conflicts_.erase({id, location});
+    locks_.erase(it);
+  }
+  if (auto kept = blockLocks_.find(block); kept != blockLocks_.end()) {  // (logs of mixed-scope releases)
+    std::erase_if(kept->second, [&](uint64_t id) { return !locks_.contains(id); });
+    if (kept->second.empty()) blockLocks_.erase(kept);
   }
 }
 

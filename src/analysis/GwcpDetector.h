@@ -169,8 +169,11 @@ class GwcpDetector final : public Detector {
   explicit GwcpDetector(const DetectorOptions& options);
   std::string_view name() const override { return "gwcp"; }
   DetectorStats stats() const override { return stats_; }
-  // Critical sections the rule (ii) logs keep now (tests).
+  // Critical sections the rule (ii) logs keep now, locks and (lock, location)
+  // pairs with state (tests).
   size_t loggedCriticalSections() const;
+  size_t trackedLocks() const { return locks_.size(); }
+  size_t trackedLockLocations() const { return conflicts_.size(); }
 
   void kernelBegin(const KernelInfo& kernel) override;
   void memory(const MemoryEvent& event) override;
@@ -199,6 +202,7 @@ class GwcpDetector final : public Detector {
     std::vector<gwcp::Holder> holders;
     bool exclusive = true;  // overlapping critical sections never interleaved
     uint64_t releases = 0;  // releases so far (CriticalSection::releaseIndex)
+    std::vector<uint64_t> conflictLocations;  // locations with rule (i) state for this lock (conflicts_)
   };
 
  private:
@@ -213,7 +217,9 @@ class GwcpDetector final : public Detector {
   // Whether cs is satisfied and absorbed for t (trimLog).
   bool consumed(const ThreadClocks& t, const gwcp::CriticalSection& cs) const;
   void recordConflicts(const ThreadClocks& t, const gwcp::SharedClock& hb, const HeldLock& held, Scope releaseScope,
-                       bool exclusive);
+                       LockState& lock);
+  LockState& lockState(const LockEvent& event, uint32_t lane);
+  void dropBlockLocalLocks(uint32_t block);
   void sampleMemory();
   // Counts an event; metadata sizes are sampled for --stats (MemorySampleSchedule).
   void countEvent() {
@@ -231,6 +237,7 @@ class GwcpDetector final : public Detector {
     return table ? &(*table)[thread] : nullptr;
   }
   absl::flat_hash_map<uint64_t, LockState> locks_;
+  BlockLocalLocks blockLocal_;
   absl::flat_hash_map<std::pair<uint64_t, uint64_t>, gwcp::LocationConflicts> conflicts_;  // (lock, location)
   absl::flat_hash_map<uint64_t, std::vector<uint64_t>> locksOf_;  // thread -> locks with its cursors or pending
   absl::flat_hash_map<uint32_t, std::vector<uint64_t>> blockLocks_;  // block -> locks with a log of the block

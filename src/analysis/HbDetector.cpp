@@ -13,6 +13,7 @@ void HbDetector::kernelBegin(const KernelInfo& kernel) {
   threads_.reset(kernel, &geometry_);
   messages_.reset(kernel.threadsPerBlock(), &geometry_);
   locks_.clear();
+  blockLocal_.clear();
   history_.beginLaunch(kernel);
   races_.beginKernel(kernel.name);
 }
@@ -59,11 +60,17 @@ void HbDetector::syncWarp(const SyncWarpEvent& event) {
   synchronize(threads_, geometry_, event.lanes.block, liveLanes(threads_, event.lanes), false);
 }
 
+LockClocks& HbDetector::lock(const LockEvent& event, uint32_t lane) {
+  auto [it, inserted] = locks_.try_emplace(event.lock[lane]);
+  if (inserted) blockLocal_.note(event, lane, event.lock[lane]);
+  return it->second;
+}
+
 void HbDetector::acquire(const LockEvent& event) {
   countEvent();
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
-    locks_[event.lock[lane]].acquire(t, event.scope, /*withWcp=*/false);
+    lock(event, lane).acquire(t, event.scope, /*withWcp=*/false);
   });
 }
 
@@ -72,7 +79,7 @@ void HbDetector::release(const LockEvent& event) {
   history_.notePublication(event.lanes.block, event.scope);
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
-    locks_[event.lock[lane]].release(t, t.hbSnapshot(), event.scope, &geometry_, /*withWcp=*/false);
+    lock(event, lane).release(t, t.hbSnapshot(), event.scope, &geometry_, /*withWcp=*/false);
     t.tick();
   });
 }
@@ -83,7 +90,10 @@ void HbDetector::exit(const ExitEvent& event) {
     messages_.exit(threads_.at(event.lanes.block, thread));
     threads_.exit(event.lanes.block, thread);
   });
-  if (history_.exited(event)) messages_.blockFinished(event.lanes.block, history_.finishedBlocks());
+  if (history_.exited(event)) {
+    messages_.blockFinished(event.lanes.block, history_.finishedBlocks());
+    for (uint64_t id : blockLocal_.take(event.lanes.block)) locks_.erase(id);
+  }
 }
 
 void HbDetector::sampleMemory() {

@@ -27,9 +27,11 @@ class HbDetector final : public Detector {
   void release(const LockEvent& event) override;
   void exit(const ExitEvent& event) override;
   void kernelEnd() override;
+  size_t trackedLocks() const { return locks_.size(); }  // (tests)
 
  private:
   void sampleMemory();
+  LockClocks& lock(const LockEvent& event, uint32_t lane);
   // Counts an event; metadata sizes are sampled for --stats (MemorySampleSchedule).
   void countEvent() {
     if (sampling_.due(++stats_.events)) sampleMemory();
@@ -38,6 +40,7 @@ class HbDetector final : public Detector {
   ClockGeometry geometry_;
   ThreadTable threads_;
   absl::flat_hash_map<uint64_t, LockClocks> locks_;
+  BlockLocalLocks blockLocal_;
   AccessHistory history_;
   MessagePassing messages_;
   DetectorStats stats_;

@@ -196,4 +196,27 @@ struct LockClocks {
   uint64_t bytes() const;
 };
 
+// Locks in a block's shared memory (LockEvent::blockLocal), by block: once
+// the block has finished no thread can take them again, so a detector drops
+// their state then (blocks run in waves: memory follows resident blocks).
+class BlockLocalLocks {
+ public:
+  void clear() { byBlock_.clear(); }
+  // At the first event of `lock`, lane `lane` of `event`.
+  void note(const LockEvent& event, uint32_t lane, uint64_t lock) {
+    if ((event.blockLocal >> lane) & 1) byBlock_[event.lanes.block].push_back(lock);
+  }
+  // The finished block's locks, forgotten here.
+  std::vector<uint64_t> take(uint32_t block) {
+    auto it = byBlock_.find(block);
+    if (it == byBlock_.end()) return {};
+    std::vector<uint64_t> locks = std::move(it->second);
+    byBlock_.erase(it);
+    return locks;
+  }
+
+ private:
+  absl::flat_hash_map<uint32_t, std::vector<uint64_t>> byBlock_;
+};
+
 }  // namespace predatar

@@ -159,6 +159,9 @@ struct LockEvent {
   Scope scope = Scope::Device;
   std::array<uint64_t, kWarpSize> lock{};  // per lane
   Origin origin;
+  // Lanes whose lock is in the block's shared memory: it dies with the block,
+  // so detectors may forget it once the block has finished.
+  LaneMask blockLocal = 0;
 };
 
 struct ExitEvent {

@@ -121,6 +121,15 @@ bool resolveUniform(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, 
   return true;
 }
 
+// Lanes of `m` whose lock id is a shared-memory address (tagged kSharedWindow).
+LaneMask sharedLockLanes(uint32_t m, const LockInference::Addresses& locks) {
+  LaneMask shared = 0;
+  forLanes(m, [&](uint32_t l) {
+    if (locks[l] & kSharedWindow) shared |= 1u << l;
+  });
+  return shared;
+}
+
 }  // namespace
 
 uint64_t laneAddressOf(Ctx& x, const ptx::Address& a, uint32_t l) {
@@ -457,6 +466,7 @@ void execAtom(Ctx& x, const Instr& in, uint32_t m) {
       ev.scope = ls;
       ev.lock = locks;
       ev.origin = L.origin(x.pc);
+      ev.blockLocal = sharedLockLanes(rel, locks);
       L.sink.release(ev);
     }
   }
@@ -505,6 +515,7 @@ void execFence(Ctx& x, const Instr& in, uint32_t m) {
     ev.scope = ls;
     ev.lock = locks;
     ev.origin = L.origin(x.pc);
+    ev.blockLocal = sharedLockLanes(acq, locks);
     L.sink.acquire(ev);
   }
 }

@@ -3,8 +3,9 @@
 //
 // Locations are "name" or "name[i]" (a 4-byte word); a name is global
 // unless declared with shared(). Every name becomes a MemorySymbol of 64
-// words on first use; locks become lockNames. Origin.seq is the index in the
-// trace, Origin.pc the index + 1.
+// words on first use; locks become lockNames (a lock declared with shared()
+// is one lock per block). Origin.seq is the index in the trace, Origin.pc the
+// index + 1.
 #pragma once
 
 #include <algorithm>
@@ -161,10 +162,14 @@ class TraceBuilder {
     return names.size() - 1;
   }
 
+  // A lock declared with shared() lives in its block's shared memory: one
+  // lock per block ("name@block"), marked LockEvent::blockLocal.
   void lockEvent(LockEvent& e, uint32_t b, uint32_t t, std::string_view lock, Scope s) {
     e.lanes = single(b, t);
     e.scope = s;
-    e.lock[t % kWarpSize] = lockId(lock);
+    bool blockLocal = sharedNames_.count(std::string(lock)) > 0;
+    e.lock[t % kWarpSize] = blockLocal ? lockId(std::string(lock) + "@" + std::to_string(b)) : lockId(lock);
+    if (blockLocal) e.blockLocal = LaneMask(1) << (t % kWarpSize);
   }
 
   template <typename E>

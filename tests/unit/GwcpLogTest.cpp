@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "analysis/GwcpDetector.h"
+#include "analysis/HbDetector.h"
 #include "support/TraceBuilder.h"
 
 namespace predatar {
@@ -37,6 +38,43 @@ TEST(GwcpLog, AFinishedBlockLetsGoOfItsLog) {
   EXPECT_EQ(gwcp.loggedCriticalSections(), 4u);  // block 1's
   gwcp.kernelEnd();
   EXPECT_TRUE(gwcp.races().races().empty());
+}
+
+// A lock in a block's shared memory dies with the block: once the block has
+// finished, gwcp and hb forget its clocks and gwcp its rule (i) state; a
+// global lock stays.
+TEST(GwcpLog, AFinishedBlockLetsGoOfItsSharedMemoryLocks) {
+  TraceBuilder b(2, 4);
+  b.shared({"slot", "m"});
+  for (uint32_t block = 0; block < 2; ++block)
+    for (uint32_t t = 0; t < 4; ++t) {
+      b.acq(block, t, "m", Scope::Block).wr(block, t, "slot").rel(block, t, "m", Scope::Block);
+      b.acq(block, t, "g").wr(block, t, "total").rel(block, t, "g");
+    }
+  Trace critical = b.build();
+  for (uint32_t t = 0; t < 4; ++t) b.exit(0, t);
+  Trace all = b.build();
+
+  GwcpDetector gwcp(DetectorOptions{});
+  HbDetector hb(DetectorOptions{});
+  for (Detector* d : {static_cast<Detector*>(&gwcp), static_cast<Detector*>(&hb)}) {
+    d->kernelBegin(all.kernel);
+    EventDelivery deliver{*d};
+    for (size_t at = 0; at < critical.events.size(); ++at) std::visit(deliver, all.events[at]);
+  }
+  EXPECT_EQ(gwcp.trackedLocks(), 3u);  // m of blocks 0 and 1, g
+  EXPECT_EQ(gwcp.trackedLockLocations(), 3u);
+  EXPECT_EQ(hb.trackedLocks(), 3u);
+  for (Detector* d : {static_cast<Detector*>(&gwcp), static_cast<Detector*>(&hb)}) {
+    EventDelivery deliver{*d};
+    for (size_t at = critical.events.size(); at < all.events.size(); ++at) std::visit(deliver, all.events[at]);
+    d->kernelEnd();
+  }
+  EXPECT_EQ(gwcp.trackedLocks(), 2u);  // block 0's m went
+  EXPECT_EQ(gwcp.trackedLockLocations(), 2u);
+  EXPECT_EQ(hb.trackedLocks(), 2u);
+  EXPECT_TRUE(gwcp.races().races().empty());
+  EXPECT_TRUE(hb.races().races().empty());
 }
 
 }  // namespace
