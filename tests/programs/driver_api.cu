@@ -9,6 +9,7 @@
 #include <cuda.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,12 +29,17 @@
     }                                                                             \
   } while (0)
 
-// A file beside this program (build.sh puts the modules there).
-static std::string besideProgram(const char* file) {
+// The path of a file beside this program (build.sh puts the modules there).
+static std::string pathBesideProgram(const char* file) {
   char path[4096];
   ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
   std::string dir = n > 0 ? std::string(path, size_t(n)) : std::string("./x");
-  std::ifstream in(dir.substr(0, dir.rfind('/') + 1) + file, std::ios::binary);
+  return dir.substr(0, dir.rfind('/') + 1) + file;
+}
+
+// Its contents.
+static std::string besideProgram(const char* file) {
+  std::ifstream in(pathBesideProgram(file), std::ios::binary);
   std::ostringstream all;
   all << in.rdbuf();
   return all.str();
@@ -121,6 +127,18 @@ int main() {
   CHECK(cuMemcpyDtoH(host.data(), data, n * sizeof(float)));
   std::printf("library: %g\n", host[1]);
   CHECK(cuLibraryUnload(library));
+
+  // The same library from its file, with JIT options whose outputs are written back.
+  CUlibrary fromFile;
+  char errorLog[64] = "unset";
+  CUjit_option jitOptions[] = {CU_JIT_WALL_TIME, CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* jitValues[] = {reinterpret_cast<void*>(uintptr_t(-1)), errorLog, reinterpret_cast<void*>(sizeof errorLog)};
+  CHECK(cuLibraryLoadFromFile(&fromFile, pathBesideProgram("driver_api_kernels.fatbin").c_str(), jitOptions,
+                              jitValues, 3, nullptr, nullptr, 0));
+  float wallTime;
+  std::memcpy(&wallTime, &jitValues[0], sizeof wallTime);
+  std::printf("library from file: wall time %g ms, error log '%s'\n", wallTime, errorLog);
+  CHECK(cuLibraryUnload(fromFile));
 
   // PTX through the JIT linker.
   std::string ptx = besideProgram("driver_api_kernels.ptx");

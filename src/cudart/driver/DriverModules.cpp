@@ -118,8 +118,9 @@ PREDATAR_DRIVER_API CUresult cuLibraryLoadData(CUmodule* library, const void* co
   return loadModule(library, code);
 }
 
-PREDATAR_DRIVER_API CUresult cuLibraryLoadFromFile(CUmodule* library, const char* path, int*, void**, unsigned, int*,
-                                                  void**, unsigned) {
+PREDATAR_DRIVER_API CUresult cuLibraryLoadFromFile(CUmodule* library, const char* path, int* options, void** values,
+                                                  unsigned count, int*, void**, unsigned) {
+  jitOutputs(count, options, values);
   return cuModuleLoad(library, path);
 }
 
