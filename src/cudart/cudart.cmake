@@ -16,16 +16,27 @@ add_library(predatar_cudart_runtime SHARED ${predatar_cudart_runtime_sources}
 target_include_directories(predatar_cudart_runtime PUBLIC ${CMAKE_CURRENT_LIST_DIR}/..)
 target_link_libraries(predatar_cudart_runtime PRIVATE predatar_cudart predatar_sim predatar_analysis
                       predatar_report nlohmann_json::nlohmann_json)
-set_target_properties(predatar_cudart_runtime PROPERTIES
-  OUTPUT_NAME cudart
-  VERSION 13.0.0
-  SOVERSION 13
-  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib
-  CXX_VISIBILITY_PRESET hidden
-  VISIBILITY_INLINES_HIDDEN ON
-  LINK_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/runtime/libcudart.map)
-target_link_options(predatar_cudart_runtime PRIVATE
-  -Wl,--version-script=${CMAKE_CURRENT_LIST_DIR}/runtime/libcudart.map -Wl,--no-undefined)
+
+# A replacement library in lib/ (this runtime, the driver, libraries.cmake's):
+# lib<output>.so.<soversion>, file version <version>, symbols hidden but for
+# what its version script `map` exports (none given: its default-visible
+# ones), and no symbol left undefined at link time.
+function(predatar_replacement_library target output version soversion map)
+  set_target_properties(${target} PROPERTIES
+    OUTPUT_NAME ${output}
+    VERSION ${version}
+    SOVERSION ${soversion}
+    LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib
+    CXX_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON)
+  if(map)
+    set_target_properties(${target} PROPERTIES LINK_DEPENDS ${map})
+    target_link_options(${target} PRIVATE -Wl,--version-script=${map})
+  endif()
+  target_link_options(${target} PRIVATE -Wl,--no-undefined)
+endfunction()
+
+predatar_replacement_library(predatar_cudart_runtime cudart 13.0.0 13 ${CMAKE_CURRENT_LIST_DIR}/runtime/libcudart.map)
 
 # The static libraries linked into the shared one must be position independent.
 function(predatar_cudart_make_pic target)
@@ -62,11 +73,4 @@ add_library(predatar_cuda_driver SHARED ${predatar_cuda_driver_sources}
             ${CMAKE_CURRENT_LIST_DIR}/driver/generated/Stubs.cpp)
 target_include_directories(predatar_cuda_driver PRIVATE ${CMAKE_SOURCE_DIR}/src)
 target_link_libraries(predatar_cuda_driver PRIVATE predatar_cudart_runtime ${CMAKE_DL_LIBS})
-set_target_properties(predatar_cuda_driver PROPERTIES
-  OUTPUT_NAME cuda
-  VERSION 1
-  SOVERSION 1
-  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib
-  CXX_VISIBILITY_PRESET hidden
-  VISIBILITY_INLINES_HIDDEN ON)
-target_link_options(predatar_cuda_driver PRIVATE -Wl,--no-undefined)
+predatar_replacement_library(predatar_cuda_driver cuda 1 1 "")

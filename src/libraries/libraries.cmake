@@ -28,15 +28,7 @@ function(predatar_cuda_library name soversion kernels symbol)
   add_library(predatar_${name} SHARED ${sources} ${embedded} ${predatar_libraries_dir}/EmbeddedModule.cpp)
   target_include_directories(predatar_${name} PRIVATE ${CMAKE_SOURCE_DIR}/src)
   target_link_libraries(predatar_${name} PRIVATE predatar_cudart_runtime absl::strings)
-  set_target_properties(predatar_${name} PROPERTIES
-    OUTPUT_NAME ${name}
-    VERSION ${soversion}
-    SOVERSION ${soversion}
-    LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib
-    CXX_VISIBILITY_PRESET hidden
-    VISIBILITY_INLINES_HIDDEN ON
-    LINK_DEPENDS ${dir}/lib${name}.map)
-  target_link_options(predatar_${name} PRIVATE -Wl,--version-script=${dir}/lib${name}.map -Wl,--no-undefined)
+  predatar_replacement_library(predatar_${name} ${name} ${soversion} ${soversion} ${dir}/lib${name}.map)
 endfunction()
 
 predatar_cuda_library(curand 10 CurandKernels kCurandKernelsPtx)
@@ -47,13 +39,4 @@ predatar_cuda_library(cublas 13 CublasKernels kCublasKernelsPtx)
 add_library(predatar_nvrtc SHARED ${predatar_libraries_dir}/nvrtc/Nvrtc.cpp)
 target_include_directories(predatar_nvrtc PRIVATE ${CMAKE_SOURCE_DIR}/src)
 target_link_libraries(predatar_nvrtc PRIVATE predatar_cudart_runtime ${CMAKE_DL_LIBS})
-set_target_properties(predatar_nvrtc PROPERTIES
-  OUTPUT_NAME nvrtc
-  VERSION 13
-  SOVERSION 13
-  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib
-  CXX_VISIBILITY_PRESET hidden
-  VISIBILITY_INLINES_HIDDEN ON
-  LINK_DEPENDS ${predatar_libraries_dir}/nvrtc/libnvrtc.map)
-target_link_options(predatar_nvrtc PRIVATE -Wl,--version-script=${predatar_libraries_dir}/nvrtc/libnvrtc.map
-                    -Wl,--no-undefined)
+predatar_replacement_library(predatar_nvrtc nvrtc 13 13 ${predatar_libraries_dir}/nvrtc/libnvrtc.map)
