@@ -199,7 +199,7 @@ void GwcpDetector::acquire(const LockEvent& event) {
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
     uint64_t lockId = event.lock[lane];
-    LockState& lock = lockState(event, lane);
+    LockState& lock = blockLocal_.stateOf(locks_, event, lane);
     for (const Holder& h : lock.holders)
       if ((h.block != t.block || h.thread != t.thread) && morallyStrong(h.scope, h.block, event.scope, t.block))
         lock.exclusive = false;
@@ -457,7 +457,7 @@ void GwcpDetector::release(const LockEvent& event) {
     HeldLock held = std::move(*h);
     stack->erase(std::next(h).base());
 
-    LockState& lock = lockState(event, lane);
+    LockState& lock = blockLocal_.stateOf(locks_, event, lane);
     auto [state, inserted] = lock.perThread.try_emplace(tid);
     if (inserted) locksOf_[tid].push_back(lockId);
     ThreadLockState& mine = state->second;  // (lock.perThread gets no entry below)
@@ -509,12 +509,6 @@ void GwcpDetector::exit(const ExitEvent& event) {
     dropFinishedBlockLogs(event.lanes.block);
     dropBlockLocalLocks(event.lanes.block);
   }
-}
-
-GwcpDetector::LockState& GwcpDetector::lockState(const LockEvent& event, uint32_t lane) {
-  auto [it, inserted] = locks_.try_emplace(event.lock[lane]);
-  if (inserted) blockLocal_.note(event, lane, event.lock[lane]);
-  return it->second;
 }
 
 // A finished block's shared-memory locks: nothing can take them again, so

@@ -218,7 +218,6 @@ class GwcpDetector final : public Detector {
   bool consumed(const ThreadClocks& t, const gwcp::CriticalSection& cs) const;
   void recordConflicts(const ThreadClocks& t, const gwcp::SharedClock& hb, const HeldLock& held, Scope releaseScope,
                        LockState& lock);
-  LockState& lockState(const LockEvent& event, uint32_t lane);
   void dropBlockLocalLocks(uint32_t block);
   void sampleMemory();
   // Counts an event; metadata sizes are sampled for --stats (MemorySampleSchedule).

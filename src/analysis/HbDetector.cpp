@@ -60,17 +60,11 @@ void HbDetector::syncWarp(const SyncWarpEvent& event) {
   synchronize(threads_, geometry_, event.lanes.block, liveLanes(threads_, event.lanes), false);
 }
 
-LockClocks& HbDetector::lock(const LockEvent& event, uint32_t lane) {
-  auto [it, inserted] = locks_.try_emplace(event.lock[lane]);
-  if (inserted) blockLocal_.note(event, lane, event.lock[lane]);
-  return it->second;
-}
-
 void HbDetector::acquire(const LockEvent& event) {
   countEvent();
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
-    lock(event, lane).acquire(t, event.scope, /*withWcp=*/false);
+    blockLocal_.stateOf(locks_, event, lane).acquire(t, event.scope, /*withWcp=*/false);
   });
 }
 
@@ -79,7 +73,7 @@ void HbDetector::release(const LockEvent& event) {
   history_.notePublication(event.lanes.block, event.scope);
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
-    lock(event, lane).release(t, t.hbSnapshot(), event.scope, &geometry_, /*withWcp=*/false);
+    blockLocal_.stateOf(locks_, event, lane).release(t, t.hbSnapshot(), event.scope, &geometry_, /*withWcp=*/false);
     t.tick();
   });
 }

@@ -31,7 +31,6 @@ class HbDetector final : public Detector {
 
  private:
   void sampleMemory();
-  LockClocks& lock(const LockEvent& event, uint32_t lane);
   // Counts an event; metadata sizes are sampled for --stats (MemorySampleSchedule).
   void countEvent() {
     if (sampling_.due(++stats_.events)) sampleMemory();

@@ -202,9 +202,13 @@ struct LockClocks {
 class BlockLocalLocks {
  public:
   void clear() { byBlock_.clear(); }
-  // At the first event of `lock`, lane `lane` of `event`.
-  void note(const LockEvent& event, uint32_t lane, uint64_t lock) {
-    if ((event.blockLocal >> lane) & 1) byBlock_[event.lanes.block].push_back(lock);
+  // A detector's state of the lock of lane `lane` of `event` in `locks` (by
+  // lock id), created at its first event and then noted if block-local.
+  template <class Locks>
+  typename Locks::mapped_type& stateOf(Locks& locks, const LockEvent& event, uint32_t lane) {
+    auto [it, inserted] = locks.try_emplace(event.lock[lane]);
+    if (inserted && ((event.blockLocal >> lane) & 1)) byBlock_[event.lanes.block].push_back(event.lock[lane]);
+    return it->second;
   }
   // The finished block's locks, forgotten here.
   std::vector<uint64_t> take(uint32_t block) {
