@@ -51,7 +51,6 @@ for race in json.load(open(report)).get("races", []):
 PY
 }
 
-
 # shellcheck source=needs.sh
 source "$here/needs.sh"
 
@@ -60,7 +59,7 @@ for src in "$here"/*.cu; do
   name="$(basename "$src" .cu)"
   program="$bindir/$name"
   # NAME.needs: libraries of NVIDIA's the program needs at run time (NVRTC compiles with NVIDIA's own).
-  if ! has_needs "$name"; then echo "skip: $name (needs $(tr '\n' ' ' < "$here/$name.needs"))"; continue; fi
+  has_needs "$name" || continue
   [ -x "$program" ] || { echo "FAIL: $name: no binary $program"; failed=$((failed + 1)); continue; }
   report="$work/$name.json"
   rm -f "$report"

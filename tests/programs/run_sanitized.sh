@@ -21,7 +21,7 @@ for src in "$here"/*.cu; do
   name="$(basename "$src" .cu)"
   program="$here/bin/$name"
   # NAME.needs: libraries of NVIDIA's the program needs at run time (NVRTC compiles with NVIDIA's own).
-  if ! has_needs "$name"; then echo "skip: $name (needs $(tr '\n' ' ' < "$here/$name.needs"))"; continue; fi
+  has_needs "$name" || continue
   [ -x "$program" ] || { echo "FAIL: $name: no binary"; failed=$((failed + 1)); continue; }
   # predatar's other libraries the program needs, preloaded as `predatar run` does (RunEnvironment.h).
   preload="$asan:$lib"
