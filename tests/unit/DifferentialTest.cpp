@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <iterator>
 #include <memory>
@@ -309,6 +310,24 @@ void coalesced(Trace& trace) {
 }
 TEST(Differential, GwcpCoalescedPages) { runDifferential("gwcp", {}, coalesced); }
 TEST(Differential, HbCoalescedPages) { runDifferential("hb", {}, coalesced); }
+
+// Every lane of a memory event at its first lane's address: a warp's lanes on
+// one word in one event (a broadcast read, a binary search's first steps), a
+// read group joined lane after lane among the lanes' own and their warp
+// mates' earlier writes and strong accesses (mergeSort: 43% of the lanes
+// read the word the lane before them read).
+void broadcast(Trace& trace) {
+  for (Event& e : trace.events) {
+    auto* m = std::get_if<MemoryEvent>(&e);
+    if (!m || !m->lanes.mask) continue;
+    uint64_t first = m->address[std::countr_zero(m->lanes.mask)];
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane) m->address[lane] = first;
+  }
+}
+TEST(Differential, GwcpBroadcastReads) { runDifferential("gwcp", {}, broadcast); }
+TEST(Differential, HbBroadcastReads) { runDifferential("hb", {}, broadcast); }
+TEST(Differential, GwcpBroadcastReadsOneWord) { runDifferential("gwcp", oneWord(), broadcast); }
+TEST(Differential, HbBroadcastReadsOneWord) { runDifferential("hb", oneWord(), broadcast); }
 
 TEST(Differential, GwcpWideAccesses) { runDifferential("gwcp", wide()); }
 TEST(Differential, HbWideAccesses) { runDifferential("hb", wide()); }
