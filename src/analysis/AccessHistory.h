@@ -301,6 +301,18 @@ class AccessHistory {
     finished_.dropSharedPages(shadow_, event.lanes.block, [&](const Records& r) { liveRecords_ -= r.size(); });
     return true;
   }
+  // After a barrier of `participants` threads of `block`. When they are all
+  // its threads, every access so far by a thread of the block is ordered
+  // before every later one by any of them (synchronize() joins each
+  // participant's clocks into each participant's, H and P alike), and only
+  // they access the block's shared memory: nothing can race with its shared
+  // words' records any more, so they go, as when the block finishes. A
+  // word's next accesses then meet only their own barrier interval's records
+  // instead of checking, and dropping, the last interval's one by one.
+  void barrier(uint32_t block, size_t participants) {
+    if (participants != finished_.threadsPerBlock()) return;
+    finished_.dropSharedPages(shadow_, block, [&](const Records& r) { liveRecords_ -= r.size(); });
+  }
   // The blocks that finished, and the shared words every access so far used.
   const FinishedBlocks& finishedBlocks() const { return finished_; }
 

@@ -28,6 +28,7 @@ class FinishedBlocks {
     anyShared_ = true;
     maxSharedWord_ = std::max(maxSharedWord_, uint32_t(key));
   }
+  uint32_t threadsPerBlock() const { return threadsPerBlock_; }
   // Every thread of the block has exited.
   bool finished(uint32_t block) const { return block < exited_.size() && exited_[block] >= threadsPerBlock_; }
   // True when `event` is the exit of the block's last thread.

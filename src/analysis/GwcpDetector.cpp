@@ -186,6 +186,7 @@ void GwcpDetector::applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, ui
 void GwcpDetector::barrier(const BarrierEvent& event) {
   countEvent();
   synchronize(threads_, geometry_, event.block, event.threads, /*withWcp=*/true);
+  history_.barrier(event.block, event.threads.size());
   trimAtBarrier(event);
 }
 

@@ -53,6 +53,7 @@ void HbDetector::fence(const FenceEvent& event) {
 void HbDetector::barrier(const BarrierEvent& event) {
   countEvent();
   synchronize(threads_, geometry_, event.block, event.threads, /*withWcp=*/false);
+  history_.barrier(event.block, event.threads.size());
 }
 
 void HbDetector::syncWarp(const SyncWarpEvent& event) {

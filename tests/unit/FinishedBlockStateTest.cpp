@@ -1,6 +1,7 @@
 // What the vector-clock detectors keep of a block's shared memory: its
-// atomics are checked like any other access of the block, and once the block
-// has finished, its words' message-passing state goes with it.
+// atomics are checked like any other access of the block, a barrier of the
+// whole block drops its words' records, and once the block has finished, its
+// words' message-passing state goes with it.
 #include "AccessHistoryFixture.h"
 #include "analysis/MessagePassing.h"
 #include "analysis/ThreadClocks.h"
@@ -39,6 +40,27 @@ TEST_F(SharedAtomicsTest, AFinishedBlockLeavesNoRecords) {
   access(atomicAdd(5, 11));
   for (uint32_t warp = 0; warp < 4; ++warp) history_.exited(ExitEvent{WarpLanes{0, warp, ~0u}, {}});
   EXPECT_EQ(history_.records(), 0u);
+}
+
+// A barrier of all of a block's threads orders everything before it: the
+// block's shared words drop their records (not another block's, not global
+// words'); a barrier of some of its threads orders only those, and drops none.
+TEST_F(SharedAtomicsTest, AWholeBlockBarrierDropsItsSharedRecords) {
+  access(atomicAdd(3, 10));
+  access(record(5, 11, AccessType::Write));  // (races with the add)
+  AccessRecord otherBlock = record(5, 12, AccessType::Write);
+  otherBlock.block = 1;
+  access(otherBlock);
+  history_.access(0x1000 >> 2, record(5, 13, AccessType::Write), [](const AccessRecord&) { return false; }, log_);
+  ASSERT_EQ(history_.records(), 4u);
+  history_.barrier(0, 127);  // one thread short
+  EXPECT_EQ(history_.records(), 4u);
+  history_.barrier(0, 128);
+  EXPECT_EQ(history_.records(), 2u);  // block 1's shared word and the global word
+  size_t races = log_.races().size();
+  access(record(6, 14, AccessType::Write));  // after the barrier: nothing left to race with
+  EXPECT_EQ(log_.races().size(), races);
+  EXPECT_EQ(history_.records(), 3u);
 }
 
 // A block's strong writes to its shared words form chains; they are dropped
