@@ -297,8 +297,7 @@ class AccessHistory {
   // true when it has.
   bool exited(const ExitEvent& event) {
     if (!finished_.finishes(event)) return false;
-    // (strongDevice_ holds no shared words)
-    finished_.dropSharedPages(shadow_, event.lanes.block, [&](const Records& r) { liveRecords_ -= r.size(); });
+    dropSharedWords(event.lanes.block);
     return true;
   }
   // After a barrier of `participants` threads of `block`. When they are all
@@ -310,13 +309,16 @@ class AccessHistory {
   // word's next accesses then meet only their own barrier interval's records
   // instead of checking, and dropping, the last interval's one by one.
   void barrier(uint32_t block, size_t participants) {
-    if (participants != finished_.threadsPerBlock()) return;
-    finished_.dropSharedPages(shadow_, block, [&](const Records& r) { liveRecords_ -= r.size(); });
+    if (participants == finished_.threadsPerBlock()) dropSharedWords(block);
   }
   // The blocks that finished, and the shared words every access so far used.
   const FinishedBlocks& finishedBlocks() const { return finished_; }
 
  private:
+  // Drops every record of `block`'s shared words (strongDevice_ holds none).
+  void dropSharedWords(uint32_t block) {
+    finished_.dropSharedPages(shadow_, block, [&](const Records& r) { liveRecords_ -= r.size(); });
+  }
   using Records = ShadowPages::Records;
   // A word's records are kept in two runs: first every other record in the
   // order it came, then its plain reads sorted by (launch, block, warp), so
