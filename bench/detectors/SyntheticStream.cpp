@@ -81,7 +81,7 @@ class Generator {
     ++events_;
   }
   void barrier(uint32_t b) {
-    BarrierEvent e{b, {}, {events_, 100, Origin::kNoSource}};
+    BarrierEvent e{b, {}, {}, {events_, 100, Origin::kNoSource}};
     e.threads.resize(spec_.blockSize);
     for (uint32_t t = 0; t < spec_.blockSize; ++t) e.threads[t] = t;
     sink_.barrier(e);

@@ -300,8 +300,8 @@ class AccessHistory {
     dropSharedWords(event.lanes.block);
     return true;
   }
-  // After a barrier of `participants` threads of `block`. When they are all
-  // its threads, every access so far by a thread of the block is ordered
+  // After a barrier `participants` threads of `block` waited at (arrivers,
+  // which do not wait, are not counted). When they are all its threads, every access so far by a thread of the block is ordered
   // before every later one by any of them (synchronize() joins each
   // participant's clocks into each participant's, H and P alike), and only
   // they access the block's shared memory: nothing can race with its shared

@@ -29,6 +29,8 @@ class FinishedBlocks {
     maxSharedWord_ = std::max(maxSharedWord_, uint32_t(key));
   }
   uint32_t threadsPerBlock() const { return threadsPerBlock_; }
+  // Threads of the block that have exited.
+  uint32_t exitedIn(uint32_t block) const { return block < exited_.size() ? exited_[block] : 0; }
   // Every thread of the block has exited.
   bool finished(uint32_t block) const { return block < exited_.size() && exited_[block] >= threadsPerBlock_; }
   // True when `event` is the exit of the block's last thread.

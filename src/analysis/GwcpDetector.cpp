@@ -103,6 +103,7 @@ void GwcpDetector::kernelBegin(const KernelInfo& kernel) {
   held_.resize(kernel.numBlocks());
   locks_.clear();
   blockLocal_.clear();
+  arrivals_.reset(&geometry_);
   conflicts_.clear();
   locksOf_.clear();
   blockLocks_.clear();
@@ -185,7 +186,12 @@ void GwcpDetector::applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, ui
 
 void GwcpDetector::barrier(const BarrierEvent& event) {
   countEvent();
-  synchronize(threads_, geometry_, event.block, event.threads, /*withWcp=*/true);
+  if (!event.complete) {
+    arrive(threads_, event.block, event.arrivers, /*withWcp=*/true, arrivals_.of(event.block, event.id));
+    return;
+  }
+  auto arrivals = arrivals_.take(event.block, event.id);
+  synchronize(threads_, geometry_, event.block, event.threads, /*withWcp=*/true, arrivals.get());
   history_.barrier(event.block, event.threads.size());
   trimAtBarrier(event);
 }
@@ -399,8 +405,8 @@ void GwcpDetector::dropPrefix(LockState& lock, CriticalSectionLog& log, bool dev
 void GwcpDetector::trimAtBarrier(const BarrierEvent& event) {
   auto locks = blockLocks_.find(event.block);
   if (locks == blockLocks_.end()) return;
-  // Every thread of the block takes part (one that exited after a critical
-  // section would not bring its H to the join).
+  // Every thread of the block waits at it (one that exited after a critical
+  // section would not bring its H to the join; an arriver would not take it).
   if (event.threads.size() != threads_.threadsPerBlock()) return;
   for (uint64_t id : locks->second) {
     LockState& lock = locks_[id];

@@ -237,6 +237,7 @@ class GwcpDetector final : public Detector {
   }
   absl::flat_hash_map<uint64_t, LockState> locks_;
   BlockLocalLocks blockLocal_;
+  PendingArrivals arrivals_;
   absl::flat_hash_map<std::pair<uint64_t, uint64_t>, gwcp::LocationConflicts> conflicts_;  // (lock, location)
   absl::flat_hash_map<uint64_t, std::vector<uint64_t>> locksOf_;  // thread -> locks with its cursors or pending
   absl::flat_hash_map<uint32_t, std::vector<uint64_t>> blockLocks_;  // block -> locks with a log of the block

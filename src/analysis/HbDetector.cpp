@@ -14,6 +14,7 @@ void HbDetector::kernelBegin(const KernelInfo& kernel) {
   messages_.reset(kernel.threadsPerBlock(), &geometry_);
   locks_.clear();
   blockLocal_.clear();
+  arrivals_.reset(&geometry_);
   history_.beginLaunch(kernel);
   races_.beginKernel(kernel.name);
 }
@@ -52,7 +53,12 @@ void HbDetector::fence(const FenceEvent& event) {
 
 void HbDetector::barrier(const BarrierEvent& event) {
   countEvent();
-  synchronize(threads_, geometry_, event.block, event.threads, /*withWcp=*/false);
+  if (!event.complete) {
+    arrive(threads_, event.block, event.arrivers, /*withWcp=*/false, arrivals_.of(event.block, event.id));
+    return;
+  }
+  auto arrivals = arrivals_.take(event.block, event.id);
+  synchronize(threads_, geometry_, event.block, event.threads, /*withWcp=*/false, arrivals.get());
   history_.barrier(event.block, event.threads.size());
 }
 

@@ -40,6 +40,7 @@ class HbDetector final : public Detector {
   ThreadTable threads_;
   absl::flat_hash_map<uint64_t, LockClocks> locks_;
   BlockLocalLocks blockLocal_;
+  PendingArrivals arrivals_;
   AccessHistory history_;
   MessagePassing messages_;
   DetectorStats stats_;

@@ -15,6 +15,7 @@ void LocksetDetector::kernelBegin(const KernelInfo& kernel) {
   finished_.reset(kernel);
   finishedBlocks_ = 0;
   barriers_ = 0;
+  namedBarriers_.clear();
   races_.beginKernel(kernel.name);
 }
 
@@ -35,12 +36,34 @@ bool LocksetDetector::conflicting(const Record& a, const Record& b) const {
   return !(a.strong && b.strong && morallyStrong(a.scope, a.block, b.scope, b.block));
 }
 
+// Check 1: a barrier after `earlier` that its thread t1 and t2 (of the same
+// block) both took part in. Barrier ids grow in trace order, so such a
+// barrier has an id in (earlier.barrier, min of their last barriers]. A
+// barrier of every live thread has both when both took part in one at or
+// after it (so both were live): the earlier of their last whole barriers.
+bool LocksetDetector::barrierBetween(const Record& earlier, const ThreadState& t1, const ThreadState& t2,
+                                     uint32_t thread2) const {
+  uint64_t until = std::min(t1.lastBarrier, t2.lastBarrier);
+  if (until <= earlier.barrier) return false;
+  if (t1.lastBarrier == t2.lastBarrier) return true;  // the same barrier
+  if (std::min(t1.lastWholeBarrier, t2.lastWholeBarrier) > earlier.barrier) return true;
+  auto named = namedBarriers_.find(earlier.block);
+  if (named == namedBarriers_.end()) return false;
+  const auto& list = named->second;
+  auto it = std::upper_bound(list.begin(), list.end(), earlier.barrier,
+                             [](uint64_t id, const NamedBarrier& b) { return id < b.id; });
+  for (; it != list.end() && it->id <= until; ++it)
+    if (std::binary_search(it->threads.begin(), it->threads.end(), earlier.thread) &&
+        std::binary_search(it->threads.begin(), it->threads.end(), thread2))
+      return true;
+  return false;
+}
+
 // The three checks, for conflicting accesses of different warps.
 bool LocksetDetector::races(const Record& earlier, const Record& later) {
   const ThreadState& t1 = state(earlier.block, earlier.thread);
   const ThreadState& t2 = state(later.block, later.thread);
-  if (earlier.block == later.block && t1.lastBarrier > earlier.barrier && t2.lastBarrier > earlier.barrier)
-    return false;
+  if (earlier.block == later.block && barrierBetween(earlier, t1, t2, later.thread)) return false;
   const auto& l1 = locksets_[earlier.lockset];
   const auto& l2 = locksets_[later.lockset];
   if (!l1.empty() || !l2.empty()) {
@@ -154,8 +177,23 @@ void LocksetDetector::memory(const MemoryEvent& event) {
 
 void LocksetDetector::barrier(const BarrierEvent& event) {
   ++stats_.events;
+  if (!event.complete) return;  // the completion lists every arriver
   ++barriers_;
-  for (uint32_t thread : event.threads) state(event.block, thread).lastBarrier = barriers_;
+  // ScoRD's rule: separated by a barrier both threads took part in. An
+  // arriver (bar.arrive) took part, as the semantics page's letter says.
+  size_t taking = event.threads.size() + event.arrivers.size();
+  bool whole = taking + finished_.exitedIn(event.block) >= threadsPerBlock_;
+  for (const auto* list : {&event.threads, &event.arrivers})
+    for (uint32_t thread : *list) {
+      ThreadState& t = state(event.block, thread);
+      t.lastBarrier = barriers_;
+      if (whole) t.lastWholeBarrier = barriers_;
+    }
+  if (whole) return;
+  NamedBarrier named{barriers_, event.threads};
+  named.threads.insert(named.threads.end(), event.arrivers.begin(), event.arrivers.end());
+  std::sort(named.threads.begin(), named.threads.end());
+  namedBarriers_[event.block].push_back(std::move(named));
 }
 
 void LocksetDetector::fence(const FenceEvent& event) {
@@ -193,6 +231,7 @@ void LocksetDetector::exit(const ExitEvent& event) {
   if (!finished_.finishes(event)) return;
   // The peak is sampled before every 64th drop (a full count walks the map).
   if (finishedBlocks_++ % 64 == 0) sampleShadow();
+  namedBarriers_.erase(event.lanes.block);
   finished_.dropShared(shadow_, event.lanes.block, [](const History&) {});
 }
 

@@ -46,6 +46,7 @@ class LocksetDetector final : public Detector {
     std::vector<HeldLock> locks;
     uint32_t lockset = 0;          // interned id of `locks` (sorted)
     uint64_t lastBarrier = 0;      // id of the last barrier taken part in
+    uint64_t lastWholeBarrier = 0; // ... of every non-exited thread of the block
     uint64_t lastFenceDevice = 0;  // trace position + 1 of the last device/system fence
     uint64_t lastFenceBlock = 0;   // ... of the last fence of any scope
   };
@@ -75,6 +76,7 @@ class LocksetDetector final : public Detector {
   uint32_t intern(std::vector<HeldLock> locks);
   bool conflicting(const Record& a, const Record& b) const;
   bool races(const Record& earlier, const Record& later);
+  bool barrierBetween(const Record& earlier, const ThreadState& t1, const ThreadState& t2, uint32_t thread2) const;
   void compare(uint64_t key, const Record& earlier, const Record& later);
 
   // Accesses of earlier launches (KernelInfo::liveLaunches) that this launch
@@ -96,6 +98,13 @@ class LocksetDetector final : public Detector {
   uint64_t finishedBlocks_ = 0;
   void sampleShadow();
   uint64_t barriers_ = 0;
+  // Per block, barriers of some of its live threads (named barriers with a
+  // thread count, bar.arrive), id ascending, with their sorted threads.
+  struct NamedBarrier {
+    uint64_t id;
+    std::vector<uint32_t> threads;
+  };
+  absl::flat_hash_map<uint32_t, std::vector<NamedBarrier>> namedBarriers_;
   DetectorStats stats_;
 };
 

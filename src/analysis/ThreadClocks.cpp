@@ -69,7 +69,7 @@ uint64_t ThreadTable::clockBytes() const {
 }
 
 void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t block,
-                 const std::vector<uint32_t>& threads, bool withWcp) {
+                 const std::vector<uint32_t>& threads, bool withWcp, const BarrierArrivals* arrivals) {
   if (threads.empty()) return;
   VectorClock joinedHb(&geometry), joinedWcp(&geometry);
   Clock latest = 0;
@@ -88,6 +88,12 @@ void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t blo
     if (withWcp && (!previous || !t.wcp.sharesListWith(previous->wcp))) joinedWcp.join(t.wcp, skip);
     latest = std::max(latest, t.now);
     previous = &t;
+  }
+  // (A whole block of waiters has no arrivers, except a thread that arrived
+  // and then waited: its arrival time is below its own, so below `latest`.)
+  if (arrivals) {
+    joinedHb.join(arrivals->hb, skip);
+    if (withWcp) joinedWcp.join(arrivals->wcp, skip);
   }
   if (!geometry.compression) {
     for (uint32_t thread : threads) {
@@ -124,6 +130,17 @@ void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t blo
     t.hb = joinedHb;
     if (withWcp) t.wcp = joinedWcp;
     t.now = geometry.compression ? latest : t.now;
+    t.tick();
+  }
+}
+
+void arrive(ThreadTable& table, uint32_t block, const std::vector<uint32_t>& threads, bool withWcp,
+            BarrierArrivals& arrivals) {
+  for (uint32_t thread : threads) {
+    ThreadClocks& t = table.at(block, thread);
+    arrivals.hb.join(t.hb);
+    arrivals.hb.set(block, thread, std::max(arrivals.hb.get(block, thread), t.now));
+    if (withWcp) arrivals.wcp.join(t.wcp);
     t.tick();
   }
 }

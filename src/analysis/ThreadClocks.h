@@ -174,8 +174,43 @@ class MemorySampleSchedule {
 // of all participants. With compression the participants' own entries are
 // renumbered to one time M (their next epochs start at M+1), so the view of a
 // fully participating warp or block is a single compressed entry.
+// `arrivals`: what bar.arrive's threads brought to this barrier, joined too.
+struct BarrierArrivals;
 void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t block,
-                 const std::vector<uint32_t>& threads, bool withWcp);
+                 const std::vector<uint32_t>& threads, bool withWcp, const BarrierArrivals* arrivals = nullptr);
+
+// bar.arrive is a release: the arriving threads' views, with their own
+// times as lane entries, wait in a barrier's BarrierArrivals for its waiters;
+// the arrivers tick, so nothing they do next is in them.
+struct BarrierArrivals {
+  explicit BarrierArrivals(const ClockGeometry* geometry) : hb(geometry), wcp(geometry) {}
+  VectorClock hb, wcp;
+};
+void arrive(ThreadTable& table, uint32_t block, const std::vector<uint32_t>& threads, bool withWcp,
+            BarrierArrivals& arrivals);
+
+// The arrivals of barriers not complete yet, by block and barrier id.
+class PendingArrivals {
+ public:
+  void reset(const ClockGeometry* geometry) {
+    geometry_ = geometry;
+    pending_.clear();
+  }
+  BarrierArrivals& of(uint32_t block, uint32_t id) { return pending_.try_emplace(key(block, id), geometry_).first->second; }
+  // The arrivals of a barrier that completes, removed; null when none.
+  std::unique_ptr<BarrierArrivals> take(uint32_t block, uint32_t id) {
+    auto it = pending_.find(key(block, id));
+    if (it == pending_.end()) return nullptr;
+    auto out = std::make_unique<BarrierArrivals>(std::move(it->second));
+    pending_.erase(it);
+    return out;
+  }
+
+ private:
+  static uint64_t key(uint32_t block, uint32_t id) { return uint64_t(block) << 4 | (id & 15); }
+  const ClockGeometry* geometry_ = nullptr;
+  absl::flat_hash_map<uint64_t, BarrierArrivals> pending_;
+};
 
 // Lock clocks: joins of the clocks at every release of a lock, kept per
 // releasing block and for device-scoped releases, so an acquire joins exactly

@@ -133,11 +133,20 @@ struct MemoryEvent {
   LaneMask beforeDependencyWait = 0;
 };
 
-// __syncthreads / bar.sync: the participating threads of one block.
+// A barrier of one block: __syncthreads, bar.sync and bar.red wait at it
+// (`threads`); bar.arrive only arrives and goes on (`arrivers`): a release,
+// whose thread's accesses before it are ordered before the waiters'
+// accesses after the barrier, and nothing before its own later ones.
+// Sent at each bar.arrive (`complete` false: that warp's arriving lanes in
+// `arrivers`, no waiters) and when barrier `id` completes (`complete`: its
+// waiters, and every thread that arrived in this phase without waiting).
 struct BarrierEvent {
   uint32_t block = 0;
-  std::vector<uint32_t> threads;  // thread indices in the block, ascending
+  std::vector<uint32_t> threads;   // thread indices in the block, ascending
+  std::vector<uint32_t> arrivers;  // ascending, none of them in `threads`
   Origin origin;
+  uint32_t id = 0;  // the named barrier, 0-15
+  bool complete = true;
 };
 
 // __syncwarp(mask)

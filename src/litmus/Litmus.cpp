@@ -528,7 +528,7 @@ class TraceBuilder {
     if (e.who.kind != Who::Block)
       fail(fmt::format("'bar' is __syncthreads() of a whole block: write 'b{}: bar', not '{}: bar'", e.who.block,
                        text(e.who)));
-    BarrierEvent b{e.who.block, {}, origin};
+    BarrierEvent b{e.who.block, {}, {}, origin};
     for (uint32_t t = 0; t < threads_; ++t)
       if (!exited_[index(e.who.block, t)]) b.threads.push_back(t);
     sink_.barrier(b);

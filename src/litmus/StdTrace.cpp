@@ -214,7 +214,7 @@ class StdBuilder {
   void forkJoin(const StdEvent& e, uint32_t thread, const Origin& origin) {
     uint32_t other = *threads_.find(e.operand);
     if (other == thread) fail(fmt::format("thread {} cannot fork or join itself", e.thread));
-    BarrierEvent b{0, {thread * stride_, other * stride_}, origin};
+    BarrierEvent b{0, {thread * stride_, other * stride_}, {}, origin};
     std::sort(b.threads.begin(), b.threads.end());
     ++out_.events;
     sink_.barrier(b);

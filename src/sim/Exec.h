@@ -120,7 +120,8 @@ struct Barrier {
   uint32_t expected = 0;  // 0: all non-exited threads of the block
   uint32_t redPopc = 0;
   bool redAnd = true, redOr = false;
-  std::vector<uint32_t> threads;
+  std::vector<uint32_t> threads;   // waiting (bar.sync, bar.red)
+  std::vector<uint32_t> arrivers;  // arrived only (bar.arrive)
 };
 
 struct Block {

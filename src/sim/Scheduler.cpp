@@ -167,8 +167,14 @@ void Runner::checkBarrier(Block& b, uint32_t id, uint32_t pc) {
   if (L.eventsConsumed) {
     BarrierEvent ev;
     ev.block = b.index;
+    ev.id = id;
     ev.threads = std::move(bar.threads);
     std::sort(ev.threads.begin(), ev.threads.end());
+    // A thread that arrived and then waited in one phase waits.
+    std::erase_if(bar.arrivers, [&](uint32_t t) { return std::binary_search(ev.threads.begin(), ev.threads.end(), t); });
+    ev.arrivers = std::move(bar.arrivers);
+    std::sort(ev.arrivers.begin(), ev.arrivers.end());
+    ev.arrivers.erase(std::unique(ev.arrivers.begin(), ev.arrivers.end()), ev.arrivers.end());
     ev.origin = L.origin(pc);
     L.sink.barrier(ev);
   }
@@ -212,9 +218,21 @@ bool Runner::barrier(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t mas
     bar.expected = count;
     b.activeBarriers |= 1u << id;
   }
-  auto kind = ptx::BarKind(in.mode);
   bar.arrived += uint32_t(std::popcount(exec));
-  if (L.eventsConsumed) forLanes(exec, [&](uint32_t l) { bar.threads.push_back(w.inBlock * 32 + l); });
+  auto kind = ptx::BarKind(in.mode);
+  if (L.eventsConsumed && kind == ptx::BarKind::Arrive) {
+    // The arrival is a release now; its thread's next accesses are not in it.
+    BarrierEvent ev;
+    ev.block = b.index;
+    ev.id = id;
+    ev.complete = false;
+    forLanes(exec, [&](uint32_t l) { ev.arrivers.push_back(w.inBlock * 32 + l); });
+    ev.origin = L.origin(pc);
+    bar.arrivers.insert(bar.arrivers.end(), ev.arrivers.begin(), ev.arrivers.end());
+    L.sink.barrier(ev);
+  } else if (L.eventsConsumed) {
+    forLanes(exec, [&](uint32_t l) { bar.threads.push_back(w.inBlock * 32 + l); });
+  }
   if (kind == ptx::BarKind::RedPopc || kind == ptx::BarKind::RedAnd || kind == ptx::BarKind::RedOr) {
     const uint64_t* p = S(x, in.src[2]);
     forLanes(exec, [&](uint32_t l) {

@@ -180,8 +180,19 @@ TEST(Builtins, ReduxAndBarArrive) {
     EXPECT_EQ(out[2 * t], uint32_t(32 * 31 / 2 + 32 * 32 * w));
     EXPECT_EQ(out[2 * t + 1], uint32_t(31 + 32 * w));
   }
-  ASSERT_EQ(rec.barriers.size(), 1u);
-  EXPECT_EQ(rec.barriers[0].threads.size(), 64u);
+  // Warp 0 arrived (bar.arrive, an event when it arrives) and went on; warp
+  // 1 waited, and its arrival completed barrier 1.
+  ASSERT_EQ(rec.barriers.size(), 2u);
+  EXPECT_FALSE(rec.barriers[0].complete);
+  EXPECT_EQ(rec.barriers[0].id, 1u);
+  EXPECT_TRUE(rec.barriers[0].threads.empty());
+  ASSERT_EQ(rec.barriers[0].arrivers.size(), 32u);
+  EXPECT_EQ(rec.barriers[0].arrivers.back(), 31u);
+  EXPECT_TRUE(rec.barriers[1].complete);
+  EXPECT_EQ(rec.barriers[1].id, 1u);
+  ASSERT_EQ(rec.barriers[1].threads.size(), 32u);
+  EXPECT_EQ(rec.barriers[1].threads.front(), 32u);
+  EXPECT_EQ(rec.barriers[1].arrivers, rec.barriers[0].arrivers);
 }
 
 }  // namespace

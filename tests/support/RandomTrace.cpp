@@ -123,6 +123,7 @@ class Generator {
     while (motif_ && k.lockNames.size() < 3) k.lockNames.push_back("m" + std::to_string(k.lockNames.size()));
     static const uint32_t base[kGlobalKinds] = {45, 20, 15, 10, 10};
     for (int i = 0; i < kGlobalKinds; ++i) globalWeights_.push_back(base[i] * (50 + rng_.below(151)) / 100);
+    if (o_.namedBarrierPercent) globalWeights_[kBarrier] *= 6;  // arrivals and completions pair up
   }
 
   Trace run() {
@@ -154,6 +155,9 @@ class Generator {
   Trace trace_;
   uint32_t blocks_ = 1, warps_ = 1, threads_ = 1;
   std::vector<std::vector<bool>> exited_;
+  // Named barriers: (block, id) -> threads that arrived (bar.arrive) in the
+  // current phase.
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> arrived_;
   std::map<Thread, std::vector<Held>> held_;
   std::vector<Thread> actors_;
   uint32_t globalPercent_ = 10, bareWeight_ = 25, blockLockPercent_ = 50, stickyPercent_ = 50;
@@ -672,12 +676,40 @@ class Generator {
   void barrier() { barrierOf(rng_.below(blocks_)); }
 
   void barrierOf(uint32_t block) {
+    if (o_.namedBarrierPercent && rng_.chance(o_.namedBarrierPercent)) return namedBarrierOf(block);
     BarrierEvent e;
     e.block = block;
     for (uint32_t tid = 0; tid < threads_; ++tid)
       if (!exited_[block][tid]) e.threads.push_back(tid);
     if (e.threads.empty() || !affordable(uint32_t(e.threads.size()))) return;
     uint32_t n = uint32_t(e.threads.size());
+    push(e, n);
+  }
+
+  // Named barrier 0 or 1 of `block`: some live threads arrive (bar.arrive)
+  // and go on, or the barrier completes with some waiters, listing every
+  // thread that arrived in the phase.
+  void namedBarrierOf(uint32_t block) {
+    BarrierEvent e;
+    e.block = block;
+    e.id = rng_.chance(80) ? 0 : 1;
+    std::vector<uint32_t>& arrived = arrived_[{block, e.id}];
+    e.complete = rng_.chance(50);
+    // Mostly the actors, whose single-lane accesses meet on words.
+    for (uint32_t tid = 0; tid < threads_; ++tid) {
+      if (exited_[block][tid] || std::find(arrived.begin(), arrived.end(), tid) != arrived.end()) continue;
+      bool actor = std::find(actors_.begin(), actors_.end(), Thread{block, tid}) != actors_.end();
+      if (rng_.chance(actor ? 70 : 10)) (e.complete ? e.threads : e.arrivers).push_back(tid);
+    }
+    if (e.complete) {
+      for (uint32_t tid : arrived)
+        if (!exited_[block][tid]) e.arrivers.push_back(tid);
+      std::sort(e.arrivers.begin(), e.arrivers.end());
+    }
+    uint32_t n = uint32_t(e.threads.size() + e.arrivers.size());
+    if ((!e.complete && e.arrivers.empty()) || !affordable(n)) return;
+    if (e.complete) arrived.clear();
+    else arrived.insert(arrived.end(), e.arrivers.begin(), e.arrivers.end());
     push(e, n);
   }
 
@@ -799,6 +831,9 @@ class LitmusWriter {
   std::ostringstream body_;
   std::set<std::string> extraShared_;
   std::vector<std::vector<bool>> exited_;
+  // Named barriers: (block, id) -> threads that arrived (bar.arrive) in the
+  // current phase.
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> arrived_;
 
   std::string location(MemorySpace space, uint64_t address) {
     std::string name = litmusLocation(k_, space, address / 4 * 4);
@@ -903,7 +938,8 @@ class LitmusWriter {
     if (e.block < exited_.size())
       for (uint32_t tid = 0; tid < exited_[e.block].size(); ++tid)
         if (!exited_[e.block][tid]) live.push_back(tid);
-    if (live != e.threads) body_ << "# warning: barrier threads are not the block's non-exited threads\n";
+    if (live != e.threads || !e.arrivers.empty() || !e.complete)
+      body_ << "# warning: barrier threads are not the block's non-exited threads\n";
     body_ << "b" << e.block << ": bar\n";
   }
 

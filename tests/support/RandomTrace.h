@@ -46,6 +46,9 @@ struct RandomTraceOptions {
   bool sharedMemory = true;
   bool systemScope = true;         // sometimes use .system atomics, strong accesses and fences
   uint32_t wideAccessPercent = 0;  // accesses of 8 bytes (two words); not expressible in litmus
+  // Barriers that are named barriers (two per block) of some of the block's
+  // threads, arrivals (bar.arrive) or completions; not expressible in litmus.
+  uint32_t namedBarrierPercent = 0;
 };
 
 Trace randomTrace(uint64_t seed, const RandomTraceOptions& options = {});

@@ -140,7 +140,8 @@ struct Node {
 struct Sync {  // a barrier or a syncwarp
   uint64_t pos = 0;
   std::vector<ThreadId> participants;
-  std::vector<int> nodes;  // participants' barrier nodes
+  std::vector<int> nodes;         // participants' barrier nodes
+  std::vector<int> arrivalNodes;  // bar.arrive's arrivals at it, earlier in the trace
   int hub = -1;
 };
 
@@ -183,6 +184,7 @@ class Graph {
 
   void build(const Trace& trace) {
     std::set<ThreadId> exited;
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<int>> arrivals;  // (block, barrier id) -> arrival nodes
     for (uint64_t pos = 0; pos < trace.events.size(); ++pos) {
       std::visit(
           [&](const auto& e) {
@@ -228,10 +230,28 @@ class Graph {
             } else {
               // BarrierEvent or SyncWarpEvent: exited threads take part in no
               // later barrier (litmus-format.md, `exit`).
+              if constexpr (std::is_same_v<T, BarrierEvent>) {
+                if (!e.complete) {  // bar.arrive: a node where each arriver arrives
+                  for (uint32_t tid : e.arrivers) {
+                    ThreadId t{e.block, tid};
+                    if (exited.count(t)) continue;
+                    Node n;
+                    n.kind = Kind::Barrier;
+                    n.pos = pos;
+                    n.thread = t;
+                    arrivals[{e.block, e.id}].push_back(add(std::move(n)));
+                  }
+                  return;
+                }
+              }
               Sync sync;
               sync.pos = pos;
               if constexpr (std::is_same_v<T, BarrierEvent>) {
                 for (uint32_t tid : e.threads) sync.participants.push_back({e.block, tid});
+                if (auto a = arrivals.find({e.block, e.id}); a != arrivals.end()) {
+                  sync.arrivalNodes = std::move(a->second);
+                  arrivals.erase(a);
+                }
               } else {
                 forEachLane(e.lanes.mask,
                             [&](uint32_t lane) { sync.participants.push_back(laneThread(e.lanes, lane)); });
@@ -322,6 +342,9 @@ class Graph {
         if (at != ids.begin()) succ_[size_t(*std::prev(at))].push_back(s.hub);
         succ_[size_t(s.hub)].push_back(b);
       }
+      // An arrival (bar.arrive, earlier in the trace) is a release: it and
+      // its thread's events before it precede the waiters' events after.
+      for (int a : s.arrivalNodes) succ_[size_t(a)].push_back(s.hub);
     }
     // 3. rel(l) before (in trace order) an overlapping acq(l)
     for (int r : releases_)
@@ -454,6 +477,10 @@ class Graph {
           if (node(id).pos < s.pos) before.push_back(id);
           else after[size_t(id) / 64] |= uint64_t(1) << (size_t(id) % 64);
         }
+      // Arrivers: their events up to the arrival precede (a release).
+      for (int a : s.arrivalNodes)
+        for (int id : threadNodes_.at(node(a).thread))
+          if (id <= a) before.push_back(id);
       for (int id : before) r.orInto(size_t(id), after.data());
     }
     // Rule (iii): message passing, F <GWCP F'.
@@ -566,7 +593,10 @@ class Lockset {
             } else {
               std::set<ThreadId> participants;
               if constexpr (std::is_same_v<T, BarrierEvent>) {
+                if (!e.complete) return;  // the completion lists every arriver
                 for (uint32_t tid : e.threads) participants.insert({e.block, tid});
+                // ScoRD: an arriver (bar.arrive) took part in the barrier.
+                for (uint32_t tid : e.arrivers) participants.insert({e.block, tid});
               } else {
                 forEachLane(e.lanes.mask, [&](uint32_t lane) { participants.insert(laneThread(e.lanes, lane)); });
               }

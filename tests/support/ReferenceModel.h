@@ -18,6 +18,11 @@
 //    from the first to the second (PTX arrive/wait, the paper's SYNC);
 //  * threads that have exited take part in no later bar or syncwarp, even if
 //    the event lists them;
+//  * an arrival at a named barrier (bar.arrive, a BarrierEvent that is not
+//    `complete`) is a release: the arriver's events up to it precede the
+//    waiters' events after the barrier's completion, nothing precedes the
+//    arriver's later events (PTX: bar.arrive does not wait); lockset counts
+//    the arrivers the completion lists as taking part in it;
 //  * rule (ii) applies to any two overlapping releases r1 <tr r2 of l, also
 //    of one thread; rule (iii) also orders a participant's own events;
 //  * an access of s > 4 bytes touches every word it overlaps, and a pair of
