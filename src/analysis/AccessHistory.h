@@ -301,8 +301,9 @@ class AccessHistory {
     return true;
   }
   // After a barrier `participants` threads of `block` waited at (arrivers,
-  // which do not wait, are not counted). When they are all its threads, every access so far by a thread of the block is ordered
-  // before every later one by any of them (synchronize() joins each
+  // which do not wait, are not counted). When they are all its threads,
+  // every access so far by a thread of the block is ordered before every
+  // later one by any of them (synchronize() joins each
   // participant's clocks into each participant's, H and P alike), and only
   // they access the block's shared memory: nothing can race with its shared
   // words' records any more, so they go, as when the block finishes. A
