@@ -186,12 +186,7 @@ void GwcpDetector::applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, ui
 
 void GwcpDetector::barrier(const BarrierEvent& event) {
   countEvent();
-  if (!event.complete) {
-    arrive(threads_, event.block, event.arrivers, /*withWcp=*/true, arrivals_.of(event.block, event.id));
-    return;
-  }
-  auto arrivals = arrivals_.take(event.block, event.id);
-  synchronize(threads_, geometry_, event.block, event.threads, /*withWcp=*/true, arrivals.get());
+  if (!arrivals_.apply(threads_, event, /*withWcp=*/true)) return;  // an arrival only
   history_.barrier(event.block, event.threads.size());
   trimAtBarrier(event);
 }

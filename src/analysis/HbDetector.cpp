@@ -53,12 +53,7 @@ void HbDetector::fence(const FenceEvent& event) {
 
 void HbDetector::barrier(const BarrierEvent& event) {
   countEvent();
-  if (!event.complete) {
-    arrive(threads_, event.block, event.arrivers, /*withWcp=*/false, arrivals_.of(event.block, event.id));
-    return;
-  }
-  auto arrivals = arrivals_.take(event.block, event.id);
-  synchronize(threads_, geometry_, event.block, event.threads, /*withWcp=*/false, arrivals.get());
+  if (!arrivals_.apply(threads_, event, /*withWcp=*/false)) return;  // an arrival only
   history_.barrier(event.block, event.threads.size());
 }
 

@@ -134,15 +134,23 @@ void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t blo
   }
 }
 
-void arrive(ThreadTable& table, uint32_t block, const std::vector<uint32_t>& threads, bool withWcp,
-            BarrierArrivals& arrivals) {
-  for (uint32_t thread : threads) {
-    ThreadClocks& t = table.at(block, thread);
-    arrivals.hb.join(t.hb);
-    arrivals.hb.set(block, thread, std::max(arrivals.hb.get(block, thread), t.now));
-    if (withWcp) arrivals.wcp.join(t.wcp);
-    t.tick();
+bool PendingArrivals::apply(ThreadTable& table, const BarrierEvent& event, bool withWcp) {
+  uint64_t k = key(event.block, event.id);
+  if (!event.complete) {
+    BarrierArrivals& arrivals = pending_.try_emplace(k, geometry_).first->second;
+    for (uint32_t thread : event.arrivers) {
+      ThreadClocks& t = table.at(event.block, thread);
+      arrivals.hb.join(t.hb);
+      arrivals.hb.set(event.block, thread, std::max(arrivals.hb.get(event.block, thread), t.now));
+      if (withWcp) arrivals.wcp.join(t.wcp);
+      t.tick();
+    }
+    return false;
   }
+  auto it = pending_.find(k);
+  synchronize(table, *geometry_, event.block, event.threads, withWcp, it == pending_.end() ? nullptr : &it->second);
+  if (it != pending_.end()) pending_.erase(it);
+  return true;
 }
 
 void LockClocks::acquire(ThreadClocks& t, Scope scope, bool withWcp) const {

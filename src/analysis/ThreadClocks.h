@@ -186,8 +186,6 @@ struct BarrierArrivals {
   explicit BarrierArrivals(const ClockGeometry* geometry) : hb(geometry), wcp(geometry) {}
   VectorClock hb, wcp;
 };
-void arrive(ThreadTable& table, uint32_t block, const std::vector<uint32_t>& threads, bool withWcp,
-            BarrierArrivals& arrivals);
 
 // The arrivals of barriers not complete yet, by block and barrier id.
 class PendingArrivals {
@@ -196,15 +194,10 @@ class PendingArrivals {
     geometry_ = geometry;
     pending_.clear();
   }
-  BarrierArrivals& of(uint32_t block, uint32_t id) { return pending_.try_emplace(key(block, id), geometry_).first->second; }
-  // The arrivals of a barrier that completes, removed; null when none.
-  std::unique_ptr<BarrierArrivals> take(uint32_t block, uint32_t id) {
-    auto it = pending_.find(key(block, id));
-    if (it == pending_.end()) return nullptr;
-    auto out = std::make_unique<BarrierArrivals>(std::move(it->second));
-    pending_.erase(it);
-    return out;
-  }
+  // A BarrierEvent on the threads' clocks: an arrival waits here; a
+  // completion synchronizes its waiters with the barrier's arrivals, which
+  // it consumes. True when the barrier completed.
+  bool apply(ThreadTable& table, const BarrierEvent& event, bool withWcp);
 
  private:
   static uint64_t key(uint32_t block, uint32_t id) { return uint64_t(block) << 4 | (id & 15); }
