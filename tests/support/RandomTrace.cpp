@@ -831,9 +831,6 @@ class LitmusWriter {
   std::ostringstream body_;
   std::set<std::string> extraShared_;
   std::vector<std::vector<bool>> exited_;
-  // Named barriers: (block, id) -> threads that arrived (bar.arrive) in the
-  // current phase.
-  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> arrived_;
 
   std::string location(MemorySpace space, uint64_t address) {
     std::string name = litmusLocation(k_, space, address / 4 * 4);

@@ -182,6 +182,15 @@ class Graph {
     return id;
   }
 
+  // A thread's participation in a barrier (or its arrival at one).
+  int addBarrierNode(uint64_t pos, const ThreadId& thread) {
+    Node n;
+    n.kind = Kind::Barrier;
+    n.pos = pos;
+    n.thread = thread;
+    return add(std::move(n));
+  }
+
   void build(const Trace& trace) {
     std::set<ThreadId> exited;
     std::map<std::pair<uint32_t, uint32_t>, std::vector<int>> arrivals;  // (block, barrier id) -> arrival nodes
@@ -232,15 +241,9 @@ class Graph {
               // later barrier (litmus-format.md, `exit`).
               if constexpr (std::is_same_v<T, BarrierEvent>) {
                 if (!e.complete) {  // bar.arrive: a node where each arriver arrives
-                  for (uint32_t tid : e.arrivers) {
-                    ThreadId t{e.block, tid};
-                    if (exited.count(t)) continue;
-                    Node n;
-                    n.kind = Kind::Barrier;
-                    n.pos = pos;
-                    n.thread = t;
-                    arrivals[{e.block, e.id}].push_back(add(std::move(n)));
-                  }
+                  for (uint32_t tid : e.arrivers)
+                    if (!exited.count({e.block, tid}))
+                      arrivals[{e.block, e.id}].push_back(addBarrierNode(pos, {e.block, tid}));
                   return;
                 }
               }
@@ -264,13 +267,7 @@ class Graph {
               hub.kind = Kind::BarrierHub;
               hub.pos = pos;
               sync.hub = add(std::move(hub));
-              for (const ThreadId& t : sync.participants) {
-                Node n;
-                n.kind = Kind::Barrier;
-                n.pos = pos;
-                n.thread = t;
-                sync.nodes.push_back(add(std::move(n)));
-              }
+              for (const ThreadId& t : sync.participants) sync.nodes.push_back(addBarrierNode(pos, t));
               syncs_.push_back(std::move(sync));
             }
             if constexpr (std::is_same_v<T, ExitEvent>) {
