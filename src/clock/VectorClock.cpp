@@ -8,9 +8,9 @@ namespace predatar {
 
 namespace {
 
-std::shared_ptr<Clock[]> newArray(size_t n) { return std::make_shared_for_overwrite<Clock[]>(n); }
+LocalSharedArray<Clock> newArray(size_t n) { return LocalSharedArray<Clock>::make(n); }
 
-std::shared_ptr<Clock[]> copyOf(const std::shared_ptr<Clock[]>& from, size_t n) {
+LocalSharedArray<Clock> copyOf(const LocalSharedArray<Clock>& from, size_t n) {
   auto copy = newArray(n);
   std::memcpy(copy.get(), from.get(), n * sizeof(Clock));
   return copy;
@@ -40,13 +40,13 @@ VectorClock::Chunks& VectorClock::ownChunks() {
   // (Relaxed: detectors in parallel threads only need distinct values.)
   static std::atomic<uint64_t> stamps{0};
   stamp_ = stamps.fetch_add(1, std::memory_order_relaxed) + 1;
-  if (!chunks_) chunks_ = std::make_shared<Chunks>();
-  else if (chunks_.use_count() > 1) chunks_ = std::make_shared<Chunks>(*chunks_);
+  if (!chunks_) chunks_ = LocalShared<Chunks>::make();
+  else if (chunks_.use_count() > 1) chunks_ = LocalShared<Chunks>::make(*chunks_);
   return *chunks_;
 }
 
 VectorClock::Blocks& VectorClock::ownBlocks(Chunk& chunk) const {
-  if (chunk.blocks.use_count() > 1) chunk.blocks = std::make_shared<Blocks>(*chunk.blocks);
+  if (chunk.blocks.use_count() > 1) chunk.blocks = LocalShared<Blocks>::make(*chunk.blocks);
   chunk.blocks->heldBytes = Blocks::kUnmeasured;  // about to change
   return *chunk.blocks;
 }
@@ -81,7 +81,7 @@ VectorClock::Block& VectorClock::findOrInsert(uint32_t block) {
   Chunks& all = ownChunks();
   uint32_t index = geometry_->chunkOf(block);
   auto chunk = chunkPosition(all, index);
-  if (chunk == all.end() || chunk->index != index) chunk = all.insert(chunk, Chunk{index, std::make_shared<Blocks>()});
+  if (chunk == all.end() || chunk->index != index) chunk = all.insert(chunk, Chunk{index, LocalShared<Blocks>::make()});
   Blocks& blocks = ownBlocks(*chunk);
   auto it = positionOf(blocks, block);
   if (it != blocks.end() && it->id == block) return *it;
@@ -115,7 +115,7 @@ void VectorClock::repackLanes(Block& block) const {
   uint32_t used = 0, warps = geometry_->warpsPerBlock;
   for (uint32_t w = 0; w < warps; ++w) used += warpExpanded(block, w);
   if (used == slotCount(block)) return;
-  std::shared_ptr<Clock[]> packed;
+  LocalSharedArray<Clock> packed;
   if (used) packed = newArray(32 * used);
   uint32_t next = 0;
   for (uint32_t w = 0; w < warps; ++w) {
@@ -246,11 +246,11 @@ void VectorClock::joinInto(Block& mine, const Block& other, KnownOrder known) co
   compress(mine);
 }
 
-std::shared_ptr<VectorClock::Blocks> VectorClock::without(const std::shared_ptr<Blocks>& chunk, uint32_t skipBlock) {
+LocalShared<VectorClock::Blocks> VectorClock::without(const LocalShared<Blocks>& chunk, uint32_t skipBlock) {
   auto it = positionOf(*chunk, skipBlock);
   if (it == chunk->end() || it->id != skipBlock) return chunk;
   if (chunk->size() == 1) return nullptr;
-  auto copy = std::make_shared<Blocks>(*chunk);
+  auto copy = LocalShared<Blocks>::make(*chunk);
   copy->erase(copy->begin() + (it - chunk->begin()));
   return copy;
 }

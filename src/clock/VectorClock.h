@@ -11,11 +11,11 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <memory>
 #include <utility>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
+#include "clock/LocalShared.h"
 
 namespace predatar {
 
@@ -121,8 +121,8 @@ class VectorClock {
   struct Block {
     uint32_t id = 0;
     Clock base = 0;
-    std::shared_ptr<Clock[]> warps;
-    std::shared_ptr<Clock[]> lanes;
+    LocalSharedArray<Clock> warps;
+    LocalSharedArray<Clock> lanes;
   };
 
   const Block* find(uint32_t block) const;
@@ -182,7 +182,7 @@ class VectorClock {
   };
   struct Chunk {
     uint32_t index = 0;              // holds the blocks b with geometry.chunkOf(b) == index
-    std::shared_ptr<Blocks> blocks;  // never empty
+    LocalShared<Blocks> blocks;  // never empty
   };
   using Chunks = absl::InlinedVector<Chunk, 1>;  // sorted by index (one chunk: one allocation a copy)
   const Chunks& chunks() const;
@@ -199,14 +199,14 @@ class VectorClock {
   void joinChunk(Chunk& mine, const Chunk& theirs, uint32_t skipBlock, KnownOrder known = {}) const;
   void joinBlocks(Blocks& mine, const Blocks& theirs, uint32_t skipBlock, KnownOrder known = {}) const;
   // `chunk` without `skipBlock` (shared when it lacks it); null when nothing is left.
-  static std::shared_ptr<Blocks> without(const std::shared_ptr<Blocks>& chunk, uint32_t skipBlock);
+  static LocalShared<Blocks> without(const LocalShared<Blocks>& chunk, uint32_t skipBlock);
   bool blocksLeq(const Blocks& mine, const Blocks& theirs, uint32_t exceptBlock, uint32_t exceptThread, Clock time,
                  uint32_t skipBlock) const;
   // Warp `w`'s lanes of `mine` <= those of `theirs`, at least one side expanded.
   bool lanesLeq(const Block& mine, const Block& theirs, uint32_t w, uint32_t lanes) const;
 
   const ClockGeometry* geometry_ = nullptr;
-  std::shared_ptr<Chunks> chunks_;  // null when empty
+  LocalShared<Chunks> chunks_;  // null when empty
   uint64_t stamp_ = 0;  // stamp(); every write goes through ownChunks(), which renews it
 };
 

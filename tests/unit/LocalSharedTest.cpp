@@ -1,0 +1,49 @@
+#include "clock/LocalShared.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace predatar {
+namespace {
+
+TEST(LocalShared, CopiesShareAndTheLastHolderFrees) {
+  auto a = LocalShared<std::vector<std::string>>::make(3, "x");
+  EXPECT_EQ(a.use_count(), 1u);
+  auto b = a;
+  EXPECT_EQ(a.use_count(), 2u);
+  EXPECT_TRUE(a == b);
+  EXPECT_EQ(b->size(), 3u);
+  auto c = std::move(b);
+  EXPECT_FALSE(b);
+  EXPECT_EQ(c.use_count(), 2u);
+  a.reset();
+  EXPECT_EQ(a.get(), nullptr);
+  EXPECT_EQ(c.use_count(), 1u);  // (ASan: the vector is freed once, when c goes)
+  c = c;  // NOLINT: self-assignment keeps the object
+  EXPECT_EQ((*c)[2], "x");
+  LocalShared<std::vector<std::string>> none = nullptr;
+  EXPECT_EQ(none.use_count(), 0u);
+  c = none;
+  EXPECT_FALSE(c);
+}
+
+TEST(LocalSharedArray, OneAllocationSharedUntilTheLastHolder) {
+  auto a = LocalSharedArray<uint32_t>::make(40);
+  for (uint32_t i = 0; i < 40; ++i) a[i] = i * 3;
+  auto b = a;
+  EXPECT_EQ(b.use_count(), 2u);
+  EXPECT_EQ(b.get(), a.get());
+  EXPECT_EQ(b[39], 117u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a.get()) % alignof(uint64_t), 0u);
+  a = LocalSharedArray<uint32_t>::make(1);
+  EXPECT_EQ(b.use_count(), 1u);
+  EXPECT_FALSE(a == b);
+  b.reset();
+  EXPECT_FALSE(b);
+  EXPECT_EQ(b.use_count(), 0u);
+}
+
+}  // namespace
+}  // namespace predatar
