@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "absl/container/inlined_vector.h"
+
 namespace predatar {
 
 void ThreadTable::reset(const KernelInfo& kernel, const ClockGeometry* geometry) {
@@ -80,12 +82,14 @@ void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t blo
   bool wholeBlock = geometry.compression && threads.size() == geometry.threadsPerBlock;
   uint32_t skip = wholeBlock ? block : UINT32_MAX;
   // Participants mostly hold one shared list (the previous barrier's): a
-  // list joined already is not compared again.
+  // list joined already is not compared again. The P lists are joined
+  // below, once H's join is known.
   const ThreadClocks* previous = nullptr;
+  absl::InlinedVector<const VectorClock*, 4> wcps;
   for (uint32_t thread : threads) {
     ThreadClocks& t = table.at(block, thread);
     if (!previous || !t.hb.sharesListWith(previous->hb)) joinedHb.join(t.hb, skip);
-    if (withWcp && (!previous || !t.wcp.sharesListWith(previous->wcp))) joinedWcp.join(t.wcp, skip);
+    if (withWcp && (!previous || !t.wcp.sharesListWith(previous->wcp))) wcps.push_back(&t.wcp);
     latest = std::max(latest, t.now);
     previous = &t;
   }
@@ -93,7 +97,7 @@ void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t blo
   // and then waited: its arrival time is below its own, so below `latest`.)
   if (arrivals) {
     joinedHb.join(arrivals->hb, skip);
-    if (withWcp) joinedWcp.join(arrivals->wcp, skip);
+    if (withWcp) wcps.push_back(&arrivals->wcp);
   }
   if (!geometry.compression) {
     for (uint32_t thread : threads) {
@@ -123,8 +127,16 @@ void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t blo
   }
   // Rule iii: participants' pre-barrier events (their own times, now in
   // joinedHb) precede post-barrier events; rule iv: so does whatever happens
-  // before them.
-  if (withWcp) joinedWcp.join(joinedHb);
+  // before them. P is mostly below H (GWCP-before implies happens-before,
+  // except through interleaved critical sections' rule (i)): P_t <= joinedHb
+  // adds nothing to the join, and when no P adds anything every participant's
+  // P is joinedHb's list itself (no second join, no second list).
+  if (withWcp) {
+    for (const VectorClock* wcp : wcps)
+      if (!wcp->leq(joinedHb)) joinedWcp.join(*wcp, skip);
+    if (joinedWcp.empty()) joinedWcp = joinedHb;
+    else joinedWcp.join(joinedHb);
+  }
   for (uint32_t thread : threads) {
     ThreadClocks& t = table.at(block, thread);
     t.hb = joinedHb;
