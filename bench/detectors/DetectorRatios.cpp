@@ -5,7 +5,7 @@
 //
 //   detector_ratios [--rounds 32] [--max-blocks 64] [--big-threads 100000]
 //                   [--shapes block-locks,...] [--threads 8192,100000] [--max-blocks 0: no scaling table]
-//                   [--order rounds|blocks]
+//                   [--order rounds|blocks] [--repeat 3]
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -23,6 +23,7 @@ using namespace predatar::bench;
 namespace {
 
 bool blocksInTurn = false;  // --order blocks
+unsigned repeat = 3;        // --repeat
 
 StreamSpec spec(Shape shape, uint64_t threads, uint32_t blockSize, uint64_t rounds) {
   StreamSpec s;
@@ -50,9 +51,26 @@ void addBreakdown(const StreamSpec& s, const char* detector, const ChildResult& 
                                       mib(r.metadataBytes)));
 }
 
+// hb and gwcp in turn on one workload, `repeat` times each: the least CPU
+// time of each. (On this 2-core VM a run takes its usual time or about 1.6x
+// it, whichever the detector, so one run of each can show a ratio 1.6x off.)
+// Metadata and RSS are those of the first run: the same every run.
+std::pair<ChildResult, ChildResult> runBoth(const StreamSpec& s) {
+  ChildResult hb, gwcp;
+  auto keepLeast = [](ChildResult& best, const ChildResult& r) {
+    if (best.events == 0) best = r;
+    else if (r.events != 0) best.seconds = std::min(best.seconds, r.seconds);
+  };
+  for (unsigned i = 0; i < repeat; ++i) {
+    keepLeast(hb, runChild(s, "hb", true));
+    keepLeast(gwcp, runChild(s, "gwcp", true));
+  }
+  return {hb, gwcp};
+}
+
 // One workload under hb and gwcp: times, metadata, RSS and the ratios.
 void compare(const StreamSpec& s) {
-  ChildResult hb = runChild(s, "hb", true), gwcp = runChild(s, "gwcp", true);
+  auto [hb, gwcp] = runBoth(s);
   addBreakdown(s, "hb", hb);
   addBreakdown(s, "gwcp", gwcp);
   fmt::print("| {} | {} | {} | {:.3f} | {:.3f} | {} | {:.1f} | {:.1f} | {} | {:.0f} / {:.0f} |\n", toString(s.shape),
@@ -67,7 +85,7 @@ void scaling(Shape shape, uint32_t maxBlocks, uint64_t rounds) {
   ChildResult prevHb, prevGwcp;
   for (uint32_t blocks = 1; blocks <= maxBlocks; blocks *= 2) {
     StreamSpec s = spec(shape, uint64_t(blocks) * 128, 128, rounds);
-    ChildResult hb = runChild(s, "hb", true), gwcp = runChild(s, "gwcp", true);
+    auto [hb, gwcp] = runBoth(s);
     auto growth = [&](const ChildResult& now, const ChildResult& prev) {
       return blocks > 1 ? ratio(now.seconds, prev.seconds) : std::string("-");
     };
@@ -99,6 +117,9 @@ int main(int argc, char** argv) {
                  "exits before the next block's (predatar's round-robin schedule)")
       ->check(CLI::IsMember({"rounds", "blocks"}))
       ->capture_default_str();
+  app.add_option("--repeat", repeat, "Runs of each detector per workload (hb and gwcp in turn): the least CPU time is shown")
+      ->check(CLI::Range(1u, 100u))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   blocksInTurn = order == "blocks";
   auto wanted = [&](Shape s) { return shapes.find(toString(s)) != std::string::npos; };
@@ -112,7 +133,8 @@ int main(int argc, char** argv) {
     }
   }
 
-  fmt::print("== gwcp / hb (CPU s of the analysis, peak metadata MiB; targets: time <= 1.5x, metadata <= 2x)\n");
+  fmt::print("== gwcp / hb (CPU s of the analysis, least of {}; peak metadata MiB; targets: time <= 1.5x, metadata <= 2x)\n",
+             repeat);
   fmt::print("| shape | threads | events | hb s | gwcp s | time | hb MiB | gwcp MiB | metadata | RSS hb / gwcp MiB |\n");
   fmt::print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (Shape shape : {Shape::BlockLocks, Shape::SlotLocks, Shape::WarpLock, Shape::LockHeavy, Shape::AtomicsHeavy})
