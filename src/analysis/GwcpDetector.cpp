@@ -335,8 +335,9 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockStat
 // nothing: t behaves the same with CS1 gone and its cursor past it. A prefix
 // of a log that is satisfied and absorbed for every live thread that could
 // scan the log (the threads of its block for a block log, every thread of
-// the kernel for the device log; a thread not yet started absorbs nothing)
-// is therefore dropped without changing any later P_t, so no report changes.
+// the kernel for the device log) is therefore dropped without changing any
+// later P_t, so no report changes. A thread that does not hold the lock, or
+// has not started, needs less (absorbedAtAcquire).
 //
 // Block logs: a __syncthreads of every live thread of block b gives each
 // participant t P_t >= J_P join J_H, J_H the join of the participants' H
@@ -365,11 +366,18 @@ void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool device
     return;
   uint64_t tpb = threads_.threadsPerBlock();
   uint64_t first = deviceLog ? 0 : block * tpb, last = deviceLog ? threads_.size() : (block + 1) * tpb;
-  std::vector<const ThreadClocks*> live;
+  std::vector<const ThreadClocks*> holders, others;  // live threads holding the lock, and not
+  std::vector<uint32_t> unstarted;  // blocks with a thread that has not acted yet, ascending
   for (uint64_t tid = first; tid < last; ++tid) {
     const ThreadClocks* t = threads_.find(tid);
-    if (!t) return;  // not started: it may still need every entry
-    if (!t->exited) live.push_back(t);
+    if (!t) {
+      if (uint32_t b = uint32_t(tid / tpb); unstarted.empty() || unstarted.back() != b) unstarted.push_back(b);
+    } else if (!t->exited) {
+      bool holds = std::any_of(lock.holders.begin(), lock.holders.end(), [t](const Holder& h) {
+        return h.block == t->block && h.thread == t->thread;
+      });
+      (holds ? holders : others).push_back(t);
+    }
   }
   // Entry by entry, oldest first: mostly some thread has not consumed the
   // oldest one, and the attempt ends there (per-slot locks of a block
@@ -377,12 +385,40 @@ void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool device
   // compared every entry before one was found).
   size_t cut = log.base;
   auto consumedByAll = [&](const CriticalSection& cs) {
-    return std::all_of(live.begin(), live.end(), [&](const ThreadClocks* t) { return consumed(*t, cs); });
+    if (!std::all_of(holders.begin(), holders.end(), [&](const ThreadClocks* t) { return consumed(*t, cs); }))
+      return false;
+    AbsorbedAtAcquire atAcquire = absorbedAtAcquire(lock, cs);
+    bool ownUnstarted = std::binary_search(unstarted.begin(), unstarted.end(), cs.block);
+    if (ownUnstarted && !atAcquire.ownBlock) return false;
+    if (unstarted.size() > size_t(ownUnstarted) && !atAcquire.otherBlocks) return false;
+    if (atAcquire.ownBlock && (atAcquire.otherBlocks || !deviceLog)) return true;  // (a block log's are its block's)
+    return std::all_of(others.begin(), others.end(), [&](const ThreadClocks* t) {
+      return (t->block == cs.block ? atAcquire.ownBlock : atAcquire.otherBlocks) || cs.releaseHb.leq(t->wcp);
+    });
   };
   while (cut < log.end() && consumedByAll(log[cut])) ++cut;
   if (cut == log.base) return;
   dropPrefix(lock, log, deviceLog, block, cut);
   log.nextTrim = 2 * log.entries.size();
+}
+
+// A thread that does not hold the lock (or has not started) reads its logs
+// only at a release of it, so after an acquire of it, which joins into its P
+// the lock's P of its block (every release by the block) and, device scoped,
+// the device one (every device-scoped release). An entry of its block whose H
+// is below the first, or of another block (read by device-scoped acquirers
+// only: the device log) below the second, is absorbed then, as it is when
+// its H is below P_t now: P only grows. It may not be satisfied for t, but
+// dropping it only lets t's later scan go past it to entries that are (rule
+// (ii) orders each of their releases before t's by itself), and in an
+// exclusive log none is past an unsatisfied one (applyRuleTwo): no P
+// changes. Without this, every thread of a grid that had not taken a lock
+// yet kept its whole device log (lock-heavy: 1.8 of its 2.8 MiB).
+GwcpDetector::AbsorbedAtAcquire GwcpDetector::absorbedAtAcquire(const LockState& lock,
+                                                                const CriticalSection& cs) const {
+  auto own = lock.clocks.byBlock.find(cs.block);
+  return {own != lock.clocks.byBlock.end() && cs.releaseHb.leq(own->second.wcp),
+          cs.releaseHb.leq(lock.clocks.wcpDevice)};
 }
 
 void GwcpDetector::dropPrefix(LockState& lock, CriticalSectionLog& log, bool deviceLog, uint32_t block,
@@ -467,6 +503,12 @@ void GwcpDetector::release(const LockEvent& event) {
     SharedClock hb = t.hbSnapshot();
     recordConflicts(t, hb, held, event.scope, lock);
     lock.clocks.release(t, hb, event.scope, &geometry_, /*withWcp=*/true);
+    // (Before trimLog: t has scanned the logs, and scans them next after
+    // another acquire, as any thread that does not hold the lock.)
+    auto holder = std::find_if(lock.holders.begin(), lock.holders.end(), [&](const Holder& x) {
+      return x.block == t.block && x.thread == t.thread;
+    });
+    if (holder != lock.holders.end()) lock.holders.erase(holder);
     bool device = event.scope != Scope::Block;
     CriticalSection cs{t.block,       t.thread,         held.scope, event.scope, std::move(held.acquireClock),
                        std::move(hb), held.acquireNow, ++lock.releases};
@@ -484,10 +526,6 @@ void GwcpDetector::release(const LockEvent& event) {
         lock.mixedBlocks.push_back(t.block);
       trimLog(lock, log, false, t.block);  // blocks with no __syncthreads between critical sections
     }
-    auto holder = std::find_if(lock.holders.begin(), lock.holders.end(), [&](const Holder& x) {
-      return x.block == t.block && x.thread == t.thread;
-    });
-    if (holder != lock.holders.end()) lock.holders.erase(holder);
     t.tick();
   });
 }

@@ -216,6 +216,12 @@ class GwcpDetector final : public Detector {
   void dropFinishedBlockLogs(uint32_t block);
   // Whether cs is satisfied and absorbed for t (trimLog).
   bool consumed(const ThreadClocks& t, const gwcp::CriticalSection& cs) const;
+  // Whether cs's H is below the lock's P that an acquire by a thread of
+  // cs's block joins, and below the device one (trimLog).
+  struct AbsorbedAtAcquire {
+    bool ownBlock, otherBlocks;
+  };
+  AbsorbedAtAcquire absorbedAtAcquire(const LockState& lock, const gwcp::CriticalSection& cs) const;
   void recordConflicts(const ThreadClocks& t, const gwcp::SharedClock& hb, const HeldLock& held, Scope releaseScope,
                        LockState& lock);
   void dropBlockLocalLocks(uint32_t block);
