@@ -351,6 +351,14 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockStat
 // kept. The device log, and block logs between barriers (per-slot locks of
 // a block with no __syncthreads between critical sections), are checked
 // thread by thread at releases when they double (trimLog).
+namespace {
+// Orders threads by block, for std::equal_range over threads in block order.
+struct ByBlock {
+  bool operator()(const ThreadClocks* t, uint32_t block) const { return t->block < block; }
+  bool operator()(uint32_t block, const ThreadClocks* t) const { return block < t->block; }
+};
+}  // namespace
+
 bool GwcpDetector::consumed(const ThreadClocks& t, const CriticalSection& cs) const {
   bool own = cs.block == t.block && cs.thread == t.thread;
   // (u's own entry first: alone it settles most that are not satisfied)
@@ -360,43 +368,77 @@ bool GwcpDetector::consumed(const ThreadClocks& t, const CriticalSection& cs) co
 }
 
 void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool deviceLog, uint32_t block) {
-  if (log.entries.size() < std::max(log.nextTrim, trimEvery_)) return;
+  // (A try walks the threads that could read the log: trying once per 64
+  // threads walked last time keeps that below one thread per release.)
+  if (log.entries.size() < std::max({log.nextTrim, trimEvery_, log.walked / 64})) return;
   log.nextTrim = 2 * log.entries.size();
   if (!deviceLog && std::find(lock.mixedBlocks.begin(), lock.mixedBlocks.end(), block) != lock.mixedBlocks.end())
     return;
-  uint64_t tpb = threads_.threadsPerBlock();
-  uint64_t first = deviceLog ? 0 : block * tpb, last = deviceLog ? threads_.size() : (block + 1) * tpb;
+  // Block by block: finished blocks and blocks not started yet are one
+  // step each, not a step per thread (a device log is read by the grid).
   std::vector<const ThreadClocks*> holders, others;  // live threads holding the lock, and not
   std::vector<uint32_t> unstarted;  // blocks with a thread that has not acted yet, ascending
-  for (uint64_t tid = first; tid < last; ++tid) {
-    const ThreadClocks* t = threads_.find(tid);
-    if (!t) {
-      if (uint32_t b = uint32_t(tid / tpb); unstarted.empty() || unstarted.back() != b) unstarted.push_back(b);
-    } else if (!t->exited) {
-      bool holds = std::any_of(lock.holders.begin(), lock.holders.end(), [t](const Holder& h) {
-        return h.block == t->block && h.thread == t->thread;
-      });
-      (holds ? holders : others).push_back(t);
+  uint32_t firstBlock = deviceLog ? 0 : block, endBlock = deviceLog ? threads_.blocks() : block + 1;
+  for (uint32_t b = firstBlock; b < endBlock; ++b) {
+    if (threads_.finished(b)) continue;
+    if (threads_.untouched(b)) {
+      unstarted.push_back(b);
+      continue;
+    }
+    for (uint32_t thread = 0; thread < threads_.threadsPerBlock(); ++thread) {
+      const ThreadClocks* t = threads_.find(b, thread);
+      if (!t) {
+        if (unstarted.empty() || unstarted.back() != b) unstarted.push_back(b);
+      } else if (!t->exited) {
+        bool holds = std::any_of(lock.holders.begin(), lock.holders.end(), [t](const Holder& h) {
+          return h.block == t->block && h.thread == t->thread;
+        });
+        (holds ? holders : others).push_back(t);
+      }
     }
   }
+  log.walked = (endBlock - firstBlock) + holders.size() + others.size();
   // Entry by entry, oldest first: mostly some thread has not consumed the
   // oldest one, and the attempt ends there (per-slot locks of a block
   // without __syncthreads never trim; thread by thread, the first threads
   // compared every entry before one was found).
   size_t cut = log.base;
-  auto consumedByAll = [&](const CriticalSection& cs) {
+  // Whether entry i's H is below the device P. In an exclusive log H only
+  // grows along the log (each acquire joins the releases before it), so
+  // those entries are a prefix, found once by binary search (each comparison
+  // walks an entry per block the clocks know of: a 10^6-thread grid's).
+  std::optional<size_t> devicePrefixEnd;
+  auto belowDevice = [&](size_t i) {
+    if (!lock.exclusive) return belowDeviceP(lock, log[i]);
+    if (!devicePrefixEnd) {
+      size_t lo = log.base, hi = log.end();
+      while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (belowDeviceP(lock, log[mid])) lo = mid + 1;
+        else hi = mid;
+      }
+      devicePrefixEnd = lo;
+    }
+    return i < *devicePrefixEnd;
+  };
+  auto consumedByAll = [&](size_t i) {
+    const CriticalSection& cs = log[i];
     if (!std::all_of(holders.begin(), holders.end(), [&](const ThreadClocks* t) { return consumed(*t, cs); }))
       return false;
-    AbsorbedAtAcquire atAcquire = absorbedAtAcquire(lock, cs);
+    // `others` are in block order: the threads of cs's block are a range.
+    auto absorbedNow = [&](const ThreadClocks* t) { return cs.releaseHb.leq(t->wcp); };
+    auto [ownFirst, ownEnd] = std::equal_range(others.begin(), others.end(), cs.block, ByBlock{});
     bool ownUnstarted = std::binary_search(unstarted.begin(), unstarted.end(), cs.block);
-    if (ownUnstarted && !atAcquire.ownBlock) return false;
-    if (unstarted.size() > size_t(ownUnstarted) && !atAcquire.otherBlocks) return false;
-    if (atAcquire.ownBlock && (atAcquire.otherBlocks || !deviceLog)) return true;  // (a block log's are its block's)
-    return std::all_of(others.begin(), others.end(), [&](const ThreadClocks* t) {
-      return (t->block == cs.block ? atAcquire.ownBlock : atAcquire.otherBlocks) || cs.releaseHb.leq(t->wcp);
-    });
+    if ((ownUnstarted || ownFirst != ownEnd) && !belowBlockP(lock, cs) &&
+        (ownUnstarted || !std::all_of(ownFirst, ownEnd, absorbedNow)))
+      return false;
+    bool othersUnstarted = unstarted.size() > size_t(ownUnstarted);
+    if (!othersUnstarted && ownFirst == others.begin() && ownEnd == others.end()) return true;  // (a block log)
+    if (belowDevice(i)) return true;
+    return !othersUnstarted && std::all_of(others.begin(), ownFirst, absorbedNow) &&
+           std::all_of(ownEnd, others.end(), absorbedNow);
   };
-  while (cut < log.end() && consumedByAll(log[cut])) ++cut;
+  while (cut < log.end() && consumedByAll(cut)) ++cut;
   if (cut == log.base) return;
   dropPrefix(lock, log, deviceLog, block, cut);
   log.nextTrim = 2 * log.entries.size();
@@ -413,12 +455,16 @@ void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool device
 // (ii) orders each of their releases before t's by itself), and in an
 // exclusive log none is past an unsatisfied one (applyRuleTwo): no P
 // changes. Without this, every thread of a grid that had not taken a lock
-// yet kept its whole device log (lock-heavy: 1.8 of its 2.8 MiB).
-GwcpDetector::AbsorbedAtAcquire GwcpDetector::absorbedAtAcquire(const LockState& lock,
-                                                                const CriticalSection& cs) const {
+// yet kept its whole device log (lock-heavy: 1.8 of its 2.8 MiB). Hence
+// belowBlockP and belowDeviceP, for the lock's P of cs's block and the
+// device one.
+bool GwcpDetector::belowBlockP(const LockState& lock, const CriticalSection& cs) const {
   auto own = lock.clocks.byBlock.find(cs.block);
-  return {own != lock.clocks.byBlock.end() && cs.releaseHb.leq(own->second.wcp),
-          cs.releaseHb.leq(lock.clocks.wcpDevice)};
+  return own != lock.clocks.byBlock.end() && cs.releaseHb.leq(own->second.wcp);
+}
+
+bool GwcpDetector::belowDeviceP(const LockState& lock, const CriticalSection& cs) const {
+  return cs.releaseHb.leq(lock.clocks.wcpDevice);
 }
 
 void GwcpDetector::dropPrefix(LockState& lock, CriticalSectionLog& log, bool deviceLog, uint32_t block,

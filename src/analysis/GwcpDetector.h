@@ -97,6 +97,7 @@ struct CriticalSectionLog {
   std::vector<CriticalSection> entries;
   size_t base = 0;
   size_t nextTrim = 0;  // kept entries at which to try trimming next (doubles when little goes)
+  size_t walked = 0;    // blocks and threads the last try walked
 
   size_t end() const { return base + entries.size(); }
   const CriticalSection& operator[](size_t i) const { return entries[i - base]; }
@@ -217,11 +218,9 @@ class GwcpDetector final : public Detector {
   // Whether cs is satisfied and absorbed for t (trimLog).
   bool consumed(const ThreadClocks& t, const gwcp::CriticalSection& cs) const;
   // Whether cs's H is below the lock's P that an acquire by a thread of
-  // cs's block joins, and below the device one (trimLog).
-  struct AbsorbedAtAcquire {
-    bool ownBlock, otherBlocks;
-  };
-  AbsorbedAtAcquire absorbedAtAcquire(const LockState& lock, const gwcp::CriticalSection& cs) const;
+  // cs's block joins, or below the device one (trimLog).
+  bool belowBlockP(const LockState& lock, const gwcp::CriticalSection& cs) const;
+  bool belowDeviceP(const LockState& lock, const gwcp::CriticalSection& cs) const;
   void recordConflicts(const ThreadClocks& t, const gwcp::SharedClock& hb, const HeldLock& held, Scope releaseScope,
                        LockState& lock);
   void dropBlockLocalLocks(uint32_t block);

@@ -131,6 +131,10 @@ class ThreadTable {
   uint64_t clockBytes() const;
   // Block entries the last clockBytes() visited: what a memory sample costs.
   uint64_t lastScanEntries() const { return lastScanEntries_; }
+  // No thread of `block` has acted yet; every thread of it has exited.
+  bool untouched(uint32_t block) const { return !finished_[block] && !blocks_[block]; }
+  bool finished(uint32_t block) const { return finished_[block]; }
+  uint32_t blocks() const { return uint32_t(blocks_.size()); }
   uint32_t threadsPerBlock() const { return threadsPerBlock_; }
   uint64_t size() const { return uint64_t(blocks_.size()) * threadsPerBlock_; }
   ThreadClocks* find(uint64_t globalThread) const {
