@@ -14,106 +14,105 @@
 #include <utility>
 
 namespace predatar {
+namespace local_shared_detail {
 
-// A shared object: LocalShared<T>::make(args...) builds one T.
-template <class T>
-class LocalShared {
+// The counting of a handle to a `Counted`, which has a `refs` member and a
+// static destroy(Counted*) for when the last handle goes.
+template <class Counted>
+class CountedHandle {
  public:
-  LocalShared() = default;
-  LocalShared(std::nullptr_t) {}  // NOLINT: as shared_ptr's
-  LocalShared(const LocalShared& other) : node_(other.node_) {
-    if (node_) ++node_->refs;
+  CountedHandle() = default;
+  CountedHandle(std::nullptr_t) {}  // NOLINT: as shared_ptr's
+  CountedHandle(const CountedHandle& other) : counted_(other.counted_) {
+    if (counted_) ++counted_->refs;
   }
-  LocalShared(LocalShared&& other) noexcept : node_(std::exchange(other.node_, nullptr)) {}
-  LocalShared& operator=(const LocalShared& other) {
-    LocalShared(other).swap(*this);
+  CountedHandle(CountedHandle&& other) noexcept : counted_(std::exchange(other.counted_, nullptr)) {}
+  CountedHandle& operator=(const CountedHandle& other) {
+    CountedHandle(other).swap(*this);
     return *this;
   }
-  LocalShared& operator=(LocalShared&& other) noexcept {
-    LocalShared(std::move(other)).swap(*this);
+  CountedHandle& operator=(CountedHandle&& other) noexcept {
+    CountedHandle(std::move(other)).swap(*this);
     return *this;
   }
-  ~LocalShared() { release(); }
-
-  template <class... Args>
-  static LocalShared make(Args&&... args) {
-    LocalShared p;
-    p.node_ = new Node{1, T(std::forward<Args>(args)...)};
-    return p;
+  ~CountedHandle() {
+    if (counted_ && --counted_->refs == 0) Counted::destroy(counted_);
   }
 
-  T* get() const { return node_ ? &node_->value : nullptr; }
-  T& operator*() const { return node_->value; }
-  T* operator->() const { return &node_->value; }
-  explicit operator bool() const { return node_ != nullptr; }
-  uint32_t use_count() const { return node_ ? node_->refs : 0; }
-  void reset() { LocalShared().swap(*this); }
-  void swap(LocalShared& other) noexcept { std::swap(node_, other.node_); }
-  friend bool operator==(const LocalShared& a, const LocalShared& b) { return a.node_ == b.node_; }
+  explicit operator bool() const { return counted_ != nullptr; }
+  uint32_t use_count() const { return counted_ ? counted_->refs : 0; }
+  void reset() { CountedHandle().swap(*this); }
+  void swap(CountedHandle& other) noexcept { std::swap(counted_, other.counted_); }
+  friend bool operator==(const CountedHandle& a, const CountedHandle& b) { return a.counted_ == b.counted_; }
 
- private:
-  struct Node {
-    uint32_t refs;
-    T value;
-  };
-  void release() {
-    if (node_ && --node_->refs == 0) destroy(node_);
-  }
+ protected:
+  explicit CountedHandle(Counted* counted) : counted_(counted) {}
+  Counted* counted_ = nullptr;
+};
+
+template <class T>
+struct Node {
+  uint32_t refs;
+  T value;
   // (Out of line: GCC's -Wuse-after-free cannot follow the count, and warned
   // at a holder's read after another holder's release.)
   [[gnu::noinline]] static void destroy(Node* node) { delete node; }
-  Node* node_ = nullptr;
+};
+
+template <class T>
+struct alignas(uint64_t) ArrayHeader {
+  uint32_t refs;
+  uint32_t size;  // elements, which follow the header
+  [[gnu::noinline]] static void destroy(ArrayHeader* header) {  // (as Node::destroy)
+    header->~ArrayHeader();
+    ::operator delete(header);
+  }
+};
+
+}  // namespace local_shared_detail
+
+// A shared object: LocalShared<T>::make(args...) builds one T.
+template <class T>
+class LocalShared : public local_shared_detail::CountedHandle<local_shared_detail::Node<T>> {
+  using Node = local_shared_detail::Node<T>;
+  using Base = local_shared_detail::CountedHandle<Node>;
+
+ public:
+  using Base::Base;
+
+  template <class... Args>
+  static LocalShared make(Args&&... args) {
+    return LocalShared(new Node{1, T(std::forward<Args>(args)...)});
+  }
+
+  T* get() const { return this->counted_ ? &this->counted_->value : nullptr; }
+  T& operator*() const { return this->counted_->value; }
+  T* operator->() const { return &this->counted_->value; }
+
+ private:
+  explicit LocalShared(Node* node) : Base(node) {}
 };
 
 // A shared array of trivially copyable T, its elements left uninitialized by
 // make(n): the count and the elements are one allocation.
 template <class T>
-class LocalSharedArray {
+class LocalSharedArray : public local_shared_detail::CountedHandle<local_shared_detail::ArrayHeader<T>> {
   static_assert(std::is_trivially_copyable_v<T> && alignof(T) <= alignof(uint64_t));
+  using Header = local_shared_detail::ArrayHeader<T>;
+  using Base = local_shared_detail::CountedHandle<Header>;
 
  public:
-  LocalSharedArray() = default;
-  LocalSharedArray(std::nullptr_t) {}  // NOLINT: as shared_ptr's
-  LocalSharedArray(const LocalSharedArray& other) : header_(other.header_) {
-    if (header_) ++header_->refs;
-  }
-  LocalSharedArray(LocalSharedArray&& other) noexcept : header_(std::exchange(other.header_, nullptr)) {}
-  LocalSharedArray& operator=(const LocalSharedArray& other) {
-    LocalSharedArray(other).swap(*this);
-    return *this;
-  }
-  LocalSharedArray& operator=(LocalSharedArray&& other) noexcept {
-    LocalSharedArray(std::move(other)).swap(*this);
-    return *this;
-  }
-  ~LocalSharedArray() { release(); }
+  using Base::Base;
 
   static LocalSharedArray make(size_t n) {
-    LocalSharedArray a;
-    a.header_ = new (::operator new(sizeof(Header) + n * sizeof(T))) Header{1};
-    return a;
+    return LocalSharedArray(new (::operator new(sizeof(Header) + n * sizeof(T))) Header{1, uint32_t(n)});
   }
 
-  T* get() const { return header_ ? reinterpret_cast<T*>(header_ + 1) : nullptr; }
+  T* get() const { return this->counted_ ? reinterpret_cast<T*>(this->counted_ + 1) : nullptr; }
   T& operator[](size_t i) const { return get()[i]; }
-  explicit operator bool() const { return header_ != nullptr; }
-  uint32_t use_count() const { return header_ ? header_->refs : 0; }
-  void reset() { LocalSharedArray().swap(*this); }
-  void swap(LocalSharedArray& other) noexcept { std::swap(header_, other.header_); }
-  friend bool operator==(const LocalSharedArray& a, const LocalSharedArray& b) { return a.header_ == b.header_; }
 
  private:
-  struct alignas(uint64_t) Header {
-    uint32_t refs;
-  };
-  void release() {
-    if (header_ && --header_->refs == 0) destroy(header_);
-  }
-  [[gnu::noinline]] static void destroy(Header* header) {  // (as LocalShared::destroy)
-    header->~Header();
-    ::operator delete(header);
-  }
-  Header* header_ = nullptr;
+  explicit LocalSharedArray(Header* header) : Base(header) {}
 };
 
 }  // namespace predatar
