@@ -337,7 +337,7 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockStat
 // scan the log (the threads of its block for a block log, every thread of
 // the kernel for the device log) is therefore dropped without changing any
 // later P_t, so no report changes. A thread that does not hold the lock, or
-// has not started, needs less (absorbedAtAcquire).
+// has not started, needs less (belowBlockP).
 //
 // Block logs: a __syncthreads of every live thread of block b gives each
 // participant t P_t >= J_P join J_H, J_H the join of the participants' H
@@ -470,8 +470,8 @@ bool GwcpDetector::belowDeviceP(const LockState& lock, const CriticalSection& cs
 void GwcpDetector::dropPrefix(LockState& lock, CriticalSectionLog& log, bool deviceLog, uint32_t block,
                               size_t cut) {
   uint64_t tpb = threads_.threadsPerBlock();
-  // The owners' pending lists forget the dropped entries (each was satisfied
-  // for its owner by the own condition, and absorbed).
+  // The owners' pending lists forget the dropped entries (each consumed by
+  // its owner, or absorbed by the owner's next acquire: belowBlockP).
   for (auto& [owner, state] : lock.perThread) {
     if (!deviceLog && owner / tpb != block) continue;
     state.pending.eraseIf([&](const std::pair<bool, size_t>& p) { return p.first == deviceLog && p.second < cut; });
