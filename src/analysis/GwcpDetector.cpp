@@ -398,10 +398,10 @@ void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool device
     }
   }
   log.walked = (endBlock - firstBlock) + holders.size() + others.size();
-  // Entry by entry, oldest first: mostly some thread has not consumed the
-  // oldest one, and the attempt ends there (per-slot locks of a block
-  // without __syncthreads never trim; thread by thread, the first threads
-  // compared every entry before one was found).
+  // Entry by entry, oldest first, every thread on the entry before the next
+  // entry: the attempt ends at the first entry some thread still needs
+  // (thread by thread, the first threads compared every entry before one
+  // was found).
   size_t cut = log.base;
   // Whether entry i's H is below the device P. In an exclusive log H only
   // grows along the log (each acquire joins the releases before it), so

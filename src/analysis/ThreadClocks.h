@@ -136,10 +136,6 @@ class ThreadTable {
   bool finished(uint32_t block) const { return finished_[block]; }
   uint32_t blocks() const { return uint32_t(blocks_.size()); }
   uint32_t threadsPerBlock() const { return threadsPerBlock_; }
-  uint64_t size() const { return uint64_t(blocks_.size()) * threadsPerBlock_; }
-  ThreadClocks* find(uint64_t globalThread) const {
-    return find(uint32_t(globalThread / threadsPerBlock_), uint32_t(globalThread % threadsPerBlock_));
-  }
 
  private:
   // A block's threads side by side: the lanes of a warp event are
