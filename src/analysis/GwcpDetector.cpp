@@ -105,7 +105,6 @@ void GwcpDetector::kernelBegin(const KernelInfo& kernel) {
   blockLocal_.clear();
   arrivals_.reset(&geometry_);
   conflicts_.clear();
-  locksOf_.clear();
   blockLocks_.clear();
   history_.beginLaunch(kernel);
   races_.beginKernel(kernel.name);
@@ -302,7 +301,12 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockStat
     joined = false;
     while (!mine.pending.empty()) {
       auto [inDeviceLog, index] = mine.pending.front();
-      const CriticalSection& cs = inDeviceLog ? lock.deviceLog[index] : ownLog->second[index];
+      const CriticalSectionLog& log = inDeviceLog ? lock.deviceLog : ownLog->second;
+      if (index < log.base) {  // dropped: consumed, or absorbed by this thread's acquire (trimLog)
+        mine.pending.pop_front();
+        continue;
+      }
+      const CriticalSection& cs = log[index];
       if (cs.acquireNow > t.wcp.get(t.block, t.thread)) break;
       t.joinWcp(cs.releaseHb);
       mine.pending.pop_front();
@@ -314,7 +318,7 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockStat
       for (uint32_t b : lock.mixedBlocks) {
         auto log = lock.blockLog.find(b);
         if (b != t.block && log != lock.blockLog.end())
-          scan(log->second, cursors.mixed[b], [](const CriticalSection& cs) { return cs.releaseScope != Scope::Block; });
+          scan(log->second, cursors.mixedCursor(b), [](const CriticalSection& cs) { return cs.releaseScope != Scope::Block; });
       }
     } else {
       scan(lock.deviceLog, cursors.deviceOwnBlock,
@@ -370,10 +374,17 @@ bool GwcpDetector::consumed(const ThreadClocks& t, const CriticalSection& cs) co
 void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool deviceLog, uint32_t block) {
   // (A try walks the threads that could read the log: trying once per 64
   // threads walked last time keeps that below one thread per release.)
-  if (log.entries.size() < std::max({log.nextTrim, trimEvery_, log.walked / 64})) return;
-  log.nextTrim = 2 * log.entries.size();
   if (!deviceLog && std::find(lock.mixedBlocks.begin(), lock.mixedBlocks.end(), block) != lock.mixedBlocks.end())
     return;
+  // First what needs no walk (cutBelowLockP): tried every few releases, less
+  // often while it drops nothing.
+  if (log.entries.size() >= std::max(log.nextQuickTrim, std::min(trimEvery_, kQuickTrimEvery))) {
+    size_t cut = cutBelowLockP(lock, log, deviceLog), dropped = cut - log.base;
+    log.dropFront(dropped);
+    log.nextQuickTrim = dropped ? log.entries.size() + kQuickTrimEvery : 2 * log.entries.size();
+  }
+  if (log.entries.size() < std::max({log.nextTrim, trimEvery_, log.walked / 64})) return;
+  log.nextTrim = 2 * log.entries.size();
   // Block by block: finished blocks and blocks not started yet are one
   // step each, not a step per thread (a device log is read by the grid).
   std::vector<const ThreadClocks*> holders, others;  // live threads holding the lock, and not
@@ -440,8 +451,29 @@ void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool device
   };
   while (cut < log.end() && consumedByAll(cut)) ++cut;
   if (cut == log.base) return;
-  dropPrefix(lock, log, deviceLog, block, cut);
+  log.dropFront(cut - log.base);
   log.nextTrim = 2 * log.entries.size();
+}
+
+// The threads that do not hold the lock, started or not, need no more of an
+// entry than its H below the lock's P of its block and, for the device log
+// (read by other blocks' device-scoped acquirers), the device P (trimLog's
+// rule, belowBlockP). So with the holders (a few threads, not a block or a
+// grid) this drops what a walk of every thread would, wherever each release
+// is ordered before the next one's (a rule (i) conflict, as on a lock
+// guarding one word): per-slot locks of a block with no __syncthreads kept
+// 64 entries per lock until the walk, 7x hb's metadata.
+size_t GwcpDetector::cutBelowLockP(const LockState& lock, const CriticalSectionLog& log, bool deviceLog) const {
+  absl::InlinedVector<const ThreadClocks*, 4> holders;
+  for (const Holder& h : lock.holders)
+    if (const ThreadClocks* t = threads_.find(h.block, h.thread); t && !t->exited) holders.push_back(t);
+  size_t cut = log.base;
+  for (; cut < log.end(); ++cut) {
+    const CriticalSection& cs = log[cut];
+    if (!belowBlockP(lock, cs) || (deviceLog && !belowDeviceP(lock, cs))) break;
+    if (!std::all_of(holders.begin(), holders.end(), [&](const ThreadClocks* t) { return consumed(*t, cs); })) break;
+  }
+  return cut;
 }
 
 // A thread that does not hold the lock (or has not started) reads its logs
@@ -467,18 +499,6 @@ bool GwcpDetector::belowDeviceP(const LockState& lock, const CriticalSection& cs
   return cs.releaseHb.leq(lock.clocks.wcpDevice);
 }
 
-void GwcpDetector::dropPrefix(LockState& lock, CriticalSectionLog& log, bool deviceLog, uint32_t block,
-                              size_t cut) {
-  uint64_t tpb = threads_.threadsPerBlock();
-  // The owners' pending lists forget the dropped entries (each consumed by
-  // its owner, or absorbed by the owner's next acquire: belowBlockP).
-  for (auto& [owner, state] : lock.perThread) {
-    if (!deviceLog && owner / tpb != block) continue;
-    state.pending.eraseIf([&](const std::pair<bool, size_t>& p) { return p.first == deviceLog && p.second < cut; });
-  }
-  log.dropFront(cut - log.base);
-}
-
 void GwcpDetector::trimAtBarrier(const BarrierEvent& event) {
   auto locks = blockLocks_.find(event.block);
   if (locks == blockLocks_.end()) return;
@@ -489,7 +509,7 @@ void GwcpDetector::trimAtBarrier(const BarrierEvent& event) {
     LockState& lock = locks_[id];
     if (std::find(lock.mixedBlocks.begin(), lock.mixedBlocks.end(), event.block) != lock.mixedBlocks.end()) continue;
     CriticalSectionLog& log = lock.blockLog[event.block];
-    if (!log.entries.empty()) dropPrefix(lock, log, false, event.block, log.end());
+    if (!log.entries.empty()) log.dropFront(log.entries.size());
   }
 }
 
@@ -542,9 +562,8 @@ void GwcpDetector::release(const LockEvent& event) {
     stack->erase(std::next(h).base());
 
     LockState& lock = blockLocal_.stateOf(locks_, event, lane);
-    auto [state, inserted] = lock.perThread.try_emplace(tid);
-    if (inserted) locksOf_[tid].push_back(lockId);
-    ThreadLockState& mine = state->second;  // (lock.perThread gets no entry below)
+    if (lock.perThread.size() >= std::max(lock.nextSweep, 2 * sweepFloor())) sweepThreadStates(lock);
+    ThreadLockState& mine = lock.perThread[tid];  // (lock.perThread gets no entry below)
     applyRuleTwo(t, lock, mine, held, event.scope);
     SharedClock hb = t.hbSnapshot();
     recordConflicts(t, hb, held, event.scope, lock);
@@ -556,6 +575,12 @@ void GwcpDetector::release(const LockEvent& event) {
     });
     if (holder != lock.holders.end()) lock.holders.erase(holder);
     bool device = event.scope != Scope::Block;
+    // (Entries trimmed from the logs leave the owners' pending lists lazily:
+    // dropping them at each trim visited every thread with state for the lock.)
+    auto ownLog = lock.blockLog.find(t.block);
+    mine.pending.popForgotten([&](const std::pair<bool, size_t>& p) {
+      return p.second < (p.first ? lock.deviceLog.base : ownLog->second.base);
+    });
     CriticalSection cs{t.block,       t.thread,         held.scope, event.scope, std::move(held.acquireClock),
                        std::move(hb), held.acquireNow, ++lock.releases};
     if (device && held.scope != Scope::Block) {
@@ -579,14 +604,8 @@ void GwcpDetector::release(const LockEvent& event) {
 void GwcpDetector::exit(const ExitEvent& event) {
   countEvent();
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t) {
-    uint64_t tid = uint64_t(event.lanes.block) * threads_.threadsPerBlock() + thread;
     if (auto* stack = heldBy(event.lanes.block, thread)) stack->clear();
     messages_.exit(threads_.at(event.lanes.block, thread));
-    if (auto mine = locksOf_.find(tid); mine != locksOf_.end()) {  // not every lock: linear in blocks
-      for (uint64_t id : mine->second)
-        if (auto lock = locks_.find(id); lock != locks_.end()) lock->second.perThread.erase(tid);
-      locksOf_.erase(mine);
-    }
     threads_.exit(event.lanes.block, thread);
   });
   if (history_.exited(event)) {
@@ -595,6 +614,34 @@ void GwcpDetector::exit(const ExitEvent& event) {
     dropFinishedBlockLogs(event.lanes.block);
     dropBlockLocalLocks(event.lanes.block);
   }
+}
+
+// A thread's state for a lock reads as a new one once its cursors are at or
+// before the first entry its logs keep (scans start there) and its pending
+// entries have all been trimmed (popped unread): then it is forgotten, as is
+// an exited thread's. A thread that released a lock once held its state to
+// its next release of it or its exit (per-slot locks: each thread of a
+// block, for each slot, most of the metadata); sweeping whenever the states
+// double keeps them within twice those that say something.
+void GwcpDetector::sweepThreadStates(LockState& lock) {
+  uint64_t tpb = threads_.threadsPerBlock();
+  auto baseOf = [&](uint32_t block) -> size_t {
+    auto log = lock.blockLog.find(block);
+    return log == lock.blockLog.end() ? 0 : log->second.base;
+  };
+  absl::erase_if(lock.perThread, [&](auto& entry) {
+    auto& [tid, state] = entry;
+    uint32_t block = uint32_t(tid / tpb);
+    const ThreadClocks* t = threads_.find(block, uint32_t(tid % tpb));
+    if (!t || t->exited) return true;
+    size_t ownBase = baseOf(block), deviceBase = lock.deviceLog.base;
+    state.pending.popForgotten([&](const std::pair<bool, size_t>& p) { return p.second < (p.first ? deviceBase : ownBase); });
+    const Cursors& c = state.cursors;
+    return state.pending.empty() && c.ownBlock <= ownBase && c.deviceAll <= deviceBase &&
+           c.deviceOwnBlock <= deviceBase &&
+           (!c.mixed || std::all_of(c.mixed->begin(), c.mixed->end(), [&](const auto& m) { return m.second <= baseOf(m.first); }));
+  });
+  lock.nextSweep = 2 * lock.perThread.size();
 }
 
 // A finished block's shared-memory locks: nothing can take them again, so
@@ -643,6 +690,12 @@ size_t GwcpDetector::loggedCriticalSections() const {
     n += lock.deviceLog.entries.size();
     for (const auto& [block, log] : lock.blockLog) n += log.entries.size();
   }
+  return n;
+}
+
+size_t GwcpDetector::threadLockStates() const {
+  size_t n = 0;
+  for (const auto& [_, lock] : locks_) n += lock.perThread.size();
   return n;
 }
 

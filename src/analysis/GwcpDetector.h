@@ -97,6 +97,7 @@ struct CriticalSectionLog {
   std::vector<CriticalSection> entries;
   size_t base = 0;
   size_t nextTrim = 0;  // kept entries at which to try trimming next (doubles when little goes)
+  size_t nextQuickTrim = 0;  // kept entries at which to try GwcpDetector::cutBelowLockP next
   size_t walked = 0;    // blocks and threads the last try walked
 
   size_t end() const { return base + entries.size(); }
@@ -109,7 +110,13 @@ struct CriticalSectionLog {
 
 struct Cursors {
   size_t ownBlock = 0, deviceAll = 0, deviceOwnBlock = 0;
-  absl::flat_hash_map<uint32_t, size_t> mixed;
+  // Other blocks' logs with device-scoped releases (allocated at the first:
+  // most locks have none, and every thread that released a lock has Cursors).
+  std::unique_ptr<absl::flat_hash_map<uint32_t, size_t>> mixed;
+  size_t& mixedCursor(uint32_t block) {
+    if (!mixed) mixed = std::make_unique<absl::flat_hash_map<uint32_t, size_t>>();
+    return (*mixed)[block];
+  }
 };
 
 struct Holder { uint32_t block, thread; Scope scope; };
@@ -122,6 +129,11 @@ class PendingQueue {
   bool empty() const { return head_ == items_.size(); }
   const std::pair<bool, size_t>& front() const { return items_[head_]; }
   void push_back(bool inDeviceLog, size_t index) { items_.emplace_back(inDeviceLog, index); }
+  // Drops entries from the front while `forgotten` says their entry left its log.
+  template <class Pred>
+  void popForgotten(Pred forgotten) {
+    while (!empty() && forgotten(front())) pop_front();
+  }
   void pop_front() {
     if (++head_ == items_.size()) {
       items_.clear();
@@ -131,11 +143,6 @@ class PendingQueue {
       head_ = 0;
     }
   }
-  template <class Pred>
-  void eraseIf(Pred pred) {
-    items_.erase(std::remove_if(items_.begin() + ptrdiff_t(head_), items_.end(), pred), items_.end());
-  }
-
  private:
   std::vector<std::pair<bool, size_t>> items_;
   size_t head_ = 0;
@@ -174,6 +181,7 @@ class GwcpDetector final : public Detector {
   // pairs with state (tests).
   size_t loggedCriticalSections() const;
   size_t trackedLocks() const { return locks_.size(); }
+  size_t threadLockStates() const;  // threads' rule (ii) states, over all locks
   size_t trackedLockLocations() const { return conflicts_.size(); }
 
   void kernelBegin(const KernelInfo& kernel) override;
@@ -200,6 +208,7 @@ class GwcpDetector final : public Detector {
     absl::flat_hash_map<uint32_t, gwcp::CriticalSectionLog> blockLog;  // the others, by block
     std::vector<uint32_t> mixedBlocks;  // blocks whose blockLog has a device-scoped release
     absl::flat_hash_map<uint64_t, gwcp::ThreadLockState> perThread;  // by global thread id
+    size_t nextSweep = 0;  // perThread's size at which sweepThreadStates runs next (or 2 * sweepFloor_)
     std::vector<gwcp::Holder> holders;
     bool exclusive = true;  // overlapping critical sections never interleaved
     uint64_t releases = 0;  // releases so far (CriticalSection::releaseIndex)
@@ -212,7 +221,10 @@ class GwcpDetector final : public Detector {
   void applyRuleTwo(ThreadClocks& t, LockState& lock, gwcp::ThreadLockState& mine, const HeldLock& held,
                     Scope releaseScope);
   void trimLog(LockState& lock, gwcp::CriticalSectionLog& log, bool deviceLog, uint32_t block);
-  void dropPrefix(LockState& lock, gwcp::CriticalSectionLog& log, bool deviceLog, uint32_t block, size_t cut);
+  // The end of the log's prefix that the holders have consumed and whose H is
+  // below the lock's P of its block (and the device P, for the device log).
+  size_t cutBelowLockP(const LockState& lock, const gwcp::CriticalSectionLog& log, bool deviceLog) const;
+  void sweepThreadStates(LockState& lock);
   void trimAtBarrier(const BarrierEvent& event);
   void dropFinishedBlockLogs(uint32_t block);
   // Whether cs is satisfied and absorbed for t (trimLog).
@@ -244,7 +256,6 @@ class GwcpDetector final : public Detector {
   BlockLocalLocks blockLocal_;
   PendingArrivals arrivals_;
   absl::flat_hash_map<std::pair<uint64_t, uint64_t>, gwcp::LocationConflicts> conflicts_;  // (lock, location)
-  absl::flat_hash_map<uint64_t, std::vector<uint64_t>> locksOf_;  // thread -> locks with its cursors or pending
   absl::flat_hash_map<uint32_t, std::vector<uint64_t>> blockLocks_;  // block -> locks with a log of the block
   AccessHistory history_;
   MessagePassing messages_;
@@ -253,6 +264,10 @@ class GwcpDetector final : public Detector {
   // Kept entries at which a log is first trimmed (PREDATAR_GWCP_TRIM_EVERY,
   // 1 in the differential tests: trim at every release).
   size_t trimEvery_ = 64;
+  // Kept entries between tries of cutBelowLockP (no walk: cheap enough to try often).
+  static constexpr size_t kQuickTrimEvery = 4;
+  // Thread states of a lock kept before the first sweep, halved (with trimEvery_ 1, 1: every state is swept).
+  size_t sweepFloor() const { return std::min<size_t>(16, trimEvery_); }
 };
 
 }  // namespace predatar

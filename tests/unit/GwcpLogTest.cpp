@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
 #include <variant>
 
 #include "analysis/GwcpDetector.h"
@@ -16,15 +17,16 @@ namespace {
 
 using testsupport::TraceBuilder;
 
-// Block-scoped critical sections with no __syncthreads between them (per-slot
-// locks) stay in their block's log until the block finishes: then no thread
-// can scan that log again, and it goes.
+// Block-scoped critical sections with no __syncthreads between them, none
+// ordered before the next (each writes its own slot: no rule (i) conflict),
+// stay in their block's log until the block finishes: then no thread can
+// scan that log again, and it goes.
 TEST(GwcpLog, AFinishedBlockLetsGoOfItsLog) {
   TraceBuilder b(2, 4);
-  b.shared({"slot"});
+  b.shared({"s0", "s1", "s2", "s3"});
   for (uint32_t block = 0; block < 2; ++block)
     for (uint32_t t = 0; t < 4; ++t)
-      b.acq(block, t, "m", Scope::Block).wr(block, t, "slot").rel(block, t, "m", Scope::Block);
+      b.acq(block, t, "m", Scope::Block).wr(block, t, "s" + std::to_string(t)).rel(block, t, "m", Scope::Block);
   Trace critical = b.build();
   for (uint32_t t = 0; t < 4; ++t) b.exit(0, t);
   Trace all = b.build();
@@ -128,6 +130,72 @@ TEST(GwcpLog, AnEntryANonHolderWillNeedIsKept) {
   b.acq(0, 1, "m", Scope::Block).rel(0, 1, "m", Scope::Block).rd(0, 1, "x");
   Trace trace = b.build();
   EXPECT_EQ(gwcpTrimmingAtEveryRelease(trace), reference::gwcp(trace).locations);
+}
+
+// The same in the device log, read by other blocks: B's read of x (rule (i))
+// puts A's release H in block 0's P of m, and E (block 2) releases m next.
+// The quick trim (cutBelowLockP) must not take block 0's P as enough: C, in
+// block 1, joins only the device P at its acquire of m, and needs A's entry
+// at its release (C is GWCP-after A's acquire through n) to order A's write
+// of x before its read.
+TEST(GwcpLog, AnEntryAnotherBlockWillNeedIsKept) {
+  TraceBuilder b(3, 4);
+  b.acq(0, 0, "m").acq(0, 0, "n").wr(0, 0, "y").rel(0, 0, "n").wr(0, 0, "x").rel(0, 0, "m");
+  b.acq(0, 1, "m", Scope::Block).rd(0, 1, "x").rel(0, 1, "m", Scope::Block);
+  b.acq(2, 0, "m").rel(2, 0, "m");
+  b.acq(1, 0, "n").rd(1, 0, "y").rel(1, 0, "n");
+  b.acq(1, 0, "m").rel(1, 0, "m").rd(1, 0, "x");
+  Trace trace = b.build();
+  EXPECT_EQ(gwcpTrimmingAtEveryRelease(trace), reference::gwcp(trace).locations);
+}
+
+// A thread's own entry it has not joined yet outlives a sweep of the lock's
+// thread states (sweepThreadStates): A's critical section of m is
+// GWCP-before A's next release of m (the barrier puts A's time at it in P_A),
+// which joins its H, A's write of x included, into P_A; B's critical section
+// of n gives that to C. Found by Differential.GwcpTrimmedLog (seed 2293)
+// with sweeps that forgot pending entries.
+TEST(GwcpLog, AThreadsOwnPendingEntryOutlivesASweep) {
+  TraceBuilder b(1, 3);
+  b.acq(0, 0, "m", Scope::Block).rel(0, 0, "m", Scope::Block);
+  b.acq(0, 1, "m", Scope::Block).bar(0).wr(0, 1, "x").rel(0, 1, "m", Scope::Block);
+  b.acq(0, 1, "m").rel(0, 1, "m");
+  b.acq(0, 1, "n", Scope::Block).rel(0, 1, "n", Scope::Block);
+  b.acq(0, 2, "n").rd(0, 2, "x");
+  Trace trace = b.build();
+  EXPECT_EQ(gwcpTrimmingAtEveryRelease(trace), reference::gwcp(trace).locations);
+}
+
+// Per-slot locks with no __syncthreads (each thread in turn takes every slot's
+// lock and updates the slot): each release is GWCP-ordered before the next
+// one of its lock (rule (i) on the slot), so the block log keeps the last few
+// entries without walking the block (cutBelowLockP), and the threads' states
+// for the locks (cursors, pending entries) go once their entries have gone
+// (sweepThreadStates), at the default trimming thresholds.
+TEST(GwcpLog, PerSlotLocksKeepAFewEntries) {
+  constexpr uint32_t kThreads = 64, kSlots = 8;
+  TraceBuilder b(1, kThreads);
+  for (uint32_t s = 0; s < kSlots; ++s) b.shared({"slot" + std::to_string(s), "lock" + std::to_string(s)});
+  for (uint32_t t = 0; t < kThreads; ++t)
+    for (uint32_t s = 0; s < kSlots; ++s) {
+      std::string slot = std::to_string((s + t) % kSlots);
+      b.acq(0, t, "lock" + slot, Scope::Block).rd(0, t, "slot" + slot).wr(0, t, "slot" + slot);
+      b.rel(0, t, "lock" + slot, Scope::Block);
+    }
+  Trace trace = b.build();
+  GwcpDetector gwcp(DetectorOptions{});
+  gwcp.kernelBegin(trace.kernel);
+  EventDelivery deliver{gwcp};
+  size_t peakLogged = 0, peakStates = 0;
+  for (const auto& e : trace.events) {
+    std::visit(deliver, e);
+    peakLogged = std::max(peakLogged, gwcp.loggedCriticalSections());
+    peakStates = std::max(peakStates, gwcp.threadLockStates());
+  }
+  gwcp.kernelEnd();
+  EXPECT_LE(peakLogged, kSlots * 5);   // (the old threshold, 64 a log, kept all 512)
+  EXPECT_LE(peakStates, kSlots * 32);  // (without sweeps: one per thread and slot, 512)
+  EXPECT_EQ(gwcp.races().locations(), reference::gwcp(trace).locations);
 }
 
 }  // namespace
