@@ -467,6 +467,27 @@ size_t GwcpDetector::cutBelowLockP(const LockState& lock, const CriticalSectionL
   absl::InlinedVector<const ThreadClocks*, 4> holders;
   for (const Holder& h : lock.holders)
     if (const ThreadClocks* t = threads_.find(h.block, h.thread); t && !t->exited) holders.push_back(t);
+  if (!deviceLog && lock.exclusive && holders.empty()) {
+    // H only grows along an exclusive log of one block (each acquire joins
+    // the block's releases before it), so the entries below the block's P
+    // are a prefix: found from the end, where all but the last usually are.
+    auto below = [&](size_t i) { return belowBlockP(lock, log[i]); };
+    size_t lo = log.base, hi = log.end();  // the first entry not below is in [lo, hi]
+    for (size_t step = 1; hi > lo; step *= 2) {
+      size_t probe = hi - std::min(step, hi - lo);
+      if (below(probe)) {
+        lo = probe + 1;
+        break;
+      }
+      hi = probe;
+    }
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (below(mid)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
   size_t cut = log.base;
   for (; cut < log.end(); ++cut) {
     const CriticalSection& cs = log[cut];
