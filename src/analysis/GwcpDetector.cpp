@@ -497,6 +497,16 @@ size_t GwcpDetector::cutBelowLockP(const LockState& lock, const CriticalSectionL
   return cut;
 }
 
+namespace {
+// H of cs's release <= p. Its releaser's entry first: H holds the release's
+// own time, which p lacks until something ordered the release before a later
+// one of the lock, so one lookup settles most that are not (the newest entry,
+// at every try of cutBelowLockP).
+bool releaseBelow(const CriticalSection& cs, const VectorClock& p) {
+  return cs.releaseHb.get(cs.block, cs.thread) <= p.get(cs.block, cs.thread) && cs.releaseHb.leq(p);
+}
+}  // namespace
+
 // A thread that does not hold the lock (or has not started) reads its logs
 // only at a release of it, so after an acquire of it, which joins into its P
 // the lock's P of its block (every release by the block) and, device scoped,
@@ -513,11 +523,11 @@ size_t GwcpDetector::cutBelowLockP(const LockState& lock, const CriticalSectionL
 // device one.
 bool GwcpDetector::belowBlockP(const LockState& lock, const CriticalSection& cs) const {
   auto own = lock.clocks.byBlock.find(cs.block);
-  return own != lock.clocks.byBlock.end() && cs.releaseHb.leq(own->second.wcp);
+  return own != lock.clocks.byBlock.end() && releaseBelow(cs, own->second.wcp);
 }
 
 bool GwcpDetector::belowDeviceP(const LockState& lock, const CriticalSection& cs) const {
-  return cs.releaseHb.leq(lock.clocks.wcpDevice);
+  return releaseBelow(cs, lock.clocks.wcpDevice);
 }
 
 void GwcpDetector::trimAtBarrier(const BarrierEvent& event) {

@@ -261,9 +261,22 @@ void VectorClock::join(const VectorClock& other, uint32_t skipBlock) {
   // A shared list that covers `other` stays shared (chunks both hold are
   // compared by pointer: a lock's clock and its holder's differ in a chunk).
   bool shared = chunks_.use_count() > 1;
-  if (shared && other.leqImpl(*this, UINT32_MAX, 0, 0, skipBlock)) return;
-  // (so a chunk of `other` is not covered, and when it is its only one, that one)
-  KnownOrder known{shared && theirChunks.size() == 1, false};
+  KnownOrder known;
+  if (shared && skipBlock == UINT32_MAX) {
+    BothOrders o = orders(other);
+    if (o.theirsLeq) return;
+    if (o.mineLeq) {  // the join is `other`: shared, not built
+      *this = other;
+      return;
+    }
+    // (so a chunk of each is not covered by the other's, and when each has
+    // one, the same, those two)
+    bool oneChunkEach = theirChunks.size() == 1 && chunks_->size() == 1 && (*chunks_)[0].index == theirChunks[0].index;
+    known = {theirChunks.size() == 1, oneChunkEach};
+  } else if (shared) {
+    if (other.leqImpl(*this, UINT32_MAX, 0, 0, skipBlock)) return;
+    known = {theirChunks.size() == 1, false};  // (as above, for `other` only)
+  }
   if (empty() && (skipBlock == UINT32_MAX || !other.find(skipBlock))) {
     *this = other;
     return;
@@ -294,7 +307,6 @@ void VectorClock::join(const VectorClock& other, uint32_t skipBlock) {
 
 void VectorClock::joinChunk(Chunk& mine, const Chunk& theirs, uint32_t skipBlock, KnownOrder known) const {
   if (mine.blocks == theirs.blocks) return;
-  known.mineNotCovered = false;
   // A shared chunk that covers `theirs` stays shared; one that `theirs`
   // covers is shared rather than copied (the lock holder's clock joined into
   // the lock's, when nothing else released it since). A private chunk is
@@ -304,7 +316,7 @@ void VectorClock::joinChunk(Chunk& mine, const Chunk& theirs, uint32_t skipBlock
     known.theirsNotCovered = true;
     bool skipHere = skipBlock != UINT32_MAX && geometry_->chunkOf(skipBlock) == mine.index;
     // (a chunk with blocks `theirs` lacks is rarely covered: not worth a walk)
-    if (!skipHere && theirs.blocks->size() >= mine.blocks->size()) {
+    if (!skipHere && !known.mineNotCovered && theirs.blocks->size() >= mine.blocks->size()) {
       if (blocksLeq(*mine.blocks, *theirs.blocks, UINT32_MAX, 0, 0, UINT32_MAX)) {
         mine.blocks = theirs.blocks;
         return;
@@ -350,6 +362,65 @@ bool VectorClock::leq(const VectorClock& other) const { return leqImpl(other, UI
 
 bool VectorClock::leq(const VectorClock& other, uint32_t exceptBlock, uint32_t exceptThread, Clock time) const {
   return leqImpl(other, exceptBlock, exceptThread, time, UINT32_MAX);
+}
+
+VectorClock::BothOrders VectorClock::orders(const VectorClock& other) const {
+  static const Blocks kNoBlocks;
+  BothOrders o;
+  if (chunks_ == other.chunks_) return o;
+  const Chunks& mine = chunks();
+  const Chunks& theirs = other.chunks();
+  size_t i = 0, j = 0;
+  while ((i < mine.size() || j < theirs.size()) && o.any()) {
+    bool mineFirst = j == theirs.size() || (i < mine.size() && mine[i].index < theirs[j].index);
+    bool theirsFirst = i == mine.size() || (j < theirs.size() && theirs[j].index < mine[i].index);
+    const Blocks& a = theirsFirst ? kNoBlocks : *mine[i++].blocks;
+    const Blocks& b = mineFirst ? kNoBlocks : *theirs[j++].blocks;
+    if (&a != &b) blocksOrders(a, b, o);
+  }
+  return o;
+}
+
+void VectorClock::blocksOrders(const Blocks& mine, const Blocks& theirs, BothOrders& o) const {
+  static const Block kEmpty{};
+  size_t i = 0, j = 0;
+  while ((i < mine.size() || j < theirs.size()) && o.any()) {
+    bool mineFirst = j == theirs.size() || (i < mine.size() && mine[i].id < theirs[j].id);
+    bool theirsFirst = i == mine.size() || (j < theirs.size() && theirs[j].id < mine[i].id);
+    const Block& a = theirsFirst ? kEmpty : mine[i++];
+    const Block& b = mineFirst ? kEmpty : theirs[j++];
+    blockOrders(a, b, o);
+  }
+}
+
+void VectorClock::blockOrders(const Block& a, const Block& b, BothOrders& o) const {
+  if (a.base == b.base && a.warps == b.warps && a.lanes == b.lanes) return;  // the same entry (shared arrays)
+  if (!a.warps && !b.warps) {
+    o.mineLeq &= a.base <= b.base;
+    o.theirsLeq &= b.base <= a.base;
+    return;
+  }
+  for (uint32_t w = 0; w < geometry_->warpsPerBlock && o.any(); ++w) {
+    const Clock* x = warpExpanded(a, w) ? lanesOf(a, w) : nullptr;
+    const Clock* y = warpExpanded(b, w) ? lanesOf(b, w) : nullptr;
+    uint32_t lanes = geometry_->lanesInWarp(w);
+    Clock xLeast = timeOf(a, w, 0), xMost = xLeast, yLeast = timeOf(b, w, 0), yMost = yLeast;
+    if (x && y) {
+      bool leq = true, geq = true;
+      for (uint32_t lane = 0; lane < lanes; ++lane) {
+        leq &= x[lane] <= y[lane];
+        geq &= y[lane] <= x[lane];
+      }
+      o.mineLeq &= leq;
+      o.theirsLeq &= geq;
+      continue;
+    }
+    // (one side uniform: its time against the other's least and most)
+    if (x) xLeast = *std::min_element(x, x + lanes), xMost = *std::max_element(x, x + lanes);
+    if (y) yLeast = *std::min_element(y, y + lanes), yMost = *std::max_element(y, y + lanes);
+    o.mineLeq &= xMost <= yLeast;
+    o.theirsLeq &= yMost <= xLeast;
+  }
 }
 
 bool VectorClock::leqImpl(const VectorClock& other, uint32_t exceptBlock, uint32_t exceptThread, Clock time,

@@ -135,6 +135,15 @@ class VectorClock {
   void joinInto(Block& mine, const Block& other, KnownOrder known = {}) const;
   bool leqImpl(const VectorClock& other, uint32_t exceptBlock, uint32_t exceptThread, Clock time,
                uint32_t skipBlock) const;
+  // Both orders in one walk, {this <= other, other <= this}: a join of a
+  // shared clock asks both (other <= this: nothing to do; this <= other:
+  // share other's list), and the second usually holds when the first fails.
+  struct BothOrders {
+    bool mineLeq = true, theirsLeq = true;
+    bool any() const { return mineLeq || theirsLeq; }
+  };
+  BothOrders orders(const VectorClock& other) const;
+  void blockOrders(const Block& mine, const Block& theirs, BothOrders& o) const;
   uint32_t slotOf(const Block& block, uint32_t warp) const {  // slot + 1, 0 when compressed
     return block.warps ? block.warps[geometry_->warpsPerBlock + warp] : 0;
   }
@@ -202,6 +211,7 @@ class VectorClock {
   static LocalShared<Blocks> without(const LocalShared<Blocks>& chunk, uint32_t skipBlock);
   bool blocksLeq(const Blocks& mine, const Blocks& theirs, uint32_t exceptBlock, uint32_t exceptThread, Clock time,
                  uint32_t skipBlock) const;
+  void blocksOrders(const Blocks& mine, const Blocks& theirs, BothOrders& o) const;
   // Warp `w`'s lanes of `mine` <= those of `theirs`, at least one side expanded.
   bool lanesLeq(const Block& mine, const Block& theirs, uint32_t w, uint32_t lanes) const;
 
