@@ -371,7 +371,8 @@ bool GwcpDetector::consumed(const ThreadClocks& t, const CriticalSection& cs) co
   return satisfied && cs.releaseHb.leq(t.wcp);
 }
 
-void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool deviceLog, uint32_t block) {
+void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool deviceLog, const ThreadClocks& releaser) {
+  uint32_t block = releaser.block;
   // (A try walks the threads that could read the log: trying once per 64
   // threads walked last time keeps that below one thread per release.)
   if (!deviceLog && std::find(lock.mixedBlocks.begin(), lock.mixedBlocks.end(), block) != lock.mixedBlocks.end())
@@ -379,7 +380,7 @@ void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool device
   // First what needs no walk (cutBelowLockP): tried every few releases, less
   // often while it drops nothing.
   if (log.entries.size() >= std::max(log.nextQuickTrim, std::min(trimEvery_, kQuickTrimEvery))) {
-    size_t cut = cutBelowLockP(lock, log, deviceLog), dropped = cut - log.base;
+    size_t cut = cutBelowLockP(lock, log, deviceLog, releaser), dropped = cut - log.base;
     log.dropFront(dropped);
     log.nextQuickTrim = dropped ? log.entries.size() + kQuickTrimEvery : 2 * log.entries.size();
   }
@@ -463,7 +464,8 @@ void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool device
 // is ordered before the next one's (a rule (i) conflict, as on a lock
 // guarding one word): per-slot locks of a block with no __syncthreads kept
 // 64 entries per lock until the walk, 7x hb's metadata.
-size_t GwcpDetector::cutBelowLockP(const LockState& lock, const CriticalSectionLog& log, bool deviceLog) const {
+size_t GwcpDetector::cutBelowLockP(const LockState& lock, const CriticalSectionLog& log, bool deviceLog,
+                                   const ThreadClocks& releaser) const {
   absl::InlinedVector<const ThreadClocks*, 4> holders;
   for (const Holder& h : lock.holders)
     if (const ThreadClocks* t = threads_.find(h.block, h.thread); t && !t->exited) holders.push_back(t);
@@ -471,7 +473,7 @@ size_t GwcpDetector::cutBelowLockP(const LockState& lock, const CriticalSectionL
     // H only grows along an exclusive log of one block (each acquire joins
     // the block's releases before it), so the entries below the block's P
     // are a prefix: found from the end, where all but the last usually are.
-    auto below = [&](size_t i) { return belowBlockP(lock, log[i]); };
+    auto below = [&](size_t i) { return belowBlockP(lock, log[i], &releaser); };
     size_t lo = log.base, hi = log.end();  // the first entry not below is in [lo, hi]
     for (size_t step = 1; hi > lo; step *= 2) {
       size_t probe = hi - std::min(step, hi - lo);
@@ -491,7 +493,7 @@ size_t GwcpDetector::cutBelowLockP(const LockState& lock, const CriticalSectionL
   size_t cut = log.base;
   for (; cut < log.end(); ++cut) {
     const CriticalSection& cs = log[cut];
-    if (!belowBlockP(lock, cs) || (deviceLog && !belowDeviceP(lock, cs))) break;
+    if (!belowBlockP(lock, cs, &releaser) || (deviceLog && !belowDeviceP(lock, cs))) break;
     if (!std::all_of(holders.begin(), holders.end(), [&](const ThreadClocks* t) { return consumed(*t, cs); })) break;
   }
   return cut;
@@ -521,9 +523,15 @@ bool releaseBelow(const CriticalSection& cs, const VectorClock& p) {
 // yet kept its whole device log (lock-heavy: 1.8 of its 2.8 MiB). Hence
 // belowBlockP and belowDeviceP, for the lock's P of cs's block and the
 // device one.
-bool GwcpDetector::belowBlockP(const LockState& lock, const CriticalSection& cs) const {
+bool GwcpDetector::belowBlockP(const LockState& lock, const CriticalSection& cs, const ThreadClocks* releaser) const {
   auto own = lock.clocks.byBlock.find(cs.block);
-  return own != lock.clocks.byBlock.end() && releaseBelow(cs, own->second.wcp);
+  if (own == lock.clocks.byBlock.end()) return false;
+  // The releaser's P is the block's P when nothing else released since it
+  // joined it: then what its P is known to cover (a rule (i) join of the
+  // previous holder's release) needs no walk.
+  const VectorClock& blockP = own->second.wcp;
+  if (releaser && blockP.sharesListWith(releaser->wcp) && releaser->wcpCovers.has(cs.releaseHb)) return true;
+  return releaseBelow(cs, blockP);
 }
 
 bool GwcpDetector::belowDeviceP(const LockState& lock, const CriticalSection& cs) const {
@@ -617,7 +625,7 @@ void GwcpDetector::release(const LockEvent& event) {
     if (device && held.scope != Scope::Block) {
       lock.deviceLog.entries.push_back(std::move(cs));
       mine.pending.push_back(true, lock.deviceLog.end() - 1);
-      trimLog(lock, lock.deviceLog, true, t.block);
+      trimLog(lock, lock.deviceLog, true, t);
     } else {
       auto [it, inserted] = lock.blockLog.try_emplace(t.block);
       if (inserted) blockLocks_[t.block].push_back(lockId);
@@ -626,7 +634,7 @@ void GwcpDetector::release(const LockEvent& event) {
       mine.pending.push_back(false, log.end() - 1);
       if (device && std::find(lock.mixedBlocks.begin(), lock.mixedBlocks.end(), t.block) == lock.mixedBlocks.end())
         lock.mixedBlocks.push_back(t.block);
-      trimLog(lock, log, false, t.block);  // blocks with no __syncthreads between critical sections
+      trimLog(lock, log, false, t);  // blocks with no __syncthreads between critical sections
     }
     t.tick();
   });

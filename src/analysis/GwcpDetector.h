@@ -220,10 +220,11 @@ class GwcpDetector final : public Detector {
   void applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, uint64_t key, uint8_t accessClass);
   void applyRuleTwo(ThreadClocks& t, LockState& lock, gwcp::ThreadLockState& mine, const HeldLock& held,
                     Scope releaseScope);
-  void trimLog(LockState& lock, gwcp::CriticalSectionLog& log, bool deviceLog, uint32_t block);
+  void trimLog(LockState& lock, gwcp::CriticalSectionLog& log, bool deviceLog, const ThreadClocks& releaser);
   // The end of the log's prefix that the holders have consumed and whose H is
   // below the lock's P of its block (and the device P, for the device log).
-  size_t cutBelowLockP(const LockState& lock, const gwcp::CriticalSectionLog& log, bool deviceLog) const;
+  size_t cutBelowLockP(const LockState& lock, const gwcp::CriticalSectionLog& log, bool deviceLog,
+                       const ThreadClocks& releaser) const;
   void sweepThreadStates(LockState& lock);
   void trimAtBarrier(const BarrierEvent& event);
   void dropFinishedBlockLogs(uint32_t block);
@@ -231,7 +232,8 @@ class GwcpDetector final : public Detector {
   bool consumed(const ThreadClocks& t, const gwcp::CriticalSection& cs) const;
   // Whether cs's H is below the lock's P that an acquire by a thread of
   // cs's block joins, or below the device one (trimLog).
-  bool belowBlockP(const LockState& lock, const gwcp::CriticalSection& cs) const;
+  // (`releaser`, where given, has just published its P as the lock's P of its block.)
+  bool belowBlockP(const LockState& lock, const gwcp::CriticalSection& cs, const ThreadClocks* releaser = nullptr) const;
   bool belowDeviceP(const LockState& lock, const gwcp::CriticalSection& cs) const;
   void recordConflicts(const ThreadClocks& t, const gwcp::SharedClock& hb, const HeldLock& held, Scope releaseScope,
                        LockState& lock);
