@@ -318,7 +318,8 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockStat
       for (uint32_t b : lock.mixedBlocks) {
         auto log = lock.blockLog.find(b);
         if (b != t.block && log != lock.blockLog.end())
-          scan(log->second, cursors.mixedCursor(b), [](const CriticalSection& cs) { return cs.releaseScope != Scope::Block; });
+          scan(log->second, cursors.mixedCursor(b),
+               [](const CriticalSection& cs) { return cs.releaseScope != Scope::Block; });
       }
     } else {
       scan(lock.deviceLog, cursors.deviceOwnBlock,
@@ -674,11 +675,12 @@ void GwcpDetector::sweepThreadStates(LockState& lock) {
     const ThreadClocks* t = threads_.find(block, uint32_t(tid % tpb));
     if (!t || t->exited) return true;
     size_t ownBase = baseOf(block), deviceBase = lock.deviceLog.base;
-    state.pending.popForgotten([&](const std::pair<bool, size_t>& p) { return p.second < (p.first ? deviceBase : ownBase); });
+    state.pending.popForgotten(
+        [&](const std::pair<bool, size_t>& p) { return p.second < (p.first ? deviceBase : ownBase); });
     const Cursors& c = state.cursors;
+    auto mixedAtBase = [&](const auto& m) { return m.second <= baseOf(m.first); };
     return state.pending.empty() && c.ownBlock <= ownBase && c.deviceAll <= deviceBase &&
-           c.deviceOwnBlock <= deviceBase &&
-           (!c.mixed || std::all_of(c.mixed->begin(), c.mixed->end(), [&](const auto& m) { return m.second <= baseOf(m.first); }));
+           c.deviceOwnBlock <= deviceBase && (!c.mixed || std::all_of(c.mixed->begin(), c.mixed->end(), mixedAtBase));
   });
   lock.nextSweep = 2 * lock.perThread.size();
 }

@@ -208,7 +208,7 @@ class GwcpDetector final : public Detector {
     absl::flat_hash_map<uint32_t, gwcp::CriticalSectionLog> blockLog;  // the others, by block
     std::vector<uint32_t> mixedBlocks;  // blocks whose blockLog has a device-scoped release
     absl::flat_hash_map<uint64_t, gwcp::ThreadLockState> perThread;  // by global thread id
-    size_t nextSweep = 0;  // perThread's size at which sweepThreadStates runs next (or 2 * sweepFloor_)
+    size_t nextSweep = 0;  // perThread's size at which sweepThreadStates runs next (or 2 * sweepFloor())
     std::vector<gwcp::Holder> holders;
     bool exclusive = true;  // overlapping critical sections never interleaved
     uint64_t releases = 0;  // releases so far (CriticalSection::releaseIndex)
@@ -233,7 +233,8 @@ class GwcpDetector final : public Detector {
   // Whether cs's H is below the lock's P that an acquire by a thread of
   // cs's block joins, or below the device one (trimLog).
   // (`releaser`, where given, has just published its P as the lock's P of its block.)
-  bool belowBlockP(const LockState& lock, const gwcp::CriticalSection& cs, const ThreadClocks* releaser = nullptr) const;
+  bool belowBlockP(const LockState& lock, const gwcp::CriticalSection& cs,
+                   const ThreadClocks* releaser = nullptr) const;
   bool belowDeviceP(const LockState& lock, const gwcp::CriticalSection& cs) const;
   void recordConflicts(const ThreadClocks& t, const gwcp::SharedClock& hb, const HeldLock& held, Scope releaseScope,
                        LockState& lock);
