@@ -28,6 +28,29 @@ bool classesConflict(uint8_t a, uint32_t blockA, uint8_t b, uint32_t blockB) {
   return !morallyStrong(classScope(a), blockA, classScope(b), blockB);
 }
 
+// The first index in [lo, hi) where `holds` fails, `holds` being true on a
+// prefix of the range. Gallops from the end first: where all but the last
+// few hold (a log whose newest entries are the only ones left to order),
+// that is one or two calls of `holds` instead of log2(n), each of which
+// walks clocks.
+template <class Holds>
+size_t endOfPrefixFromEnd(size_t lo, size_t hi, Holds holds) {
+  for (size_t step = 1, right = hi; right > lo; step *= 2) {
+    size_t probe = right - std::min(step, right - lo);
+    if (holds(probe)) {
+      lo = probe + 1;
+      break;
+    }
+    hi = right = probe;
+  }
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (holds(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 }  // namespace
 
 void ConflictClock::add(uint32_t block, uint32_t thread, const SharedClock& hb, bool exclusive) {
@@ -271,24 +294,11 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockStat
       auto j = lastOtherAtOrBefore(i);
       return !j || satisfied(log[*j]);
     };
-    size_t lo = cursor, hi = log.end();  // find the first i in [lo, hi) not covered
-    // Galloping from the end first: a thread whose critical section conflicts
-    // with the one before it (rule (i)) covers the whole log, and is answered
-    // with one comparison instead of log2(n) (each visits every block of the
-    // clocks: 10^6 threads taking one lock spent 87% of their time here).
-    for (size_t step = 1, right = hi; right > lo; step *= 2) {
-      size_t probe = right - std::min(step, right - lo);
-      if (covered(probe)) {
-        lo = probe + 1;
-        break;
-      }
-      hi = right = probe;
-    }
-    while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (covered(mid)) lo = mid + 1;
-      else hi = mid;
-    }
+    // (From the end first: a thread whose critical section conflicts with
+    // the one before it (rule (i)) covers the whole log, and is answered with
+    // one comparison, each of which visits every block of the clocks: 10^6
+    // threads taking one lock spent 87% of their time here.)
+    size_t lo = endOfPrefixFromEnd(cursor, log.end(), covered);
     if (lo == cursor) return;
     if (auto k = lastOtherAtOrBefore(lo - 1)) joined |= t.absorbWcp(log[*k].releaseHb);
     cursor = lo;
@@ -297,16 +307,15 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockStat
   auto ownLog = lock.blockLog.find(t.block);  // (no log is added below)
   // The thread's own earlier critical sections count once their acquire is
   // strictly GWCP-before this point (P_t's own entry reaches its time).
+  size_t ownBase = ownLog == lock.blockLog.end() ? 0 : ownLog->second.base;
   while (joined) {
     joined = false;
-    while (!mine.pending.empty()) {
+    while (true) {
+      // (trimmed entries: consumed, or absorbed by this thread's acquire (trimLog))
+      mine.pending.popTrimmed(lock.deviceLog.base, ownBase);
+      if (mine.pending.empty()) break;
       auto [inDeviceLog, index] = mine.pending.front();
-      const CriticalSectionLog& log = inDeviceLog ? lock.deviceLog : ownLog->second;
-      if (index < log.base) {  // dropped: consumed, or absorbed by this thread's acquire (trimLog)
-        mine.pending.pop_front();
-        continue;
-      }
-      const CriticalSection& cs = log[index];
+      const CriticalSection& cs = inDeviceLog ? lock.deviceLog[index] : ownLog->second[index];
       if (cs.acquireNow > t.wcp.get(t.block, t.thread)) break;
       t.joinWcp(cs.releaseHb);
       mine.pending.pop_front();
@@ -474,22 +483,7 @@ size_t GwcpDetector::cutBelowLockP(const LockState& lock, const CriticalSectionL
     // H only grows along an exclusive log of one block (each acquire joins
     // the block's releases before it), so the entries below the block's P
     // are a prefix: found from the end, where all but the last usually are.
-    auto below = [&](size_t i) { return belowBlockP(lock, log[i], &releaser); };
-    size_t lo = log.base, hi = log.end();  // the first entry not below is in [lo, hi]
-    for (size_t step = 1; hi > lo; step *= 2) {
-      size_t probe = hi - std::min(step, hi - lo);
-      if (below(probe)) {
-        lo = probe + 1;
-        break;
-      }
-      hi = probe;
-    }
-    while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (below(mid)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return endOfPrefixFromEnd(log.base, log.end(), [&](size_t i) { return belowBlockP(lock, log[i], &releaser); });
   }
   size_t cut = log.base;
   for (; cut < log.end(); ++cut) {
@@ -618,9 +612,7 @@ void GwcpDetector::release(const LockEvent& event) {
     // (Entries trimmed from the logs leave the owners' pending lists lazily:
     // dropping them at each trim visited every thread with state for the lock.)
     auto ownLog = lock.blockLog.find(t.block);
-    mine.pending.popForgotten([&](const std::pair<bool, size_t>& p) {
-      return p.second < (p.first ? lock.deviceLog.base : ownLog->second.base);
-    });
+    mine.pending.popTrimmed(lock.deviceLog.base, ownLog == lock.blockLog.end() ? 0 : ownLog->second.base);
     CriticalSection cs{t.block,       t.thread,         held.scope, event.scope, std::move(held.acquireClock),
                        std::move(hb), held.acquireNow, ++lock.releases};
     if (device && held.scope != Scope::Block) {
@@ -675,8 +667,7 @@ void GwcpDetector::sweepThreadStates(LockState& lock) {
     const ThreadClocks* t = threads_.find(block, uint32_t(tid % tpb));
     if (!t || t->exited) return true;
     size_t ownBase = baseOf(block), deviceBase = lock.deviceLog.base;
-    state.pending.popForgotten(
-        [&](const std::pair<bool, size_t>& p) { return p.second < (p.first ? deviceBase : ownBase); });
+    state.pending.popTrimmed(deviceBase, ownBase);
     const Cursors& c = state.cursors;
     auto mixedAtBase = [&](const auto& m) { return m.second <= baseOf(m.first); };
     return state.pending.empty() && c.ownBlock <= ownBase && c.deviceAll <= deviceBase &&

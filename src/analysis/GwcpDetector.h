@@ -129,10 +129,10 @@ class PendingQueue {
   bool empty() const { return head_ == items_.size(); }
   const std::pair<bool, size_t>& front() const { return items_[head_]; }
   void push_back(bool inDeviceLog, size_t index) { items_.emplace_back(inDeviceLog, index); }
-  // Drops entries from the front while `forgotten` says their entry left its log.
-  template <class Pred>
-  void popForgotten(Pred forgotten) {
-    while (!empty() && forgotten(front())) pop_front();
+  // Drops entries from the front that were trimmed from their log: indices
+  // below its base (the device log's, or the thread's block log's).
+  void popTrimmed(size_t deviceBase, size_t ownBlockBase) {
+    while (!empty() && front().second < (front().first ? deviceBase : ownBlockBase)) pop_front();
   }
   void pop_front() {
     if (++head_ == items_.size()) {
