@@ -218,20 +218,6 @@ void VectorClock::setWarp(uint32_t block, uint32_t warp, Clock time) {
   std::fill_n(lanesOf(b, warp), 32, time);
 }
 
-// Pointwise <= of one block's entries.
-bool VectorClock::blockLeq(const Block& mine, const Block& other) const {
-  if (!mine.warps && !other.warps) return mine.base <= other.base;
-  for (uint32_t w = 0; w < geometry_->warpsPerBlock; ++w) {
-    if (!warpExpanded(mine, w) && !warpExpanded(other, w)) {
-      if (timeOf(mine, w, 0) > timeOf(other, w, 0)) return false;
-      continue;
-    }
-    for (uint32_t lane = 0; lane < geometry_->lanesInWarp(w); ++lane)
-      if (timeOf(mine, w, lane) > timeOf(other, w, lane)) return false;
-  }
-  return true;
-}
-
 void VectorClock::joinInto(Block& mine, const Block& other, KnownOrder known) const {
   if (!mine.warps && !other.warps) {
     mine.base = std::max(mine.base, other.base);
@@ -241,18 +227,25 @@ void VectorClock::joinInto(Block& mine, const Block& other, KnownOrder known) co
   if (!other.warps && !geometry_->compression) {
     // fall through: a compressed block only exists with compression on
   }
-  // A shared block that already covers `other` stays shared.
-  if (mine.warps && mine.warps.use_count() > 1 && !known.theirsNotCovered && blockLeq(other, mine)) return;
-  // An expanded block that covers ours is shared rather than copied: after a
-  // barrier built from atomics (cuda::barrier, grid sync) every thread of a
-  // block acquires the same lock clock, and 1024 private copies of its lane
-  // times cost 1024 times the memory. (A private expanded block is joined in
-  // place: no copy to save, and the check would double the work.)
-  if (other.warps && (!mine.warps || mine.warps.use_count() > 1) && !known.mineNotCovered && blockLeq(mine, other)) {
-    mine.base = other.base;
-    mine.warps = other.warps;
-    mine.lanes = other.lanes;
-    return;
+  // A shared block that already covers `other` stays shared. An expanded
+  // block that covers ours is shared rather than copied: after a barrier
+  // built from atomics (cuda::barrier, grid sync) every thread of a block
+  // acquires the same lock clock, and 1024 private copies of its lane times
+  // cost 1024 times the memory. (A private expanded block is joined in
+  // place: no copy to save, and the check would double the work.) Both
+  // questions in one walk; one not asked starts answered "no".
+  bool askTheirs = mine.warps && mine.warps.use_count() > 1 && !known.theirsNotCovered;
+  bool askMine = other.warps && (!mine.warps || mine.warps.use_count() > 1) && !known.mineNotCovered;
+  if (askTheirs || askMine) {
+    BothOrders o{askMine, askTheirs};
+    blockOrders(mine, other, o);
+    if (o.theirsLeq) return;
+    if (o.mineLeq) {
+      mine.base = other.base;
+      mine.warps = other.warps;
+      mine.lanes = other.lanes;
+      return;
+    }
   }
   expand(mine);
   own(mine);

@@ -158,7 +158,6 @@ class VectorClock {
   }
   void repackLanes(Block& block) const;
   void own(Block& block) const;  // private copies of shared arrays, before a write
-  bool blockLeq(const Block& mine, const Block& other) const;
 
   // The block list, in chunks of consecutive block ids (ClockGeometry::
   // chunkShift), both levels shared copy-on-write like the arrays. After a
