@@ -116,9 +116,27 @@ int main() {
          yes(near(toHost(du, 100), wantU)), yes(std::fabs(dotHost - wantDot) < 1e-2),
          yes(std::fabs(dotDevice - wantDot) < 1e-2));
 
-  // Not implemented: refused by name (stderr), with CUBLAS_STATUS_NOT_SUPPORTED.
-  float norm;
-  printf("snrm2: %d\n", int(cublasSnrm2(h, 100, du, 1, &norm)));
+  // Norms of u (now u[even] halved): nrm2 and asum, single and double.
+  float norm2 = 0, norm1 = 0;
+  double wantNorm2 = 0, wantNorm1 = 0;
+  for (int i = 0; i < 100; ++i) wantNorm2 += double(wantU[i]) * wantU[i], wantNorm1 += std::fabs(wantU[i]);
+  wantNorm2 = std::sqrt(wantNorm2);
+  CHECK(cublasSnrm2(h, 100, du, 1, &norm2));
+  CHECK(cublasSasum(h, 100, du, 1, &norm1));
+  std::vector<double> big = {3e200, -4e200};  // squares overflow: nrm2 scales
+  double* dBig = toDevice(big);
+  double bigNorm = 0, bigSum = 0;
+  CHECK(cublasDnrm2(h, 2, dBig, 1, &bigNorm));
+  CHECK(cublasDasum(h, 2, dBig, 1, &bigSum));
+  printf("snrm2: %s, sasum: %s, dnrm2 without overflow: %s, dasum: %s\n",
+         yes(std::fabs(norm2 - wantNorm2) < 1e-2 * wantNorm2), yes(std::fabs(norm1 - wantNorm1) < 1e-3 * wantNorm1),
+         yes(std::fabs(bigNorm / 5e200 - 1) < 1e-12), yes(std::fabs(bigSum / 7e200 - 1) < 1e-12));
+
+  // Not implemented by predatar: refused by name, with CUBLAS_STATUS_NOT_SUPPORTED.
+  // Written to standard error: NVIDIA's cuBLAS has it (and returns 0), and
+  // standard output is compared with the same program on a GPU.
+  int largestAt = 0;
+  fprintf(stderr, "isamax: %d\n", int(cublasIsamax(h, 100, du, 1, &largestAt)));
 
   // The race: gemv on stream a writes y, a kernel on stream b reads it.
   cudaStream_t a, b;

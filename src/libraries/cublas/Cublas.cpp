@@ -1,5 +1,5 @@
 // predatar's libcublas.so.13: the cuBLAS handle API and the level-1/2/3
-// routines of CublasKernels.cu (gemv, gemm, axpy, scal, dot; single and
+// routines of CublasKernels.cu (gemv, gemm, axpy, scal, dot, nrm2, asum; single and
 // double precision), launched on the handle's stream so the detectors check
 // their accesses like any kernel's. Results are those of a plain loop in
 // order, so they may differ from NVIDIA's in the last bits (its order of
@@ -39,7 +39,8 @@ EmbeddedModule& kernels() {
       kCublasKernelsPtx, {"predatar_cublas_sgemv", "predatar_cublas_dgemv", "predatar_cublas_sgemm",
                           "predatar_cublas_dgemm", "predatar_cublas_saxpy", "predatar_cublas_daxpy",
                           "predatar_cublas_sscal", "predatar_cublas_dscal", "predatar_cublas_sdot",
-                          "predatar_cublas_ddot"});
+                          "predatar_cublas_ddot", "predatar_cublas_snrm2", "predatar_cublas_dnrm2",
+                          "predatar_cublas_sasum", "predatar_cublas_dasum"});
   return *module;
 }
 
@@ -126,10 +127,12 @@ cublasStatus scal(const char* kernel, cublasHandle_t h, int n, const T* alpha, T
   return launched(kernels().launch(kernel, uint64_t(n), h->stream, {&nn, &a.pointer, &a.value, &x, &ix}));
 }
 
+// A reduction's launch (one block of 256 threads) writing one T to `result`.
 // In host pointer mode the result comes back to the host at the call's end
-// (cuBLAS waits for it too); in device mode it stays on the stream.
+// (cuBLAS waits for it too); in device mode it stays on the stream. `args`
+// are the kernel's arguments before the result's pointer.
 template <class T>
-cublasStatus dot(const char* kernel, cublasHandle_t h, int n, const T* x, int incx, const T* y, int incy, T* result) {
+cublasStatus reduction(const char* kernel, cublasHandle_t h, int n, T* result, std::vector<void*> args) {
   if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (!result) return CUBLAS_STATUS_INVALID_VALUE;
   bool host = h->pointerMode == CUBLAS_POINTER_MODE_HOST;
@@ -141,8 +144,8 @@ cublasStatus dot(const char* kernel, cublasHandle_t h, int n, const T* x, int in
   T* target = result;
   if (host && cudaMalloc(reinterpret_cast<void**>(&target), sizeof(T)) != cudaSuccess)
     return CUBLAS_STATUS_EXECUTION_FAILED;
-  long long nn = n, ix = incx, iy = incy;
-  cudaError_t e = kernels().launch(kernel, dim3{1, 1, 1}, dim3{256, 1, 1}, h->stream, {&nn, &x, &ix, &y, &iy, &target});
+  args.push_back(&target);
+  cudaError_t e = kernels().launch(kernel, dim3{1, 1, 1}, dim3{256, 1, 1}, h->stream, args);
   if (host) {
     if (e == cudaSuccess)
       e = cudaMemcpyAsync(result, target, sizeof(T), predatar::cudart::cudaMemcpyDeviceToHost, h->stream);
@@ -150,6 +153,19 @@ cublasStatus dot(const char* kernel, cublasHandle_t h, int n, const T* x, int in
     cudaFree(target);
   }
   return launched(e);
+}
+
+template <class T>
+cublasStatus dot(const char* kernel, cublasHandle_t h, int n, const T* x, int incx, const T* y, int incy, T* result) {
+  long long nn = n, ix = incx, iy = incy;
+  return reduction(kernel, h, n, result, {&nn, &x, &ix, &y, &iy});
+}
+
+// nrm2 and asum: BLAS answers 0 for an increment that is not positive.
+template <class T>
+cublasStatus norm(const char* kernel, cublasHandle_t h, int n, const T* x, int incx, T* result) {
+  long long nn = n, ix = incx;
+  return reduction(kernel, h, incx > 0 ? n : 0, result, {&nn, &x, &ix});
 }
 
 // A handle's setting, answered to `out`.
@@ -293,4 +309,20 @@ CUBLAS_API cublasStatus cublasSdot_v2(cublasHandle_t h, int n, const float* x, i
 CUBLAS_API cublasStatus cublasDdot_v2(cublasHandle_t h, int n, const double* x, int incx, const double* y, int incy,
                                       double* result) {
   return dot("predatar_cublas_ddot", h, n, x, incx, y, incy, result);
+}
+
+CUBLAS_API cublasStatus cublasSnrm2_v2(cublasHandle_t h, int n, const float* x, int incx, float* result) {
+  return norm("predatar_cublas_snrm2", h, n, x, incx, result);
+}
+
+CUBLAS_API cublasStatus cublasDnrm2_v2(cublasHandle_t h, int n, const double* x, int incx, double* result) {
+  return norm("predatar_cublas_dnrm2", h, n, x, incx, result);
+}
+
+CUBLAS_API cublasStatus cublasSasum_v2(cublasHandle_t h, int n, const float* x, int incx, float* result) {
+  return norm("predatar_cublas_sasum", h, n, x, incx, result);
+}
+
+CUBLAS_API cublasStatus cublasDasum_v2(cublasHandle_t h, int n, const double* x, int incx, double* result) {
+  return norm("predatar_cublas_dasum", h, n, x, incx, result);
 }

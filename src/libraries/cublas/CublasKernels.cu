@@ -107,20 +107,60 @@ extern "C" __global__ void predatar_cublas_dscal(i64 n, const double* alphaP, do
   scal(n, alphaP, alpha, x, incx);
 }
 
-// *result = x . y, by one block of 256 threads: strided partial sums, then a
-// tree in shared memory (barriers order every step).
-template <class T>
-__device__ void dot(i64 n, const T* x, i64 incx, const T* y, i64 incy, T* result) {
+// A sum over one or two vectors by one block of 256 threads: strided partial
+// sums of term(i), then a tree in shared memory (barriers order every step).
+template <class T, class Term>
+__device__ T blockSum(i64 n, Term term) {
   __shared__ T partial[256];
   T sum = 0;
-  for (i64 i = threadIdx.x; i < n; i += blockDim.x) sum += x[at(i, n, incx)] * y[at(i, n, incy)];
+  for (i64 i = threadIdx.x; i < n; i += blockDim.x) sum += term(i);
   partial[threadIdx.x] = sum;
   __syncthreads();
   for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
     if (threadIdx.x < half) partial[threadIdx.x] += partial[threadIdx.x + half];
     __syncthreads();
   }
-  if (threadIdx.x == 0) *result = partial[0];
+  return partial[0];
+}
+
+// *result = x . y
+template <class T>
+__device__ void dot(i64 n, const T* x, i64 incx, const T* y, i64 incy, T* result) {
+  T sum = blockSum<T>(n, [&](i64 i) { return x[at(i, n, incx)] * y[at(i, n, incy)]; });
+  if (threadIdx.x == 0) *result = sum;
+}
+
+// *result = sqrt(sum of x[i]^2): each term scaled by max |x[i]| (a first
+// pass), so that squares of large or tiny elements neither overflow nor
+// vanish, as BLAS's nrm2 promises. incx > 0 (the host side answers 0 else).
+template <class T>
+__device__ void nrm2(i64 n, const T* x, i64 incx, T* result) {
+  __shared__ T largest[256];
+  T m = 0;
+  for (i64 i = threadIdx.x; i < n; i += blockDim.x) m = fmax(m, fabs(x[i * incx]));
+  largest[threadIdx.x] = m;
+  __syncthreads();
+  for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) largest[threadIdx.x] = fmax(largest[threadIdx.x], largest[threadIdx.x + half]);
+    __syncthreads();
+  }
+  T scale = largest[0];
+  if (scale == T(0) || isinf(scale)) {  // all zero, or an infinity: the norm is that
+    if (threadIdx.x == 0) *result = scale;
+    return;
+  }
+  T sum = blockSum<T>(n, [&](i64 i) {
+    T v = x[i * incx] / scale;
+    return v * v;
+  });
+  if (threadIdx.x == 0) *result = scale * sqrt(sum);
+}
+
+// *result = sum of |x[i]|. incx > 0.
+template <class T>
+__device__ void asum(i64 n, const T* x, i64 incx, T* result) {
+  T sum = blockSum<T>(n, [&](i64 i) { return fabs(x[i * incx]); });
+  if (threadIdx.x == 0) *result = sum;
 }
 
 extern "C" __global__ void predatar_cublas_sdot(i64 n, const float* x, i64 incx, const float* y, i64 incy,
@@ -131,4 +171,20 @@ extern "C" __global__ void predatar_cublas_sdot(i64 n, const float* x, i64 incx,
 extern "C" __global__ void predatar_cublas_ddot(i64 n, const double* x, i64 incx, const double* y, i64 incy,
                                                 double* result) {
   dot(n, x, incx, y, incy, result);
+}
+
+extern "C" __global__ void predatar_cublas_snrm2(i64 n, const float* x, i64 incx, float* result) {
+  nrm2(n, x, incx, result);
+}
+
+extern "C" __global__ void predatar_cublas_dnrm2(i64 n, const double* x, i64 incx, double* result) {
+  nrm2(n, x, incx, result);
+}
+
+extern "C" __global__ void predatar_cublas_sasum(i64 n, const float* x, i64 incx, float* result) {
+  asum(n, x, incx, result);
+}
+
+extern "C" __global__ void predatar_cublas_dasum(i64 n, const double* x, i64 incx, double* result) {
+  asum(n, x, incx, result);
 }
