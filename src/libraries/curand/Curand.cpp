@@ -1,8 +1,8 @@
 // predatar's libcurand.so.10: cuRAND's host API over predatar's own kernels
 // (CurandKernels.cu), launched on the generator's stream so the detectors
 // check the writes like any kernel's. Pseudo-random types all give the
-// counter-based generator of CurandKernels.cu, quasi-random SOBOL32 the
-// Sobol points of Sobol.h: the distributions cuRAND documents, not its
+// counter-based generator of CurandKernels.cu, quasi-random SOBOL32 and
+// SOBOL64 the Sobol points of Sobol.h: the distributions cuRAND documents, not its
 // numbers. Everything else cuRAND exports is refused by name (Stubs.cpp).
 #include <cstdint>
 #include <cstdio>
@@ -41,6 +41,7 @@ enum curandRngType : int {
   CURAND_RNG_PSEUDO_PHILOX4_32_10 = 161,
   CURAND_RNG_QUASI_DEFAULT = 200,
   CURAND_RNG_QUASI_SOBOL32 = 201,
+  CURAND_RNG_QUASI_SOBOL64 = 203,
 };
 enum curandOrdering : int {
   CURAND_ORDERING_PSEUDO_BEST = 100,
@@ -54,7 +55,8 @@ EmbeddedModule& kernels() {
       kCurandKernelsPtx,
       {"predatar_curand_bits32", "predatar_curand_bits64", "predatar_curand_uniform",
        "predatar_curand_uniform_double", "predatar_curand_normal", "predatar_curand_normal_double",
-       "predatar_curand_sobol32", "predatar_curand_sobol_uniform", "predatar_curand_sobol_uniform_double"});
+       "predatar_curand_sobol32", "predatar_curand_sobol_uniform", "predatar_curand_sobol_uniform_double",
+       "predatar_curand_sobol64", "predatar_curand_sobol64_uniform", "predatar_curand_sobol64_uniform_double"});
   return *module;
 }
 
@@ -72,12 +74,13 @@ void announceOnce() {
 
 struct curandGenerator_st {
   bool quasi = false;
+  bool bits64 = false;  // CURAND_RNG_QUASI_SOBOL64: 64-bit points
   bool host = false;  // curandCreateGeneratorHost: results go to host memory
   unsigned long long seed = 0;
   unsigned long long offset = 0;  // pseudo: elements; quasi: points of each dimension
   uint32_t dimensions = 1;
   cudaStream_t stream = nullptr;
-  void* directions = nullptr;  // device copy of sobolDirections(directionsFor)
+  void* directions = nullptr;  // device copy of sobolDirections(directionsFor) (64: sobolDirections64)
   uint32_t directionsFor = 0;
 };
 using curandGenerator_t = curandGenerator_st*;
@@ -89,15 +92,18 @@ curandStatus create(curandGenerator_t* generator, int type, bool host) {
   bool pseudo = type == CURAND_RNG_PSEUDO_DEFAULT || type == CURAND_RNG_PSEUDO_XORWOW ||
                 type == CURAND_RNG_PSEUDO_MRG32K3A || type == CURAND_RNG_PSEUDO_MTGP32 ||
                 type == CURAND_RNG_PSEUDO_MT19937 || type == CURAND_RNG_PSEUDO_PHILOX4_32_10;
-  bool quasi = type == CURAND_RNG_QUASI_DEFAULT || type == CURAND_RNG_QUASI_SOBOL32;
+  bool quasi = type == CURAND_RNG_QUASI_DEFAULT || type == CURAND_RNG_QUASI_SOBOL32 ||
+               type == CURAND_RNG_QUASI_SOBOL64;
   if (!pseudo && !quasi) {
     std::string what = "curandCreateGenerator with rng_type " + std::to_string(type) +
-                       " (predatar's cuRAND has the pseudo-random types and CURAND_RNG_QUASI_SOBOL32)";
+                       " (predatar's cuRAND has the pseudo-random types, CURAND_RNG_QUASI_SOBOL32 and "
+                       "CURAND_RNG_QUASI_SOBOL64; the scrambled ones are not)";
     return refuse(what.c_str(), CURAND_STATUS_TYPE_ERROR, "CURAND_STATUS_TYPE_ERROR");
   }
   announceOnce();
   *generator = new curandGenerator_st{};
   (*generator)->quasi = quasi;
+  (*generator)->bits64 = type == CURAND_RNG_QUASI_SOBOL64;
   (*generator)->host = host;
   return CURAND_STATUS_SUCCESS;
 }
@@ -105,13 +111,22 @@ curandStatus create(curandGenerator_t* generator, int type, bool host) {
 // The device copy of the directions of the generator's dimensions.
 curandStatus prepareDirections(curandGenerator_t g) {
   if (g->directionsFor == g->dimensions) return CURAND_STATUS_SUCCESS;
-  std::vector<uint32_t> directions = sobolDirections(g->dimensions);
+  std::vector<uint32_t> directions32;
+  std::vector<uint64_t> directions64;
+  const void* directions;
+  size_t bytes;
+  if (g->bits64) {
+    directions64 = sobolDirections64(g->dimensions);
+    directions = directions64.data(), bytes = directions64.size() * sizeof(uint64_t);
+  } else {
+    directions32 = sobolDirections(g->dimensions);
+    directions = directions32.data(), bytes = directions32.size() * sizeof(uint32_t);
+  }
   if (g->directions) cudaFree(g->directions);
   g->directions = nullptr;
   g->directionsFor = 0;
-  size_t bytes = directions.size() * sizeof(uint32_t);
   if (cudaMalloc(&g->directions, bytes) != cudaSuccess) return CURAND_STATUS_ALLOCATION_FAILED;
-  if (cudaMemcpy(g->directions, directions.data(), bytes, predatar::cudart::cudaMemcpyHostToDevice) != cudaSuccess)
+  if (cudaMemcpy(g->directions, directions, bytes, predatar::cudart::cudaMemcpyHostToDevice) != cudaSuccess)
     return CURAND_STATUS_LAUNCH_FAILURE;
   g->directionsFor = g->dimensions;
   return CURAND_STATUS_SUCCESS;
@@ -232,23 +247,30 @@ CURAND_API curandStatus curandGenerateSeeds(curandGenerator_t generator) {
   return generator ? CURAND_STATUS_SUCCESS : CURAND_STATUS_NOT_INITIALIZED;  // nothing to set up
 }
 
+// 32-bit integers come from 32-bit generators only, 64-bit ones from 64-bit
+// quasi-random generators only, as in cuRAND.
 CURAND_API curandStatus curandGenerate(curandGenerator_t generator, unsigned* out, size_t num) {
+  if (generator && generator->bits64) return CURAND_STATUS_TYPE_ERROR;
   return generate(generator, "predatar_curand_bits32", "predatar_curand_sobol32", out, num, 4);
 }
 
 CURAND_API curandStatus curandGenerateLongLong(curandGenerator_t generator, unsigned long long* out, size_t num) {
   if (generator == nullptr) return CURAND_STATUS_NOT_INITIALIZED;
-  (void)out;
-  (void)num;
-  return CURAND_STATUS_TYPE_ERROR;  // 64-bit quasi-random generators only, as in cuRAND (none here)
+  if (!generator->bits64) return CURAND_STATUS_TYPE_ERROR;
+  return generate(generator, nullptr, "predatar_curand_sobol64", out, num, 8);
 }
 
 CURAND_API curandStatus curandGenerateUniform(curandGenerator_t generator, float* out, size_t num) {
-  return generate(generator, "predatar_curand_uniform", "predatar_curand_sobol_uniform", out, num, 4);
+  bool b64 = generator && generator->bits64;
+  return generate(generator, "predatar_curand_uniform",
+                  b64 ? "predatar_curand_sobol64_uniform" : "predatar_curand_sobol_uniform", out, num, 4);
 }
 
 CURAND_API curandStatus curandGenerateUniformDouble(curandGenerator_t generator, double* out, size_t num) {
-  return generate(generator, "predatar_curand_uniform_double", "predatar_curand_sobol_uniform_double", out, num, 8);
+  bool b64 = generator && generator->bits64;
+  return generate(generator, "predatar_curand_uniform_double",
+                  b64 ? "predatar_curand_sobol64_uniform_double" : "predatar_curand_sobol_uniform_double", out, num,
+                  8);
 }
 
 CURAND_API curandStatus curandGenerateNormal(curandGenerator_t generator, float* out, size_t n, float mean,

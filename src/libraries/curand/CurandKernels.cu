@@ -113,3 +113,33 @@ extern "C" __global__ void predatar_curand_sobol_uniform_double(double* out, u64
                                                                 const unsigned* directions) {
   GRID_STRIDE(i, n) out[i] = (double(sobolAt(directions, n, dims, offset, i)) + 0.5) * (1.0 / 4294967296.0);
 }
+
+// Sobol64 (CURAND_RNG_QUASI_SOBOL64): the same order and construction with 64
+// direction numbers per dimension. kind as above; floats and doubles take the
+// point's top bits.
+__device__ __forceinline__ u64 sobol64At(const u64* directions, u64 n, unsigned dims, u64 offset, u64 i) {
+  u64 perDim = n / dims;
+  unsigned d = unsigned(i / perDim);
+  u64 p = offset + i % perDim;
+  u64 gray = p ^ (p >> 1);
+  u64 x = 0;
+  for (int bit = 0; bit < 64 && gray; ++bit, gray >>= 1)
+    if (gray & 1) x ^= directions[64 * d + bit];
+  return x;
+}
+
+extern "C" __global__ void predatar_curand_sobol64(u64* out, u64 n, unsigned dims, u64 offset, const u64* directions) {
+  GRID_STRIDE(i, n) out[i] = sobol64At(directions, n, dims, offset, i);
+}
+
+extern "C" __global__ void predatar_curand_sobol64_uniform(float* out, u64 n, unsigned dims, u64 offset,
+                                                           const u64* directions) {
+  GRID_STRIDE(i, n) out[i] = (float(sobol64At(directions, n, dims, offset, i) >> 40) + 0.5f) * (1.0f / 16777216.0f);
+}
+
+extern "C" __global__ void predatar_curand_sobol64_uniform_double(double* out, u64 n, unsigned dims, u64 offset,
+                                                                  const u64* directions) {
+  GRID_STRIDE(i, n) {
+    out[i] = (double(sobol64At(directions, n, dims, offset, i) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+  }
+}
