@@ -35,6 +35,10 @@ inline constexpr uint16_t kEntryPtx = 1;
 inline constexpr uint16_t kEntryElf = 2;
 inline constexpr uint64_t kFlagLz4 = 0x2000;
 inline constexpr uint64_t kFlagZstd = 0x8000;
+// predatar's own flag (nvcc never sets it): the PTX entry stands for machine
+// code of sm_<arch>, which a program asked NVRTC for (src/libraries/nvrtc).
+// The driver loads it only where NVIDIA's driver would load that cubin.
+inline constexpr uint64_t kFlagStandsForCubin = uint64_t(1) << 48;
 
 enum class Compression { None, Lz4, Zstd };
 const char* toString(Compression compression);

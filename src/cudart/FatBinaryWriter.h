@@ -17,9 +17,12 @@ namespace predatar::cudart {
 // One uncompressed compute_75 PTX entry per unit; several units are linked
 // by the runtime as nvcc -rdc=true modules are. A unit's name (its file, as
 // nvcc records the source file) names the module in the runtime's messages.
+// `cubinArch` (NN of sm_NN, 0: none): the unit stands for a cubin of sm_NN
+// (kFlagStandsForCubin).
 struct PtxUnit {
   std::string_view ptx;
   std::string_view name = {};
+  uint32_t cubinArch = 0;
 };
 
 inline std::vector<uint8_t> ptxContainer(const std::vector<PtxUnit>& units) {
@@ -28,7 +31,7 @@ inline std::vector<uint8_t> ptxContainer(const std::vector<PtxUnit>& units) {
     std::memcpy(bytes.data() + at, &value, sizeof value);
   };
   std::vector<uint8_t> bytes(kHeader, 0);
-  for (const auto& [ptx, name] : units) {
+  for (const auto& [ptx, name, cubinArch] : units) {
     size_t payload = (ptx.size() + 1 + 7) / 8 * 8;  // NUL-terminated, 8-byte aligned
     size_t header = kEntryHeader + (name.empty() ? 0 : (name.size() + 1 + 7) / 8 * 8);  // the name after the fields
     size_t e = bytes.size();
@@ -39,7 +42,8 @@ inline std::vector<uint8_t> ptxContainer(const std::vector<PtxUnit>& units) {
     put(bytes, e + 0x08, uint64_t(payload));
     put(bytes, e + 0x18, uint16_t(0));  // PTX ISA 9.0: informative (the .version line counts)
     put(bytes, e + 0x1a, uint16_t(9));
-    put(bytes, e + 0x1c, uint32_t(75));
+    put(bytes, e + 0x1c, uint32_t(cubinArch ? cubinArch : 75));
+    if (cubinArch) put(bytes, e + 0x28, kFlagStandsForCubin);
     put(bytes, e + 0x38, uint64_t(payload));
     if (!name.empty()) {
       put(bytes, e + 0x20, uint32_t(kEntryHeader));
@@ -65,6 +69,28 @@ inline size_t containerBytes(const void* image) {
   std::memcpy(&header, static_cast<const uint8_t*>(image) + 6, sizeof header);
   std::memcpy(&entries, static_cast<const uint8_t*>(image) + 8, sizeof entries);
   return size_t(header) + size_t(entries);
+}
+
+// The sm number of the first entry of the container at `image` that stands
+// for a cubin (kFlagStandsForCubin), or 0.
+inline uint32_t cubinArchOf(const void* image) {
+  size_t end = containerBytes(image);
+  if (end == 0) return 0;
+  auto bytes = static_cast<const uint8_t*>(image);
+  uint16_t header = 0;
+  std::memcpy(&header, bytes + 6, sizeof header);
+  for (size_t e = header; e + 0x40 <= end;) {
+    uint32_t entryHeader = 0, arch = 0;
+    uint64_t payload = 0, flags = 0;
+    std::memcpy(&entryHeader, bytes + e + 0x04, sizeof entryHeader);
+    std::memcpy(&payload, bytes + e + 0x08, sizeof payload);
+    std::memcpy(&arch, bytes + e + 0x1c, sizeof arch);
+    std::memcpy(&flags, bytes + e + 0x28, sizeof flags);
+    if (flags & kFlagStandsForCubin) return arch;
+    if (entryHeader == 0) break;
+    e += entryHeader + payload;
+  }
+  return 0;
 }
 
 }  // namespace predatar::cudart

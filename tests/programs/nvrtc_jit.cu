@@ -1,9 +1,10 @@
 // NVRTC: CUDA C++ compiled while the program runs, asked for machine code
-// (--gpu-architecture=sm_75, nvrtcGetCUBIN) as most JIT users do, loaded
+// (--gpu-architecture=sm_90, nvrtcGetCUBIN) as most JIT users do, loaded
 // with cuModuleLoadData and launched. predatar's libnvrtc hands NVIDIA's
 // compiler the PTX architecture instead, so the emulator can run it. The
 // JIT kernel's threads all write one counter: a race at
-// nvrtc_jit_kernel.cu:7.
+// nvrtc_jit_kernel.cu:7. A cubin for sm_75 does not load on an sm_90 device
+// (an H100 answers CUDA_ERROR_NO_BINARY_FOR_GPU, 209), and not in predatar.
 #include <cuda.h>
 #include <nvrtc.h>
 
@@ -38,16 +39,23 @@ static const char* kSource =
     }                                                                            \
   } while (0)
 
-int main() {
+// kSource compiled to machine code for `arch` ("--gpu-architecture=sm_90").
+static std::vector<char> compile(const char* arch) {
   nvrtcProgram program;
   CHECK_NVRTC(nvrtcCreateProgram(&program, kSource, "nvrtc_jit_kernel.cu", 0, nullptr, nullptr));
-  const char* options[] = {"--gpu-architecture=sm_75", "-lineinfo"};
+  const char* options[] = {arch, "-lineinfo"};
   CHECK_NVRTC(nvrtcCompileProgram(program, 2, options));
   size_t bytes = 0;
   CHECK_NVRTC(nvrtcGetCUBINSize(program, &bytes));
   std::vector<char> cubin(bytes);
   CHECK_NVRTC(nvrtcGetCUBIN(program, cubin.data()));
   CHECK_NVRTC(nvrtcDestroyProgram(&program));
+  return cubin;
+}
+
+int main() {
+  std::vector<char> cubin = compile("--gpu-architecture=sm_90");
+  std::vector<char> olderCubin = compile("--gpu-architecture=sm_75");
 
   CHECK(cuInit(0));
   CUdevice device;
@@ -55,6 +63,7 @@ int main() {
   CUcontext context;
   CHECK(cuCtxCreate(&context, nullptr, 0, device));
   CUmodule module;
+  std::printf("an sm_75 cubin on this device: %d\n", int(cuModuleLoadData(&module, olderCubin.data())));
   CHECK(cuModuleLoadData(&module, cubin.data()));
   CUfunction square;
   CHECK(cuModuleGetFunction(&square, module, "square"));

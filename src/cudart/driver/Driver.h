@@ -10,7 +10,9 @@
 //   with no current context acts on the device (the runtime's implicit
 //   primary context, which NVIDIA's runtime makes current behind the scenes);
 // * modules must carry PTX (PTX text, or a fat binary that holds it); a
-//   cubin alone is machine code the emulator cannot run, refused by name;
+//   cubin alone is machine code the emulator cannot run, refused by name
+//   (NVRTC's "cubins" are PTX: src/libraries/nvrtc; one built for another
+//   major architecture than the device's is refused as NVIDIA's driver does);
 // * cuLinkComplete's "cubin" is a fat binary of the PTX units added, which
 //   only this driver reads back.
 #pragma once
@@ -32,6 +34,7 @@ inline constexpr CUresult CUDA_SUCCESS = 0;
 inline constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
 inline constexpr CUresult CUDA_ERROR_INVALID_DEVICE = 101;
 inline constexpr CUresult CUDA_ERROR_INVALID_CONTEXT = 201;
+inline constexpr CUresult CUDA_ERROR_NO_BINARY_FOR_GPU = 209;
 inline constexpr CUresult CUDA_ERROR_INVALID_PTX = 218;
 inline constexpr CUresult CUDA_ERROR_FILE_NOT_FOUND = 301;
 inline constexpr CUresult CUDA_ERROR_INVALID_HANDLE = 400;

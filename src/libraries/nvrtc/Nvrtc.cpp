@@ -5,7 +5,8 @@
 // a program that asks for machine code (--gpu-architecture=sm_NN, then
 // nvrtcGetCUBIN) gets PTX for compute_NN instead, in a fat binary that
 // predatar's cuModuleLoadData loads (src/cudart/driver): the emulator runs
-// PTX, never machine code.
+// PTX, never machine code. The fat binary remembers sm_NN, so the driver
+// refuses it where NVIDIA's would refuse the cubin (another major version).
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -79,10 +80,11 @@ F real(const char* name) {
   }
 
 // Each program's name (its source file's, for messages), whether it was
-// compiled for machine code, and the fat binary of PTX it then gets instead.
+// compiled for machine code (NN of sm_NN; 0: not), and the fat binary of PTX
+// it then gets instead.
 struct Program {
   std::string name;
-  bool machineCode = false;
+  uint32_t machineCode = 0;
   std::vector<uint8_t> image;
 };
 std::mutex programsMutex;
@@ -91,11 +93,13 @@ std::map<nvrtcProgram, Program>& programs() {
   return *all;
 }
 
-// "sm_90a" -> "compute_90a": the same architecture, as PTX.
-bool toVirtual(std::string& arch) {
-  if (arch.rfind("sm_", 0) != 0) return false;
+// "sm_90a" -> "compute_90a": the same architecture, as PTX; returns 90 (0
+// when `arch` is not machine code).
+uint32_t toVirtual(std::string& arch) {
+  if (arch.rfind("sm_", 0) != 0) return 0;
+  uint32_t number = uint32_t(std::strtoul(arch.c_str() + 3, nullptr, 10));
   arch = "compute_" + arch.substr(3);
-  return true;
+  return number ? number : 1;
 }
 
 }  // namespace
@@ -153,22 +157,22 @@ PREDATAR_NVRTC_API nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int count,
   static auto f = real<nvrtcResult (*)(nvrtcProgram, int, const char* const*)>("nvrtcCompileProgram");
   if (!f) return kInternalError;
   std::vector<std::string> rewritten;
-  bool machineCode = false;
+  uint32_t machineCode = 0;
   for (int i = 0; i < count; ++i) {
     std::string option = options[i] ? options[i] : "";
     for (const char* prefix : {"--gpu-architecture=", "-arch="})
       if (option.rfind(prefix, 0) == 0) {
         std::string arch = option.substr(std::strlen(prefix));
-        if (toVirtual(arch)) {
+        if (uint32_t number = toVirtual(arch)) {
           option = prefix + arch;
-          machineCode = true;
+          machineCode = number;
         }
       }
     bool separateValue = (option == "--gpu-architecture" || option == "-arch") && i + 1 < count;
     rewritten.push_back(option);
     if (separateValue) {
       std::string arch = options[++i] ? options[i] : "";
-      machineCode |= toVirtual(arch);
+      if (uint32_t number = toVirtual(arch)) machineCode = number;
       rewritten.push_back(arch);
     }
   }
@@ -198,7 +202,7 @@ const std::vector<uint8_t>* imageOf(nvrtcProgram prog, nvrtcResult& error) {
     std::string ptx(bytes, '\0');
     if ((error = nvrtcGetPTX(prog, ptx.data())) != kSuccess) return nullptr;
     ptx.resize(strnlen(ptx.data(), ptx.size()));
-    p.image = predatar::cudart::ptxContainer({predatar::cudart::PtxUnit{ptx, p.name}});
+    p.image = predatar::cudart::ptxContainer({predatar::cudart::PtxUnit{ptx, p.name, p.machineCode}});
   }
   return &p.image;
 }
