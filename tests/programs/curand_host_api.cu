@@ -1,10 +1,13 @@
 // cuRAND's host API on predatar's own cuRAND (src/libraries/curand): uniform,
-// normal and Sobol numbers with the properties cuRAND documents (not its
-// numbers: standard output prints only what NVIDIA's cuRAND gives too), a host
-// generator, a refusal by name (on standard error), and a race: the generator writes `shared` on one stream while a kernel on another
-// stream reads it (line 20), with nothing ordering them.
+// normal and Sobol numbers with the properties cuRAND has (not its numbers:
+// standard output prints only what NVIDIA's cuRAND gives too, checked on an
+// H100), a host generator, sequences that continue across calls and across
+// a new seed, a refusal by name (on standard error), and a race: the
+// generator writes `d` on one stream while a kernel on another stream reads
+// it (line 23), with nothing ordering them.
 #include <curand.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -41,30 +44,40 @@ int main() {
   }
   printf("uniform in (0, 1]: %s, mean near 0.5: %s\n", yes(inRange), yes(std::fabs(mean - 0.5) < 0.01));
 
-  // Generators are deterministic: two of the same seed give the same numbers.
-  // (Whether one call of 2n equals calls of n and n is up to the
-  // implementation: on an H100 it does not; in predatar it does.)
-  std::vector<float> first(2 * n), second(2 * n);
-  curandGenerator_t again;
-  CHECK(curandCreateGenerator(&again, CURAND_RNG_PSEUDO_DEFAULT));
-  CHECK(curandSetPseudoRandomGeneratorSeed(gen, 99));
-  CHECK(curandSetPseudoRandomGeneratorSeed(again, 99));
-  CHECK(curandGenerateUniform(gen, d, 2 * n));
-  CHECK(cudaMemcpy(first.data(), d, 2 * n * sizeof(float), cudaMemcpyDeviceToHost));
-  CHECK(curandGenerateUniform(again, d, 2 * n));
-  CHECK(cudaMemcpy(second.data(), d, 2 * n * sizeof(float), cudaMemcpyDeviceToHost));
-  printf("the same seed gives the same numbers: %s\n", yes(first == second));
-  CHECK(curandDestroyGenerator(again));
+  // One call of 2n from a seed equals calls of n and n (two generators of the same seed).
+  std::vector<float> whole(2 * n), parts(2 * n);
+  curandGenerator_t other;
+  CHECK(curandCreateGenerator(&other, CURAND_RNG_PSEUDO_DEFAULT));
+  CHECK(curandSetPseudoRandomGeneratorSeed(other, 99));
+  CHECK(curandGenerateUniform(other, d, 2 * n));
+  CHECK(cudaMemcpy(whole.data(), d, 2 * n * sizeof(float), cudaMemcpyDeviceToHost));
+  CHECK(curandDestroyGenerator(other));
+  CHECK(curandCreateGenerator(&other, CURAND_RNG_PSEUDO_DEFAULT));
+  CHECK(curandSetPseudoRandomGeneratorSeed(other, 99));
+  CHECK(curandGenerateUniform(other, d, n));
+  CHECK(curandGenerateUniform(other, d + n, n));
+  CHECK(cudaMemcpy(parts.data(), d, 2 * n * sizeof(float), cudaMemcpyDeviceToHost));
+  printf("the sequence continues across calls: %s\n", yes(whole == parts));
 
-  // A host generator writes host memory, with the same distribution.
+  // A new seed keeps the generator's position, as in NVIDIA's cuRAND: n
+  // numbers, then seed 99 again, and the next n are numbers n..2n-1 of seed 99.
+  CHECK(curandDestroyGenerator(other));
+  CHECK(curandCreateGenerator(&other, CURAND_RNG_PSEUDO_DEFAULT));
+  CHECK(curandSetPseudoRandomGeneratorSeed(other, 99));
+  CHECK(curandGenerateUniform(other, d, n));
+  CHECK(curandSetPseudoRandomGeneratorSeed(other, 99));
+  CHECK(curandGenerateUniform(other, d, n));
+  CHECK(cudaMemcpy(h.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost));
+  printf("a new seed keeps the position: %s\n", yes(std::equal(h.begin(), h.begin() + n, whole.begin() + n)));
+  CHECK(curandDestroyGenerator(other));
+
+  // A host generator gives the device generator's numbers, in host memory.
   curandGenerator_t hostGen;
   CHECK(curandCreateGeneratorHost(&hostGen, CURAND_RNG_PSEUDO_DEFAULT));
   CHECK(curandSetPseudoRandomGeneratorSeed(hostGen, 99));
   std::vector<float> fromHost(2 * n);
   CHECK(curandGenerateUniform(hostGen, fromHost.data(), 2 * n));
-  double hostMean = 0;
-  for (float f : fromHost) hostMean += f / (2 * n);
-  printf("the host generator's numbers: mean near 0.5: %s\n", yes(std::fabs(hostMean - 0.5) < 0.01));
+  printf("the host generator's numbers are the device one's: %s\n", yes(fromHost == whole));
   CHECK(curandDestroyGenerator(hostGen));
 
   CHECK(curandGenerateNormal(gen, d, n, 2.0f, 3.0f));
