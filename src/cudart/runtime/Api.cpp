@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cudart/runtime/DeviceFeatures.h"
+#include "cudart/runtime/DeviceProperties.h"
 #include "cudart/runtime/Graph.h"
 #include "cudart/runtime/Runtime.h"
 #include "cudart/runtime/ApiCommon.h"
@@ -30,17 +31,6 @@ std::vector<CallConfiguration>& callStack() {
   return stack;
 }
 
-// An sm_90-class device as an H100 SXM (80 GB) reports itself under CUDA 13.
-constexpr int kMajor = 9, kMinor = 0;
-constexpr int kSharedPerBlock = 48 * 1024;
-constexpr int kSharedPerBlockOptin = 227 * 1024;
-constexpr int kSharedPerSm = 228 * 1024;
-constexpr int kClockKHz = 1980000, kMemoryClockKHz = 2619000;
-// L2 persistence: 3/4 of the L2 may persist, as an A100 reports (30 of 40 MiB); the window is
-// CUDA's documented maximum (not checked against an H100: no GPU was at hand).
-constexpr int kPersistingL2CacheMax = 50 * 1024 * 1024 / 4 * 3, kAccessPolicyMaxWindow = 134213632;
-
-int deviceCount() { return 1; }
 
 thread_local int currentDevice = 0;
 
@@ -532,6 +522,7 @@ cudaError_t cudaGetDevice(int* device) {
 cudaError_t cudaSetDevice(int device) {
   if (device < 0 || device >= deviceCount()) return fail(cudaErrorInvalidDevice);
   currentDevice = device;
+  primaryContextCurrent = true;  // CUDA 12 on: cudaSetDevice initializes the primary context
   return cudaSuccess;
 }
 
@@ -540,122 +531,6 @@ cudaError_t cudaSetDeviceFlags(unsigned int) { return cudaSuccess; }
 cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
   if (flags == nullptr) return fail(cudaErrorInvalidValue);
   *flags = 0;
-  return cudaSuccess;
-}
-
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
-  if (p == nullptr) return fail(cudaErrorInvalidValue);
-  if (device < 0 || device >= deviceCount()) return fail(cudaErrorInvalidDevice);
-  std::memset(p, 0, sizeof *p);
-  std::snprintf(p->name, sizeof p->name, "PreDataR emulated GPU (sm_%d%d)", kMajor, kMinor);
-  std::memcpy(p->uuid.bytes, "PreDataR-emu-gpu", 16);
-  p->totalGlobalMem = kGlobalMemory;
-  p->sharedMemPerBlock = kSharedPerBlock;
-  p->regsPerBlock = 65536;
-  p->warpSize = 32;
-  p->memPitch = 2147483647;
-  p->maxThreadsPerBlock = 1024;
-  p->maxThreadsDim[0] = 1024;
-  p->maxThreadsDim[1] = 1024;
-  p->maxThreadsDim[2] = 64;
-  p->maxGridSize[0] = 2147483647;
-  p->maxGridSize[1] = 65535;
-  p->maxGridSize[2] = 65535;
-  p->totalConstMem = 65536;
-  p->major = kMajor;
-  p->minor = kMinor;
-  p->textureAlignment = 512;
-  p->texturePitchAlignment = 32;
-  p->multiProcessorCount = kMultiprocessors;
-  p->canMapHostMemory = 1;
-  p->surfaceAlignment = 512;
-  p->concurrentKernels = 1;
-  p->asyncEngineCount = 2;
-  p->unifiedAddressing = 1;
-  p->memoryBusWidth = 5120;
-  p->l2CacheSize = 50 * 1024 * 1024;
-  p->persistingL2CacheMaxSize = kPersistingL2CacheMax;
-  p->accessPolicyMaxWindowSize = kAccessPolicyMaxWindow;
-  p->ECCEnabled = 1;
-  p->maxThreadsPerMultiProcessor = 2048;
-  p->streamPrioritiesSupported = 1;
-  p->globalL1CacheSupported = 1;
-  p->localL1CacheSupported = 1;
-  p->sharedMemPerMultiprocessor = kSharedPerSm;
-  p->regsPerMultiprocessor = 65536;
-  p->managedMemory = 1;
-  p->hostNativeAtomicSupported = 0;
-  p->concurrentManagedAccess = 1;
-  p->computePreemptionSupported = 1;
-  p->cooperativeLaunch = 1;
-  p->sharedMemPerBlockOptin = kSharedPerBlockOptin;
-  p->maxBlocksPerMultiProcessor = 32;
-  p->reservedSharedMemPerBlock = 1024;
-  p->memoryPoolsSupported = 1;
-  p->clusterLaunch = 0;
-  p->deviceNumaId = -1;
-  p->hostNumaId = -1;
-  return cudaSuccess;
-}
-
-cudaError_t cudaDeviceGetAttribute(int* value, int attr, int device) {
-  if (value == nullptr) return fail(cudaErrorInvalidValue);
-  if (device < 0 || device >= deviceCount()) return fail(cudaErrorInvalidDevice);
-  cudaDeviceProp p;
-  cudaGetDeviceProperties(&p, device);
-  int v = 0;
-  switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: v = p.maxThreadsPerBlock; break;
-    case cudaDevAttrMaxBlockDimX: v = p.maxThreadsDim[0]; break;
-    case cudaDevAttrMaxBlockDimY: v = p.maxThreadsDim[1]; break;
-    case cudaDevAttrMaxBlockDimZ: v = p.maxThreadsDim[2]; break;
-    case cudaDevAttrMaxGridDimX: v = p.maxGridSize[0]; break;
-    case cudaDevAttrMaxGridDimY: v = p.maxGridSize[1]; break;
-    case cudaDevAttrMaxGridDimZ: v = p.maxGridSize[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: v = int(p.sharedMemPerBlock); break;
-    case cudaDevAttrTotalConstantMemory: v = int(p.totalConstMem); break;
-    case cudaDevAttrWarpSize: v = 32; break;
-    case cudaDevAttrMaxPitch: v = int(p.memPitch); break;
-    case cudaDevAttrMaxRegistersPerBlock: v = p.regsPerBlock; break;
-    case cudaDevAttrClockRate: v = kClockKHz; break;
-    case cudaDevAttrTextureAlignment: v = int(p.textureAlignment); break;
-    case cudaDevAttrGpuOverlap: v = 1; break;
-    case cudaDevAttrMultiProcessorCount: v = p.multiProcessorCount; break;
-    case cudaDevAttrKernelExecTimeout: v = 0; break;
-    case cudaDevAttrIntegrated: v = 0; break;
-    case cudaDevAttrCanMapHostMemory: v = 1; break;
-    case cudaDevAttrComputeMode: v = 0; break;
-    case cudaDevAttrConcurrentKernels: v = 1; break;
-    case cudaDevAttrEccEnabled: v = p.ECCEnabled; break;
-    case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId: v = 0; break;
-    case cudaDevAttrMemoryClockRate: v = kMemoryClockKHz; break;
-    case cudaDevAttrGlobalMemoryBusWidth: v = p.memoryBusWidth; break;
-    case cudaDevAttrL2CacheSize: v = p.l2CacheSize; break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: v = p.maxThreadsPerMultiProcessor; break;
-    case cudaDevAttrAsyncEngineCount: v = p.asyncEngineCount; break;
-    case cudaDevAttrUnifiedAddressing: v = 1; break;
-    case cudaDevAttrComputeCapabilityMajor: v = kMajor; break;
-    case cudaDevAttrComputeCapabilityMinor: v = kMinor; break;
-    case cudaDevAttrStreamPrioritiesSupported: v = 1; break;
-    case cudaDevAttrGlobalL1CacheSupported: case cudaDevAttrLocalL1CacheSupported: v = 1; break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: v = int(p.sharedMemPerMultiprocessor); break;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: v = p.regsPerMultiprocessor; break;
-    case cudaDevAttrManagedMemory: v = 1; break;
-    case cudaDevAttrIsMultiGpuBoard: v = 0; break;
-    case cudaDevAttrHostNativeAtomicSupported: v = 0; break;
-    case cudaDevAttrPageableMemoryAccess: v = 0; break;
-    case cudaDevAttrConcurrentManagedAccess: v = 1; break;
-    case cudaDevAttrComputePreemptionSupported: v = 1; break;
-    case cudaDevAttrCooperativeLaunch: v = 1; break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: v = int(p.sharedMemPerBlockOptin); break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: v = p.maxBlocksPerMultiProcessor; break;
-    case cudaDevAttrReservedSharedMemoryPerBlock: v = int(p.reservedSharedMemPerBlock); break;
-    case cudaDevAttrMemoryPoolsSupported: v = 1; break;
-    case cudaDevAttrMaxPersistingL2CacheSize: v = p.persistingL2CacheMaxSize; break;
-    case cudaDevAttrMaxAccessPolicyWindowSize: v = p.accessPolicyMaxWindowSize; break;
-    default: v = 0; break;  // texture/surface limits and features the emulator does not have
-  }
-  *value = v;
   return cudaSuccess;
 }
 

@@ -88,7 +88,8 @@ enum class AllocationKind { Device, Host, Managed };
 // The device memory the emulated GPU reports (cudaDeviceProp::totalGlobalMem,
 // cudaMemGetInfo); device and managed allocations beyond what it leaves free
 // fail with cudaErrorMemoryAllocation, as on the GPU.
-inline constexpr uint64_t kGlobalMemory = uint64_t(80) << 30;
+// An H100 80GB HBM3 reports 85017493504 bytes (79.2 GiB; measured on one).
+inline constexpr uint64_t kGlobalMemory = 85017493504;
 inline constexpr uint64_t kGlobalMemoryReserved = kGlobalMemory / 16;  // the driver's own share
 
 class Runtime {
