@@ -52,10 +52,15 @@ int main() {
   char bus[32];
   int least, greatest;
   CHECK(cuDeviceGetPCIBusId(bus, sizeof bus, device));
-  CHECK(cuCtxGetStreamPriorityRange(&least, &greatest));
-  std::printf("device: bus %s, priorities %d to %d\n", bus, least, greatest);
+  // Before any context: the device can be asked about, but a context query
+  // fails (an H100 answers CUDA_ERROR_INVALID_CONTEXT, 201).
+  std::printf("priorities without a context: %d\n", int(cuCtxGetStreamPriorityRange(&least, &greatest)));
   CUcontext context, other, popped, current;
   CHECK(cuCtxCreate(&context, nullptr, 0, device));
+  CHECK(cuCtxGetStreamPriorityRange(&least, &greatest));
+  unsigned domain, busNumber, slot, function;  // the machine's, so only its form is printed
+  bool busWellFormed = std::sscanf(bus, "%4x:%2x:%2x.%1x", &domain, &busNumber, &slot, &function) == 4;
+  std::printf("device: bus id well-formed %d, priorities %d to %d\n", busWellFormed, least, greatest);
   CHECK(cuCtxCreate(&other, nullptr, 0, device));
   CHECK(cuCtxPopCurrent(&popped));
   CHECK(cuCtxGetCurrent(&current));

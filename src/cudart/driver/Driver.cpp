@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cudart/runtime/Api.h"
+#include "cudart/runtime/DriverBridge.h"
 
 #define PREDATAR_DRIVER_API extern "C" __attribute__((visibility("default")))
 
@@ -96,6 +97,13 @@ Context& primaryContext() {
 }
 thread_local std::vector<Context*> currentStack;
 
+// The context calls act on: the top of this thread's stack, else the primary
+// context where the runtime made it current (requireContext), else none.
+Context* currentContext() {
+  if (!currentStack.empty()) return currentStack.back();
+  return predatarDriverPrimaryContextCurrent() ? &primaryContext() : nullptr;
+}
+
 bool live(Context* c) {
   std::lock_guard lock(contextsMutex);
   auto& all = liveContexts();
@@ -103,6 +111,23 @@ bool live(Context* c) {
 }
 
 }  // namespace
+
+CUresult requireContext(const char* call) {
+  if (currentContext() != nullptr) return CUDA_SUCCESS;
+  static std::mutex noted;
+  static std::vector<std::string> calls;
+  std::lock_guard lock(noted);
+  if (std::find(calls.begin(), calls.end(), call) == calls.end()) {
+    calls.push_back(call);
+    std::fprintf(stderr,
+                 "predatar: %s: no CUDA context is current on this thread: CUDA_ERROR_INVALID_CONTEXT, as NVIDIA's "
+                 "driver answers (make one current first: cuCtxCreate, or cuDevicePrimaryCtxRetain then "
+                 "cuCtxSetCurrent, or any CUDA runtime call such as cudaFree(0))\n",
+                 call);
+  }
+  return CUDA_ERROR_INVALID_CONTEXT;
+}
+
 }  // namespace predatar::driver
 
 using namespace predatar::driver;
@@ -297,7 +322,7 @@ PREDATAR_DRIVER_API CUresult cuCtxPopCurrent_v2(CUcontext* context) {
 
 PREDATAR_DRIVER_API CUresult cuCtxGetCurrent(CUcontext* context) {
   if (context == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  *context = currentStack.empty() ? nullptr : currentStack.back();
+  *context = currentContext();
   return CUDA_SUCCESS;
 }
 
@@ -309,14 +334,16 @@ PREDATAR_DRIVER_API CUresult cuCtxSetCurrent(CUcontext context) {
 }
 
 PREDATAR_DRIVER_API CUresult cuCtxGetDevice(CUdevice* device) {
+  PREDATAR_REQUIRE_CONTEXT();
   if (device == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  *device = currentStack.empty() ? 0 : currentStack.back()->device;
+  *device = currentContext()->device;
   return CUDA_SUCCESS;
 }
 
 PREDATAR_DRIVER_API CUresult cuCtxGetFlags(unsigned* flags) {
+  PREDATAR_REQUIRE_CONTEXT();
   if (flags == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  *flags = currentStack.empty() ? 0 : currentStack.back()->flags;
+  *flags = currentContext()->flags;
   return CUDA_SUCCESS;
 }
 
@@ -326,17 +353,26 @@ PREDATAR_DRIVER_API CUresult cuCtxGetApiVersion(CUcontext context, unsigned* ver
   return CUDA_SUCCESS;
 }
 
-PREDATAR_DRIVER_API CUresult cuCtxSynchronize() { return fromRuntime(cudaDeviceSynchronize()); }
+PREDATAR_DRIVER_API CUresult cuCtxSynchronize() {
+  PREDATAR_REQUIRE_CONTEXT();
+  return fromRuntime(cudaDeviceSynchronize());
+}
 
 // CUlimit and CUfunc_cache are the runtime's cudaLimit and cudaFuncCache numbers.
 PREDATAR_DRIVER_API CUresult cuCtxSetLimit(int limit, size_t value) {
+  PREDATAR_REQUIRE_CONTEXT();
   return fromRuntime(cudaDeviceSetLimit(limit, value));
 }
 PREDATAR_DRIVER_API CUresult cuCtxGetLimit(size_t* value, int limit) {
+  PREDATAR_REQUIRE_CONTEXT();
   return fromRuntime(cudaDeviceGetLimit(value, limit));
 }
-PREDATAR_DRIVER_API CUresult cuCtxSetCacheConfig(int config) { return fromRuntime(cudaDeviceSetCacheConfig(config)); }
+PREDATAR_DRIVER_API CUresult cuCtxSetCacheConfig(int config) {
+  PREDATAR_REQUIRE_CONTEXT();
+  return fromRuntime(cudaDeviceSetCacheConfig(config));
+}
 PREDATAR_DRIVER_API CUresult cuCtxGetCacheConfig(int* config) {
+  PREDATAR_REQUIRE_CONTEXT();
   return fromRuntime(cudaDeviceGetCacheConfig(config));
 }
 

@@ -6,9 +6,9 @@
 //
 // What differs from NVIDIA's driver, on purpose:
 // * one device and one address space: contexts are bookkeeping (a stack per
-//   thread, as cuCtxPush/Pop expect), they own nothing, and a call made
-//   with no current context acts on the device (the runtime's implicit
-//   primary context, which NVIDIA's runtime makes current behind the scenes);
+//   thread, as cuCtxPush/Pop expect) and own nothing; a call that needs a
+//   context fails without one, as NVIDIA's does (requireContext), but a
+//   thread where the runtime has worked has its primary context;
 // * modules must carry PTX (PTX text, or a fat binary that holds it); a
 //   cubin alone is machine code the emulator cannot run, refused by name
 //   (NVRTC's "cubins" are PTX: src/libraries/nvrtc; one built for another
@@ -40,6 +40,19 @@ inline constexpr CUresult CUDA_ERROR_FILE_NOT_FOUND = 301;
 inline constexpr CUresult CUDA_ERROR_INVALID_HANDLE = 400;
 inline constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;
 inline constexpr CUresult CUDA_ERROR_NOT_SUPPORTED = 801;
+
+// CUDA_SUCCESS when a context is current on this thread: one the program
+// made current, or the primary context NVIDIA's runtime makes current at a
+// thread's first runtime call that works with the device. Else
+// CUDA_ERROR_INVALID_CONTEXT, as NVIDIA's driver answers (an H100 did, to a
+// program that queried stream priorities before creating a context), with a
+// line naming `call` and what to do, once per call name. Checked by the calls
+// a program makes first: context queries, allocations, copies, module loads,
+// streams and events (PREDATAR_REQUIRE_CONTEXT).
+CUresult requireContext(const char* call);
+#define PREDATAR_REQUIRE_CONTEXT()                                                        \
+  if (::predatar::driver::CUresult e_ = ::predatar::driver::requireContext(__func__); e_) \
+  return e_
 
 // The CUresult of a runtime call: the numbers the two APIs share are the
 // same errors; the runtime's own few map to the driver's nearest.

@@ -54,6 +54,7 @@ CUresult fill(CUdeviceptr dst, T value, size_t count, cudaStream_t stream, bool 
 // ---------------------------------------------------------------- allocation
 
 PREDATAR_DRIVER_API CUresult cuMemAlloc_v2(CUdeviceptr* address, size_t bytes) {
+  PREDATAR_REQUIRE_CONTEXT();
   if (address == nullptr || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
   void* p = nullptr;
   if (cudaError_t e = cudaMalloc(&p, bytes)) return fromRuntime(e);
@@ -63,6 +64,7 @@ PREDATAR_DRIVER_API CUresult cuMemAlloc_v2(CUdeviceptr* address, size_t bytes) {
 
 PREDATAR_DRIVER_API CUresult cuMemAllocPitch_v2(CUdeviceptr* address, size_t* pitch, size_t width, size_t height,
                                                unsigned elementBytes) {
+  PREDATAR_REQUIRE_CONTEXT();
   if (address == nullptr || pitch == nullptr || (elementBytes != 4 && elementBytes != 8 && elementBytes != 16))
     return CUDA_ERROR_INVALID_VALUE;
   void* p = nullptr;
@@ -72,6 +74,7 @@ PREDATAR_DRIVER_API CUresult cuMemAllocPitch_v2(CUdeviceptr* address, size_t* pi
 }
 
 PREDATAR_DRIVER_API CUresult cuMemAllocManaged(CUdeviceptr* address, size_t bytes, unsigned flags) {
+  PREDATAR_REQUIRE_CONTEXT();
   if (address == nullptr || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
   void* p = nullptr;
   if (cudaError_t e = cudaMallocManaged(&p, bytes, flags)) return fromRuntime(e);
@@ -82,16 +85,19 @@ PREDATAR_DRIVER_API CUresult cuMemAllocManaged(CUdeviceptr* address, size_t byte
 PREDATAR_DRIVER_API CUresult cuMemFree_v2(CUdeviceptr address) { return fromRuntime(cudaFree(pointer(address))); }
 
 PREDATAR_DRIVER_API CUresult cuMemGetInfo_v2(size_t* free, size_t* total) {
+  PREDATAR_REQUIRE_CONTEXT();
   if (free == nullptr || total == nullptr) return CUDA_ERROR_INVALID_VALUE;
   return fromRuntime(cudaMemGetInfo(free, total));
 }
 
 PREDATAR_DRIVER_API CUresult cuMemAllocHost_v2(void** host, size_t bytes) {
+  PREDATAR_REQUIRE_CONTEXT();
   return fromRuntime(cudaMallocHost(host, bytes));
 }
 
 // CU_MEMHOSTALLOC_* and cudaHostAlloc* flags are the same bits.
 PREDATAR_DRIVER_API CUresult cuMemHostAlloc(void** host, size_t bytes, unsigned flags) {
+  PREDATAR_REQUIRE_CONTEXT();
   return fromRuntime(cudaHostAlloc(host, bytes, flags));
 }
 
@@ -112,6 +118,7 @@ PREDATAR_DRIVER_API CUresult cuMemHostRegister_v2(void* host, size_t bytes, unsi
 PREDATAR_DRIVER_API CUresult cuMemHostUnregister(void* host) { return fromRuntime(cudaHostUnregister(host)); }
 
 PREDATAR_DRIVER_API CUresult cuMemAllocAsync(CUdeviceptr* address, size_t bytes, cudaStream_t stream) {
+  PREDATAR_REQUIRE_CONTEXT();
   if (address == nullptr) return CUDA_ERROR_INVALID_VALUE;
   void* p = nullptr;
   if (cudaError_t e = cudaMallocAsync(&p, bytes, stream)) return fromRuntime(e);
@@ -162,37 +169,48 @@ PREDATAR_DRIVER_API CUresult cuPointerGetAttribute(void* data, int attribute, CU
 // ---------------------------------------------------------------- copies and memsets
 
 PREDATAR_DRIVER_API CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void* src, size_t bytes) {
+  PREDATAR_REQUIRE_CONTEXT();
   return copy(pointer(dst), src, bytes, kHostToDevice, nullptr, false);
 }
 PREDATAR_DRIVER_API CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t bytes) {
+  PREDATAR_REQUIRE_CONTEXT();
   return copy(dst, pointer(src), bytes, kDeviceToHost, nullptr, false);
 }
 PREDATAR_DRIVER_API CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
+  PREDATAR_REQUIRE_CONTEXT();
   return copy(pointer(dst), pointer(src), bytes, kDeviceToDevice, nullptr, false);
 }
 PREDATAR_DRIVER_API CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
+  PREDATAR_REQUIRE_CONTEXT();
   return copy(pointer(dst), pointer(src), bytes, kDefault, nullptr, false);
 }
 PREDATAR_DRIVER_API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t bytes, cudaStream_t s) {
+  PREDATAR_REQUIRE_CONTEXT();
   return copy(pointer(dst), src, bytes, kHostToDevice, s, true);
 }
 PREDATAR_DRIVER_API CUresult cuMemcpyDtoHAsync_v2(void* dst, CUdeviceptr src, size_t bytes, cudaStream_t s) {
+  PREDATAR_REQUIRE_CONTEXT();
   return copy(dst, pointer(src), bytes, kDeviceToHost, s, true);
 }
 PREDATAR_DRIVER_API CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, cudaStream_t s) {
+  PREDATAR_REQUIRE_CONTEXT();
   return copy(pointer(dst), pointer(src), bytes, kDeviceToDevice, s, true);
 }
 PREDATAR_DRIVER_API CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, cudaStream_t s) {
+  PREDATAR_REQUIRE_CONTEXT();
   return copy(pointer(dst), pointer(src), bytes, kDefault, s, true);
 }
 
 PREDATAR_DRIVER_API CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char value, size_t count) {
+  PREDATAR_REQUIRE_CONTEXT();
   return fill<uint8_t>(dst, value, count, nullptr, false);
 }
 PREDATAR_DRIVER_API CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short value, size_t count) {
+  PREDATAR_REQUIRE_CONTEXT();
   return fill<uint16_t>(dst, value, count, nullptr, false);
 }
 PREDATAR_DRIVER_API CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned value, size_t count) {
+  PREDATAR_REQUIRE_CONTEXT();
   return fill<uint32_t>(dst, value, count, nullptr, false);
 }
 // 2D memsets: `width` elements in each of `height` rows `pitch` bytes apart.

@@ -79,29 +79,37 @@ CUresult loadModule(CUmodule* module, const void* image, const char* name = null
   return fromRuntime(predatarDriverLoadModule(image, name, module));
 }
 
+CUresult loadModuleFile(CUmodule* module, const char* path) {
+  if (module == nullptr || path == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  std::string bytes;
+  if (!readFile(path, bytes)) return CUDA_ERROR_FILE_NOT_FOUND;
+  return loadModule(module, bytes.c_str(), path);  // (PTX needs its NUL: c_str() has it)
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- modules
 
 PREDATAR_DRIVER_API CUresult cuModuleLoadData(CUmodule* module, const void* image) {
+  PREDATAR_REQUIRE_CONTEXT();
   return loadModule(module, image);
 }
 
 PREDATAR_DRIVER_API CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned count, int* options,
                                                void** values) {
+  PREDATAR_REQUIRE_CONTEXT();
   jitOutputs(count, options, values);
   return loadModule(module, image);
 }
 
 PREDATAR_DRIVER_API CUresult cuModuleLoadFatBinary(CUmodule* module, const void* image) {
+  PREDATAR_REQUIRE_CONTEXT();
   return loadModule(module, image);
 }
 
 PREDATAR_DRIVER_API CUresult cuModuleLoad(CUmodule* module, const char* path) {
-  if (module == nullptr || path == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  std::string bytes;
-  if (!readFile(path, bytes)) return CUDA_ERROR_FILE_NOT_FOUND;
-  return loadModule(module, bytes.c_str(), path);  // (PTX needs its NUL: c_str() has it)
+  PREDATAR_REQUIRE_CONTEXT();
+  return loadModuleFile(module, path);
 }
 
 PREDATAR_DRIVER_API CUresult cuModuleUnload(CUmodule module) {
@@ -141,7 +149,7 @@ PREDATAR_DRIVER_API CUresult cuLibraryLoadData(CUmodule* library, const void* co
 PREDATAR_DRIVER_API CUresult cuLibraryLoadFromFile(CUmodule* library, const char* path, int* options, void** values,
                                                   unsigned count, int*, void**, unsigned) {
   jitOutputs(count, options, values);
-  return cuModuleLoad(library, path);
+  return loadModuleFile(library, path);  // a library needs no current context
 }
 
 PREDATAR_DRIVER_API CUresult cuLibraryUnload(CUmodule library) { return cuModuleUnload(library); }
@@ -183,6 +191,7 @@ struct LinkState {
 }  // namespace
 
 PREDATAR_DRIVER_API CUresult cuLinkCreate_v2(unsigned count, int* options, void** values, LinkState** state) {
+  PREDATAR_REQUIRE_CONTEXT();
   if (state == nullptr || (count > 0 && (options == nullptr || values == nullptr))) return CUDA_ERROR_INVALID_VALUE;
   jitOutputs(count, options, values);
   *state = new LinkState;

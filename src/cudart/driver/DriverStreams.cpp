@@ -22,9 +22,11 @@ using namespace predatar::driver;
 
 
 PREDATAR_DRIVER_API CUresult cuStreamCreate(cudaStream_t* stream, unsigned flags) {
+  PREDATAR_REQUIRE_CONTEXT();
   return fromRuntime(cudaStreamCreateWithFlags(stream, flags));
 }
 PREDATAR_DRIVER_API CUresult cuStreamCreateWithPriority(cudaStream_t* stream, unsigned flags, int priority) {
+  PREDATAR_REQUIRE_CONTEXT();
   return fromRuntime(cudaStreamCreateWithPriority(stream, flags, priority));
 }
 PREDATAR_DRIVER_API CUresult cuStreamDestroy_v2(cudaStream_t stream) { return fromRuntime(cudaStreamDestroy(stream)); }
@@ -40,6 +42,7 @@ PREDATAR_DRIVER_API CUresult cuLaunchHostFunc(cudaStream_t stream, cudaHostFn_t 
 }
 
 PREDATAR_DRIVER_API CUresult cuEventCreate(cudaEvent_t* event, unsigned flags) {
+  PREDATAR_REQUIRE_CONTEXT();
   return fromRuntime(cudaEventCreateWithFlags(event, flags));
 }
 PREDATAR_DRIVER_API CUresult cuEventRecord(cudaEvent_t event, cudaStream_t stream) {
@@ -64,6 +67,7 @@ PREDATAR_DRIVER_API CUresult cuEventRecordWithFlags(cudaEvent_t event, cudaStrea
   return fromRuntime(cudaEventRecordWithFlags(event, stream, flags));
 }
 PREDATAR_DRIVER_API CUresult cuCtxGetStreamPriorityRange(int* least, int* greatest) {
+  PREDATAR_REQUIRE_CONTEXT();
   return fromRuntime(cudaDeviceGetStreamPriorityRange(least, greatest));
 }
 

@@ -115,6 +115,7 @@ const void* linearAddress(int type, const void* host, CUdeviceptr device, size_t
 }  // namespace
 
 PREDATAR_DRIVER_API CUresult cuArrayCreate_v2(cudaArray** array, const ArrayDescriptor* d) {
+  PREDATAR_REQUIRE_CONTEXT();
   if (array == nullptr || d == nullptr) return CUDA_ERROR_INVALID_VALUE;
   cudaChannelFormatDesc desc{};
   if (!channelDesc(d->format, d->channels, desc)) return refuseFormat("cuArrayCreate", d->format, d->channels);
@@ -123,6 +124,7 @@ PREDATAR_DRIVER_API CUresult cuArrayCreate_v2(cudaArray** array, const ArrayDesc
 
 // CUDA_ARRAY3D_* flags are cudaArray* flags (layered 1, surface load/store 2, cubemap 4).
 PREDATAR_DRIVER_API CUresult cuArray3DCreate_v2(cudaArray** array, const Array3DDescriptor* d) {
+  PREDATAR_REQUIRE_CONTEXT();
   if (array == nullptr || d == nullptr) return CUDA_ERROR_INVALID_VALUE;
   cudaChannelFormatDesc desc{};
   if (!channelDesc(d->format, d->channels, desc)) return refuseFormat("cuArray3DCreate", d->format, d->channels);

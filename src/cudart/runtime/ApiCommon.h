@@ -18,11 +18,18 @@ inline cudaStream_t perThreadDefault(cudaStream_t stream) {
   return stream == nullptr ? reinterpret_cast<cudaStream_t>(StreamOrder::kPerThread) : stream;
 }
 
+// Set on a thread by its first runtime call that works with the device (the
+// two macros below, cudaSetDevice): NVIDIA's runtime makes the device's
+// primary context current on the thread then, so the driver API has a
+// context there (predatarDriverPrimaryContextCurrent, DriverBridge.h).
+inline thread_local bool primaryContextCurrent = false;
+
 // Most calls return a pending sticky launch error before doing anything, as a
 // GPU context does after a fault. They need the device's earlier work done:
 // a launch suspended while it waits for the host goes on, and the stream work
 // queued behind it runs (Runtime::settleSuspendedLaunch).
 #define PREDATAR_LOCK_AND_CHECK_STICKY()                  \
+  primaryContextCurrent = true;                           \
   std::lock_guard lock(rt().mutex());                     \
   rt().settleSuspendedLaunch();                           \
   if (rt().sticky() != cudaSuccess) return fail(rt().sticky())
@@ -30,6 +37,7 @@ inline cudaStream_t perThreadDefault(cudaStream_t stream) {
 // Calls that neither wait for the device nor change what it computes (creating
 // a stream, prefetch hints): a suspended launch stays suspended.
 #define PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH()          \
+  primaryContextCurrent = true;                           \
   std::lock_guard lock(rt().mutex());                     \
   if (rt().sticky() != cudaSuccess) return fail(rt().sticky())
 

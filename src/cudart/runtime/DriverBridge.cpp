@@ -167,3 +167,7 @@ extern "C" __attribute__((visibility("default"))) int predatarDriverAddressRange
   if (bytes) *bytes = allocation->bytes;
   return cudaSuccess;
 }
+
+extern "C" __attribute__((visibility("default"))) int predatarDriverPrimaryContextCurrent() {
+  return primaryContextCurrent ? 1 : 0;
+}

@@ -26,6 +26,9 @@ int predatarDriverAddressRange(uint64_t address, uint64_t* base, uint64_t* bytes
 // Where each parameter of `function` lies in a packed argument buffer
 // (cuLaunchKernel's CU_LAUNCH_PARAM_BUFFER_POINTER): params[i] = buffer +
 // the offset of parameter i, each aligned as its .param says.
+// 1 when a runtime call on this thread has made the primary context current
+// (ApiCommon.h), as NVIDIA's runtime does; else 0.
+int predatarDriverPrimaryContextCurrent();
 int predatarDriverUnpackParams(const void* function, void* buffer, size_t bytes, void** params, size_t capacity,
                                size_t* count);
 }
