@@ -7,6 +7,7 @@
 // returned by the next synchronization. Two streams that write one buffer
 // with nothing ordering them race, at units/driver_api_kernels.cu:15.
 #include <cuda.h>
+#include <cuda_runtime.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #define CHECK(call)                                                               \
@@ -309,6 +311,20 @@ int main() {
   CHECK(cuMemFree(data));
   CHECK(cuMemFree(words));
   CHECK(cuMemFree(counts));
+
+  // Contexts are per thread: a new thread has none (a driver allocation
+  // fails) until a runtime call makes the primary context current there.
+  int bare = 0, afterRuntime = 0;
+  std::thread([&] {
+    CUdeviceptr unused;
+    CUcontext none = nullptr, primary = nullptr;
+    cuCtxGetCurrent(&none);
+    bare = none == nullptr && cuMemAlloc(&unused, 4) == CUDA_ERROR_INVALID_CONTEXT;
+    cudaFree(nullptr);
+    cuCtxGetCurrent(&primary);
+    afterRuntime = primary != nullptr && cuMemAlloc(&unused, 4) == CUDA_SUCCESS && cuMemFree(unused) == CUDA_SUCCESS;
+  }).join();
+  std::printf("another thread: no context %d, the runtime's after cudaFree(0) %d\n", bare, afterRuntime);
 
   // A device assert is the GPU's asynchronous error: the launch succeeds,
   // the next synchronization returns it (and the context is lost).
