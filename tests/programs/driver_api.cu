@@ -286,10 +286,16 @@ int main() {
   CHECK(cuTexObjectDestroy(object));
   CHECK(cuArrayDestroy(array));
 
-  // A cubin holds machine code only: refused by name.
-  char cubin[64] = {0x7f, 'E', 'L', 'F'};
+  // Four bytes of ELF magic are no cubin: an invalid image (200, as an H200 answers).
+  char notCubin[64] = {0x7f, 'E', 'L', 'F'};
   CUmodule refused;
-  std::printf("cubin: %d\n", cuModuleLoadData(&refused, cubin) == CUDA_ERROR_NO_BINARY_FOR_GPU);
+  std::printf("malformed cubin: %d\n", int(cuModuleLoadData(&refused, notCubin)));
+  // A cubin holds machine code only: predatar refuses it by name
+  // (CUDA_ERROR_NO_BINARY_FOR_GPU). On standard error: a GPU would load a
+  // real one, and standard output is compared with a GPU's.
+  char cubin[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
+  cubin[18] = char(190);  // EM_CUDA
+  std::fprintf(stderr, "cubin: %d\n", int(cuModuleLoadData(&refused, cubin)));
 
   // Two streams, nothing between their launches: a race on every element.
   CUstream first, second;

@@ -28,6 +28,16 @@ struct FatbinWrapper {
 
 bool isElf(const void* image) { return std::memcmp(image, "\x7f" "ELF", 4) == 0; }
 
+// An ELF header a cubin can have: 64-bit, little-endian, version 1, machine
+// EM_CUDA (190). Anything else that starts like an ELF file is an invalid
+// image (NVIDIA's driver answers CUDA_ERROR_INVALID_IMAGE), not machine code.
+bool plausibleCubin(const void* image) {
+  auto bytes = static_cast<const uint8_t*>(image);
+  uint16_t machine = 0;
+  std::memcpy(&machine, bytes + 18, sizeof machine);
+  return bytes[4] == 2 && bytes[5] == 1 && bytes[6] == 1 && machine == 190;
+}
+
 // PTX text: what a module of PTX always has (a cuModuleLoadData of anything
 // else, such as a file read wrongly, is an invalid image, not a parse error).
 bool looksLikePtx(const char* text) {
@@ -50,6 +60,9 @@ cudaError_t load(const void* image, const char* name, void*** module) {
   void** handle = nullptr;
   if (magic == kFatbinMagic || magic == kFatbinWrapperMagic) {
     handle = registerImage(image);
+  } else if (isElf(image) && !plausibleCubin(image)) {
+    warn("cuModuleLoadData: the image starts like an ELF file but is not a cubin (no 64-bit CUDA ELF header)");
+    return cudaErrorInvalidKernelImage;
   } else if (isElf(image)) {
     predatarUnsupportedReturning("cuModuleLoadData of a cubin (machine code only: predatar emulates PTX; load the "
                                  "PTX, or a fat binary that holds it, e.g. nvcc -fatbin -arch=sm_75)",
