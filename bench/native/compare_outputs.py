@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Compares what the samples printed under predatar with what they printed on a real GPU.
 
-usage: compare_outputs.py [--native h200-logs.tar.xz] --predatar-logs DIR [--all] [NAME...]
+usage: compare_outputs.py [--native LOGS.tar.xz ...] --predatar-logs DIR [--all] [NAME...]
 
-DIR is run_samples.py's --logs folder. Lines that differ between any two runs on a GPU are left out
+DIR is run_samples.py's --logs folder. The native logs are h200-logs.tar.xz (76 samples) and
+h100-logs.tar.xz (the 15 driver-API and NVRTC samples), unless --native names others. Lines that differ between any two runs on a GPU are left out
 of the comparison: predatar's own lines, timings and rates, the device's name, the binary's path.
 Prints, per sample, how many lines differ and (with --all, or for named samples) the differences.
 """
@@ -17,7 +18,7 @@ import ground_truth  # the logs archive, as recorded
 HERE = Path(__file__).resolve().parent
 # Lines whose content depends on the machine, not on what the program computed.
 MACHINE = re.compile(r"time|throughput|GB/s|GFlop|msec|\bms\b|seconds|bandwidth|perf|clock|"
-                     r"device \d|\"NVIDIA|GPU Device|PreDataR emulated|H200|Hopper|starting\.\.\.|returned OK|"
+                     r"device \d|\"NVIDIA|GPU Device|PreDataR emulated|H200|H100|Hopper|starting\.\.\.|returned OK|"
                      r"^=+$|Driver version|MB/s|elapsed|Mpixels|TFLOPS|\bTOPS\b|host CPUs|Starting \[|"
                      r"OS_System_Type|iterations while waiting|Mtexlookups|Mpix/s", re.IGNORECASE)
 
@@ -29,12 +30,15 @@ def program_lines(text):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--native", default=str(HERE / "h200-logs.tar.xz"))
+    parser.add_argument("--native", action="append", help="a logs archive of ground_truth.py (repeatable)")
     parser.add_argument("--predatar-logs", required=True)
     parser.add_argument("--all", action="store_true", help="print every sample's differences")
     parser.add_argument("names", nargs="*")
     args = parser.parse_args()
-    native = ground_truth.read_logs(args.native, "samples")
+    native = {}
+    for archive in args.native or [str(HERE / "h200-logs.tar.xz"), str(HERE / "h100-logs.tar.xz")]:
+        for name, text in ground_truth.read_logs(archive, "samples").items():
+            native.setdefault(name, text)
     names = args.names or sorted(native)
     same = 0
     for name in names:

@@ -6,7 +6,7 @@ space and predicts other schedules. So the comparison is on shared-memory races,
 lines racecheck named in its hazards (both accesses), against the lines of predatar's shared-memory
 races (gwcp, both accesses). Global-memory races are listed beside, as what racecheck cannot see.
 
-usage: compare_races.py [--predatar build/predatar] [--native h200-logs.tar.xz] [--markdown] [--check]
+usage: compare_races.py [--predatar build/predatar] [--native LOGS.tar.xz ...] [--markdown] [--check]
 Runs predatar on bench/apps (both builds, small size) and tests/programs. --check (ctest): exits 1 when
 racecheck named a shared-memory race line that predatar does not, but for racecheck's known false
 positives (KNOWN_FALSE_POSITIVES).
@@ -61,11 +61,16 @@ def fmt(lines):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--predatar", default=str(REPO / "build" / "predatar"))
-    parser.add_argument("--native", default=str(HERE / "h200-logs.tar.xz"))
+    parser.add_argument("--native", action="append",
+                        help="a logs archive of ground_truth.py (repeatable; default: the H200's, then the H100's, "
+                             "which has the programs added since)")
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--check", action="store_true", help="fail when predatar misses a line racecheck named")
     args = parser.parse_args()
-    native = racecheck_lines(args.native)
+    native = {}
+    for archive in args.native or [str(HERE / "h200-logs.tar.xz"), str(HERE / "h100-logs.tar.xz")]:
+        for label, lines in racecheck_lines(archive).items():
+            native.setdefault(label, lines)
     print("| program | racecheck (shared) | predatar gwcp (shared) | agree | predatar, other spaces |")
     print("|---|---|---|---|---|")
     agree = compared = 0

@@ -137,12 +137,14 @@ def feature_programs():
     return [(p.stem, folder / "bin" / p.stem) for p in sorted(folder.glob("*.cu"))]
 
 
-def native_programs(out, logs, until):
+def native_programs(out, logs, until, targets=""):
     table = Table(out / "programs.tsv", ["program", "rc", "expected_status", "stdout_matches", "wall_s", "first_difference"])
     folder = REPO / "tests" / "programs"
     for name, binary in feature_programs():
         if elapsed() > until:
             return
+        if not re.search(targets, f"programs/{name}"):
+            continue
         with tempfile.TemporaryDirectory() as work:
             rc, wall, _, stdout, stderr = run([str(binary)], work, timeout=30, separate_stderr=True)
         logs.add(f"programs/{name}.log", stdout + "\n--- stderr ---\n" + stderr)
@@ -177,6 +179,8 @@ def native_samples(out, logs, args, until):
         row = {"name": name, "cpu": cpu, "races": 0}
         if rc == "timeout":
             row["verdict"], row["reason"] = "TIMEOUT", f"wall-clock limit ({args.sample_timeout} s)"
+        elif rc == "missing":  # it could not be started: the error says why
+            row["verdict"], row["reason"] = "NORUN", text.strip()[:160]
         else:
             run_samples.classify(row, text, rc if rc >= 0 else 128 - rc, False, 10**6)
         table.row(name, row["verdict"], rc, f"{wall:.3f}", f"{cpu:.2f}", row["reason"])
@@ -263,8 +267,12 @@ def main():
     parser.add_argument("--jobs", type=int, default=8, help="sanitizer runs at once (default 8)")
     parser.add_argument("--phases", default="apps,programs,samples,racecheck",
                         help="comma-separated, of apps, programs, samples, racecheck, memcheck, synccheck")
-    parser.add_argument("--targets", default="", help="sanitizer phases: only targets whose label matches this regex")
+    parser.add_argument("--targets", default="", help="programs and sanitizer phases: only targets whose label matches this regex")
     args = parser.parse_args()
+    # Samples run from their own folders, so relative paths given here must not stay relative.
+    for attr in ("samples_bin", "samples_tree"):
+        if getattr(args, attr):
+            setattr(args, attr, str(Path(getattr(args, attr)).resolve()))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     logs = Logs()
@@ -274,7 +282,7 @@ def main():
     if "apps" in phases:
         native_apps(out, logs, until=0.12 * args.budget)
     if "programs" in phases:
-        native_programs(out, logs, until=0.2 * args.budget)
+        native_programs(out, logs, until=0.2 * args.budget, targets=args.targets)
     if "samples" in phases and args.samples_bin:
         native_samples(out, logs, args, until=0.5 * args.budget)
     tools = [p for p in phases if p in ("racecheck", "memcheck", "synccheck")]
