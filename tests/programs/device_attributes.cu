@@ -161,6 +161,21 @@ int main() {
               p.persistingL2CacheMaxSize, p.accessPolicyMaxWindowSize);
   std::printf("sharedMemPerMultiprocessor: %zu\nsharedMemPerBlockOptin: %zu\nreservedSharedMemPerBlock: %zu\n",
               p.sharedMemPerMultiprocessor, p.sharedMemPerBlockOptin, p.reservedSharedMemPerBlock);
+  std::printf("maxTexture1D: %d, mipmap %d, cubemap %d\n", p.maxTexture1D, p.maxTexture1DMipmap,
+              p.maxTextureCubemap);
+  std::printf("maxTexture2D: %d %d, mipmap %d %d, linear %d %d %d, gather %d %d\n", p.maxTexture2D[0],
+              p.maxTexture2D[1], p.maxTexture2DMipmap[0], p.maxTexture2DMipmap[1], p.maxTexture2DLinear[0],
+              p.maxTexture2DLinear[1], p.maxTexture2DLinear[2], p.maxTexture2DGather[0], p.maxTexture2DGather[1]);
+  std::printf("maxTexture3D: %d %d %d, alt %d %d %d\n", p.maxTexture3D[0], p.maxTexture3D[1], p.maxTexture3D[2],
+              p.maxTexture3DAlt[0], p.maxTexture3DAlt[1], p.maxTexture3DAlt[2]);
+  std::printf("maxTextureLayered: 1D %d %d, 2D %d %d %d, cubemap %d %d\n", p.maxTexture1DLayered[0],
+              p.maxTexture1DLayered[1], p.maxTexture2DLayered[0], p.maxTexture2DLayered[1], p.maxTexture2DLayered[2],
+              p.maxTextureCubemapLayered[0], p.maxTextureCubemapLayered[1]);
+  std::printf("maxSurface: 1D %d, 2D %d %d, 3D %d %d %d, cubemap %d\n", p.maxSurface1D, p.maxSurface2D[0],
+              p.maxSurface2D[1], p.maxSurface3D[0], p.maxSurface3D[1], p.maxSurface3D[2], p.maxSurfaceCubemap);
+  std::printf("maxSurfaceLayered: 1D %d %d, 2D %d %d %d, cubemap %d %d\n", p.maxSurface1DLayered[0],
+              p.maxSurface1DLayered[1], p.maxSurface2DLayered[0], p.maxSurface2DLayered[1], p.maxSurface2DLayered[2],
+              p.maxSurfaceCubemapLayered[0], p.maxSurfaceCubemapLayered[1]);
   size_t free = 0, total = 0;
   if (cudaMemGetInfo(&free, &total) != cudaSuccess) return 1;
   std::printf("cudaMemGetInfo total: %zu\n", total);

@@ -58,6 +58,27 @@ int fixedAttribute(int attribute) {
   return 0;
 }
 
+// cudaDeviceProp's texture and surface limits: the attributes' values.
+void setTextureLimits(cudaDeviceProp* p) {
+  auto a = fixedAttribute;
+  p->maxTexture1D = a(21), p->maxTexture1DMipmap = a(77), p->maxTextureCubemap = a(52);
+  p->maxTexture2D[0] = a(22), p->maxTexture2D[1] = a(23);
+  p->maxTexture2DMipmap[0] = a(73), p->maxTexture2DMipmap[1] = a(74);
+  p->maxTexture2DLinear[0] = a(70), p->maxTexture2DLinear[1] = a(71), p->maxTexture2DLinear[2] = a(72);
+  p->maxTexture2DGather[0] = a(45), p->maxTexture2DGather[1] = a(46);
+  p->maxTexture3D[0] = a(24), p->maxTexture3D[1] = a(25), p->maxTexture3D[2] = a(26);
+  p->maxTexture3DAlt[0] = a(47), p->maxTexture3DAlt[1] = a(48), p->maxTexture3DAlt[2] = a(49);
+  p->maxTexture1DLayered[0] = a(42), p->maxTexture1DLayered[1] = a(43);
+  p->maxTexture2DLayered[0] = a(27), p->maxTexture2DLayered[1] = a(28), p->maxTexture2DLayered[2] = a(29);
+  p->maxTextureCubemapLayered[0] = a(53), p->maxTextureCubemapLayered[1] = a(54);
+  p->maxSurface1D = a(55), p->maxSurfaceCubemap = a(66);
+  p->maxSurface2D[0] = a(56), p->maxSurface2D[1] = a(57);
+  p->maxSurface3D[0] = a(58), p->maxSurface3D[1] = a(59), p->maxSurface3D[2] = a(60);
+  p->maxSurface1DLayered[0] = a(61), p->maxSurface1DLayered[1] = a(62);
+  p->maxSurface2DLayered[0] = a(63), p->maxSurface2DLayered[1] = a(64), p->maxSurface2DLayered[2] = a(65);
+  p->maxSurfaceCubemapLayered[0] = a(67), p->maxSurfaceCubemapLayered[1] = a(68);
+}
+
 }  // namespace
 
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
@@ -112,6 +133,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->clusterLaunch = 0;
   p->deviceNumaId = -1;
   p->hostNumaId = -1;
+  setTextureLimits(p);
   return cudaSuccess;
 }
 

@@ -2,8 +2,9 @@
 // (CurandKernels.cu), launched on the generator's stream so the detectors
 // check the writes like any kernel's. Pseudo-random types all give the
 // counter-based generator of CurandKernels.cu, quasi-random SOBOL32 and
-// SOBOL64 the Sobol points of Sobol.h: the distributions cuRAND documents, not its
-// numbers. Everything else cuRAND exports is refused by name (Stubs.cpp).
+// SOBOL64 the Sobol points of Sobol.h: the distributions cuRAND documents,
+// not its numbers. Everything else cuRAND exports is refused by name
+// (Stubs.cpp).
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -97,7 +98,7 @@ curandStatus create(curandGenerator_t* generator, int type, bool host) {
   if (!pseudo && !quasi) {
     std::string what = "curandCreateGenerator with rng_type " + std::to_string(type) +
                        " (predatar's cuRAND has the pseudo-random types, CURAND_RNG_QUASI_SOBOL32 and "
-                       "CURAND_RNG_QUASI_SOBOL64; the scrambled ones are not)";
+                       "CURAND_RNG_QUASI_SOBOL64, not the scrambled ones)";
     return refuse(what.c_str(), CURAND_STATUS_TYPE_ERROR, "CURAND_STATUS_TYPE_ERROR");
   }
   announceOnce();
