@@ -4,8 +4,9 @@
 usage: compare_outputs.py [--native LOGS.tar.xz ...] --predatar-logs DIR [--all] [NAME...]
 
 DIR is run_samples.py's --logs folder. The native logs are h200-logs.tar.xz (76 samples) and
-h100-logs.tar.xz (the 15 driver-API and NVRTC samples), unless --native names others. Lines that differ between any two runs on a GPU are left out
-of the comparison: predatar's own lines, timings and rates, the device's name, the binary's path.
+h100-logs.tar.xz (the 15 driver-API and NVRTC samples), unless --native names others. Lines that
+differ between any two runs on a GPU are left out of the comparison: predatar's own lines, timings
+and rates, the device's name, the binary's path.
 Prints, per sample, how many lines differ and (with --all, or for named samples) the differences.
 """
 import argparse

@@ -267,7 +267,8 @@ def main():
     parser.add_argument("--jobs", type=int, default=8, help="sanitizer runs at once (default 8)")
     parser.add_argument("--phases", default="apps,programs,samples,racecheck",
                         help="comma-separated, of apps, programs, samples, racecheck, memcheck, synccheck")
-    parser.add_argument("--targets", default="", help="programs and sanitizer phases: only targets whose label matches this regex")
+    parser.add_argument("--targets", default="",
+                        help="programs and sanitizer phases: only targets whose label matches this regex")
     args = parser.parse_args()
     # Samples run from their own folders, so relative paths given here must not stay relative.
     for attr in ("samples_bin", "samples_tree"):
