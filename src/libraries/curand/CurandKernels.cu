@@ -83,20 +83,26 @@ extern "C" __global__ void predatar_curand_normal_double(double* out, u64 n, u64
   normal(out, n, seed, offset, mean, stddev, logNormal);
 }
 
-// Sobol32 in cuRAND's quasi-random order: the n / dims points of dimension 0,
-// then those of dimension 1, ...; point p of dimension d is the XOR of the
-// dimension's direction numbers (32 each, `directions`) selected by the Gray
-// code of offset + p. kind 0: the 32-bit integers, 1: floats in (0, 1),
-// 2: doubles in (0, 1).
-__device__ __forceinline__ unsigned sobolAt(const unsigned* directions, u64 n, unsigned dims, u64 offset, u64 i) {
+// Sobol points in cuRAND's quasi-random order: the n / dims points of
+// dimension 0, then those of dimension 1, ...; point p of dimension d is the
+// XOR of the dimension's direction numbers (one per bit of Word: 32 for
+// Sobol32, 64 for Sobol64) selected by the Gray code of offset + p.
+template <class Word>
+__device__ __forceinline__ Word sobolPoint(const Word* directions, u64 n, unsigned dims, u64 offset, u64 i) {
+  constexpr int kBits = 8 * sizeof(Word);
   u64 perDim = n / dims;
   unsigned d = unsigned(i / perDim);
   u64 p = offset + i % perDim;
   u64 gray = p ^ (p >> 1);
-  unsigned x = 0;
-  for (int bit = 0; bit < 32 && gray; ++bit, gray >>= 1)
-    if (gray & 1) x ^= directions[32 * d + bit];
+  Word x = 0;
+  for (int bit = 0; bit < kBits && gray; ++bit, gray >>= 1)
+    if (gray & 1) x ^= directions[kBits * d + bit];
   return x;
+}
+
+// Sobol32: the 32-bit integers, floats in (0, 1), doubles in (0, 1).
+__device__ __forceinline__ unsigned sobolAt(const unsigned* directions, u64 n, unsigned dims, u64 offset, u64 i) {
+  return sobolPoint(directions, n, dims, offset, i);
 }
 
 extern "C" __global__ void predatar_curand_sobol32(unsigned* out, u64 n, unsigned dims, u64 offset,
@@ -114,18 +120,10 @@ extern "C" __global__ void predatar_curand_sobol_uniform_double(double* out, u64
   GRID_STRIDE(i, n) out[i] = (double(sobolAt(directions, n, dims, offset, i)) + 0.5) * (1.0 / 4294967296.0);
 }
 
-// Sobol64 (CURAND_RNG_QUASI_SOBOL64): the same order and construction with 64
-// direction numbers per dimension. kind as above; floats and doubles take the
-// point's top bits.
+// Sobol64 (CURAND_RNG_QUASI_SOBOL64): the 64-bit integers; floats and
+// doubles take the point's top bits.
 __device__ __forceinline__ u64 sobol64At(const u64* directions, u64 n, unsigned dims, u64 offset, u64 i) {
-  u64 perDim = n / dims;
-  unsigned d = unsigned(i / perDim);
-  u64 p = offset + i % perDim;
-  u64 gray = p ^ (p >> 1);
-  u64 x = 0;
-  for (int bit = 0; bit < 64 && gray; ++bit, gray >>= 1)
-    if (gray & 1) x ^= directions[64 * d + bit];
-  return x;
+  return sobolPoint(directions, n, dims, offset, i);
 }
 
 extern "C" __global__ void predatar_curand_sobol64(u64* out, u64 n, unsigned dims, u64 offset, const u64* directions) {
