@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <random>
 
 #include "sim/DeviceArena.h"
 #include "sim/Texture.h"
@@ -131,6 +133,44 @@ MemoryEvent event(AccessType type, uint64_t base, uint32_t lanes = 32) {
   e.lanes.mask = lanes == 32 ? ~0u : (1u << lanes) - 1;
   for (uint32_t l = 0; l < lanes; ++l) e.address[l] = base + 4 * l;
   return e;
+}
+
+// A coalesced warp access is taken as one range, a scattered one lane by lane:
+// either way the footprint holds the same bytes and grains.
+TEST(RepeatedLaunches, AFootprintHoldsTheBytesOfCoalescedAndScatteredAccesses) {
+  FootprintRecorder footprint;
+  MemoryEvent coalesced = event(AccessType::Write, 4096);
+  coalesced.size = 4;  // 32 words from 4096: [4096, 4224)
+  footprint.memory(coalesced);
+  MemoryEvent scattered = event(AccessType::AtomicRmw, 8192, 3);  // reads and writes
+  scattered.size = 4;
+  scattered.address[1] = 8200, scattered.address[2] = 8704;  // a gap after lane 0, then another grain
+  footprint.memory(scattered);
+  footprint.compactWrites();
+  std::vector<std::pair<uint64_t, uint64_t>> expected = {{4096, 4224}, {8192, 8196}, {8200, 8204}, {8704, 8708}};
+  EXPECT_EQ(footprint.writes, expected);
+  absl::flat_hash_set<uint64_t> grains = {8192 / 256, 8704 / 256};
+  EXPECT_EQ(footprint.readChunks, grains);
+}
+
+// Writes in any order end as their disjoint runs, and the list is compacted
+// while it grows (it was one entry per access until the launch ended).
+TEST(RepeatedLaunches, ScatteredWritesAreCompactedWhileRecorded) {
+  FootprintRecorder footprint;
+  std::vector<uint64_t> words(100000);
+  for (uint64_t i = 0; i < words.size(); ++i) words[i] = i;
+  std::shuffle(words.begin(), words.end(), std::mt19937_64(7));
+  size_t longest = 0;
+  for (uint64_t w : words) {
+    MemoryEvent e = event(AccessType::Write, 4 * w, 1);
+    e.size = 4;
+    footprint.memory(e);
+    longest = std::max(longest, footprint.writes.size());
+  }
+  EXPECT_LT(longest, words.size() / 2);
+  footprint.compactWrites();
+  std::vector<std::pair<uint64_t, uint64_t>> whole = {{0, 4 * words.size()}};
+  EXPECT_EQ(footprint.writes, whole);
 }
 
 TEST(RepeatedLaunches, AFootprintReplaysFromTheFirstRunWhateverElseChanged) {

@@ -61,22 +61,68 @@ bool splitByAllocation(std::vector<std::pair<uint64_t, uint64_t>>& ranges, const
 
 }  // namespace
 
+namespace {
+
+// The active lanes' bytes as one range [begin, end) when each lane's address
+// is where the one before ends (a coalesced access), else nullopt.
+std::optional<std::pair<uint64_t, uint64_t>> contiguousRange(const MemoryEvent& e) {
+  uint64_t size = std::max<uint8_t>(e.size, 1);
+  LaneMask m = e.lanes.mask;
+  if (m == 0) return std::nullopt;
+  uint64_t begin = e.address[std::countr_zero(m)], end = begin + size;
+  for (m &= m - 1; m; m &= m - 1) {
+    if (e.address[std::countr_zero(m)] != end) return std::nullopt;
+    end += size;
+  }
+  return std::pair{begin, end};
+}
+
+}  // namespace
+
+void FootprintRecorder::noteRead(uint64_t begin, uint64_t end) {
+  for (uint64_t c = begin / RepeatedLaunches::kGrainBytes; c <= (end - 1) / RepeatedLaunches::kGrainBytes; ++c)
+    if (uint64_t& recent = recentReadChunks_[c % recentReadChunks_.size()]; recent != c) {
+      readChunks.insert(c);
+      recent = c;
+    }
+}
+
+void FootprintRecorder::noteWrite(uint64_t begin, uint64_t end) {
+  if (!writes.empty() && begin >= writes.back().first && begin <= writes.back().second) {
+    writes.back().second = std::max(writes.back().second, end);
+    return;
+  }
+  writes.emplace_back(begin, end);
+  if (writes.size() < compactAt_) return;
+  compactWrites();
+  compactAt_ = std::max(kMinCompaction, 2 * writes.size());
+}
+
+void FootprintRecorder::compactWrites() {
+  std::sort(writes.begin(), writes.end());
+  size_t kept = 0;
+  for (const auto& w : writes) {
+    if (kept > 0 && w.first <= writes[kept - 1].second)
+      writes[kept - 1].second = std::max(writes[kept - 1].second, w.second);
+    else
+      writes[kept++] = w;
+  }
+  writes.resize(kept);
+}
+
 void FootprintRecorder::memory(const MemoryEvent& e) {
   if (e.space != MemorySpace::Global) return;
+  bool reads = e.type != AccessType::Write, written = e.type != AccessType::Read;
+  if (auto range = contiguousRange(e)) {
+    if (reads) noteRead(range->first, range->second);
+    if (written) noteWrite(range->first, range->second);
+    return;
+  }
   for (LaneMask m = e.lanes.mask; m; m &= m - 1) {
     uint32_t l = uint32_t(std::countr_zero(m));
     uint64_t a = e.address[l], end = a + std::max<uint8_t>(e.size, 1);
-    if (e.type != AccessType::Write)
-      for (uint64_t c = a / RepeatedLaunches::kGrainBytes; c <= (end - 1) / RepeatedLaunches::kGrainBytes; ++c)
-        if (uint64_t& recent = recentReadChunks_[c % recentReadChunks_.size()]; recent != c) {
-          readChunks.insert(c);
-          recent = c;
-        }
-    if (e.type == AccessType::Read) continue;
-    if (!writes.empty() && a >= writes.back().first && a <= writes.back().second)
-      writes.back().second = std::max(writes.back().second, end);
-    else
-      writes.emplace_back(a, end);
+    if (reads) noteRead(a, end);
+    if (written) noteWrite(a, end);
   }
 }
 
@@ -201,13 +247,8 @@ void RepeatedLaunches::learnFootprint(const Key& key, FootprintRecorder& footpri
                                       const Outcome& outcome) {
   uint64_t keyHash = hashKey(key);
   if (keys_[keyHash].footprintMisses >= kMaxMisses) return;  // this key's inputs keep changing
-  auto& writes = footprint.writes;
-  std::sort(writes.begin(), writes.end());
-  std::vector<std::pair<uint64_t, uint64_t>> merged;
-  for (const auto& w : writes) {
-    if (!merged.empty() && w.first <= merged.back().second) merged.back().second = std::max(merged.back().second, w.second);
-    else merged.push_back(w);
-  }
+  footprint.compactWrites();
+  std::vector<std::pair<uint64_t, uint64_t>> merged = footprint.writes;
   // A chunk both read and written: the reads may have seen the launch's own writes.
   for (const auto& [begin, end] : merged)
     for (uint64_t c = begin / kGrainBytes; c <= (end - 1) / kGrainBytes; ++c)

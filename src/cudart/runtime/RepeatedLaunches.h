@@ -42,10 +42,19 @@ class FootprintRecorder final : public NullEventSink {
  public:
   void memory(const MemoryEvent& event) override;
   bool consumesEvents() const override { return true; }
+  // Sorts `writes` and merges the runs that overlap or touch.
+  void compactWrites();
   absl::flat_hash_set<uint64_t> readChunks;  // grain indices
-  std::vector<std::pair<uint64_t, uint64_t>> writes;  // [begin, end), consecutive runs merged
+  // [begin, end), consecutive runs merged; compacted whenever it doubles, so
+  // it stays near the number of disjoint runs, not of accesses.
+  std::vector<std::pair<uint64_t, uint64_t>> writes;
 
  private:
+  static constexpr size_t kMinCompaction = 4096;
+  void noteRead(uint64_t begin, uint64_t end);
+  void noteWrite(uint64_t begin, uint64_t end);
+  size_t compactAt_ = kMinCompaction;
+
   // Grains inserted lately, by grain index modulo the size: a warp's lanes
   // read across a table's grains, and a set lookup per lane was 4% of a
   // table-heavy launch (curand_init's skip-ahead).
