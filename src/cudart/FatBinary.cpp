@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "cudart/runtime/DeviceProperties.h"
 #include "ptx/Link.h"
 
 namespace predatar::cudart {
@@ -256,6 +257,16 @@ absl::StatusOr<std::vector<FatBinEntry>> parseFatbinWrapper(const void* wrapper)
 
 absl::StatusOr<const FatBinEntry*> selectPtx(const std::vector<FatBinEntry>& entries,
                                              std::string_view moduleName) {
+  // PTX standing for a cubin runs only where that cubin would: the device's
+  // major version, no higher minor one (an sm_75 cubin on an sm_90 GPU gets
+  // CUDA_ERROR_NO_BINARY_FOR_GPU).
+  for (const auto& e : entries)
+    if ((e.flags & kFlagStandsForCubin) && !(int(e.arch / 10) == kMajor && int(e.arch % 10) <= kMinor))
+      return absl::FailedPreconditionError(absl::StrCat(
+          "the CUDA module", moduleName.empty() ? "" : " ", std::string(moduleName),
+          " is a cubin that NVRTC compiled for sm_", e.arch, ", which does not run on this sm_", kMajor, kMinor,
+          " device, as on a GPU (CUDA_ERROR_NO_BINARY_FOR_GPU): compile for sm_", kMajor, kMinor,
+          ", or for compute_", e.arch, " to get PTX, which any later device runs"));
   const FatBinEntry* best = nullptr;
   for (const auto& e : entries) {
     if (!e.isPtx()) continue;

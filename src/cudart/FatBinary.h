@@ -37,7 +37,7 @@ inline constexpr uint64_t kFlagLz4 = 0x2000;
 inline constexpr uint64_t kFlagZstd = 0x8000;
 // predatar's own flag (nvcc never sets it): the PTX entry stands for machine
 // code of sm_<arch>, which a program asked NVRTC for (src/libraries/nvrtc).
-// The driver loads it only where NVIDIA's driver would load that cubin.
+// selectPtx takes it only where NVIDIA's driver would load that cubin.
 inline constexpr uint64_t kFlagStandsForCubin = uint64_t(1) << 48;
 
 enum class Compression { None, Lz4, Zstd };
@@ -73,7 +73,9 @@ absl::StatusOr<std::vector<FatBinEntry>> parseFatbinWrapper(const void* wrapper)
 
 // The PTX of a module. With several PTX entries, the one for the lowest
 // architecture >= sm_70 (independent thread scheduling), else the highest.
-// When there is none, the error says how to rebuild with PTX embedded.
+// When there is none, the error says how to rebuild with PTX embedded; so it
+// does for PTX standing for a cubin (kFlagStandsForCubin) of an architecture
+// the emulated device could not run.
 absl::StatusOr<const FatBinEntry*> selectPtx(const std::vector<FatBinEntry>& entries,
                                              std::string_view moduleName = {});
 

@@ -71,26 +71,4 @@ inline size_t containerBytes(const void* image) {
   return size_t(header) + size_t(entries);
 }
 
-// The sm number of the first entry of the container at `image` that stands
-// for a cubin (kFlagStandsForCubin), or 0.
-inline uint32_t cubinArchOf(const void* image) {
-  size_t end = containerBytes(image);
-  if (end == 0) return 0;
-  auto bytes = static_cast<const uint8_t*>(image);
-  uint16_t header = 0;
-  std::memcpy(&header, bytes + 6, sizeof header);
-  for (size_t e = header; e + 0x40 <= end;) {
-    uint32_t entryHeader = 0, arch = 0;
-    uint64_t payload = 0, flags = 0;
-    std::memcpy(&entryHeader, bytes + e + 0x04, sizeof entryHeader);
-    std::memcpy(&payload, bytes + e + 0x08, sizeof payload);
-    std::memcpy(&arch, bytes + e + 0x1c, sizeof arch);
-    std::memcpy(&flags, bytes + e + 0x28, sizeof flags);
-    if (flags & kFlagStandsForCubin) return arch;
-    if (entryHeader == 0) break;
-    e += entryHeader + payload;
-  }
-  return 0;
-}
-
 }  // namespace predatar::cudart

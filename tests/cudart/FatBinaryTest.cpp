@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "cudart/FatBinary.h"
+#include "cudart/FatBinaryWriter.h"
 
 namespace predatar::cudart {
 namespace {
@@ -126,6 +127,25 @@ TEST_P(FatBinaryFixture, ReadsThroughTheRegistrationWrapper) {
   auto ptx = selectPtx(*entries);
   ASSERT_TRUE(ptx.ok()) << ptx.status();
   EXPECT_EQ(normalizePtx((*ptx)->payload), normalizePtx(readFile(c.ptx)));
+}
+
+// PTX that NVRTC's "cubin" stands for runs where that cubin would: sm_90 and
+// sm_90-compatible code on the emulated sm_90 device, not an sm_75 or sm_100 cubin.
+TEST(FatBinary, PtxStandingForACubinRunsOnlyWhereTheCubinWould) {
+  const char* ptx = ".version 9.0\n.target sm_75\n.address_size 64\n";
+  for (uint32_t arch : {90u, 75u, 100u, 0u}) {
+    std::vector<uint8_t> container = ptxContainer({PtxUnit{ptx, "jit.cu", arch}});
+    auto entries = parseFatbinContainer(container.data(), container.size());
+    ASSERT_TRUE(entries.ok()) << entries.status();
+    auto chosen = selectPtx(*entries, "jit.cu");
+    if (arch == 90 || arch == 0) {
+      EXPECT_TRUE(chosen.ok()) << arch << ": " << chosen.status();
+      continue;
+    }
+    ASSERT_FALSE(chosen.ok()) << arch;
+    EXPECT_NE(chosen.status().message().find("NVRTC compiled for sm_" + std::to_string(arch)), std::string::npos)
+        << chosen.status();
+  }
 }
 
 TEST(FatBinary, AllCompressionModesGiveTheSamePtx) {

@@ -1,5 +1,4 @@
 // Modules, the PTX linker, kernels and launches of the driver API (Driver.h).
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -54,28 +53,9 @@ void jitOutputs(unsigned count, const int* options, void** values) {
     if (logs[l] && sizes[l]) logs[l][0] = '\0';
 }
 
-// A cubin NVRTC compiled for sm_NN (FatBinaryWriter.h: PTX standing for it)
-// loads where NVIDIA's driver loads that cubin: a device of the same major
-// version and no lower minor one. On an H100 an sm_75 cubin fails with
-// CUDA_ERROR_NO_BINARY_FOR_GPU; so does it here, with a line saying why.
-CUresult checkCubinArchitecture(const void* image) {
-  uint32_t arch = predatar::cudart::cubinArchOf(image);
-  if (arch == 0) return CUDA_SUCCESS;
-  cudaDeviceProp prop{};
-  cudaGetDeviceProperties(&prop, 0);
-  if (int(arch / 10) == prop.major && int(arch % 10) <= prop.minor) return CUDA_SUCCESS;
-  std::fprintf(stderr,
-               "predatar: a cubin that NVRTC compiled for sm_%u does not run on this sm_%d%d device: "
-               "CUDA_ERROR_NO_BINARY_FOR_GPU, as NVIDIA's driver answers (compile for sm_%d%d, or for compute_%u "
-               "to get PTX, which any later device runs)\n",
-               arch, prop.major, prop.minor, prop.major, prop.minor, arch);
-  return CUDA_ERROR_NO_BINARY_FOR_GPU;
-}
-
 // `name`: the file the image came from (null: none).
 CUresult loadModule(CUmodule* module, const void* image, const char* name = nullptr) {
   if (module == nullptr || image == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  if (CUresult e = checkCubinArchitecture(image); e != CUDA_SUCCESS) return e;
   return fromRuntime(predatarDriverLoadModule(image, name, module));
 }
 

@@ -23,11 +23,9 @@ constexpr AttributeValue kFixedAttributes[] = {
     {21, 131072}, {22, 131072}, {23, 65536},                   // MaxTexture1DWidth, 2DWidth, 2DHeight
     {24, 16384}, {25, 16384}, {26, 16384},                     // MaxTexture3D Width, Height, Depth
     {27, 32768}, {28, 32768}, {29, 2048},                      // MaxTexture2DLayered Width, Height, Layers
-    {30, 512},                                                 // SurfaceAlignment
     {42, 32768}, {43, 2048},                                   // MaxTexture1DLayered Width, Layers
     {45, 32768}, {46, 32768},                                  // MaxTexture2DGather Width, Height
     {47, 8192}, {48, 8192}, {49, 32768},                       // MaxTexture3D{Width,Height,Depth}Alt
-    {51, 32},                                                  // TexturePitchAlignment
     {52, 32768}, {53, 32768}, {54, 2046},                      // MaxTextureCubemap Width, Layered Width, Layers
     {55, 32768}, {56, 131072}, {57, 65536},                    // MaxSurface1DWidth, 2DWidth, 2DHeight
     {58, 16384}, {59, 16384}, {60, 16384},                     // MaxSurface3D Width, Height, Depth
@@ -50,7 +48,7 @@ constexpr AttributeValue kFixedAttributes[] = {
 // MemoryPoolSupportedHandleTypes (119) and IpcEventSupport (125: one process),
 // HostNumaMemoryPoolsSupported (142) and HostMemoryPoolsSupported (144: pools
 // are of device memory). PciDeviceId (34) is the machine's slot, not the GPU's.
-constexpr int kAttrNumaId = 131;
+constexpr int kAttrSurfaceAlignment = 30, kAttrTexturePitchAlignment = 51, kAttrNumaId = 131;
 
 int fixedAttribute(int attribute) {
   for (const AttributeValue& a : kFixedAttributes)
@@ -192,6 +190,8 @@ cudaError_t cudaDeviceGetAttribute(int* value, int attr, int device) {
     case cudaDevAttrMemoryPoolsSupported: v = 1; break;
     case cudaDevAttrMaxPersistingL2CacheSize: v = p.persistingL2CacheMaxSize; break;
     case cudaDevAttrMaxAccessPolicyWindowSize: v = p.accessPolicyMaxWindowSize; break;
+    case kAttrSurfaceAlignment: v = int(p.surfaceAlignment); break;
+    case kAttrTexturePitchAlignment: v = int(p.texturePitchAlignment); break;
     case kAttrNumaId: v = p.deviceNumaId; break;
     default: v = fixedAttribute(attr); break;
   }

@@ -5,8 +5,8 @@
 // a program that asks for machine code (--gpu-architecture=sm_NN, then
 // nvrtcGetCUBIN) gets PTX for compute_NN instead, in a fat binary that
 // predatar's cuModuleLoadData loads (src/cudart/driver): the emulator runs
-// PTX, never machine code. The fat binary remembers sm_NN, so the driver
-// refuses it where NVIDIA's would refuse the cubin (another major version).
+// PTX, never machine code. The fat binary remembers sm_NN, so loading it
+// fails where NVIDIA's driver would refuse the cubin (FatBinary.h).
 #include <dlfcn.h>
 #include <unistd.h>
 
