@@ -26,32 +26,14 @@ enum class Kind : uint8_t { Global, Const, Shared, Local, Param };
 
 using Access = LaneAccess;
 
-inline uint64_t laneAddress(Ctx& x, const Instr& in, uint32_t l) { return laneAddressOf(x, in.addr, l); }
-
-// Resolves every lane's address; false (and a fault) on an invalid access.
-bool resolve(Ctx& x, const Instr& in, uint32_t m, uint32_t bytes, Access& acc, const char* what) {
-  ptx::Space space = in.space;
-  if (in.addr.base == ptx::Address::Base::Frame) space = ptx::Space::Local;
-  if (in.addr.base == ptx::Address::Base::Param) space = ptx::Space::Param;
-  uint64_t addr[32];
-  if (in.addr.base == ptx::Address::Base::Ref) {  // the common case, without a switch per lane
-    const uint64_t* r = S(x, in.addr.ref);
-    uint64_t offset = uint64_t(in.addr.offset);
-    forLanes(m, [&](uint32_t l) { addr[l] = r[l] + offset; });
-  } else {
-    forLanes(m, [&](uint32_t l) { addr[l] = laneAddress(x, in, l); });
-  }
-  return resolveLanes(x, space, addr, m, bytes, acc, what);
-}
-
-
 // Kernel parameters (ld.param at every kernel's start): every lane in the
 // parameter window and in bounds. They raise no events.
-bool resolveUniformParam(Ctx& x, const uint64_t* addr, uint32_t m, uint32_t bytes, LaneAccess& acc) {
+template <class AddrOf>
+bool resolveUniformParam(Ctx& x, AddrOf addrOf, uint32_t m, uint32_t bytes, LaneAccess& acc) {
   const std::vector<uint8_t>& params = x.L->params;
   bool bad = false;
   forLanes(m, [&](uint32_t l) {
-    uint64_t a = addr[l], off = a & kWindowMask;
+    uint64_t a = addrOf(l), off = a & kWindowMask;
     bad |= (a >> kWindowShift) != 3 || off + bytes > params.size();
     acc.ptr[l] = const_cast<uint8_t*>(params.data()) + off;
   });
@@ -64,7 +46,10 @@ bool resolveUniformParam(Ctx& x, const uint64_t* addr, uint32_t m, uint32_t byte
 // const) inside the cached allocation, or every lane shared in bounds, all
 // aligned. False when any lane is anything else; the per-lane path then
 // resolves the access again and names the fault, so the result is the same.
-bool resolveUniform(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, uint32_t bytes, LaneAccess& acc) {
+// `addrOf(l)`: lane l's address (a register plus an offset, computed where it
+// is used rather than stored first: one pass over the lanes fewer).
+template <class AddrOf>
+bool resolveUniform(Ctx& x, ptx::Space space, AddrOf addrOf, uint32_t m, uint32_t bytes, LaneAccess& acc) {
   Launch& L = *x.L;
   if (bytes == 0 || (bytes & (bytes - 1)) != 0) return false;  // odd sizes: the per-lane path
   uint64_t alignMask = bytes - 1;
@@ -73,7 +58,11 @@ bool resolveUniform(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, 
   uint64_t offMask = space == ptx::Space::Shared ? 0xFFFFFFFFull : kWindowMask;
   if (space == ptx::Space::Generic) {
     uint64_t any = 0, all = ~uint64_t(0);
-    forLanes(m, [&](uint32_t l) { any |= addr[l]; all &= addr[l]; });
+    forLanes(m, [&](uint32_t l) {
+      uint64_t a = addrOf(l);
+      any |= a;
+      all &= a;
+    });
     uint64_t anyWindow = any >> kWindowShift, allWindow = all >> kWindowShift;
     if (anyWindow == 0) globalOk = true;
     else if (anyWindow != 1 || allWindow != 1) return false;
@@ -81,22 +70,22 @@ bool resolveUniform(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, 
   } else if (space == ptx::Space::Global || isConst) {
     globalOk = true;
   } else if (space == ptx::Space::Param) {
-    return resolveUniformParam(x, addr, m, bytes, acc);
+    return resolveUniformParam(x, addrOf, m, bytes, acc);
   } else {
     return false;
   }
-  bool bad = false;
   if (globalOk) {
     uint64_t lo = ~uint64_t(0), hi = 0;
+    uint64_t misaligned = 0;
     forLanes(m, [&](uint32_t l) {
-      uint64_t a = addr[l];
-      bad |= (a & alignMask) != 0;
+      uint64_t a = addrOf(l);
+      misaligned |= a;
       lo = std::min(lo, a);
       hi = std::max(hi, a);
       acc.ptr[l] = reinterpret_cast<uint8_t*>(a);
       acc.addr[l] = a;
     });
-    if (bad || hi + bytes < hi) return false;
+    if ((misaligned & alignMask) != 0 || hi + bytes < hi) return false;
     // Kernels alternate between arrays (keys and values, input and output):
     // one lookup per instruction refills the cache, not one per lane.
     if (!(lo >= L.cacheBase && hi + bytes <= L.cacheEnd)) {
@@ -110,13 +99,16 @@ bool resolveUniform(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, 
   }
   uint8_t* shared = L.blocks[x.W->block].shared.get();
   uint64_t size = L.sharedBytes;
+  // (bitwise, not short-circuit: no branch per lane)
+  uint64_t misaligned = 0, highest = 0;
   forLanes(m, [&](uint32_t l) {
-    uint64_t off = addr[l] & offMask;
-    bad |= (off & alignMask) != 0 || off + bytes > size;
+    uint64_t off = addrOf(l) & offMask;
+    misaligned |= off;
+    highest = std::max(highest, off);
     acc.ptr[l] = shared + off;
     acc.addr[l] = off;
   });
-  if (bad) return false;
+  if ((misaligned & alignMask) != 0 || highest + bytes > size) return false;
   acc.sharedMask = m;
   return true;
 }
@@ -149,9 +141,9 @@ static LaneMask beforeDependencyWait(const Ctx& x, uint32_t globalMask) {
   return x.L->cfg.programmaticOverlap ? globalMask & ~x.W->gridDependencyWaited : 0;
 }
 
-bool resolveLanes(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, uint32_t bytes, LaneAccess& acc,
-                  const char* what) {
-  if (m != 0 && resolveUniform(x, space, addr, m, bytes, acc)) return true;
+// Every lane on its own, each lane's fault named: what resolveUniform leaves.
+static bool resolveEachLane(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, uint32_t bytes,
+                            LaneAccess& acc, const char* what) {
   acc.globalMask = acc.sharedMask = 0;
   Launch& L = *x.L;
   Warp& w = *x.W;
@@ -245,6 +237,36 @@ bool resolveLanes(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, ui
   return ok;
 }
 
+bool resolveLanes(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, uint32_t bytes, LaneAccess& acc,
+                  const char* what) {
+  if (m != 0 && resolveUniform(x, space, [addr](uint32_t l) { return addr[l]; }, m, bytes, acc)) return true;
+  return resolveEachLane(x, space, addr, m, bytes, acc, what);
+}
+
+namespace {
+
+// Resolves every lane's address of `in`'s operand; false (and a fault) on an
+// invalid access.
+bool resolve(Ctx& x, const Instr& in, uint32_t m, uint32_t bytes, LaneAccess& acc, const char* what) {
+  ptx::Space space = in.space;
+  if (in.addr.base == ptx::Address::Base::Frame) space = ptx::Space::Local;
+  if (in.addr.base == ptx::Address::Base::Param) space = ptx::Space::Param;
+  uint64_t addr[32];
+  if (in.addr.base == ptx::Address::Base::Ref) {  // the common case: a register plus an offset
+    const uint64_t* r = S(x, in.addr.ref);
+    uint64_t offset = uint64_t(in.addr.offset);
+    if (m != 0 && resolveUniform(x, space, [r, offset](uint32_t l) { return r[l] + offset; }, m, bytes, acc))
+      return true;
+    forLanes(m, [&](uint32_t l) { addr[l] = r[l] + offset; });
+  } else {
+    forLanes(m, [&](uint32_t l) { addr[l] = laneAddressOf(x, in.addr, l); });
+    if (m != 0 && resolveUniform(x, space, [&addr](uint32_t l) { return addr[l]; }, m, bytes, acc)) return true;
+  }
+  return resolveEachLane(x, space, addr, m, bytes, acc, what);
+}
+
+}  // namespace
+
 void emitLaneAccess(Ctx& x, const LaneAccess& acc, AccessType type, uint32_t bytes, uint32_t pc, bool strong,
                     Scope scope) {
   Launch& L = *x.L;
@@ -318,7 +340,17 @@ inline uint64_t loadBits(const uint8_t* p, uint32_t size, bool sign) {
     default: { uint64_t v; std::memcpy(&v, p, 8); return v; }
   }
 }
-inline void storeBits(uint8_t* p, uint32_t size, uint64_t v) { std::memcpy(p, &v, size); }
+// (A switch, not memcpy(p, &v, size): a size known only at run time made
+// every lane's store a call of memcpy.)
+inline void storeBits(uint8_t* p, uint32_t size, uint64_t v) {
+  switch (size) {
+    case 1: *p = uint8_t(v); break;
+    case 2: { uint16_t w = uint16_t(v); std::memcpy(p, &w, 2); break; }
+    case 4: { uint32_t w = uint32_t(v); std::memcpy(p, &w, 4); break; }
+    case 8: std::memcpy(p, &v, 8); break;
+    default: std::memcpy(p, &v, size); break;
+  }
+}
 // Whether storing the low `size` bytes of v at p changes memory (little endian: low bytes first).
 inline bool storeChanges(const uint8_t* p, uint32_t size, uint64_t v) {
   switch (size) {
@@ -379,6 +411,17 @@ void execSt(Ctx& x, const Instr& in, uint32_t m) {
   for (uint32_t k = 0; k < in.vec; ++k) {
     const uint64_t* s = S(x, in.src[k]);
     uint64_t changes = 0;
+    if (size == 4) {  // the usual width, without a switch per lane
+      forLanes(m, [&](uint32_t l) {
+        uint8_t* p = acc.ptr[l] + k * 4;
+        uint32_t old, v = uint32_t(s[l]);
+        std::memcpy(&old, p, 4);
+        changes += old != v;
+        std::memcpy(p, &v, 4);
+      });
+      x.L->memoryChanges += changes;
+      continue;
+    }
     forLanes(m, [&](uint32_t l) {
       uint8_t* p = acc.ptr[l] + k * size;
       changes += storeChanges(p, size, s[l]);
