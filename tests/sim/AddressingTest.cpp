@@ -5,7 +5,9 @@
 // similar and copies the word at offset 4 out to global memory.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "sim/Device.h"
 #include "SimTestUtil.h"
@@ -177,6 +179,111 @@ TEST(Addressing, WrappedOutOfBoundsStillFaults) {
   auto st = launch(**m, "k", cfg, mem, sink);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(std::string(st.message()).find("shared offset 0xffffffe0"), std::string::npos) << st;
+}
+
+// A warp of 32 threads runs BODY with %rd1 = out + 16 * tid (global) and %r1 =
+// sh + 16 * tid (a 512-byte shared array), then copies its 16 shared bytes
+// to out + 512 + 16 * tid. Memory starts as 0x5A bytes; the launch's status.
+absl::Status runWarp(const std::string& body, std::vector<uint8_t>& out) {
+  DeviceMemory mem;
+  auto m = loadPtx(R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .shared .align 16 .b8 sh[512];
+  .reg .pred %p<4>;
+  .reg .b16 %h<4>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<16>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r2, %tid.x;
+  shl.b32 %r3, %r2, 4;
+  mul.wide.u32 %rd2, %r3, 1;
+  add.s64 %rd1, %rd1, %rd2;
+  mov.u32 %r1, sh;
+  add.s32 %r1, %r1, %r3;
+  mov.u32 %r4, 0x5A5A5A5A;
+  st.shared.v4.u32 [%r1], {%r4, %r4, %r4, %r4};
+  bar.sync 0;
+)" + body + R"(
+  bar.sync 0;
+  ld.shared.v4.u32 {%r4, %r5, %r6, %r7}, [%r1];
+  st.global.v4.u32 [%rd1+512], {%r4, %r5, %r6, %r7};
+  ret;
+}
+)",
+                   "warp.ptx", mem);
+  if (!m.ok()) return m.status();
+  uint64_t buffer = mem.allocate(out.size(), "out");
+  std::memset(reinterpret_cast<void*>(buffer), 0x5A, out.size());
+  LaunchConfig cfg;
+  cfg.grid = {1, 1, 1};
+  cfg.block = {32, 1, 1};
+  cfg.args = {&buffer};
+  NullSink sink;
+  absl::Status st = launch(**m, "k", cfg, mem, sink);
+  std::memcpy(out.data(), reinterpret_cast<void*>(buffer), out.size());
+  return st;
+}
+
+// Every width of store, by a whole warp (the path that resolves all lanes at
+// once): each writes its own bytes and no neighbour's (byte 1 of each
+// thread's 16 stays 0x5A), in global and in shared memory alike. Widest
+// first: a store wider than its type would overwrite the one before it.
+TEST(Addressing, WarpStoresOfEveryWidthWriteTheirBytesOnly) {
+  std::vector<uint8_t> out(1024);
+  auto st = runWarp(R"(
+  mov.u16 %h1, 0xAB;
+  mov.u16 %h2, 0xCDEF;
+  mov.u32 %r8, 0x12345678;
+  mov.u64 %rd8, 0x0102030405060708;
+  st.global.u64 [%rd1+8], %rd8;
+  st.global.u32 [%rd1+4], %r8;
+  st.global.u16 [%rd1+2], %h2;
+  st.global.u8 [%rd1], %h1;
+  st.shared.u64 [%r1+8], %rd8;
+  st.shared.u32 [%r1+4], %r8;
+  st.shared.u16 [%r1+2], %h2;
+  st.shared.u8 [%r1], %h1;
+)",
+                    out);
+  ASSERT_TRUE(st.ok()) << st;
+  const uint8_t expected[16] = {0xAB, 0x5A, 0xEF, 0xCD, 0x78, 0x56, 0x34, 0x12,
+                                0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01};
+  for (int t = 0; t < 32; ++t)
+    for (int b = 0; b < 16; ++b) {
+      EXPECT_EQ(out[16 * t + b], expected[b]) << "global, thread " << t << ", byte " << b;
+      EXPECT_EQ(out[512 + 16 * t + b], expected[b]) << "shared, thread " << t << ", byte " << b;
+    }
+}
+
+// One lane of a warp out of bounds, or misaligned: the fault names that lane,
+// whatever the other 31 do.
+TEST(Addressing, OneBadLaneOfAWarpIsTheFault) {
+  std::vector<uint8_t> out(1024);
+  auto past = runWarp(R"(
+  setp.eq.u32 %p1, %r2, 31;
+  selp.b32 %r9, 4096, 0, %p1;
+  add.s32 %r10, %r1, %r9;
+  st.shared.u32 [%r10], %r2;
+)",
+                      out);
+  ASSERT_FALSE(past.ok());
+  EXPECT_NE(std::string(past.message()).find("out-of-bounds store"), std::string::npos) << past;
+  EXPECT_NE(std::string(past.message()).find("thread (31,0,0)"), std::string::npos) << past;
+  auto misaligned = runWarp(R"(
+  setp.eq.u32 %p1, %r2, 7;
+  selp.b64 %rd9, 2, 0, %p1;
+  add.s64 %rd10, %rd1, %rd9;
+  st.global.u32 [%rd10], %r2;
+)",
+                            out);
+  ASSERT_FALSE(misaligned.ok());
+  EXPECT_NE(std::string(misaligned.message()).find("misaligned store"), std::string::npos) << misaligned;
+  EXPECT_NE(std::string(misaligned.message()).find("thread (7,0,0)"), std::string::npos) << misaligned;
 }
 
 }  // namespace
