@@ -109,6 +109,7 @@ inline LocationKey locationOf(uint64_t key) {
 // different bytes of one word (char arrays) do not conflict.
 template <class F>
 void forEachWord(uint64_t address, uint32_t size, F&& f) {
+  if (size == 4 && (address & 3) == 0) return f(address, uint8_t(0xf));  // the usual access: one whole word
   uint64_t end = address + (size ? size : 1);
   for (uint64_t word = address & ~uint64_t(3); word < end; word += 4) {
     uint64_t from = std::max(word, address), to = std::min(word + 4, end);
@@ -254,11 +255,11 @@ class AccessHistory {
         PackedRecord& group = records[joins];
         group.setLanes(group.warp(), group.lanes() | 1u << (packed.thread & 31));
       } else {
-        records.insert(records.begin() + insertAt, packed);
+        insertRecord(records, insertAt, packed);
         ++liveRecords_;
       }
     } else {
-      records.insert(records.begin() + insertAt, packed);
+      insertRecord(records, insertAt, packed);
       ++liveRecords_;
     }
     // The page counts words with records in shadow_ (strongDevice_ is apart).
@@ -433,7 +434,7 @@ class AccessHistory {
     }
     liveRecords_ -= records.size() - kept;
     records.resize(kept);
-    records.insert(records.begin() + ptrdiff_t(isPlainRead(packed) ? kept : generalKept), packed);
+    insertRecord(records, isPlainRead(packed) ? kept : generalKept, packed);
     if (++liveRecords_ > peakRecords_) notePeak();
     return true;
   }

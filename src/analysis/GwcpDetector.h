@@ -218,7 +218,7 @@ class GwcpDetector final : public Detector {
   };
 
  private:
-  void access(ThreadClocks& t, const MemoryEvent& event, uint32_t lane, bool strong);
+  void access(ThreadClocks& t, const MemoryEvent& event, uint32_t lane, AccessRecord& record, uint8_t accessClass);
   void applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, uint64_t key, uint8_t accessClass);
   void applyRuleTwo(ThreadClocks& t, LockState& lock, gwcp::ThreadLockState& mine, const HeldLock& held,
                     Scope releaseScope);
