@@ -261,29 +261,30 @@ TEST(Addressing, WarpStoresOfEveryWidthWriteTheirBytesOnly) {
 }
 
 // One lane of a warp out of bounds, or misaligned: the fault names that lane,
-// whatever the other 31 do.
-TEST(Addressing, OneBadLaneOfAWarpIsTheFault) {
+// whatever the other 31 do: BODY's store faults in one lane only.
+void expectFaultOfOneLane(const std::string& body, const std::string& what, const std::string& thread) {
   std::vector<uint8_t> out(1024);
-  auto past = runWarp(R"(
+  absl::Status st = runWarp(body, out);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(std::string(st.message()).find(what), std::string::npos) << st;
+  EXPECT_NE(std::string(st.message()).find(thread), std::string::npos) << st;
+}
+
+TEST(Addressing, OneBadLaneOfAWarpIsTheFault) {
+  expectFaultOfOneLane(R"(
   setp.eq.u32 %p1, %r2, 31;
   selp.b32 %r9, 4096, 0, %p1;
   add.s32 %r10, %r1, %r9;
   st.shared.u32 [%r10], %r2;
 )",
-                      out);
-  ASSERT_FALSE(past.ok());
-  EXPECT_NE(std::string(past.message()).find("out-of-bounds store"), std::string::npos) << past;
-  EXPECT_NE(std::string(past.message()).find("thread (31,0,0)"), std::string::npos) << past;
-  auto misaligned = runWarp(R"(
+                       "out-of-bounds store", "thread (31,0,0)");
+  expectFaultOfOneLane(R"(
   setp.eq.u32 %p1, %r2, 7;
   selp.b64 %rd9, 2, 0, %p1;
   add.s64 %rd10, %rd1, %rd9;
   st.global.u32 [%rd10], %r2;
 )",
-                            out);
-  ASSERT_FALSE(misaligned.ok());
-  EXPECT_NE(std::string(misaligned.message()).find("misaligned store"), std::string::npos) << misaligned;
-  EXPECT_NE(std::string(misaligned.message()).find("thread (7,0,0)"), std::string::npos) << misaligned;
+                       "misaligned store", "thread (7,0,0)");
 }
 
 }  // namespace
