@@ -258,11 +258,10 @@ bool resolve(Ctx& x, const Instr& in, uint32_t m, uint32_t bytes, LaneAccess& ac
     if (m != 0 && resolveUniform(x, space, [r, offset](uint32_t l) { return r[l] + offset; }, m, bytes, acc))
       return true;
     forLanes(m, [&](uint32_t l) { addr[l] = r[l] + offset; });
-  } else {
-    forLanes(m, [&](uint32_t l) { addr[l] = laneAddressOf(x, in.addr, l); });
-    if (m != 0 && resolveUniform(x, space, [&addr](uint32_t l) { return addr[l]; }, m, bytes, acc)) return true;
+    return resolveEachLane(x, space, addr, m, bytes, acc, what);
   }
-  return resolveEachLane(x, space, addr, m, bytes, acc, what);
+  forLanes(m, [&](uint32_t l) { addr[l] = laneAddressOf(x, in.addr, l); });
+  return resolveLanes(x, space, addr, m, bytes, acc, what);
 }
 
 }  // namespace

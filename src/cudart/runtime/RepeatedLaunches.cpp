@@ -248,7 +248,7 @@ void RepeatedLaunches::learnFootprint(const Key& key, FootprintRecorder& footpri
   uint64_t keyHash = hashKey(key);
   if (keys_[keyHash].footprintMisses >= kMaxMisses) return;  // this key's inputs keep changing
   footprint.compactWrites();
-  std::vector<std::pair<uint64_t, uint64_t>> merged = footprint.writes;
+  std::vector<std::pair<uint64_t, uint64_t>> merged = std::move(footprint.writes);  // (the recorder is done)
   // A chunk both read and written: the reads may have seen the launch's own writes.
   for (const auto& [begin, end] : merged)
     for (uint64_t c = begin / kGrainBytes; c <= (end - 1) / kGrainBytes; ++c)

@@ -98,7 +98,8 @@ class RepeatedLaunches {
   // After running the launch `probe` was taken for: remember its effect.
   void learn(const Key& key, const Probe& probe, const sim::DeviceMemory& memory, const Outcome& outcome);
   // After running a launch under a footprint recorder: remember its effect
-  // by what it read (`constants`: the module's .const variables).
+  // by what it read (`constants`: the module's .const variables). Takes the
+  // recorder's writes.
   void learnFootprint(const Key& key, FootprintRecorder& footprint, const sim::DeviceMemory& memory,
                       const std::vector<sim::DeviceMemory::Range>& constants, const Outcome& outcome);
 
