@@ -129,7 +129,7 @@ class AccessHistory {
               ExcusedFn&& excused = {}, NoteFn&& note = {}) {
     Records& records = shadow_.at(key);
     finished_.used(key);
-    if (ownRecordsOnly(key, records, access)) return;
+    if (records.empty() ? firstRecord(key, records, access) : ownRecordsOnly(key, records, access)) return;
     if (!access.writes() && !access.strong && records.size() >= compactReadsAt_ &&
         std::has_single_bit(records.size()))
       compactReads(key, records);
@@ -298,7 +298,7 @@ class AccessHistory {
   // true when it has.
   bool exited(const ExitEvent& event) {
     if (!finished_.finishes(event)) return false;
-    dropSharedWords(event.lanes.block);
+    dropSharedWords(event.lanes.block, /*keepPages=*/false);
     return true;
   }
   // After a barrier `participants` threads of `block` waited at (arrivers,
@@ -311,15 +311,17 @@ class AccessHistory {
   // word's next accesses then meet only their own barrier interval's records
   // instead of checking, and dropping, the last interval's one by one.
   void barrier(uint32_t block, size_t participants) {
-    if (participants == finished_.threadsPerBlock()) dropSharedWords(block);
+    if (participants == finished_.threadsPerBlock()) dropSharedWords(block, /*keepPages=*/true);
   }
   // The blocks that finished, and the shared words every access so far used.
   const FinishedBlocks& finishedBlocks() const { return finished_; }
 
  private:
-  // Drops every record of `block`'s shared words (strongDevice_ holds none).
-  void dropSharedWords(uint32_t block) {
-    finished_.dropSharedPages(shadow_, block, [&](const Records& r) { liveRecords_ -= r.size(); });
+  // Drops every record of `block`'s shared words (strongDevice_ holds none);
+  // `keepPages`: their pages stay, empty, for the block's next barrier
+  // interval (ShadowPages::erase).
+  void dropSharedWords(uint32_t block, bool keepPages) {
+    finished_.dropSharedPages(shadow_, block, keepPages, [&](const Records& r) { liveRecords_ -= r.size(); });
   }
   using Records = ShadowPages::Records;
   // A word's records are kept in two runs: first every other record in the
@@ -396,6 +398,20 @@ class AccessHistory {
     return at && std::atoi(at) > 0 ? size_t(std::atoi(at)) : 64;
   }
 
+  // A word without records (each word after a __syncthreads, in shared
+  // memory) takes `access` as its first, unless strongDevice_ may hold some
+  // of its records: what access() does then, without its scans.
+  bool firstRecord(uint64_t key, Records& records, const AccessRecord& access) {
+    if (keptApartByBlock(key, access) || (!strongDevice_.empty() && strongDevice_.contains(key))) return false;
+    PackedRecord packed = access.packed();
+    packed.launch = launch_;
+    records.push_back(packed);
+    ++liveRecords_;
+    shadow_.filled();
+    if (liveRecords_ > peakRecords_ || shadow_.pages() > peakPages_ || shadow_.fullPages() > peakFullPages_)
+      notePeak();
+    return true;
+  }
   // FastTrack's same-thread case: a word whose records are all this thread's,
   // of this launch (a loop over the thread's own element: a write, or a read
   // and a write of it), or other bytes of the word (char arrays: a thread's

@@ -55,10 +55,10 @@ class FinishedBlocks {
   }
   // The same for ShadowPages (a page of words at a time).
   template <class Shadow, class F>
-  void dropSharedPages(Shadow& shadow, uint32_t block, F&& dropped) const {
+  void dropSharedPages(Shadow& shadow, uint32_t block, bool keepPages, F&& dropped) const {
     if (!anyShared_ || shadow.empty()) return;
     uint64_t base = (uint64_t(1) << 63) | (uint64_t(block) << 32);
-    shadow.erase(base, base | maxSharedWord_, dropped);
+    shadow.erase(base, base | maxSharedWord_, dropped, keepPages);
   }
 
  private:

@@ -107,8 +107,12 @@ class ShadowPages {
     }
   }
   // Erases the words [firstKey, lastKey]; dropped(records) sees each non-empty one first.
+  // `keepPages`: their full pages stay, empty, to be filled again (a block's
+  // shared words after a __syncthreads: freeing and allocating, hashing out
+  // and in, its pages at every barrier was a sixth of sortingNetworks'
+  // analysis); forEachWord frees them if they stay empty.
   template <class F>
-  void erase(uint64_t firstKey, uint64_t lastKey, F&& dropped) {
+  void erase(uint64_t firstKey, uint64_t lastKey, F&& dropped, bool keepPages = false) {
     for (uint64_t pageNo = firstKey >> kPageShift; pageNo <= lastKey >> kPageShift; ++pageNo) {
       if (CompressedPage* c = compressed_.find(pageNo)) {
         for (uint32_t i = 0; i < kWordsPerPage; ++i) {
@@ -123,12 +127,15 @@ class ShadowPages {
       }
       auto it = pages_.find(pageNo);
       if (it == pages_.end()) continue;
-      for (Records& r : it->second->words)
+      Page& page = *it->second;
+      for (Records& r : page.words)
         if (!r.empty()) {
           dropped(r);
           --words_;
+          if (keepPages) r.clear();
         }
-      dropPage(it);
+      if (keepPages) page.used = 0;
+      else dropPage(it);
     }
   }
   // Compresses now the pages left recently that fit a pattern (kRecentPages).
@@ -182,6 +189,13 @@ class ShadowPages {
   };
   using Map = absl::flat_hash_map<uint64_t, std::unique_ptr<Page>>;
 
+  // A page of a block's shared memory (locationKey's top bit) is not
+  // compressed: a __syncthreads of the whole block, or its end, drops it
+  // soon, and the words of a sorting network in shared memory were
+  // compressed after each step and expanded at the next (a sixth of
+  // sortingNetworks' analysis), to save memory that lives for one step.
+  static bool isSharedPage(uint64_t pageNo) { return (pageNo >> (63 - kPageShift)) & 1; }
+
   // A new page, or a compressed one expanded.
   std::unique_ptr<Page> newPage(uint64_t pageNo) {
     auto page = std::make_unique<Page>();
@@ -194,7 +208,7 @@ class ShadowPages {
     return page;
   }
   void leave(uint64_t pageNo, Page& page) {
-    if (page.used != kWordsPerPage) return;
+    if (page.used != kWordsPerPage || isSharedPage(pageNo)) return;
     page.leftAt = ++pagesLeft_;
     if (page.leavesBeforeTry) {
       --page.leavesBeforeTry;

@@ -131,6 +131,36 @@ TEST(ShadowPages, VisitsAndErasesCompressedPages) {
   EXPECT_EQ(shadow.words(), 16u);
 }
 
+// A block's shared words (locationKey's top bit): a __syncthreads of the
+// whole block erases their records soon, so their pages are neither
+// compressed nor freed and allocated again at each barrier.
+TEST(ShadowPages, SharedPagesStayFullAndAreKeptEmptyAcrossABarrier) {
+  ShadowPages shadow;
+  const uint64_t shared = (uint64_t(1) << 63) | (uint64_t(3) << 32);  // block 3, word 0
+  const uint64_t firstPage = shared / ShadowPages::kWordsPerPage;
+  fillPage(shadow, firstPage, 1);
+  fillPage(shadow, firstPage + 1, 1);
+  shadow.at(1000);
+  shadow.settle();
+  EXPECT_EQ(shadow.fullPages(), 3u);  // both shared pages (a global page like them compresses) and 62
+  uint32_t dropped = 0;
+  auto drop = [&](const ShadowPages::Records& r) { dropped += r.size(); };
+  shadow.erase(shared, shared + 2 * ShadowPages::kWordsPerPage - 1, drop, /*keepPages=*/true);
+  EXPECT_EQ(dropped, 32u);
+  EXPECT_EQ(shadow.words(), 0u);
+  EXPECT_EQ(shadow.pages(), 3u);  // kept, empty
+  EXPECT_TRUE(shadow.at(shared + 5).empty());
+  fillPage(shadow, firstPage, 1, /*firstThread=*/64);  // the next barrier interval
+  EXPECT_EQ(shadow.at(shared + 5)[0].thread, 69u);
+  EXPECT_EQ(shadow.words(), 16u);
+  // The block's end frees them; the next visit frees a page left empty.
+  dropped = 0;
+  shadow.erase(shared, shared + 2 * ShadowPages::kWordsPerPage - 1, drop);
+  EXPECT_EQ(dropped, 16u);
+  EXPECT_EQ(shadow.pages(), 1u);
+  EXPECT_EQ(shadow.words(), 0u);
+}
+
 // Elements of `bytes` (1 or 2) by consecutive threads from `firstThread`:
 // each word holds one record per element, and the threads of each warp come
 // with their own event (seq 100 + warp), as a warp's access leaves them.
