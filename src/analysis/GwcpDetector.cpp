@@ -140,9 +140,8 @@ void GwcpDetector::memory(const MemoryEvent& event) {
   // twentieth of the analysis of a kernel of plain accesses).
   AccessRecord record{event.lanes.block, 0, 0, event.type, strong, event.isVolatile, event.scope, 0xf, event.origin};
   uint8_t accessClass = classOf(record);
-  forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
-    access(threads_.at(event.lanes.block, thread), event, lane, record, accessClass);
-  });
+  forEachLaneThread(threads_, event.lanes,
+                    [&](ThreadClocks& t, uint32_t lane) { access(t, event, lane, record, accessClass); });
   updateChains(threads_, messages_, event, strong);
   history_.notePublication(event, strong);
 }

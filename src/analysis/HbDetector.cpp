@@ -22,10 +22,11 @@ void HbDetector::kernelBegin(const KernelInfo& kernel) {
 void HbDetector::memory(const MemoryEvent& event) {
   countEvent();
   bool strong = isStrong(event);
-  forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
-    ThreadClocks& t = threads_.at(event.lanes.block, thread);
-    AccessRecord record{event.lanes.block, thread, t.now, event.type, strong, event.isVolatile,
-                        event.scope, 0xf, event.origin};
+  // What the lanes' records share, built once (as GwcpDetector::memory does).
+  AccessRecord record{event.lanes.block, 0, 0, event.type, strong, event.isVolatile, event.scope, 0xf, event.origin};
+  forEachLaneThread(threads_, event.lanes, [&](ThreadClocks& t, uint32_t lane) {
+    record.thread = event.lanes.warp * kWarpSize + lane;
+    record.clock = t.now;
     record.beforeDependencyWait = (event.beforeDependencyWait >> lane) & 1;
     t.noteHbClock(event.origin.seq & PackedRecord::kSeqMask);
     auto ordered = [&t](const AccessRecord& r) { return t.orderedByHb(r.block, r.thread, r.clock, r.origin.seq); };

@@ -18,6 +18,14 @@ void forEachLane(const WarpLanes& lanes, F&& f) {
   }
 }
 
+// Calls f(thread's clocks, lane) for every active lane, lowest lane first:
+// one table lookup for the warp when its lanes' threads have all acted.
+template <class F>
+void forEachLaneThread(ThreadTable& table, const WarpLanes& lanes, F&& f) {
+  ThreadClocks* warp = table.warpThreads(lanes.block, lanes.warp, lanes.mask);
+  forEachLane(lanes, [&](uint32_t thread, uint32_t lane) { f(warp ? warp[lane] : table.at(lanes.block, thread), lane); });
+}
+
 // The threads of a __syncwarp that take part: lanes of the mask that have not
 // exited, ascending.
 inline std::vector<uint32_t> liveLanes(ThreadTable& table, const WarpLanes& lanes) {

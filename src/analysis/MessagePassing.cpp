@@ -221,11 +221,15 @@ void updateChains(ThreadTable& threads, MessagePassing& messages, const MemoryEv
                 [&](uint64_t word, uint8_t) { f(locationKey(event.space, event.lanes.block, word)); });
   };
   // Ends first (a lock operation among RMW lanes ends the chain those lanes
-  // then start), then the lanes' releases.
-  forEachLane(event.lanes, [&](uint32_t, uint32_t lane) {
-    bool lockLane = (event.lockLanes >> lane) & 1;
-    if (!strong || !rmw || lockLane) words(lane, [&](uint64_t key) { messages.chainEnd(key); });
-  });
+  // then start), then the lanes' releases. (Without chains, no lane's words:
+  // a plain store's lanes walked for nothing were a seventh of a
+  // shared-memory sort's analysis.)
+  if (messages.anyChains()) {
+    forEachLane(event.lanes, [&](uint32_t, uint32_t lane) {
+      bool lockLane = (event.lockLanes >> lane) & 1;
+      if (!strong || !rmw || lockLane) words(lane, [&](uint64_t key) { messages.chainEnd(key); });
+    });
+  }
   if (!strong) return;
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     if ((event.lockLanes >> lane) & 1) return;

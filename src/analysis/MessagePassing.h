@@ -61,9 +61,12 @@ class MessagePassing {
   // chains. Call chainEnd for every lane's word that a plain write, a strong
   // non-RMW write or a lock operation wrote, then chainAdd for every strong
   // write or RMW that is not a lock operation.
+  // Whether any word has a chain or an unfenced write: chainEnd does nothing
+  // while none has.
+  bool anyChains() const { return !chains_.empty() || !unfenced_.empty(); }
   void chainEnd(uint64_t key) {
     // (Most kernels have no strong writes: a plain store then costs no lookups.)
-    if (chains_.empty() && unfenced_.empty()) return;
+    if (!anyChains()) return;
     chains_.erase(key);
     unfenced_.erase(key);
   }

@@ -11,7 +11,7 @@ void ThreadTable::reset(const KernelInfo& kernel, const ClockGeometry* geometry)
   threadsPerBlock_ = kernel.threadsPerBlock();
   blocks_.clear();
   blocks_.resize(kernel.numBlocks());
-  finished_.assign(kernel.numBlocks(), false);
+  finished_.assign(kernel.numBlocks(), 0);
   exitedThread_ = ThreadClocks{};
   exitedThread_.exited = true;
 }
@@ -22,11 +22,11 @@ ThreadClocks& ThreadTable::create(uint32_t block, uint32_t thread) {
   if (!b) {
     b = std::make_unique<BlockThreads>();
     b->threads.resize(threadsPerBlock_);  // never resized again: references stay valid
-    b->acted.resize(threadsPerBlock_);
+    b->actedLanes.resize((threadsPerBlock_ + 31) / 32);
   }
   ThreadClocks& t = b->threads[thread];
-  if (!b->acted[thread]) {
-    b->acted[thread] = true;
+  if (!b->acted(thread)) {
+    b->actedLanes[thread / 32] |= 1u << (thread % 32);
     t.block = block;
     t.thread = thread;
     t.hb.setGeometry(geometry_);
@@ -38,7 +38,7 @@ ThreadClocks& ThreadTable::create(uint32_t block, uint32_t thread) {
 ThreadClocks* ThreadTable::find(uint32_t block, uint32_t thread) const {
   if (finished_[block]) return &exitedThread_;
   const auto& b = blocks_[block];
-  return b && b->acted[thread] ? &b->threads[thread] : nullptr;
+  return b && b->acted(thread) ? &b->threads[thread] : nullptr;
 }
 
 void ThreadTable::exit(uint32_t block, uint32_t thread) {
@@ -51,16 +51,16 @@ void ThreadTable::exit(uint32_t block, uint32_t thread) {
   t.wcpCovers.clear();
   if (++blocks_[block]->exited < threadsPerBlock_) return;
   blocks_[block].reset();
-  finished_[block] = true;
+  finished_[block] = 1;
 }
 
 uint64_t ThreadTable::clockBytes() const {
   uint64_t total = blocks_.capacity() * sizeof(void*), entries = 0;
   for (const auto& b : blocks_) {
     if (!b) continue;
-    total += sizeof(BlockThreads) + b->threads.capacity() * sizeof(ThreadClocks) + b->acted.capacity() / 8;
+    total += sizeof(BlockThreads) + b->threads.capacity() * sizeof(ThreadClocks) + b->actedLanes.capacity() * 4;
     for (uint32_t i = 0; i < b->threads.size(); ++i) {
-      if (!b->acted[i]) continue;
+      if (!b->acted(i)) continue;
       const ThreadClocks& t = b->threads[i];
       total += t.hb.bytes() + t.wcp.bytes();
       entries += 1 + t.hb.blockEntries() + t.wcp.blockEntries();

@@ -102,5 +102,24 @@ TEST_F(ThreadClocksTest, AClockJoinedOnceIsNotWalkedAgain) {
   EXPECT_EQ(t.wcp.get(0, 1), 5u);
 }
 
+// A warp event's threads are found with one lookup once every lane of it
+// has acted, side by side; before that, and once the block finished, lane
+// by lane (at() creates a thread, or answers for a finished block).
+TEST_F(ThreadClocksTest, AWarpsThreadsAreFoundTogetherOnceEachHasActed) {
+  EXPECT_EQ(table.warpThreads(0, 1, 0b11), nullptr);  // no thread of the block yet
+  table.at(0, 32);
+  EXPECT_EQ(table.warpThreads(0, 1, 0b11), nullptr);  // lane 1 (thread 33) has not acted
+  ThreadClocks& lane1 = table.at(0, 33);
+  ThreadClocks* warp = table.warpThreads(0, 1, 0b11);
+  ASSERT_NE(warp, nullptr);
+  EXPECT_EQ(&warp[1], &lane1);
+  EXPECT_EQ(warp[0].thread, 32u);
+  EXPECT_EQ(table.warpThreads(0, 1, 0b111), nullptr);  // lane 2 has not
+  EXPECT_EQ(table.warpThreads(0, 0, 0b1), nullptr);    // nor warp 0's
+  for (uint32_t thread = 0; thread < 64; ++thread) table.exit(0, thread);
+  EXPECT_EQ(table.warpThreads(0, 1, 0b11), nullptr);  // finished
+  EXPECT_TRUE(table.at(0, 33).exited);
+}
+
 }  // namespace
 }  // namespace predatar
