@@ -107,10 +107,11 @@ class ShadowPages {
     }
   }
   // Erases the words [firstKey, lastKey]; dropped(records) sees each non-empty one first.
-  // `keepPages`: their full pages stay, empty, to be filled again (a block's
-  // shared words after a __syncthreads: freeing and allocating, hashing out
-  // and in, its pages at every barrier was a sixth of sortingNetworks'
-  // analysis); forEachWord frees them if they stay empty.
+  // `keepPages`: their pages (not compressed ones) stay, empty, to be filled
+  // again (a block's shared words after a __syncthreads: freeing and
+  // allocating, hashing out and in, a block's pages at every barrier cost
+  // sortingNetworks 97K instructions a barrier); forEachWord frees them if
+  // they stay empty.
   template <class F>
   void erase(uint64_t firstKey, uint64_t lastKey, F&& dropped, bool keepPages = false) {
     for (uint64_t pageNo = firstKey >> kPageShift; pageNo <= lastKey >> kPageShift; ++pageNo) {
@@ -192,7 +193,7 @@ class ShadowPages {
   // A page of a block's shared memory (locationKey's top bit) is not
   // compressed: a __syncthreads of the whole block, or its end, drops it
   // soon, and the words of a sorting network in shared memory were
-  // compressed after each step and expanded at the next (a sixth of
+  // compressed after each step and expanded at the next (a tenth of
   // sortingNetworks' analysis), to save memory that lives for one step.
   static bool isSharedPage(uint64_t pageNo) { return (pageNo >> (63 - kPageShift)) & 1; }
 

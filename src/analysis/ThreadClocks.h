@@ -127,7 +127,7 @@ class ThreadTable {
   // The threads of warp `warp` of `block` side by side (lane i at [i]) when
   // every lane of `lanes` has acted and the block has not finished, else
   // null (then at(), lane by lane): a warp event's one lookup, where a
-  // lookup per lane was a sixth of a shared-memory sort's analysis.
+  // lookup per lane was 5% of a shared-memory sort's analysis.
   ThreadClocks* warpThreads(uint32_t block, uint32_t warp, uint32_t lanes) {
     if (finished_[block]) return nullptr;
     const auto& b = blocks_[block];
