@@ -207,8 +207,7 @@ class AccessHistory {
       }
       return kept;
     };
-    PackedRecord packed = access.packed();
-    packed.launch = launch_;
+    PackedRecord packed = packedOf(access);
     size_t general = scan(records, 0, plainReadsBegin(records));
     size_t insertAt = general;  // where `packed` goes: last of the other records, or its place among the reads
     bool alreadyThere = false;  // a group of this launch holds `packed` already
@@ -265,8 +264,7 @@ class AccessHistory {
     // The page counts words with records in shadow_ (strongDevice_ is apart).
     if (wasEmpty && !records.empty()) shadow_.filled();
     else if (!wasEmpty && records.empty()) shadow_.emptied();
-    if (liveRecords_ > peakRecords_ || shadow_.pages() > peakPages_ || shadow_.fullPages() > peakFullPages_)
-      notePeak();
+    notePeakIfPassed();
   }
 
   // What may order another block's threads after a block's earlier accesses
@@ -398,18 +396,27 @@ class AccessHistory {
     return at && std::atoi(at) > 0 ? size_t(std::atoi(at)) : 64;
   }
 
+  // `access` as its word keeps it (launch set).
+  PackedRecord packedOf(const AccessRecord& access) const {
+    PackedRecord packed = access.packed();
+    packed.launch = launch_;
+    return packed;
+  }
+  // Whether `access` goes to strongDevice_, or `key` has records there: the
+  // cheap cases (firstRecord, ownRecordsOnly) leave both to the general path.
+  bool touchesStrongDevice(uint64_t key, const AccessRecord& access) const {
+    return keptApartByBlock(key, access) || (!strongDevice_.empty() && strongDevice_.contains(key));
+  }
   // A word without records (each word after a __syncthreads, in shared
   // memory) takes `access` as its first, unless strongDevice_ may hold some
   // of its records: what access() does then, without its scans.
   bool firstRecord(uint64_t key, Records& records, const AccessRecord& access) {
-    if (keptApartByBlock(key, access) || (!strongDevice_.empty() && strongDevice_.contains(key))) return false;
-    PackedRecord packed = access.packed();
-    packed.launch = launch_;
+    if (touchesStrongDevice(key, access)) return false;
+    PackedRecord packed = packedOf(access);
     records.push_back(packed);
     ++liveRecords_;
     shadow_.filled();
-    if (liveRecords_ > peakRecords_ || shadow_.pages() > peakPages_ || shadow_.fullPages() > peakFullPages_)
-      notePeak();
+    notePeakIfPassed();
     return true;
   }
   // FastTrack's same-thread case: a word whose records are all this thread's,
@@ -434,10 +441,8 @@ class AccessHistory {
       if (own) continue;
       if ((r.bytes() & access.bytes) || (plainRead && isPlainRead(r))) return false;
     }
-    if (keptApartByBlock(key, access)) return false;
-    if (!strongDevice_.empty() && strongDevice_.contains(key)) return false;
-    PackedRecord packed = access.packed();
-    packed.launch = launch_;
+    if (touchesStrongDevice(key, access)) return false;
+    PackedRecord packed = packedOf(access);
     if (records.size() == 1 && ownSubsumed(records[0], access)) {
       records[0] = packed;  // the common case (a loop's write, or read): one store
       return true;
@@ -557,6 +562,10 @@ class AccessHistory {
     return size_t(std::partition_point(records.begin() + readsBegin, records.end(),
                                        [&](const PackedRecord& r) { return r.launch <= launch_; }) -
                   records.begin());
+  }
+  void notePeakIfPassed() {
+    if (liveRecords_ > peakRecords_ || shadow_.pages() > peakPages_ || shadow_.fullPages() > peakFullPages_)
+      notePeak();
   }
   void notePeak() {
     peakRecords_ = std::max(peakRecords_, liveRecords_);
