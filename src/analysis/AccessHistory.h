@@ -127,6 +127,7 @@ class AccessHistory {
   template <class OrderedFn, class ExcusedFn = NoExcuse, class NoteFn = NoNote>
   void access(uint64_t key, const AccessRecord& access, OrderedFn&& ordered, RaceLog& log,
               ExcusedFn&& excused = {}, NoteFn&& note = {}) {
+    RecordHeapCharge charge(*this);
     Records& records = shadow_.at(key);
     finished_.used(key);
     if (records.empty() ? firstRecord(key, records, access) : ownRecordsOnly(key, records, access)) return;
@@ -204,6 +205,7 @@ class AccessHistory {
       if (kept != to) {
         liveRecords_ -= to - kept;
         list.erase(list.begin() + kept, list.begin() + to);
+        releaseSlack(list);
       }
       return kept;
     };
@@ -245,7 +247,9 @@ class AccessHistory {
       }
     }
     if (deviceStrong) {
-      strongDevice_[key][access.block].push_back(packed);
+      Records& group = strongDevice_[key][access.block];
+      strongGroups_ += group.empty();
+      group.push_back(packed);
       ++liveRecords_;
     } else if (isPlainRead(packed)) {
       if (alreadyThere) {
@@ -284,9 +288,13 @@ class AccessHistory {
   size_t locations() const { return shadow_.words(); }
   // Records kept now (a group of threads counts one).
   uint64_t records() const { return liveRecords_; }
+  // Heap bytes of the words' record vectors now (see recordHeapBytesOnThisThread).
+  int64_t recordHeapBytes() const { return recordHeap_; }
   void clear() {
+    RecordHeapCharge charge(*this);
     shadow_.clear();
     strongDevice_.clear();
+    strongGroups_ = 0;
     liveRecords_ = 0;
   }
   // A new launch (KernelInfo::launch): keeps only the global accesses of
@@ -296,6 +304,7 @@ class AccessHistory {
   // true when it has.
   bool exited(const ExitEvent& event) {
     if (!finished_.finishes(event)) return false;
+    RecordHeapCharge charge(*this);
     dropSharedWords(event.lanes.block, /*keepPages=*/false);
     return true;
   }
@@ -309,7 +318,9 @@ class AccessHistory {
   // word's next accesses then meet only their own barrier interval's records
   // instead of checking, and dropping, the last interval's one by one.
   void barrier(uint32_t block, size_t participants) {
-    if (participants == finished_.threadsPerBlock()) dropSharedWords(block, /*keepPages=*/true);
+    if (participants != finished_.threadsPerBlock()) return;
+    RecordHeapCharge charge(*this);
+    dropSharedWords(block, /*keepPages=*/true);
   }
   // The blocks that finished, and the shared words every access so far used.
   const FinishedBlocks& finishedBlocks() const { return finished_; }
@@ -356,6 +367,11 @@ class AccessHistory {
   // memory; with more it reports duplicates, so nothing is merged).
   void compactReads(uint64_t key, Records& records) {
     if (!strongDevice_.empty() && strongDevice_.contains(key)) return;  // scanned too, with the same memory
+    // Most words that come here have nothing to merge (a stencil's inputs,
+    // read by a few threads of running blocks): they cost one pass.
+    size_t begin = plainReadsBegin(records);
+    auto isInterchangeable = [this](const PackedRecord& r) { return interchangeable(r); };
+    if (std::count_if(records.begin() + ptrdiff_t(begin), records.end(), isInterchangeable) < 2) return;
     absl::InlinedVector<std::pair<uint64_t, uint64_t>, 8> pairs;           // (pc, kind bits) of every record
     for (const PackedRecord& r : records) {
       std::pair<uint64_t, uint64_t> p{r.pc, r.kind() & 0x3ff};
@@ -364,7 +380,7 @@ class AccessHistory {
       pairs.push_back(p);
     }
     absl::InlinedVector<PackedRecord, 8> firsts;  // the first of each kind of interchangeable read
-    size_t begin = plainReadsBegin(records), kept = begin;
+    size_t kept = begin;
     for (size_t i = begin; i < records.size(); ++i) {
       const PackedRecord& r = records[i];
       if (interchangeable(r)) {
@@ -377,6 +393,16 @@ class AccessHistory {
     }
     liveRecords_ -= records.size() - kept;
     records.erase(records.begin() + ptrdiff_t(kept), records.end());
+    releaseSlack(records);
+  }
+  // A vector that holds under a quarter of its capacity (reads compacted, or
+  // dropped by an access that stands for them) gives the rest back: a word
+  // once read by 64 blocks kept 64 slots for the few records left
+  // (globalToShmemAsyncCopy's input matrices). Growing again to four times
+  // the size takes two reallocations per 3x records: amortized O(1).
+  static void releaseSlack(Records& records) {
+    if (records.capacity() > 1 && (records.empty() || records.capacity() >= 4 * records.size()))
+      records.shrink_to_fit();
   }
   void markPublished(uint32_t block) {
     if (block < published_.size()) published_[block] = true;
@@ -390,10 +416,13 @@ class AccessHistory {
   }
   // Words with at least this many records are compacted when their count
   // reaches a power of two (amortized: a pass per doubling). 2 in the
-  // differential tests (PREDATAR_COMPACT_READS_AT).
+  // differential tests (PREDATAR_COMPACT_READS_AT). At 64, a GEMM's input
+  // words each held up to 64 records (2 KiB) between compactions:
+  // globalToShmemAsyncCopy's RSS was 1.8 GB after 75 s against 0.39 GB at 8,
+  // which also ran its first launch 25% further in the same time.
   static size_t compactReadsAtFromEnvironment() {
     const char* at = std::getenv("PREDATAR_COMPACT_READS_AT");
-    return at && std::atoi(at) > 0 ? size_t(std::atoi(at)) : 64;
+    return at && std::atoi(at) > 0 ? size_t(std::atoi(at)) : 8;
   }
 
   // `access` as its word keeps it (launch set).
@@ -563,19 +592,41 @@ class AccessHistory {
                                        [&](const PackedRecord& r) { return r.launch <= launch_; }) -
                   records.begin());
   }
+  // (Called inside a RecordHeapCharge: the record heap is counted so far.)
   void notePeakIfPassed() {
-    if (liveRecords_ > peakRecords_ || shadow_.pages() > peakPages_ || shadow_.fullPages() > peakFullPages_)
+    if (liveRecords_ > peakRecords_ || shadow_.pages() > peakPages_ || shadow_.fullPages() > peakFullPages_ ||
+        recordHeapSoFar() > peakRecordHeap_)
       notePeak();
   }
   void notePeak() {
     peakRecords_ = std::max(peakRecords_, liveRecords_);
     peakPages_ = std::max(peakPages_, shadow_.pages());
     peakFullPages_ = std::max(peakFullPages_, shadow_.fullPages());
-    uint64_t inPlace = shadow_.words() + shadow_.compressedExtraRecords();  // records that cost no extra bytes
-    uint64_t extra = liveRecords_ > inPlace ? liveRecords_ - inPlace : 0;
+    int64_t heap = recordHeapSoFar();
+    peakRecordHeap_ = std::max(peakRecordHeap_, heap);
+    // Records beyond a word's first live in their vector's heap block (the
+    // record heap, whole capacity counted) or in a compressed page's tables
+    // (shadow_.bytes()); strong device-scoped groups each in a std::map node.
+    constexpr uint64_t kMapNodeBytes = 32 + sizeof(std::pair<const uint32_t, Records>) + 16;
     uint64_t strongSlots = strongDevice_.capacity() * (sizeof(uint64_t) + sizeof(strongDevice_.begin()->second) + 1);
-    peakBytes_ = std::max(peakBytes_, shadow_.bytes() + strongSlots + extra * sizeof(PackedRecord));
+    peakBytes_ = std::max(peakBytes_, shadow_.bytes() + strongSlots + strongGroups_ * kMapNodeBytes +
+                                          uint64_t(std::max<int64_t>(heap, 0)));
   }
+  // Charges `history` with the record heap that the call it is made in
+  // allocated and freed (calls of AccessHistory do not nest).
+  class RecordHeapCharge {
+   public:
+    explicit RecordHeapCharge(AccessHistory& history) : history_(history) {
+      history_.recordHeapStart_ = recordHeapBytesOnThisThread;
+    }
+    ~RecordHeapCharge() { history_.recordHeap_ = history_.recordHeapSoFar(); }
+    RecordHeapCharge(const RecordHeapCharge&) = delete;
+    RecordHeapCharge& operator=(const RecordHeapCharge&) = delete;
+
+   private:
+    AccessHistory& history_;
+  };
+  int64_t recordHeapSoFar() const { return recordHeap_ + (recordHeapBytesOnThisThread - recordHeapStart_); }
   void report(uint64_t key, const AccessRecord& first, const AccessRecord& second, RaceLog& log,
               MissingFence missing) const {
     LocationKey where = locationOf(key);
@@ -625,6 +676,10 @@ class AccessHistory {
   uint64_t peakPages_ = 0;
   uint64_t peakFullPages_ = 0;
   uint64_t peakBytes_ = 0;
+  uint64_t strongGroups_ = 0;     // non-empty groups of strongDevice_ (std::map nodes)
+  int64_t recordHeap_ = 0;        // record heap charged to this object (RecordHeapCharge)
+  int64_t recordHeapStart_ = 0;   // recordHeapBytesOnThisThread when the current call began
+  int64_t peakRecordHeap_ = 0;
 };
 
 inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
@@ -634,6 +689,7 @@ inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
   finished_.reset(kernel);
   published_.assign(kernel.numBlocks(), false);
   if (kernel.liveLaunches.empty()) return clear();
+  RecordHeapCharge charge(*this);
   for (auto& [key, groups] : strongDevice_) {  // earlier launches' records live in shadow_
     Records& records = shadow_.at(key);
     bool wasEmpty = records.empty();
@@ -642,6 +698,7 @@ inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
     if (wasEmpty && !records.empty()) shadow_.filled();
   }
   strongDevice_.clear();
+  strongGroups_ = 0;
   auto live = [&](const PackedRecord& r) {
     return std::find(kernel.liveLaunches.begin(), kernel.liveLaunches.end(), r.launch) != kernel.liveLaunches.end();
   };
@@ -651,7 +708,7 @@ inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
     if (locationOf(key).space == MemorySpace::Shared) records.clear();
     records.erase(std::remove_if(records.begin(), records.end(), [&](const PackedRecord& r) { return !live(r); }),
                   records.end());
-    if (records.empty()) Records().swap(records);  // gives back an outgrown vector's heap block
+    releaseSlack(records);  // gives back an outgrown vector's heap block
     liveRecords_ += records.size();
   });
 }
