@@ -186,6 +186,7 @@ class AccessHistory {
     };
     // Checks `access` against list[from, to), drops the records it stands for
     // from now on (keeping the others' order) and returns the range's new end.
+    bool dropped = false;
     auto scan = [&](Records& list, size_t from, size_t to) {
       size_t kept = from;
       for (size_t i = from; i < to; ++i) {
@@ -205,7 +206,7 @@ class AccessHistory {
       if (kept != to) {
         liveRecords_ -= to - kept;
         list.erase(list.begin() + kept, list.begin() + to);
-        releaseSlack(list);
+        dropped = true;
       }
       return kept;
     };
@@ -265,6 +266,8 @@ class AccessHistory {
       insertRecord(records, insertAt, packed);
       ++liveRecords_;
     }
+    // (After the insert: shrinking before it would allocate again at once.)
+    if (dropped) releaseSlack(records);
     // The page counts words with records in shadow_ (strongDevice_ is apart).
     if (wasEmpty && !records.empty()) shadow_.filled();
     else if (!wasEmpty && records.empty()) shadow_.emptied();
@@ -395,14 +398,16 @@ class AccessHistory {
     records.erase(records.begin() + ptrdiff_t(kept), records.end());
     releaseSlack(records);
   }
-  // A vector that holds under a quarter of its capacity (reads compacted, or
-  // dropped by an access that stands for them) gives the rest back: a word
-  // once read by 64 blocks kept 64 slots for the few records left
-  // (globalToShmemAsyncCopy's input matrices). Growing again to four times
-  // the size takes two reallocations per 3x records: amortized O(1).
+  // A vector of 8 slots or more that holds under a quarter of its capacity
+  // (reads compacted, or dropped by an access that stands for them) gives
+  // the rest back: a word once read by 64 blocks kept 64 slots for the few
+  // records left (globalToShmemAsyncCopy's input matrices). Growing again to
+  // four times the size takes two reallocations per 3x records: amortized
+  // O(1). (Smaller vectors keep theirs: a word that a lock's critical
+  // sections take turns writing and reading dropped to one record and grew
+  // to two at every access, 15% more malloc and free on block-locks.)
   static void releaseSlack(Records& records) {
-    if (records.capacity() > 1 && (records.empty() || records.capacity() >= 4 * records.size()))
-      records.shrink_to_fit();
+    if (records.capacity() >= 8 && records.capacity() >= 4 * records.size()) records.shrink_to_fit();
   }
   void markPublished(uint32_t block) {
     if (block < published_.size()) published_[block] = true;
@@ -708,7 +713,8 @@ inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
     if (locationOf(key).space == MemorySpace::Shared) records.clear();
     records.erase(std::remove_if(records.begin(), records.end(), [&](const PackedRecord& r) { return !live(r); }),
                   records.end());
-    releaseSlack(records);  // gives back an outgrown vector's heap block
+    if (records.empty()) Records().swap(records);  // gives back an outgrown vector's heap block
+    else releaseSlack(records);
     liveRecords_ += records.size();
   });
 }
