@@ -53,7 +53,7 @@ size_t endOfPrefixFromEnd(size_t lo, size_t hi, Holds holds) {
 
 }  // namespace
 
-void ConflictClock::add(uint32_t block, uint32_t thread, const SharedClock& hb, bool exclusive) {
+void ConflictClock::add(uint32_t block, uint32_t thread, const SharedClock& hb, uint64_t wcpBelow, bool exclusive) {
   // A thread's H only grows, so its newer snapshot covers the older one and
   // replaces it (shared, not copied); a copy is joined only otherwise.
   auto joinShared = [&hb](SharedClock& mine) {
@@ -70,17 +70,24 @@ void ConflictClock::add(uint32_t block, uint32_t thread, const SharedClock& hb, 
     extra->push_back({block, thread, hb});
     return;
   }
-  if (!last.empty() && lastBlock == block && lastThread == thread) return joinShared(last);
-  if (!last.empty()) other = std::move(last);
+  // (`last` only grows while one thread gives it: the new P_t, <= the new
+  // H_t, is <= it too.)
+  if (!last.empty() && lastBlock == block && lastThread == thread) {
+    joinShared(last);
+    lastWcpBelow = wcpBelow;
+    return;
+  }
+  if (!last.empty()) other = std::move(last), otherWcpBelow = lastWcpBelow;
   last = hb;
+  lastWcpBelow = wcpBelow;
   lastBlock = block;
   lastThread = thread;
 }
 
 void ConflictClock::joinInto(ThreadClocks& t) const {
   if (!last.empty()) {
-    if (lastBlock != t.block || lastThread != t.thread) t.joinWcp(last);
-    else if (!other.empty()) t.joinWcp(other);
+    if (lastBlock != t.block || lastThread != t.thread) t.joinWcpAbove(last, lastWcpBelow);
+    else if (!other.empty()) t.joinWcpAbove(other, otherWcpBelow);
   }
   if (extra)
     for (const Extra& e : *extra)
@@ -232,7 +239,7 @@ void GwcpDetector::acquire(const LockEvent& event) {
     LockState& lock = blockLocal_.stateOf(locks_, event, lane);
     for (const Holder& h : lock.holders)
       if ((h.block != t.block || h.thread != t.thread) && morallyStrong(h.scope, h.block, event.scope, t.block))
-        lock.exclusive = false;
+        lock.exclusive = false, overlappingHolders_ = true;
     lock.holders.push_back({t.block, t.thread, event.scope});
     lock.clocks.acquire(t, event.scope, /*withWcp=*/true);
     auto& table = held_[t.block];
@@ -559,6 +566,12 @@ void GwcpDetector::recordConflicts(const ThreadClocks& t, const SharedClock& hb,
                                    Scope releaseScope, LockState& lock) {
   bool exclusive = lock.exclusive;
   bool deviceRelease = releaseScope != Scope::Block;
+  // P_t <= H_t (the hb snapshot): GWCP is within HB, and joins into P_t
+  // bring what H_t has, as long as critical sections of a lock never
+  // overlapped (rule (i) and (ii) then join only releases before t's acquire;
+  // otherwise a P_t may hold another holder's release H_t lacks). Stamp 0,
+  // the empty clock, claims nothing.
+  uint64_t wcpBelow = overlappingHolders_ ? 0 : t.wcp.stamp();
   bool chain = deviceRelease && held.scope != Scope::Block;
   for (const auto& [key, classes] : held.accessed) {
     auto [it, inserted] = conflicts_.try_emplace({held.lock, key});
@@ -570,19 +583,19 @@ void GwcpDetector::recordConflicts(const ThreadClocks& t, const SharedClock& hb,
       bool chainCopy = chain && !classStrong(c);
       if (chainCopy) {
         if (!lc.deviceChain) lc.deviceChain = std::make_unique<std::array<ConflictClock, 2>>();
-        (*lc.deviceChain)[c].add(t.block, t.thread, hb, exclusive);
+        (*lc.deviceChain)[c].add(t.block, t.thread, hb, wcpBelow, exclusive);
       }
       auto e = std::find_if(entries.begin(), entries.end(), [&](const LocationConflicts::Entry& x) {
         return x.accessClass == c && x.deviceRelease == deviceRelease && x.chainCopy == chainCopy;
       });
       if (e == entries.end()) e = entries.insert(entries.end(), {c, deviceRelease, chainCopy, {}});
-      e->clock.add(t.block, t.thread, hb, exclusive);
+      e->clock.add(t.block, t.thread, hb, wcpBelow, exclusive);
       if (!deviceRelease || chainCopy) continue;
       auto x = std::find_if(lc.crossBlock.begin(), lc.crossBlock.end(), [&](const auto& x) {
         return x.block == t.block && x.accessClass == c;
       });
       if (x == lc.crossBlock.end()) x = lc.crossBlock.insert(lc.crossBlock.end(), {t.block, c, {}});
-      x->clock.add(t.block, t.thread, hb, exclusive);
+      x->clock.add(t.block, t.thread, hb, wcpBelow, exclusive);
     }
   }
 }

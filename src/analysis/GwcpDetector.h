@@ -53,12 +53,18 @@ enum AccessClass : uint8_t {
 struct ConflictClock {
   uint32_t lastBlock = 0, lastThread = 0;
   SharedClock last, other;  // empty: no contribution yet, none by another thread
+  // The stamp of the releaser's P_t when it gave `last` (`other`): that P is
+  // <= its H (GWCP is within HB), so a P_t that is still that very clock (a
+  // later holder took the lock's P whole, which that release had set to it)
+  // joins `last` by taking it whole, without a walk of both clocks.
+  uint64_t lastWcpBelow = 0, otherWcpBelow = 0;
   struct Extra { uint32_t block, thread; SharedClock hb; };
   // Contributions made while the lock was not exclusive (allocated then: a
   // lock-heavy kernel holds one ConflictClock per lock, location and class).
   std::unique_ptr<std::vector<Extra>> extra;
 
-  void add(uint32_t block, uint32_t thread, const SharedClock& hb, bool exclusive);
+  // `wcpBelow`: the stamp of the releaser's P_t, which is <= `hb`.
+  void add(uint32_t block, uint32_t thread, const SharedClock& hb, uint64_t wcpBelow, bool exclusive);
   void joinInto(ThreadClocks& t) const;  // into P_t, unless t's own
   uint64_t bytes() const;
 };
@@ -258,6 +264,7 @@ class GwcpDetector final : public Detector {
     return table ? &(*table)[thread] : nullptr;
   }
   absl::flat_hash_map<uint64_t, LockState> locks_;
+  bool overlappingHolders_ = false;  // some lock's critical sections overlapped (recordConflicts)
   BlockLocalLocks blockLocal_;
   PendingArrivals arrivals_;
   absl::flat_hash_map<std::pair<uint64_t, uint64_t>, gwcp::LocationConflicts> conflicts_;  // (lock, location)

@@ -1,6 +1,7 @@
 #include "analysis/ThreadClocks.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "absl/container/inlined_vector.h"
 
@@ -49,6 +50,8 @@ void ThreadTable::exit(uint32_t block, uint32_t thread) {
   t.wcp.clear();
   t.hbCovers.clear();
   t.wcpCovers.clear();
+  t.hbBelow.clear();
+  t.wcpBelow.clear();
   if (++blocks_[block]->exited < threadsPerBlock_) return;
   blocks_[block].reset();
   finished_[block] = 1;
@@ -165,14 +168,19 @@ bool PendingArrivals::apply(ThreadTable& table, const BarrierEvent& event, bool 
   return true;
 }
 
+uint64_t LockClocks::newLineage() {
+  static std::atomic<uint64_t> lineages{0};  // (detectors run on threads of their own)
+  return lineages.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
 void LockClocks::acquire(ThreadClocks& t, Scope scope, bool withWcp) const {
   if (auto it = byBlock.find(t.block); it != byBlock.end()) {
-    t.joinHb(it->second.hb);
-    if (withWcp) t.joinWcp(it->second.wcp);
+    t.joinHb(it->second.hb, it->second.lineage.id);
+    if (withWcp) t.joinWcp(it->second.wcp, it->second.lineage.id);
   }
   if (scope == Scope::Block) return;
-  t.joinHb(hbDevice);
-  if (withWcp) t.joinWcp(wcpDevice);
+  t.joinHb(hbDevice, deviceLineage.id);
+  if (withWcp) t.joinWcp(wcpDevice, deviceLineage.id);
 }
 
 namespace {
@@ -187,20 +195,27 @@ void publish(VectorClock& lock, const VectorClock& mine, bool covered) {
 
 }  // namespace
 
-void LockClocks::release(const ThreadClocks& t, const VectorClock& hb, Scope scope, const ClockGeometry* geometry,
+void LockClocks::release(ThreadClocks& t, const VectorClock& hb, Scope scope, const ClockGeometry* geometry,
                          bool withWcp) {
-  // `hb` is H_t with t's own entry, so it covers whatever H_t covers.
+  // `hb` is H_t with t's own entry, so it covers whatever H_t covers: H_t
+  // and P_t are below the lock's clocks from now on.
   auto [it, inserted] = byBlock.try_emplace(t.block);
   BlockClocks& mine = it->second;
   if (inserted) mine.hb.setGeometry(geometry), mine.wcp.setGeometry(geometry);
   publish(mine.hb, hb, t.hbCovers.has(mine.hb));
-  if (withWcp) publish(mine.wcp, t.wcp, t.wcpCovers.has(mine.wcp));
+  t.hbBelow.note(mine.lineage.id, t.hb.stamp());
+  if (withWcp) {
+    publish(mine.wcp, t.wcp, t.wcpCovers.has(mine.wcp));
+    t.wcpBelow.note(mine.lineage.id, t.wcp.stamp());
+  }
   if (scope == Scope::Block) return;
   hbDevice.setGeometry(geometry);
   publish(hbDevice, hb, t.hbCovers.has(hbDevice));
+  t.hbBelow.note(deviceLineage.id, t.hb.stamp());
   if (!withWcp) return;
   wcpDevice.setGeometry(geometry);
   publish(wcpDevice, t.wcp, t.wcpCovers.has(wcpDevice));
+  t.wcpBelow.note(deviceLineage.id, t.wcp.stamp());
 }
 
 uint64_t LockClocks::bytes() const {

@@ -102,6 +102,47 @@ TEST_F(ThreadClocksTest, AClockJoinedOnceIsNotWalkedAgain) {
   EXPECT_EQ(t.wcp.get(0, 1), 5u);
 }
 
+// A thread's H that it published at its release of a lock is below the
+// lock's clock from then on (lock clocks only grow): at its next acquire the
+// join is the lock's clock, shared, not walked; and a thread whose H changed
+// since is joined by a walk, keeping its own entries.
+TEST_F(ThreadClocksTest, AClockBelowALocksLineageTakesTheLocksClockWhole) {
+  ThreadClocks& u = table.at(0, 1);
+  ThreadClocks& t = table.at(0, 2);
+  ThreadClocks& v = table.at(0, 3);
+  LockClocks lock;
+  auto release = [&](ThreadClocks& x) {
+    lock.release(x, x.hbSnapshot(), Scope::Block, &g, /*withWcp=*/true);
+    x.tick();
+  };
+  t.hb.set(0, 6, 3);
+  lock.acquire(t, Scope::Block, true);
+  release(t);  // t's H and P are below the lock's now
+  lock.acquire(u, Scope::Block, true);
+  u.hb.set(0, 7, 9);
+  u.wcp.set(0, 7, 8);
+  release(u);  // the lock's clocks grow
+  uint64_t lockHb = lock.byBlock.at(0).hb.stamp(), lockWcp = lock.byBlock.at(0).wcp.stamp();
+  lock.acquire(t, Scope::Block, true);
+  EXPECT_EQ(t.hb.stamp(), lockHb) << "H_t is the lock's H, shared";
+  EXPECT_EQ(t.wcp.stamp(), lockWcp);
+  EXPECT_EQ(t.hb.get(0, 6), 3u);
+  EXPECT_EQ(t.hb.get(0, 7), 9u);
+  EXPECT_EQ(t.hb.get(0, 2), 1u);  // its own release, through the lock
+  EXPECT_EQ(t.wcp.get(0, 7), 8u);
+  // v released before u, then learned more: its H is no longer below.
+  lock.acquire(v, Scope::Block, true);
+  release(v);
+  v.hb.set(0, 8, 5);
+  lock.acquire(u, Scope::Block, true);
+  u.hb.set(0, 9, 4);
+  release(u);
+  lock.acquire(v, Scope::Block, true);
+  EXPECT_NE(v.hb.stamp(), lock.byBlock.at(0).hb.stamp());
+  EXPECT_EQ(v.hb.get(0, 8), 5u) << "v's own knowledge kept";
+  EXPECT_EQ(v.hb.get(0, 9), 4u) << "and the lock's joined";
+}
+
 // A warp event's threads are found with one lookup once every lane of it
 // has acted, side by side; before that, and once the block finished, lane
 // by lane (at() creates a thread, or answers for a finished block).
