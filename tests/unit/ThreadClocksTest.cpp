@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/GwcpDetector.h"
+
 namespace predatar {
 namespace {
 
@@ -141,6 +143,31 @@ TEST_F(ThreadClocksTest, AClockBelowALocksLineageTakesTheLocksClockWhole) {
   EXPECT_NE(v.hb.stamp(), lock.byBlock.at(0).hb.stamp());
   EXPECT_EQ(v.hb.get(0, 8), 5u) << "v's own knowledge kept";
   EXPECT_EQ(v.hb.get(0, 9), 4u) << "and the lock's joined";
+}
+
+// A rule (i) clock remembers the releaser's P, which is below the H it
+// gives: a thread whose P is still that very clock (it took the lock's P,
+// which that release had set) joins the H by taking it whole; another
+// thread's P is joined by a walk and keeps its own entries.
+TEST_F(ThreadClocksTest, ARuleOneClockIsTakenWholeByTheReleasersP) {
+  ThreadClocks& u = table.at(0, 1);
+  ThreadClocks& t = table.at(0, 2);
+  ThreadClocks& v = table.at(0, 3);
+  u.hb.set(0, 5, 4);
+  u.wcp.set(0, 5, 2);  // P_u <= H_u
+  VectorClock hb = u.hbSnapshot();
+  gwcp::ConflictClock conflicts;
+  conflicts.add(0, 1, hb, u.wcp.stamp(), /*exclusive=*/true);
+  t.wcp = u.wcp;       // the lock's P, as u's release left it
+  u.wcp.set(0, 7, 1);  // u goes on: t's P is its own list now
+  conflicts.joinInto(t);
+  EXPECT_EQ(t.wcp.stamp(), hb.stamp()) << "taken whole, shared";
+  EXPECT_EQ(t.wcp.get(0, 5), 4u);
+  v.wcp.set(0, 6, 3);
+  conflicts.joinInto(v);
+  EXPECT_NE(v.wcp.stamp(), hb.stamp());
+  EXPECT_EQ(v.wcp.get(0, 5), 4u);
+  EXPECT_EQ(v.wcp.get(0, 6), 3u) << "v's own knowledge kept";
 }
 
 // A warp event's threads are found with one lookup once every lane of it
