@@ -21,8 +21,14 @@ class ThreadClocksTest : public ::testing::Test {
     kernel.block = Dim3{64, 1, 1};
     table.reset(kernel, &g);
   }
+  // A block-scoped release of `lock` by x, which then ends its epoch.
+  void release(ThreadClocks& x) {
+    lock.release(x, x.hbSnapshot(), Scope::Block, &g, /*withWcp=*/true);
+    x.tick();
+  }
   ClockGeometry g = ClockGeometry::make(64, /*compression=*/true);
   ThreadTable table;
+  LockClocks lock;
 };
 
 TEST_F(ThreadClocksTest, AccessesAfterTheLastClockChangeAreNotOrdered) {
@@ -60,11 +66,6 @@ TEST_F(ThreadClocksTest, AReleaseSharesTheHoldersClockOnlyWhenItCoversTheLocks) 
   ThreadClocks& u = table.at(0, 1);
   ThreadClocks& t = table.at(0, 2);
   ThreadClocks& v = table.at(0, 3);
-  LockClocks lock;
-  auto release = [&](ThreadClocks& x) {
-    lock.release(x, x.hbSnapshot(), Scope::Block, &g, /*withWcp=*/true);
-    x.tick();
-  };
   lock.acquire(u, Scope::Block, true);
   release(u);  // lock H = {u: 1}
   lock.acquire(t, Scope::Block, true);
@@ -112,11 +113,6 @@ TEST_F(ThreadClocksTest, AClockBelowALocksLineageTakesTheLocksClockWhole) {
   ThreadClocks& u = table.at(0, 1);
   ThreadClocks& t = table.at(0, 2);
   ThreadClocks& v = table.at(0, 3);
-  LockClocks lock;
-  auto release = [&](ThreadClocks& x) {
-    lock.release(x, x.hbSnapshot(), Scope::Block, &g, /*withWcp=*/true);
-    x.tick();
-  };
   t.hb.set(0, 6, 3);
   lock.acquire(t, Scope::Block, true);
   release(t);  // t's H and P are below the lock's now
