@@ -238,8 +238,10 @@ void GwcpDetector::acquire(const LockEvent& event) {
     uint64_t lockId = event.lock[lane];
     LockState& lock = blockLocal_.stateOf(locks_, event, lane);
     for (const Holder& h : lock.holders)
-      if ((h.block != t.block || h.thread != t.thread) && morallyStrong(h.scope, h.block, event.scope, t.block))
-        lock.exclusive = false, overlappingHolders_ = true;
+      if ((h.block != t.block || h.thread != t.thread) && morallyStrong(h.scope, h.block, event.scope, t.block)) {
+        lock.exclusive = false;
+        overlappingHolders_ = true;
+      }
     lock.holders.push_back({t.block, t.thread, event.scope});
     lock.clocks.acquire(t, event.scope, /*withWcp=*/true);
     auto& table = held_[t.block];

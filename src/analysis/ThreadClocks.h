@@ -6,6 +6,7 @@
 #include <cassert>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -57,7 +58,7 @@ struct ThreadClocks {
   CoveredStamps hbCovers, wcpCovers;
   // The other way round: (lineage, stamp) pairs, each saying that the clock
   // value of that stamp is <= the current value of that lineage, a lock's
-  // clock that only grows (LockClocks::lineage). A thread's H and P at an
+  // clock that only grows (LockClocks::Lineage). A thread's H and P at an
   // acquire are most often such a value: what it published at its last
   // release of the lock, or the lock's own clock taken whole at its last
   // acquire, unchanged since. The join is then the lock's clock, shared,
@@ -268,14 +269,18 @@ struct LockClocks {
   // A lock clock's lineage: an id, never reused, for the values one clock
   // takes; they only grow (release() joins, or takes a clock that covers the
   // lock's), so a value <= one of them is <= every later one
-  // (ThreadClocks::BelowLineages). Moves keep it; copies would fork it.
+  // (ThreadClocks::BelowLineages). A move hands the id over with the clocks
+  // and gives the moved-from side, emptied, a new one; copies would fork it.
   struct Lineage {
     uint64_t id = newLineage();
     Lineage() = default;
     Lineage(const Lineage&) = delete;
-    Lineage(Lineage&&) = default;
+    Lineage(Lineage&& other) noexcept : id(std::exchange(other.id, newLineage())) {}
     Lineage& operator=(const Lineage&) = delete;
-    Lineage& operator=(Lineage&&) = default;
+    Lineage& operator=(Lineage&& other) noexcept {
+      id = std::exchange(other.id, newLineage());
+      return *this;
+    }
   };
   static uint64_t newLineage();
   struct BlockClocks {
