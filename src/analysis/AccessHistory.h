@@ -296,8 +296,7 @@ class AccessHistory {
   void clear() {
     RecordHeapCharge charge(*this);
     shadow_.clear();
-    strongDevice_.clear();
-    strongGroups_ = 0;
+    clearStrongDevice();
     liveRecords_ = 0;
   }
   // A new launch (KernelInfo::launch): keeps only the global accesses of
@@ -409,6 +408,10 @@ class AccessHistory {
   static void releaseSlack(Records& records) {
     if (records.capacity() >= 8 && records.capacity() >= 4 * records.size()) records.shrink_to_fit();
   }
+  void clearStrongDevice() {
+    strongDevice_.clear();
+    strongGroups_ = 0;
+  }
   void markPublished(uint32_t block) {
     if (block < published_.size()) published_[block] = true;
   }
@@ -490,7 +493,8 @@ class AccessHistory {
     liveRecords_ -= records.size() - kept;
     records.resize(kept);
     insertRecord(records, isPlainRead(packed) ? kept : generalKept, packed);
-    if (++liveRecords_ > peakRecords_) notePeak();
+    ++liveRecords_;
+    notePeakIfPassed();  // (the insert may have grown the vector's heap block)
     return true;
   }
   // `r` passed ownRecordsOnly's test: it is the accessing thread's unless
@@ -702,8 +706,7 @@ inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
       records.insert(records.begin() + plainReadsBegin(records), group.begin(), group.end());
     if (wasEmpty && !records.empty()) shadow_.filled();
   }
-  strongDevice_.clear();
-  strongGroups_ = 0;
+  clearStrongDevice();
   auto live = [&](const PackedRecord& r) {
     return std::find(kernel.liveLaunches.begin(), kernel.liveLaunches.end(), r.launch) != kernel.liveLaunches.end();
   };

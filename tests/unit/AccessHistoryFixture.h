@@ -1,5 +1,6 @@
-// The set-up AccessHistory's unit tests share: one launch of a 2 x 128 grid,
-// its history and race log, and access records built from a few fields.
+// The set-up AccessHistory's unit tests share: one launch of a grid of
+// 128-thread blocks (2 unless a test asks for more), its history and race
+// log, and access records built from a few fields.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,8 +11,8 @@ namespace predatar {
 
 class AccessHistoryFixture : public ::testing::Test {
  protected:
-  AccessHistoryFixture() {
-    kernel_.grid = Dim3{2, 1, 1};
+  explicit AccessHistoryFixture(uint32_t blocks = 2) {
+    kernel_.grid = Dim3{blocks, 1, 1};
     kernel_.block = Dim3{128, 1, 1};
     kernel_.launch = 1;
     history_.beginLaunch(kernel_);

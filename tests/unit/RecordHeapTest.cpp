@@ -4,8 +4,7 @@
 // (hb and gwcp with --threads 1).
 #include <gtest/gtest.h>
 
-#include <memory>
-
+#include "AccessHistoryFixture.h"
 #include "analysis/AccessHistory.h"
 
 namespace predatar {
@@ -25,25 +24,15 @@ AccessRecord access(uint32_t block, uint64_t pc, AccessType type = AccessType::R
   return r;
 }
 
-class RecordHeapTest : public ::testing::Test {
+class RecordHeapTest : public AccessHistoryFixture {
  protected:
-  RecordHeapTest() {
-    kernel_.grid = Dim3{64, 1, 1};
-    kernel_.block = Dim3{32, 1, 1};
-    kernel_.launch = 1;
-    kernel_.liveLaunches = {1};
-    history_.beginLaunch(kernel_);
-    other_.beginLaunch(kernel_);
-    log_.beginKernel("k");
-  }
+  RecordHeapTest() : AccessHistoryFixture(64) { other_.beginLaunch(kernel_); }
   // Blocks [0, n) read the word; none is ordered with another.
   void readByBlocks(AccessHistory& history, uint32_t n) {
     for (uint32_t b = 0; b < n; ++b)
       history.access(kWord, access(b, 10), [](const AccessRecord&) { return false; }, log_);
   }
-  KernelInfo kernel_;
-  AccessHistory history_, other_;
-  RaceLog log_;
+  AccessHistory other_;  // a second detector's, on the same thread
 };
 
 TEST_F(RecordHeapTest, AWordsRecordVectorIsCountedWholeWithItsHeader) {
