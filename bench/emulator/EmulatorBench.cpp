@@ -1,6 +1,6 @@
 // Emulator speed in thread-instructions per second (counter "thread_insts/s")
 // for an ALU-bound, a global-memory-bound and a shared-memory-bound kernel,
-// with no sink work (detectors off).
+// and a grid of many short blocks, with no sink work (detectors off).
 #include <benchmark/benchmark.h>
 
 #include <fstream>
@@ -89,6 +89,16 @@ void BM_SharedMemoryBound(benchmark::State& state) {
   run(state, "sharedBound", {64, 1, 1}, {256, 1, 1}, {&out, &reps});
 }
 BENCHMARK(BM_SharedMemoryBound)->Unit(benchmark::kMillisecond);
+
+// 4096 blocks of 512 threads, each adding to its word 5 times (~22 warp
+// instructions a warp): what starting a block and its warps costs.
+void BM_TinyBlocks(benchmark::State& state) {
+  constexpr int kThreads = 4096 * 512;
+  uint64_t data = env().memory.allocate(kThreads * 4), factor = env().memory.allocate(4);
+  int iters = 5;
+  run(state, "tinyBlocks", {4096, 1, 1}, {512, 1, 1}, {&data, &factor, &iters});
+}
+BENCHMARK(BM_TinyBlocks)->Unit(benchmark::kMillisecond);
 
 #ifdef PREDATAR_BENCH_DETECTORS
 void BM_AluBoundDetector(benchmark::State& state, const char* detector) {

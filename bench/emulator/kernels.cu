@@ -28,3 +28,10 @@ extern "C" __global__ void sharedBound(float* out, int reps) {
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
+
+// A few instructions per thread over many blocks (as the samples' 16M-thread
+// init kernels): the cost of starting blocks and warps, not of running them.
+extern "C" __global__ void tinyBlocks(int* data, const int* factor, int iters) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int k = 0; k < iters; ++k) data[i] += *factor;
+}

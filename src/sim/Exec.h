@@ -148,6 +148,10 @@ struct Launch {
   std::vector<uint32_t> funcBase;  // per function: first register slot (UINT32_MAX: unreachable)
   std::vector<std::vector<uint64_t>> consts;  // per function: consts x 32
   uint32_t slotsPerWarp = 0;
+  // Per warp of a block, its special registers x 32 lanes as every block's
+  // warp of that index starts with them (the block's own, %ctaid, are set
+  // apart): built at the first block, copied into each warp's registers.
+  std::vector<uint64_t> warpSpecials;
   // The PTX registers the reachable functions declare (before they share
   // slots, ptx/RegisterSlots.h): what occupancy counts (sim/Residency.h).
   uint32_t declaredRegisters = 0;

@@ -260,6 +260,11 @@ bool resolve(Ctx& x, const Instr& in, uint32_t m, uint32_t bytes, LaneAccess& ac
     forLanes(m, [&](uint32_t l) { addr[l] = r[l] + offset; });
     return resolveEachLane(x, space, addr, m, bytes, acc, what);
   }
+  if (in.addr.base == ptx::Address::Base::Param) {  // a kernel parameter: one address for every lane
+    uint64_t offset = uint64_t(in.addr.offset);
+    if (m != 0 && offset + bytes <= x.L->params.size())
+      return resolveUniformParam(x, [offset](uint32_t) { return kParamWindow + offset; }, m, bytes, acc);
+  }
   forLanes(m, [&](uint32_t l) { addr[l] = laneAddressOf(x, in.addr, l); });
   return resolveLanes(x, space, addr, m, bytes, acc, what);
 }

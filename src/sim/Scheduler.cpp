@@ -18,9 +18,41 @@ namespace {
 
 constexpr uint64_t kRotateSteps = 256;  // divergent group steps before another group gets a turn
 
+// The special registers of warp `wi` of any block, lane by lane (0 for the
+// block's own, %ctaid, set by materialize).
+void fillWarpSpecials(const Launch& L, uint32_t wi, uint32_t wpb, uint64_t* sp) {
+  const LaunchConfig& config = L.cfg;
+  auto setSp = [&](uint32_t idx, auto fn) {
+    for (uint32_t l = 0; l < 32; ++l) sp[idx * 32 + l] = fn(l);
+  };
+  setSp(ptx::kTidX, [&](uint32_t l) { return (wi * 32 + l) % config.block.x; });
+  setSp(ptx::kTidY, [&](uint32_t l) { return ((wi * 32 + l) / config.block.x) % config.block.y; });
+  setSp(ptx::kTidZ, [&](uint32_t l) { return (wi * 32 + l) / (config.block.x * config.block.y); });
+  setSp(ptx::kNtidX, [&](uint32_t) { return config.block.x; });
+  setSp(ptx::kNtidY, [&](uint32_t) { return config.block.y; });
+  setSp(ptx::kNtidZ, [&](uint32_t) { return config.block.z; });
+  setSp(ptx::kNctaidX, [&](uint32_t) { return config.grid.x; });
+  setSp(ptx::kNctaidY, [&](uint32_t) { return config.grid.y; });
+  setSp(ptx::kNctaidZ, [&](uint32_t) { return config.grid.z; });
+  setSp(ptx::kLaneId, [&](uint32_t l) { return l; });
+  setSp(ptx::kWarpId, [&](uint32_t) { return wi; });
+  setSp(ptx::kNWarpId, [&](uint32_t) { return wpb; });
+  setSp(ptx::kLanemaskEq, [&](uint32_t l) { return 1u << l; });
+  setSp(ptx::kLanemaskLt, [&](uint32_t l) { return (1u << l) - 1; });
+  setSp(ptx::kLanemaskLe, [&](uint32_t l) { return uint32_t((2ull << l) - 1); });
+  setSp(ptx::kLanemaskGt, [&](uint32_t l) { return ~uint32_t((2ull << l) - 1); });
+  setSp(ptx::kLanemaskGe, [&](uint32_t l) { return ~((1u << l) - 1); });
+  setSp(ptx::kSmId, [&](uint32_t) { return 0u; });
+  setSp(ptx::kNSmId, [&](uint32_t) { return 1u; });
+  setSp(ptx::kGridId, [&](uint32_t) { return 0u; });
+  setSp(ptx::kDynSmem, [&](uint32_t) { return config.dynamicSharedBytes; });
+  setSp(ptx::kTotalSmem, [&](uint32_t) { return uint32_t(L.sharedBytes); });
+  setSp(ptx::kEnvReg1, [&](uint32_t) { return uint32_t(config.gridWorkspace >> 32); });
+  setSp(ptx::kEnvReg2, [&](uint32_t) { return uint32_t(config.gridWorkspace); });
+}
+
 // Allocates a block's shared memory and its warps' registers and local memory.
 void materialize(Launch& L, uint32_t b) {
-  const LaunchConfig& config = L.cfg;
   Block& blk = L.blocks[b];
   blk.resident = true;
   if (L.sharedBytes) {
@@ -28,6 +60,13 @@ void materialize(Launch& L, uint32_t b) {
   }
   size_t slots = size_t(L.slotsPerWarp) * 32;
   uint32_t wpb = blk.numWarps;
+  constexpr size_t kSpecialWords = size_t(ptx::kNumSpecials) * 32;
+  // (Written lane by lane for every warp, with three divisions a lane for
+  // %tid, the specials cost as much as running a warp of a short kernel.)
+  if (L.warpSpecials.empty()) {
+    L.warpSpecials.assign(wpb * kSpecialWords, 0);
+    for (uint32_t wi = 0; wi < wpb; ++wi) fillWarpSpecials(L, wi, wpb, L.warpSpecials.data() + wi * kSpecialWords);
+  }
   if (L.freeWarpSlots.empty()) {
     blk.firstWarp = uint32_t(L.warps.size());
     L.warps.resize(L.warps.size() + wpb);
@@ -45,38 +84,12 @@ void materialize(Launch& L, uint32_t b) {
     uint32_t n = std::min<uint32_t>(32, blk.threads - wi * 32);
     w.exists = n == 32 ? 0xFFFFFFFFu : ((1u << n) - 1);
     for (uint32_t l = 0; l < 32; ++l) w.pc[l] = L.entryPc;
-    w.regs = WarpMemoryPool::take(slots);  // zeroed
+    w.regs = WarpMemoryPool::take(slots, kSpecialWords);  // zeroed past the specials
     uint64_t* sp = w.regs.get();
-    auto setSp = [&](uint32_t idx, auto fn) {
-      for (uint32_t l = 0; l < 32; ++l) sp[idx * 32 + l] = fn(l);
-    };
-    setSp(ptx::kTidX, [&](uint32_t l) { return (wi * 32 + l) % config.block.x; });
-    setSp(ptx::kTidY, [&](uint32_t l) { return ((wi * 32 + l) / config.block.x) % config.block.y; });
-    setSp(ptx::kTidZ, [&](uint32_t l) { return (wi * 32 + l) / (config.block.x * config.block.y); });
-    setSp(ptx::kNtidX, [&](uint32_t) { return config.block.x; });
-    setSp(ptx::kNtidY, [&](uint32_t) { return config.block.y; });
-    setSp(ptx::kNtidZ, [&](uint32_t) { return config.block.z; });
-    setSp(ptx::kCtaidX, [&](uint32_t) { return blk.idx.x; });
-    setSp(ptx::kCtaidY, [&](uint32_t) { return blk.idx.y; });
-    setSp(ptx::kCtaidZ, [&](uint32_t) { return blk.idx.z; });
-    setSp(ptx::kNctaidX, [&](uint32_t) { return config.grid.x; });
-    setSp(ptx::kNctaidY, [&](uint32_t) { return config.grid.y; });
-    setSp(ptx::kNctaidZ, [&](uint32_t) { return config.grid.z; });
-    setSp(ptx::kLaneId, [&](uint32_t l) { return l; });
-    setSp(ptx::kWarpId, [&](uint32_t) { return wi; });
-    setSp(ptx::kNWarpId, [&](uint32_t) { return wpb; });
-    setSp(ptx::kLanemaskEq, [&](uint32_t l) { return 1u << l; });
-    setSp(ptx::kLanemaskLt, [&](uint32_t l) { return (1u << l) - 1; });
-    setSp(ptx::kLanemaskLe, [&](uint32_t l) { return uint32_t((2ull << l) - 1); });
-    setSp(ptx::kLanemaskGt, [&](uint32_t l) { return ~uint32_t((2ull << l) - 1); });
-    setSp(ptx::kLanemaskGe, [&](uint32_t l) { return ~((1u << l) - 1); });
-    setSp(ptx::kSmId, [&](uint32_t) { return 0u; });
-    setSp(ptx::kNSmId, [&](uint32_t) { return 1u; });
-    setSp(ptx::kGridId, [&](uint32_t) { return 0u; });
-    setSp(ptx::kDynSmem, [&](uint32_t) { return config.dynamicSharedBytes; });
-    setSp(ptx::kTotalSmem, [&](uint32_t) { return uint32_t(L.sharedBytes); });
-    setSp(ptx::kEnvReg1, [&](uint32_t) { return uint32_t(config.gridWorkspace >> 32); });
-    setSp(ptx::kEnvReg2, [&](uint32_t) { return uint32_t(config.gridWorkspace); });
+    std::memcpy(sp, L.warpSpecials.data() + wi * kSpecialWords, kSpecialWords * sizeof(uint64_t));
+    std::fill_n(sp + ptx::kCtaidX * 32, 32, blk.idx.x);
+    std::fill_n(sp + ptx::kCtaidY * 32, 32, blk.idx.y);
+    std::fill_n(sp + ptx::kCtaidZ * 32, 32, blk.idx.z);
     if (L.stackBytes) w.local = allocateLocalMemory(32 * L.stackBytes);
     w.callCapacity = L.maxDepth;
     if (L.hasCalls) w.calls.resize(size_t(32) * L.maxDepth);

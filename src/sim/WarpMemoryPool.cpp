@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -45,7 +46,7 @@ Pool& pool() {
 
 }  // namespace
 
-std::unique_ptr<uint64_t[]> WarpMemoryPool::take(size_t words) {
+std::unique_ptr<uint64_t[]> WarpMemoryPool::take(size_t words, size_t uninitialized) {
   std::unique_ptr<uint64_t[]> buffer;
   {
     Pool& p = pool();
@@ -59,7 +60,8 @@ std::unique_ptr<uint64_t[]> WarpMemoryPool::take(size_t words) {
     }
   }
   if (!buffer) buffer = std::make_unique_for_overwrite<uint64_t[]>(words);
-  std::memset(buffer.get(), 0, words * sizeof(uint64_t));
+  uninitialized = std::min(uninitialized, words);
+  std::memset(buffer.get() + uninitialized, 0, (words - uninitialized) * sizeof(uint64_t));
   return buffer;
 }
 

@@ -20,8 +20,9 @@ namespace predatar::sim {
 
 class WarpMemoryPool {
  public:
-  // A zeroed register file of `words` 64-bit slots.
-  static std::unique_ptr<uint64_t[]> take(size_t words);
+  // A register file of `words` 64-bit slots, zeroed past the first
+  // `uninitialized` (which the caller writes: a warp's special registers).
+  static std::unique_ptr<uint64_t[]> take(size_t words, size_t uninitialized = 0);
   // Returns a register file of `words` slots for later warps.
   static void giveBack(std::unique_ptr<uint64_t[]> buffer, size_t words);
   // An empty warp table, with the capacity of the last one given back: a

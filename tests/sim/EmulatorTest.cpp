@@ -258,6 +258,55 @@ TEST(Emulator, ThreeDimensionalIndexing) {
             }
 }
 
+// Each warp's special registers come from a per-launch copy made for the
+// warp's index in its block (Scheduler.cpp, materialize): two launches of
+// different block shapes, whose warps reuse the first one's register files,
+// each see their own.
+constexpr std::string_view kSpecialsPtx = R"(
+.version 8.0
+.target sm_75
+.address_size 64
+.visible .entry specials(.param .u64 out) {
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %tid.y;
+  mov.u32 %r3, %ntid.x;
+  mad.lo.s32 %r4, %r2, %r3, %r1;
+  mov.u32 %r5, %ctaid.x;
+  mov.u32 %r6, %ntid.y;
+  mul.lo.s32 %r6, %r6, %r3;
+  mad.lo.s32 %r4, %r5, %r6, %r4;
+  mul.wide.u32 %rd2, %r4, 16;
+  add.s64 %rd3, %rd1, %rd2;
+  mov.u32 %r7, %warpid;
+  mov.u32 %r8, %laneid;
+  mov.u32 %r9, %lanemask_lt;
+  mov.u32 %r10, %nwarpid;
+  st.global.v4.u32 [%rd3], {%r7, %r8, %r9, %r10};
+  ret;
+}
+)";
+
+TEST(Emulator, SpecialRegistersOfEveryWarpInEachLaunch) {
+  Fixture f(PtxText{kSpecialsPtx, "specials.ptx"});
+  NullSink sink;
+  for (Dim3 block : {Dim3{16, 6, 1}, Dim3{40, 2, 1}}) {  // 96 and 80 threads: 3 warps, the last partial
+    uint32_t threads = block.count(), warps = (threads + 31) / 32;
+    uint32_t* out = f.zeros<uint32_t>(4 * 3 * threads);
+    ASSERT_TRUE(f.run("specials", {3, 1, 1}, block, f.args(out), sink).ok());
+    for (uint32_t i = 0; i < 3 * threads; ++i) {
+      uint32_t t = i % threads, lane = t % 32;
+      SCOPED_TRACE(::testing::Message() << "block " << block.x << "x" << block.y << ", thread " << i);
+      EXPECT_EQ(out[4 * i], t / 32);
+      EXPECT_EQ(out[4 * i + 1], lane);
+      EXPECT_EQ(out[4 * i + 2], (1u << lane) - 1);
+      EXPECT_EQ(out[4 * i + 3], warps);
+    }
+  }
+}
+
 TEST(Emulator, WarpVotesAndMatch) {
   Fixture f("misc");
   const int n = 64;
