@@ -262,7 +262,8 @@ bool resolve(Ctx& x, const Instr& in, uint32_t m, uint32_t bytes, LaneAccess& ac
   }
   if (in.addr.base == ptx::Address::Base::Param) {  // a kernel parameter: one address for every lane
     uint64_t offset = uint64_t(in.addr.offset);
-    if (m != 0 && offset + bytes <= x.L->params.size())
+    uint64_t size = x.L->params.size();
+    if (m != 0 && offset <= size && bytes <= size - offset)  // (else the per-lane path names the fault)
       return resolveUniformParam(x, [offset](uint32_t) { return kParamWindow + offset; }, m, bytes, acc);
   }
   forLanes(m, [&](uint32_t l) { addr[l] = laneAddressOf(x, in.addr, l); });
