@@ -260,11 +260,10 @@ bool resolve(Ctx& x, const Instr& in, uint32_t m, uint32_t bytes, LaneAccess& ac
     forLanes(m, [&](uint32_t l) { addr[l] = r[l] + offset; });
     return resolveEachLane(x, space, addr, m, bytes, acc, what);
   }
-  if (in.addr.base == ptx::Address::Base::Param) {  // a kernel parameter: one address for every lane
+  if (in.addr.base == ptx::Address::Base::Param && m != 0) {  // a kernel parameter: one address for every lane
     uint64_t offset = uint64_t(in.addr.offset);
-    uint64_t size = x.L->params.size();
-    if (m != 0 && offset <= size && bytes <= size - offset)  // (else the per-lane path names the fault)
-      return resolveUniformParam(x, [offset](uint32_t) { return kParamWindow + offset; }, m, bytes, acc);
+    // (out of the window or the parameters: the per-lane path names the fault)
+    if (resolveUniformParam(x, [offset](uint32_t) { return kParamWindow + offset; }, m, bytes, acc)) return true;
   }
   forLanes(m, [&](uint32_t l) { addr[l] = laneAddressOf(x, in.addr, l); });
   return resolveLanes(x, space, addr, m, bytes, acc, what);
