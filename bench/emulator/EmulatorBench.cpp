@@ -117,6 +117,21 @@ void BM_SharedMemoryBoundDetector(benchmark::State& state, const char* detector)
   int reps = 100;
   run(state, "sharedBound", {32, 1, 1}, {256, 1, 1}, {&out, &reps}, detector);
 }
+// Broadcast reads: every thread reads one word (`*factor`) five times, and
+// its own word; and a tiled matrix product, whose lanes read one word of a
+// shared tile together.
+void BM_TinyBlocksDetector(benchmark::State& state, const char* detector) {
+  constexpr int kThreads = 256 * 512;
+  uint64_t data = env().memory.allocate(kThreads * 4), factor = env().memory.allocate(4);
+  int iters = 5;
+  run(state, "tinyBlocks", {256, 1, 1}, {512, 1, 1}, {&data, &factor, &iters}, detector);
+}
+void BM_TiledMatMulDetector(benchmark::State& state, const char* detector) {
+  static int n = 128;
+  uint64_t a = env().memory.allocate(n * n * 4), b = env().memory.allocate(n * n * 4),
+           c = env().memory.allocate(n * n * 4);
+  run(state, "tiledMatMul", {uint32_t(n / 32), uint32_t(n / 32), 1}, {32, 32, 1}, {&a, &b, &c, &n}, detector);
+}
 BENCHMARK_CAPTURE(BM_AluBoundDetector, gwcp, "gwcp")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_AluBoundDetector, hb, "hb")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_AluBoundDetector, lockset, "lockset")->Unit(benchmark::kMillisecond);
@@ -126,6 +141,10 @@ BENCHMARK_CAPTURE(BM_GlobalMemoryBoundDetector, lockset, "lockset")->Unit(benchm
 BENCHMARK_CAPTURE(BM_SharedMemoryBoundDetector, gwcp, "gwcp")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_SharedMemoryBoundDetector, hb, "hb")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_SharedMemoryBoundDetector, lockset, "lockset")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_TinyBlocksDetector, gwcp, "gwcp")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_TinyBlocksDetector, hb, "hb")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_TiledMatMulDetector, gwcp, "gwcp")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_TiledMatMulDetector, hb, "hb")->Unit(benchmark::kMillisecond);
 #endif
 
 }  // namespace

@@ -35,3 +35,20 @@ extern "C" __global__ void tinyBlocks(int* data, const int* factor, int iters) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   for (int k = 0; k < iters; ++k) data[i] += *factor;
 }
+
+// A tiled matrix product (32x32 tiles, a warp per tile row): every lane of a
+// warp reads the same word of `a`'s tile (a broadcast) and its own of `b`'s.
+extern "C" __global__ void tiledMatMul(const float* a, const float* b, float* c, int n) {
+  __shared__ float as[32][32];
+  __shared__ float bs[32][32];
+  int row = blockIdx.y * 32 + threadIdx.y, col = blockIdx.x * 32 + threadIdx.x;
+  float sum = 0.0f;
+  for (int tile = 0; tile < n; tile += 32) {
+    as[threadIdx.y][threadIdx.x] = a[row * n + tile + threadIdx.x];
+    bs[threadIdx.y][threadIdx.x] = b[(tile + threadIdx.y) * n + col];
+    __syncthreads();
+    for (int k = 0; k < 32; ++k) sum += as[threadIdx.y][k] * bs[k][threadIdx.x];
+    __syncthreads();
+  }
+  c[row * n + col] = sum;
+}

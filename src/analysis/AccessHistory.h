@@ -21,6 +21,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
+#include "analysis/AccessRecord.h"
 #include "analysis/FinishedBlocks.h"
 #include "analysis/ShadowPages.h"
 #include "clock/VectorClock.h"
@@ -28,94 +29,6 @@
 #include "report/Race.h"
 
 namespace predatar {
-
-struct AccessRecord {
-  uint32_t block = 0;
-  uint32_t thread = 0;
-  Clock clock = 0;  // the thread's epoch at the access
-  AccessType type = AccessType::Read;
-  bool strong = false;
-  bool isVolatile = false;
-  Scope scope = Scope::Device;
-  uint8_t bytes = 0xf;  // bytes of the word accessed
-  Origin origin;
-  uint32_t launch = 0;  // KernelInfo::launch (AccessHistory sets it)
-  // MemoryEvent::beforeDependencyWait: unordered with KernelInfo::overlappedLaunch
-  // (of the access being checked; records do not keep it).
-  bool beforeDependencyWait = false;
-
-  bool writes() const { return type != AccessType::Read; }
-  bool sameThread(const AccessRecord& o) const { return block == o.block && thread == o.thread; }
-  Access access() const { return Access{block, thread, type, strong, isVolatile, scope, origin, launch}; }
-  bool overlaps(const AccessRecord& o) const { return bytes & o.bytes; }
-
-  PackedRecord packed() const {
-    return PackedRecord::pack(block, thread, clock, type, strong, isVolatile, scope, bytes, origin, launch);
-  }
-  static AccessRecord unpack(const PackedRecord& p) {
-    return AccessRecord{p.block, p.firstThread(), p.clock, p.type(), p.strong(), p.isVolatile(), p.scope(),
-                        p.bytes(), p.origin(), p.launch};
-  }
-};
-
-// e1 and e2 conflict: different threads, at least one writes, and not two
-// strong accesses that are morally strong.
-inline bool conflicts(const AccessRecord& a, const AccessRecord& b) {
-  if (a.sameThread(b) || (!a.writes() && !b.writes()) || !a.overlaps(b)) return false;
-  return !(a.strong && b.strong && morallyStrong(a.scope, a.block, b.scope, b.block));
-}
-
-// Every access that conflicts with `earlier` also conflicts with `later`, and
-// does so without an excuse `earlier` lacks: a strong write is excused by
-// same-location observation, so it stands only for earlier strong writes
-// (of its block with a scope as wide: they are excused whenever it is).
-inline bool subsumes(const AccessRecord& later, const AccessRecord& earlier) {
-  if ((later.bytes & earlier.bytes) != earlier.bytes) return false;
-  if (!later.strong) return later.writes() || !earlier.writes();
-  if (!earlier.strong || earlier.block != later.block) return false;
-  bool widerScope = later.scope == Scope::Block || earlier.scope != Scope::Block;
-  return widerScope && later.writes() == earlier.writes();
-}
-
-// Accesses of two launches that nothing orders conflict when one writes,
-// unless both are strong at device (or system) scope: a block scope never
-// covers a thread of another grid.
-inline bool conflictsAcrossLaunches(const AccessRecord& a, const AccessRecord& b) {
-  if ((!a.writes() && !b.writes()) || !a.overlaps(b)) return false;
-  return !(a.strong && b.strong && a.scope != Scope::Block && b.scope != Scope::Block);
-}
-
-// Happens-before alone: nothing excused, no note.
-struct NoExcuse {
-  bool operator()(const AccessRecord&) const { return false; }
-};
-struct NoNote {
-  MissingFence operator()(const AccessRecord&) const { return {}; }
-};
-
-// Shadow memory key of a 4-byte word: global addresses, or shared offsets of
-// one block (shared memory is per block).
-inline uint64_t locationKey(MemorySpace space, uint32_t block, uint64_t address) {
-  if (space == MemorySpace::Global) return address >> 2;
-  return (uint64_t(1) << 63) | (uint64_t(block) << 32) | ((address >> 2) & 0xffffffffu);
-}
-inline LocationKey locationOf(uint64_t key) {
-  if (!(key >> 63)) return {MemorySpace::Global, 0, key << 2};
-  return {MemorySpace::Shared, uint32_t((key >> 32) & 0x7fffffffu), (key & 0xffffffffu) << 2};
-}
-
-// Visits the words a lane's access of `size` bytes at `address` touches, with
-// the mask of the word's bytes it touches (bit i: byte i), so accesses to
-// different bytes of one word (char arrays) do not conflict.
-template <class F>
-void forEachWord(uint64_t address, uint32_t size, F&& f) {
-  if (size == 4 && (address & 3) == 0) return f(address, uint8_t(0xf));  // the usual access: one whole word
-  uint64_t end = address + (size ? size : 1);
-  for (uint64_t word = address & ~uint64_t(3); word < end; word += 4) {
-    uint64_t from = std::max(word, address), to = std::min(word + 4, end);
-    f(word, uint8_t(((1u << (to - from)) - 1) << (from - word)));
-  }
-}
 
 class AccessHistory {
  public:
@@ -272,6 +185,68 @@ class AccessHistory {
     if (wasEmpty && !records.empty()) shadow_.filled();
     else if (!wasEmpty && records.empty()) shadow_.emptied();
     notePeakIfPassed();
+  }
+
+  // A later lane of a warp's plain read whose lanes read one word (`*factor`
+  // by every thread, a row of a shared tile): its thread and epoch.
+  struct LaneEpoch {
+    uint32_t thread = 0;
+    Clock clock = 0;
+  };
+  // The later lanes `lanes` of such a read of `key`, right after access()
+  // took its first lane with `access` (alike but for thread and clock;
+  // beforeDependencyWait too). For each of them access() would find no
+  // report and only its own warp's reads to change when the word holds no
+  // record but plain reads, none of a later launch, nor strong ones apart:
+  //  * other threads' plain reads neither conflict with a plain read nor
+  //    are dropped by one; reads of earlier launches were dropped, or kept,
+  //    by the first lane for a reason the same for every lane (the
+  //    launches' order, the bytes, beforeDependencyWait);
+  //  * the lane's own earlier reads are ordered before it: it leaves each
+  //    one whose bytes it covers, then is found in a group alike, joins
+  //    one, or comes last among its warp's reads (ownWarpReads).
+  // So this does ownWarpReads for each lane in turn, on the warp's reads
+  // found once. Returns how many lanes it took, in order: it stops where a
+  // lane's access would compact the word's reads (compactReads, which
+  // access() runs at a lane's start) and leaves the rest to access().
+  size_t sameWordReads(uint64_t key, AccessRecord access, const LaneEpoch* lanes, size_t count) {
+    if (count == 0 || access.writes() || access.strong || touchesStrongDevice(key, access)) return 0;
+    RecordHeapCharge charge(*this);
+    Records& records = shadow_.at(key);
+    if (records.empty() || !isPlainRead(records[0]) || records.back().launch > launch_) return 0;
+    access.thread = lanes[0].thread;  // (the lanes are of one warp)
+    access.clock = lanes[0].clock;
+    PackedRecord read = packedOf(access);
+    if (access.thread >= PackedRecord::kGroupWarps * 32 || readBefore(records.back(), read)) return 0;
+    auto [first, end] = warpReads(key, records, 0, read);
+    if (readsTogether(records, first, end, read, lanes, count)) return count;
+    for (size_t i = 0; i < count; ++i) {
+      if (records.size() >= compactReadsAt_ && std::has_single_bit(records.size())) return i;
+      access.thread = lanes[i].thread;
+      access.clock = lanes[i].clock;
+      read = packedOf(access);
+      bool alreadyThere = false;
+      size_t joins = SIZE_MAX;
+      // (the lane's own reads of this launch: ordered; kept when `access` does not cover them)
+      auto keepOwn = [&access](const AccessRecord& own) { return !subsumes(access, own); };
+      end = ownWarpReads(records, first, end, read, access, keepOwn, alreadyThere, joins);
+      if (alreadyThere) continue;
+      if (joins != SIZE_MAX) {
+        PackedRecord& group = records[joins];
+        group.setLanes(group.warp(), group.lanes() | 1u << (read.thread & 31));
+        continue;
+      }
+      insertRecord(records, end++, read);
+      ++liveRecords_;
+      notePeakIfPassed();
+    }
+    return count;
+  }
+
+  // A word's records, in order (tests compare two histories by them).
+  std::vector<PackedRecord> recordsOf(uint64_t key) {
+    const Records& records = shadow_.at(key);
+    return {records.begin(), records.end()};
   }
 
   // What may order another block's threads after a block's earlier accesses
@@ -587,6 +562,59 @@ class AccessHistory {
       records.erase(records.begin() + kept, records.begin() + last);
     }
     return kept;
+  }
+  // sameWordReads' lanes all at once, on their warp's reads [first, end),
+  // when they share one epoch (`read`, but for the thread, is each one's
+  // read) and what ownWarpReads would do lane by lane does not depend on
+  // their order: no lane holds an alike record alone (another lane could
+  // join it before its own turn drops it), one alike record is there for
+  // the others to join (the first: every lane not already in an alike group
+  // would join it), and no lane's access starts at a size compactReads
+  // would run at. Each lane then leaves each record of its own that `read`
+  // covers (a record all of whose lanes leave goes), and every lane not in
+  // an alike group joins the first alike record. False, with nothing
+  // changed, where those do not hold.
+  bool readsTogether(Records& records, size_t first, size_t end, const PackedRecord& read,
+                     const AccessHistory::LaneEpoch* lanes, size_t count) {
+    uint32_t mask = 0;
+    for (size_t i = 0; i < count; ++i) {
+      if (lanes[i].clock != read.clock) return false;
+      mask |= 1u << (lanes[i].thread & 31);
+    }
+    auto covered = [&read](const PackedRecord& r) { return (read.bytes() & r.bytes()) == r.bytes(); };
+    uint32_t there = 0;
+    size_t drops = 0;
+    bool anyAlike = false;
+    for (size_t i = first; i < end; ++i) {
+      const PackedRecord& r = records[i];
+      bool alike = r.alikeBesidesThreads(read);
+      uint32_t held = r.lanes() & mask;
+      anyAlike |= alike;
+      if (held && alike && !r.group()) return false;
+      if (alike) there |= held;
+      else if (held == r.lanes() && covered(r)) ++drops;
+    }
+    size_t size = records.size();
+    if (!anyAlike || (size >= compactReadsAt_ && std::bit_floor(size) >= std::max(size - drops, compactReadsAt_)))
+      return false;
+    uint32_t warp = read.warp(), joining = mask & ~there;
+    size_t kept = first, target = SIZE_MAX;
+    for (size_t i = first; i < end; ++i) {
+      PackedRecord r = records[i];
+      bool alike = r.alikeBesidesThreads(read);
+      if (uint32_t held = r.lanes() & mask; held && !alike && covered(r)) {
+        if (held == r.lanes()) continue;
+        r.setLanes(warp, r.lanes() & ~held);
+      }
+      if (alike && target == SIZE_MAX) target = kept;
+      records[kept++] = r;
+    }
+    if (kept != end) {
+      liveRecords_ -= end - kept;
+      records.erase(records.begin() + ptrdiff_t(kept), records.begin() + ptrdiff_t(end));
+    }
+    if (joining) records[target].setLanes(warp, records[target].lanes() | joining);
+    return true;
   }
   // Where this launch's plain reads begin (earlier launches' come before),
   // and where they end.

@@ -15,6 +15,9 @@ struct DetectorOptions {
   bool compression = true;     // hierarchical vector clock compression (gwcp, hb)
   bool perLocationDedup = false;
   bool volatileStrong = false;  // --volatile strong: ld/st.volatile are .relaxed.sys, else plain
+  // gwcp, hb: the later lanes of a run of lanes reading one word take one
+  // step (SameWordReads.h); off, each takes the per-lane path (tests compare).
+  bool sameWordReads = true;
 };
 
 // Metadata sizes a detector reports for --stats.
@@ -34,7 +37,9 @@ class Detector : public EventSink {
 
  protected:
   explicit Detector(std::string name, const DetectorOptions& options)
-      : races_(std::move(name), options.perLocationDedup), volatileStrong_(options.volatileStrong) {}
+      : races_(std::move(name), options.perLocationDedup),
+        volatileStrong_(options.volatileStrong),
+        sameWordReads_(options.sameWordReads) {}
   // Whether an access is strong for race purposes: atomics, strong ld/st, and
   // volatile ones only under --volatile strong.
   bool isStrong(const MemoryEvent& e) const {
@@ -43,6 +48,7 @@ class Detector : public EventSink {
   }
   RaceLog races_;
   bool volatileStrong_ = false;
+  bool sameWordReads_ = true;
 };
 
 // "gwcp", "hb", "lockset" and their aliases "predatar", "barracuda", "scord".

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "analysis/LaneLoop.h"
+#include "analysis/SameWordReads.h"
 
 namespace predatar {
 namespace gwcp {
@@ -147,8 +148,18 @@ void GwcpDetector::memory(const MemoryEvent& event) {
   // twentieth of the analysis of a kernel of plain accesses).
   AccessRecord record{event.lanes.block, 0, 0, event.type, strong, event.isVolatile, event.scope, 0xf, event.origin};
   uint8_t accessClass = classOf(record);
-  forEachLaneThread(threads_, event.lanes,
-                    [&](ThreadClocks& t, uint32_t lane) { access(t, event, lane, record, accessClass); });
+  auto perLane = [&](ThreadClocks& t, uint32_t lane) { access(t, event, lane, record, accessClass); };
+  if (sameWordReads_ && !strong && event.type == AccessType::Read) {
+    // A run's later lane waits for sameWordReads when it holds no lock (rule
+    // (i) is the per-lane path's), after noting its clock as access() does.
+    readInRuns(threads_, event, history_, record, perLane, [&](ThreadClocks& t, uint32_t) {
+      if (std::vector<HeldLock>* held = heldBy(t.block, t.thread); held && !held->empty()) return false;
+      t.noteWcpClock(event.origin.seq & PackedRecord::kSeqMask);
+      return true;
+    });
+  } else {
+    forEachLaneThread(threads_, event.lanes, perLane);
+  }
   updateChains(threads_, messages_, event, strong);
   history_.notePublication(event, strong);
 }

@@ -1,6 +1,7 @@
 #include "analysis/HbDetector.h"
 
 #include "analysis/LaneLoop.h"
+#include "analysis/SameWordReads.h"
 
 namespace predatar {
 
@@ -24,7 +25,7 @@ void HbDetector::memory(const MemoryEvent& event) {
   bool strong = isStrong(event);
   // What the lanes' records share, built once (as GwcpDetector::memory does).
   AccessRecord record{event.lanes.block, 0, 0, event.type, strong, event.isVolatile, event.scope, 0xf, event.origin};
-  forEachLaneThread(threads_, event.lanes, [&](ThreadClocks& t, uint32_t lane) {
+  auto perLane = [&](ThreadClocks& t, uint32_t lane) {
     record.thread = event.lanes.warp * kWarpSize + lane;
     record.clock = t.now;
     record.beforeDependencyWait = (event.beforeDependencyWait >> lane) & 1;
@@ -39,7 +40,15 @@ void HbDetector::memory(const MemoryEvent& event) {
           key, record, ordered, races_, [&](const AccessRecord& r) { return messages_.observed(key, t, r); },
           [&](const AccessRecord& r) { return messages_.missingFence(t, r); });
     });
-  });
+  };
+  if (sameWordReads_ && !strong && event.type == AccessType::Read) {
+    readInRuns(threads_, event, history_, record, perLane, [&](ThreadClocks& t, uint32_t) {
+      t.noteHbClock(event.origin.seq & PackedRecord::kSeqMask);  // (as the per-lane path does)
+      return true;
+    });
+  } else {
+    forEachLaneThread(threads_, event.lanes, perLane);
+  }
   updateChains(threads_, messages_, event, strong);
   history_.notePublication(event, strong);
 }

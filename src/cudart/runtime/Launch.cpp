@@ -145,6 +145,8 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     detectorOptions.perLocationDedup = options_.perLocation;
     if (const char* v = env("PREDATAR_COMPRESSION")) detectorOptions.compression = std::strcmp(v, "off") != 0;
     if (const char* v = env("PREDATAR_VOLATILE")) detectorOptions.volatileStrong = std::strcmp(v, "strong") == 0;
+    // (off: every lane through the per-lane path, to compare reports with)
+    if (const char* v = env("PREDATAR_SAME_WORD_READS")) detectorOptions.sameWordReads = std::strcmp(v, "off") != 0;
     for (const auto& name : options_.detectors)
       if (auto d = makeDetector(name, detectorOptions)) detectors_.push_back(std::move(d));
   }

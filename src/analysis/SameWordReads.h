@@ -1,0 +1,58 @@
+// A plain read's lanes, with the later lanes of each run of consecutive lanes
+// that read one word (a broadcast: `*factor` by every thread, a row of a
+// shared tile) taken together by AccessHistory::sameWordReads: through the
+// per-lane path, each cost a whole access only to join its run's first
+// lane's record (a tiled matrix product spent a third of its analysis so).
+#pragma once
+
+#include "analysis/AccessHistory.h"
+#include "analysis/LaneLoop.h"
+
+namespace predatar {
+
+// Calls access(t, lane), the per-lane path, for each lane that starts a run
+// (and for lanes of no run: an access that spans words). A later lane of a
+// run for which follows(t, lane) holds (it did the lane's own steps, such as
+// noting its clock) waits for the run's end instead, when sameWordReads
+// takes it, or leaves it to access(). Lanes are visited lowest first, and a
+// word's accesses come in that order either way.
+template <class AccessFn, class FollowsFn>
+void readInRuns(ThreadTable& table, const MemoryEvent& event, AccessHistory& history, const AccessRecord& common,
+                AccessFn&& access, FollowsFn&& follows) {
+  ThreadClocks* waiting[kWarpSize];
+  uint32_t waitingLanes[kWarpSize];
+  AccessHistory::LaneEpoch epochs[kWarpSize];
+  size_t count = 0;
+  bool inRun = false;
+  uint32_t leadLane = 0;
+  auto endRun = [&] {
+    if (count == 0) return;
+    uint64_t address = event.address[leadLane];
+    AccessRecord record = common;
+    record.beforeDependencyWait = (event.beforeDependencyWait >> leadLane) & 1;
+    forEachWord(address, event.size, [&](uint64_t word, uint8_t bytes) {
+      record.bytes = bytes;
+      size_t taken = history.sameWordReads(locationKey(event.space, event.lanes.block, word), record, epochs, count);
+      for (size_t i = taken; i < count; ++i) access(*waiting[i], waitingLanes[i]);
+    });
+    count = 0;
+  };
+  auto bit = [](LaneMask mask, uint32_t lane) { return (mask >> lane) & 1; };
+  forEachLaneThread(table, event.lanes, [&](ThreadClocks& t, uint32_t lane) {
+    if (inRun && event.address[lane] == event.address[leadLane] &&
+        bit(event.beforeDependencyWait, lane) == bit(event.beforeDependencyWait, leadLane) && follows(t, lane)) {
+      waiting[count] = &t;
+      waitingLanes[count] = lane;
+      epochs[count++] = {t.thread, t.now};
+      return;
+    }
+    endRun();
+    access(t, lane);
+    uint64_t address = event.address[lane];
+    inRun = (address & 3) + std::max<uint32_t>(event.size, 1) <= 4;  // one word
+    leadLane = lane;
+  });
+  endRun();
+}
+
+}  // namespace predatar
