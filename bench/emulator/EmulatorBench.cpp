@@ -36,7 +36,9 @@ Env& env() {
   return e;
 }
 
-// detector: "" for none, else a detector name (when built with the detectors).
+// detector: "" for none, else a detector name (when built with the detectors);
+// "NAME/lanes": with DetectorOptions::sameWordReads off (every lane through
+// the per-lane path), the figure before it in the same run.
 void run(benchmark::State& state, const char* kernel, Dim3 grid, Dim3 block, std::vector<const void*> args,
          const std::string& detector = "") {
   NullSink nullSink;
@@ -44,7 +46,13 @@ void run(benchmark::State& state, const char* kernel, Dim3 grid, Dim3 block, std
 #ifdef PREDATAR_BENCH_DETECTORS
   std::unique_ptr<Detector> det;
   if (!detector.empty()) {
-    det = makeDetector(detector, DetectorOptions{});
+    DetectorOptions options;
+    std::string name = detector;
+    if (auto slash = name.find("/lanes"); slash != std::string::npos) {
+      name.resize(slash);
+      options.sameWordReads = false;
+    }
+    det = makeDetector(name, options);
     sinkPtr = det.get();
   }
 #else
@@ -142,9 +150,13 @@ BENCHMARK_CAPTURE(BM_SharedMemoryBoundDetector, gwcp, "gwcp")->Unit(benchmark::k
 BENCHMARK_CAPTURE(BM_SharedMemoryBoundDetector, hb, "hb")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_SharedMemoryBoundDetector, lockset, "lockset")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_TinyBlocksDetector, gwcp, "gwcp")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_TinyBlocksDetector, gwcp_lanes, "gwcp/lanes")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_TinyBlocksDetector, hb, "hb")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_TinyBlocksDetector, hb_lanes, "hb/lanes")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_TiledMatMulDetector, gwcp, "gwcp")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_TiledMatMulDetector, gwcp_lanes, "gwcp/lanes")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_TiledMatMulDetector, hb, "hb")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_TiledMatMulDetector, hb_lanes, "hb/lanes")->Unit(benchmark::kMillisecond);
 #endif
 
 }  // namespace
