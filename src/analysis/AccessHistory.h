@@ -205,10 +205,12 @@ class AccessHistory {
   //  * the lane's own earlier reads are ordered before it: it leaves each
   //    one whose bytes it covers, then is found in a group alike, joins
   //    one, or comes last among its warp's reads (ownWarpReads).
-  // So this does ownWarpReads for each lane in turn, on the warp's reads
-  // found once. Returns how many lanes it took, in order: it stops where a
-  // lane's access would compact the word's reads (compactReads, which
-  // access() runs at a lane's start) and leaves the rest to access().
+  // So this finds the warp's reads once, then changes them for all lanes in
+  // one pass where their order cannot matter (readsTogether), else does
+  // ownWarpReads for each lane in turn. Returns how many lanes it took, in
+  // order: it stops where a lane's access would compact the word's reads
+  // (compactReads, which access() runs at a lane's start) and leaves the
+  // rest to access().
   size_t sameWordReads(uint64_t key, AccessRecord access, const LaneEpoch* lanes, size_t count) {
     if (count == 0 || access.writes() || access.strong || touchesStrongDevice(key, access)) return 0;
     RecordHeapCharge charge(*this);
