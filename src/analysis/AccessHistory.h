@@ -166,15 +166,7 @@ class AccessHistory {
       group.push_back(packed);
       ++liveRecords_;
     } else if (isPlainRead(packed)) {
-      if (alreadyThere) {
-        // nothing to add
-      } else if (joins != SIZE_MAX) {
-        PackedRecord& group = records[joins];
-        group.setLanes(group.warp(), group.lanes() | 1u << (packed.thread & 31));
-      } else {
-        insertRecord(records, insertAt, packed);
-        ++liveRecords_;
-      }
+      addPlainRead(records, insertAt, packed, alreadyThere, joins);
     } else {
       insertRecord(records, insertAt, packed);
       ++liveRecords_;
@@ -232,15 +224,10 @@ class AccessHistory {
       // (the lane's own reads of this launch: ordered; kept when `access` does not cover them)
       auto keepOwn = [&access](const AccessRecord& own) { return !subsumes(access, own); };
       end = ownWarpReads(records, first, end, read, access, keepOwn, alreadyThere, joins);
-      if (alreadyThere) continue;
-      if (joins != SIZE_MAX) {
-        PackedRecord& group = records[joins];
-        group.setLanes(group.warp(), group.lanes() | 1u << (read.thread & 31));
-        continue;
+      if (addPlainRead(records, end, read, alreadyThere, joins)) {
+        ++end;
+        notePeakIfPassed();
       }
-      insertRecord(records, end++, read);
-      ++liveRecords_;
-      notePeakIfPassed();
     }
     return count;
   }
@@ -577,7 +564,7 @@ class AccessHistory {
   // an alike group joins the first alike record. False, with nothing
   // changed, where those do not hold.
   bool readsTogether(Records& records, size_t first, size_t end, const PackedRecord& read,
-                     const AccessHistory::LaneEpoch* lanes, size_t count) {
+                     const LaneEpoch* lanes, size_t count) {
     uint32_t mask = 0;
     for (size_t i = 0; i < count; ++i) {
       if (lanes[i].clock != read.clock) return false;
@@ -616,6 +603,20 @@ class AccessHistory {
       records.erase(records.begin() + ptrdiff_t(kept), records.begin() + ptrdiff_t(end));
     }
     if (joining) records[target].setLanes(warp, records[target].lanes() | joining);
+    return true;
+  }
+  // A plain read after ownWarpReads: nothing to add when a group holds it
+  // already, else its thread joins the read `joins`, else it goes in at
+  // `at`. True when it added a record.
+  bool addPlainRead(Records& records, size_t at, const PackedRecord& read, bool alreadyThere, size_t joins) {
+    if (alreadyThere) return false;
+    if (joins != SIZE_MAX) {
+      PackedRecord& group = records[joins];
+      group.setLanes(group.warp(), group.lanes() | 1u << (read.thread & 31));
+      return false;
+    }
+    insertRecord(records, at, read);
+    ++liveRecords_;
     return true;
   }
   // Where this launch's plain reads begin (earlier launches' come before),

@@ -30,6 +30,8 @@ void readInRuns(ThreadTable& table, const MemoryEvent& event, AccessHistory& his
     uint64_t address = event.address[leadLane];
     AccessRecord record = common;
     record.beforeDependencyWait = (event.beforeDependencyWait >> leadLane) & 1;
+    // (one word: a run does not span words, so the lanes left to access()
+    // are checked on that word alone)
     forEachWord(address, event.size, [&](uint64_t word, uint8_t bytes) {
       record.bytes = bytes;
       size_t taken = history.sameWordReads(locationKey(event.space, event.lanes.block, word), record, epochs, count);
