@@ -18,6 +18,10 @@ struct DetectorOptions {
   // gwcp, hb: the later lanes of a run of lanes reading one word take one
   // step (SameWordReads.h); off, each takes the per-lane path (tests compare).
   bool sameWordReads = true;
+  // gwcp: a block-scoped acquire whose P join would walk both clocks leaves
+  // it to the critical section's first access (GwcpDetector::HeldLock::lockWcp);
+  // off (or PREDATAR_GWCP_DEFER_LOCK_P=off), it joins at the acquire.
+  bool deferLockJoins = true;
 };
 
 // Metadata sizes a detector reports for --stats.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <optional>
+#include <string_view>
 
 #include "analysis/LaneLoop.h"
 #include "analysis/SameWordReads.h"
@@ -27,29 +28,6 @@ bool classesConflict(uint8_t a, uint32_t blockA, uint8_t b, uint32_t blockB) {
   if (!classWrites(a) && !classWrites(b)) return false;
   if (!classStrong(a) || !classStrong(b)) return true;
   return !morallyStrong(classScope(a), blockA, classScope(b), blockB);
-}
-
-// The first index in [lo, hi) where `holds` fails, `holds` being true on a
-// prefix of the range. Gallops from the end first: where all but the last
-// few hold (a log whose newest entries are the only ones left to order),
-// that is one or two calls of `holds` instead of log2(n), each of which
-// walks clocks.
-template <class Holds>
-size_t endOfPrefixFromEnd(size_t lo, size_t hi, Holds holds) {
-  for (size_t step = 1, right = hi; right > lo; step *= 2) {
-    size_t probe = right - std::min(step, right - lo);
-    if (holds(probe)) {
-      lo = probe + 1;
-      break;
-    }
-    hi = right = probe;
-  }
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (holds(mid)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 }  // namespace
@@ -124,6 +102,9 @@ GwcpDetector::GwcpDetector(const DetectorOptions& options) : Detector("gwcp", op
   geometry_.compression = options.compression;
   if (const char* every = std::getenv("PREDATAR_GWCP_TRIM_EVERY"); every && std::atoi(every) > 0)
     trimEvery_ = size_t(std::atoi(every));
+  deferLockWcp_ = options.deferLockJoins;
+  if (const char* defer = std::getenv("PREDATAR_GWCP_DEFER_LOCK_P"); defer && std::string_view(defer) == "off")
+    deferLockWcp_ = false;
 }
 
 void GwcpDetector::kernelBegin(const KernelInfo& kernel) {
@@ -132,6 +113,7 @@ void GwcpDetector::kernelBegin(const KernelInfo& kernel) {
   messages_.reset(kernel.threadsPerBlock(), &geometry_);
   held_.clear();
   held_.resize(kernel.numBlocks());
+  lockJoinsPending_ = 0;
   locks_.clear();
   blockLocal_.clear();
   arrivals_.reset(&geometry_);
@@ -188,6 +170,7 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
       applyRuleOne(t, *held, key, accessClass);
       for (HeldLock& h : *held) h.accessed[key] |= uint8_t(1u << accessClass);
     });
+    settleLockWcp(t, *held);  // (after rule (i): its joins usually cover the lock's P)
   }
   record.clock = t.now;
   t.noteWcpClock(event.origin.seq & PackedRecord::kSeqMask);  // (after rule (i)'s joins)
@@ -230,8 +213,21 @@ void GwcpDetector::applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, ui
   }
 }
 
+void GwcpDetector::settleLockWcp(ThreadClocks& t, HeldLock& h) {
+  lockJoinsWalked_ += t.joinWcpLater(h.lockWcp);
+  h.lockWcpPending = false;
+  --lockJoinsPending_;
+}
+
+void GwcpDetector::settleLockWcp(uint32_t block, const std::vector<uint32_t>& threads) {
+  if (!lockJoinsPending_ || !held_[block]) return;
+  for (uint32_t thread : threads)
+    if (auto& held = (*held_[block])[thread]; !held.empty()) settleLockWcp(threads_.at(block, thread), held);
+}
+
 void GwcpDetector::barrier(const BarrierEvent& event) {
   countEvent();
+  settleLockWcp(event.block, event.threads);  // (a barrier publishes P_t)
   if (!arrivals_.apply(threads_, event, /*withWcp=*/true)) return;  // an arrival only
   history_.barrier(event.block, event.threads.size());
   trimAtBarrier(event);
@@ -239,7 +235,9 @@ void GwcpDetector::barrier(const BarrierEvent& event) {
 
 void GwcpDetector::syncWarp(const SyncWarpEvent& event) {
   countEvent();
-  synchronize(threads_, geometry_, event.lanes.block, liveLanes(threads_, event.lanes), true);
+  std::vector<uint32_t> lanes = liveLanes(threads_, event.lanes);
+  settleLockWcp(event.lanes.block, lanes);
+  synchronize(threads_, geometry_, event.lanes.block, lanes, true);
 }
 
 void GwcpDetector::acquire(const LockEvent& event) {
@@ -254,11 +252,21 @@ void GwcpDetector::acquire(const LockEvent& event) {
         overlappingHolders_ = true;
       }
     lock.holders.push_back({t.block, t.thread, event.scope});
-    lock.clocks.acquire(t, event.scope, /*withWcp=*/true);
     auto& table = held_[t.block];
     if (!table) table = std::make_unique<std::vector<std::vector<HeldLock>>>(threads_.threadsPerBlock());
+    std::vector<HeldLock>& held = (*table)[thread];
+    settleLockWcp(t, held);  // (this acquire's clock is P_t with every earlier join)
+    // A block-scoped acquire's P join that would walk both clocks waits
+    // (HeldLock::lockWcp); the critical section keeps P_t and that lock P
+    // as its acquire clock.
+    const LockClocks::BlockClocks* own = nullptr;
+    if (event.scope == Scope::Block && deferLockWcp_) own = lock.clocks.acquireDeferringWcp(t);
+    else lock.clocks.acquire(t, event.scope, /*withWcp=*/true);
     // C_t is P_t with t's own entry N_t: P_t is shared, N_t kept beside it.
-    (*table)[thread].push_back(HeldLock{lockId, event.scope, t.wcp, {}, lock.releases, t.now});
+    held.emplace_back(lockId, event.scope, t.wcp, AccessedLocations(), lock.releases, t.now,
+                      own ? own->wcp : SharedClock(), own != nullptr);
+    lockJoinsDeferred_ += own != nullptr;
+    lockJoinsPending_ += own != nullptr;
   });
 }
 
@@ -284,7 +292,8 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockStat
     if (cs.acquireNow > t.wcp.get(cs.block, cs.thread)) return false;
     bool joinedAtAcquire = cs.block == t.block || (deviceAcquire && cs.releaseScope != Scope::Block);
     return (joinedAtAcquire && cs.releaseIndex <= held.releasesAtAcquire) ||
-           cs.acquireClock.leq(t.wcp, t.block, t.thread, t.now);
+           (cs.acquireClock.leq(t.wcp, t.block, t.thread, t.now) &&
+            cs.acquireLockWcp.leq(t.wcp, t.block, t.thread, t.now));
   };
   auto scan = [&](const CriticalSectionLog& log, size_t& cursor, auto relevant) {
     cursor = std::max(cursor, log.base);  // dropped entries were consumed (trimLog)
@@ -363,216 +372,6 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockStat
   }
 }
 
-// Bounding the rule (ii) log. An entry CS1 = (acq1, r1) by thread u matters
-// to a thread t only through t's later releases of the lock:
-//  * t != u: a scan joins H(r1) into P_t once C(acq1) <= C_t, and (in an
-//    exclusive log) stops at the first entry not yet satisfied;
-//  * t == u: the own-pending list joins H(r1) once C(acq1)[u] <= P_u[u].
-// P_t and N_t only grow while t lives (barriers join, acquires join, the
-// compressed renumbering only raises N_t), so once CS1 is satisfied for t
-// (C(acq1) <= C_t, or the own condition for u) and absorbed by t
-// (H(r1) <= P_t), every later scan of t passes CS1 and its join changes
-// nothing: t behaves the same with CS1 gone and its cursor past it. A prefix
-// of a log that is satisfied and absorbed for every live thread that could
-// scan the log (the threads of its block for a block log, every thread of
-// the kernel for the device log) is therefore dropped without changing any
-// later P_t, so no report changes. A thread that does not hold the lock, or
-// has not started, needs less (belowBlockP).
-//
-// Block logs: a __syncthreads of every live thread of block b gives each
-// participant t P_t >= J_P join J_H, J_H the join of the participants' H
-// with their own times (compressed: the block at the latest time). For
-// every CS1 of b's log (all released before the barrier, by u, a
-// participant: only barriers of the whole block trim): H(r1) <= H_u <= J_H <= P_t (absorbed), and C(acq1) = P_u(acq1)[u :=
-// N_u(acq1)] <= J_P join J_H <= C_t, N_u(acq1) <= J_H[u] <= P_t[u] (both
-// conditions). So the barrier empties the block's logs, at the cost of the
-// locks the block used (trimAtBarrier). Logs of blocks with device-scoped
-// releases of block-acquired locks are also scanned by other blocks and are
-// kept. The device log, and block logs between barriers (per-slot locks of
-// a block with no __syncthreads between critical sections), are checked
-// thread by thread at releases when they double (trimLog).
-namespace {
-// Orders threads by block, for std::equal_range over threads in block order.
-struct ByBlock {
-  bool operator()(const ThreadClocks* t, uint32_t block) const { return t->block < block; }
-  bool operator()(uint32_t block, const ThreadClocks* t) const { return block < t->block; }
-};
-}  // namespace
-
-bool GwcpDetector::consumed(const ThreadClocks& t, const CriticalSection& cs) const {
-  bool own = cs.block == t.block && cs.thread == t.thread;
-  // (u's own entry first: alone it settles most that are not satisfied)
-  bool satisfied = cs.acquireNow <= t.wcp.get(cs.block, cs.thread) &&
-                   (own || cs.acquireClock.leq(t.wcp, t.block, t.thread, t.now));
-  return satisfied && cs.releaseHb.leq(t.wcp);
-}
-
-void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool deviceLog, const ThreadClocks& releaser) {
-  uint32_t block = releaser.block;
-  // (A try walks the threads that could read the log: trying once per 64
-  // threads walked last time keeps that below one thread per release.)
-  if (!deviceLog && std::find(lock.mixedBlocks.begin(), lock.mixedBlocks.end(), block) != lock.mixedBlocks.end())
-    return;
-  // First what needs no walk (cutBelowLockP): tried every few releases, less
-  // often while it drops nothing.
-  if (log.entries.size() >= std::max(log.nextQuickTrim, std::min(trimEvery_, kQuickTrimEvery))) {
-    size_t cut = cutBelowLockP(lock, log, deviceLog, releaser), dropped = cut - log.base;
-    log.dropFront(dropped);
-    log.nextQuickTrim = dropped ? log.entries.size() + kQuickTrimEvery : 2 * log.entries.size();
-  }
-  if (log.entries.size() < std::max({log.nextTrim, trimEvery_, log.walked / 64})) return;
-  log.nextTrim = 2 * log.entries.size();
-  // Block by block: finished blocks and blocks not started yet are one
-  // step each, not a step per thread (a device log is read by the grid).
-  std::vector<const ThreadClocks*> holders, others;  // live threads holding the lock, and not
-  std::vector<uint32_t> unstarted;  // blocks with a thread that has not acted yet, ascending
-  uint32_t firstBlock = deviceLog ? 0 : block, endBlock = deviceLog ? threads_.blocks() : block + 1;
-  for (uint32_t b = firstBlock; b < endBlock; ++b) {
-    if (threads_.finished(b)) continue;
-    if (threads_.untouched(b)) {
-      unstarted.push_back(b);
-      continue;
-    }
-    for (uint32_t thread = 0; thread < threads_.threadsPerBlock(); ++thread) {
-      const ThreadClocks* t = threads_.find(b, thread);
-      if (!t) {
-        if (unstarted.empty() || unstarted.back() != b) unstarted.push_back(b);
-      } else if (!t->exited) {
-        bool holds = std::any_of(lock.holders.begin(), lock.holders.end(), [t](const Holder& h) {
-          return h.block == t->block && h.thread == t->thread;
-        });
-        (holds ? holders : others).push_back(t);
-      }
-    }
-  }
-  log.walked = (endBlock - firstBlock) + holders.size() + others.size();
-  // Entry by entry, oldest first, every thread on the entry before the next
-  // entry: the attempt ends at the first entry some thread still needs
-  // (thread by thread, the first threads compared every entry before one
-  // was found).
-  size_t cut = log.base;
-  // Whether entry i's H is below the device P. In an exclusive log H only
-  // grows along the log (each acquire joins the releases before it), so
-  // those entries are a prefix, found once by binary search (each comparison
-  // walks an entry per block the clocks know of: a 10^6-thread grid's).
-  std::optional<size_t> devicePrefixEnd;
-  auto belowDevice = [&](size_t i) {
-    if (!lock.exclusive) return belowDeviceP(lock, log[i]);
-    if (!devicePrefixEnd) {
-      size_t lo = log.base, hi = log.end();
-      while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (belowDeviceP(lock, log[mid])) lo = mid + 1;
-        else hi = mid;
-      }
-      devicePrefixEnd = lo;
-    }
-    return i < *devicePrefixEnd;
-  };
-  auto consumedByAll = [&](size_t i) {
-    const CriticalSection& cs = log[i];
-    if (!std::all_of(holders.begin(), holders.end(), [&](const ThreadClocks* t) { return consumed(*t, cs); }))
-      return false;
-    // `others` are in block order: the threads of cs's block are a range.
-    auto absorbedNow = [&](const ThreadClocks* t) { return cs.releaseHb.leq(t->wcp); };
-    auto [ownFirst, ownEnd] = std::equal_range(others.begin(), others.end(), cs.block, ByBlock{});
-    bool ownUnstarted = std::binary_search(unstarted.begin(), unstarted.end(), cs.block);
-    if ((ownUnstarted || ownFirst != ownEnd) && !belowBlockP(lock, cs) &&
-        (ownUnstarted || !std::all_of(ownFirst, ownEnd, absorbedNow)))
-      return false;
-    bool othersUnstarted = unstarted.size() > size_t(ownUnstarted);
-    if (!othersUnstarted && ownFirst == others.begin() && ownEnd == others.end()) return true;  // (a block log)
-    if (belowDevice(i)) return true;
-    return !othersUnstarted && std::all_of(others.begin(), ownFirst, absorbedNow) &&
-           std::all_of(ownEnd, others.end(), absorbedNow);
-  };
-  while (cut < log.end() && consumedByAll(cut)) ++cut;
-  if (cut == log.base) return;
-  log.dropFront(cut - log.base);
-  log.nextTrim = 2 * log.entries.size();
-}
-
-// The threads that do not hold the lock, started or not, need no more of an
-// entry than its H below the lock's P of its block and, for the device log
-// (read by other blocks' device-scoped acquirers), the device P (trimLog's
-// rule, belowBlockP). So with the holders (a few threads, not a block or a
-// grid) this drops what a walk of every thread would, wherever each release
-// is ordered before the next one's (a rule (i) conflict, as on a lock
-// guarding one word): per-slot locks of a block with no __syncthreads kept
-// 64 entries per lock until the walk, 7x hb's metadata.
-size_t GwcpDetector::cutBelowLockP(const LockState& lock, const CriticalSectionLog& log, bool deviceLog,
-                                   const ThreadClocks& releaser) const {
-  absl::InlinedVector<const ThreadClocks*, 4> holders;
-  for (const Holder& h : lock.holders)
-    if (const ThreadClocks* t = threads_.find(h.block, h.thread); t && !t->exited) holders.push_back(t);
-  if (!deviceLog && lock.exclusive && holders.empty()) {
-    // H only grows along an exclusive log of one block (each acquire joins
-    // the block's releases before it), so the entries below the block's P
-    // are a prefix: found from the end, where all but the last usually are.
-    return endOfPrefixFromEnd(log.base, log.end(), [&](size_t i) { return belowBlockP(lock, log[i], &releaser); });
-  }
-  size_t cut = log.base;
-  for (; cut < log.end(); ++cut) {
-    const CriticalSection& cs = log[cut];
-    if (!belowBlockP(lock, cs, &releaser) || (deviceLog && !belowDeviceP(lock, cs))) break;
-    if (!std::all_of(holders.begin(), holders.end(), [&](const ThreadClocks* t) { return consumed(*t, cs); })) break;
-  }
-  return cut;
-}
-
-namespace {
-// H of cs's release <= p. Its releaser's entry first: H holds the release's
-// own time, which p lacks until something ordered the release before a later
-// one of the lock, so one lookup settles most that are not (the newest entry,
-// at every try of cutBelowLockP).
-bool releaseBelow(const CriticalSection& cs, const VectorClock& p) {
-  return cs.releaseHb.get(cs.block, cs.thread) <= p.get(cs.block, cs.thread) && cs.releaseHb.leq(p);
-}
-}  // namespace
-
-// A thread that does not hold the lock (or has not started) reads its logs
-// only at a release of it, so after an acquire of it, which joins into its P
-// the lock's P of its block (every release by the block) and, device scoped,
-// the device one (every device-scoped release). An entry of its block whose H
-// is below the first, or of another block (read by device-scoped acquirers
-// only: the device log) below the second, is absorbed then, as it is when
-// its H is below P_t now: P only grows. It may not be satisfied for t, but
-// dropping it only lets t's later scan go past it to entries that are (rule
-// (ii) orders each of their releases before t's by itself), and in an
-// exclusive log none is past an unsatisfied one (applyRuleTwo): no P
-// changes. Without this, every thread of a grid that had not taken a lock
-// yet kept its whole device log (lock-heavy: 1.8 of its 2.8 MiB). Hence
-// belowBlockP and belowDeviceP, for the lock's P of cs's block and the
-// device one.
-bool GwcpDetector::belowBlockP(const LockState& lock, const CriticalSection& cs, const ThreadClocks* releaser) const {
-  auto own = lock.clocks.byBlock.find(cs.block);
-  if (own == lock.clocks.byBlock.end()) return false;
-  // The releaser's P is the block's P when nothing else released since it
-  // joined it: then what its P is known to cover (a rule (i) join of the
-  // previous holder's release) needs no walk.
-  const VectorClock& blockP = own->second.wcp;
-  if (releaser && blockP.sharesListWith(releaser->wcp) && releaser->wcpCovers.has(cs.releaseHb)) return true;
-  return releaseBelow(cs, blockP);
-}
-
-bool GwcpDetector::belowDeviceP(const LockState& lock, const CriticalSection& cs) const {
-  return releaseBelow(cs, lock.clocks.wcpDevice);
-}
-
-void GwcpDetector::trimAtBarrier(const BarrierEvent& event) {
-  auto locks = blockLocks_.find(event.block);
-  if (locks == blockLocks_.end()) return;
-  // Every thread of the block waits at it (one that exited after a critical
-  // section would not bring its H to the join; an arriver would not take it).
-  if (event.threads.size() != threads_.threadsPerBlock()) return;
-  for (uint64_t id : locks->second) {
-    LockState& lock = locks_[id];
-    if (std::find(lock.mixedBlocks.begin(), lock.mixedBlocks.end(), event.block) != lock.mixedBlocks.end()) continue;
-    CriticalSectionLog& log = lock.blockLog[event.block];
-    if (!log.entries.empty()) log.dropFront(log.entries.size());
-  }
-}
-
 // Rule (i) bookkeeping: the locations this critical section accessed remember
 // H at its release, keyed so that later accesses find the overlapping ones.
 void GwcpDetector::recordConflicts(const ThreadClocks& t, const SharedClock& hb, const HeldLock& held,
@@ -624,8 +423,9 @@ void GwcpDetector::release(const LockEvent& event) {
     if (!stack) return;  // front ends reject releases of locks not held
     auto h = std::find_if(stack->rbegin(), stack->rend(), [&](const HeldLock& x) { return x.lock == lockId; });
     if (h == stack->rend()) return;
-    HeldLock held = std::move(*h);
-    stack->erase(std::next(h).base());
+    settleLockWcp(t, *stack);  // (rule (ii) reads P_t, the lock's clocks take it)
+    auto heldAt = std::next(h).base();  // (erased at the end: nothing below changes the stack)
+    HeldLock& held = *heldAt;
 
     LockState& lock = blockLocal_.stateOf(locks_, event, lane);
     if (lock.perThread.size() >= std::max(lock.nextSweep, 2 * sweepFloor())) sweepThreadStates(lock);
@@ -645,8 +445,8 @@ void GwcpDetector::release(const LockEvent& event) {
     // dropping them at each trim visited every thread with state for the lock.)
     auto ownLog = lock.blockLog.find(t.block);
     mine.pending.popTrimmed(lock.deviceLog.base, ownLog == lock.blockLog.end() ? 0 : ownLog->second.base);
-    CriticalSection cs{t.block,       t.thread,         held.scope, event.scope, std::move(held.acquireClock),
-                       std::move(hb), held.acquireNow, ++lock.releases};
+    CriticalSection cs{t.block,     t.thread,      held.scope,      event.scope,     std::move(held.acquireClock),
+                       std::move(held.lockWcp), std::move(hb), held.acquireNow, ++lock.releases};
     if (device && held.scope != Scope::Block) {
       lock.deviceLog.entries.push_back(std::move(cs));
       mine.pending.push_back(true, lock.deviceLog.end() - 1);
@@ -661,6 +461,7 @@ void GwcpDetector::release(const LockEvent& event) {
         lock.mixedBlocks.push_back(t.block);
       trimLog(lock, log, false, t);  // blocks with no __syncthreads between critical sections
     }
+    stack->erase(heldAt);
     t.tick();
   });
 }
@@ -668,7 +469,10 @@ void GwcpDetector::release(const LockEvent& event) {
 void GwcpDetector::exit(const ExitEvent& event) {
   countEvent();
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t) {
-    if (auto* stack = heldBy(event.lanes.block, thread)) stack->clear();
+    if (auto* stack = heldBy(event.lanes.block, thread)) {
+      for (const HeldLock& h : *stack) lockJoinsPending_ -= h.lockWcpPending;
+      stack->clear();
+    }
     messages_.exit(threads_.at(event.lanes.block, thread));
     threads_.exit(event.lanes.block, thread);
   });
@@ -678,34 +482,6 @@ void GwcpDetector::exit(const ExitEvent& event) {
     dropFinishedBlockLogs(event.lanes.block);
     dropBlockLocalLocks(event.lanes.block);
   }
-}
-
-// A thread's state for a lock reads as a new one once its cursors are at or
-// before the first entry its logs keep (scans start there) and its pending
-// entries have all been trimmed (popped unread): then it is forgotten, as is
-// an exited thread's. A thread that released a lock once held its state to
-// its next release of it or its exit (per-slot locks: each thread of a
-// block, for each slot, most of the metadata); sweeping whenever the states
-// double keeps them within twice those that say something.
-void GwcpDetector::sweepThreadStates(LockState& lock) {
-  uint64_t tpb = threads_.threadsPerBlock();
-  auto baseOf = [&](uint32_t block) -> size_t {
-    auto log = lock.blockLog.find(block);
-    return log == lock.blockLog.end() ? 0 : log->second.base;
-  };
-  absl::erase_if(lock.perThread, [&](auto& entry) {
-    auto& [tid, state] = entry;
-    uint32_t block = uint32_t(tid / tpb);
-    const ThreadClocks* t = threads_.find(block, uint32_t(tid % tpb));
-    if (!t || t->exited) return true;
-    size_t ownBase = baseOf(block), deviceBase = lock.deviceLog.base;
-    state.pending.popTrimmed(deviceBase, ownBase);
-    const Cursors& c = state.cursors;
-    auto mixedAtBase = [&](const auto& m) { return m.second <= baseOf(m.first); };
-    return state.pending.empty() && c.ownBlock <= ownBase && c.deviceAll <= deviceBase &&
-           c.deviceOwnBlock <= deviceBase && (!c.mixed || std::all_of(c.mixed->begin(), c.mixed->end(), mixedAtBase));
-  });
-  lock.nextSweep = 2 * lock.perThread.size();
 }
 
 // A finished block's shared-memory locks: nothing can take them again, so
@@ -723,29 +499,6 @@ void GwcpDetector::dropBlockLocalLocks(uint32_t block) {
     std::erase_if(kept->second, [&](uint64_t id) { return !locks_.contains(id); });
     if (kept->second.empty()) blockLocks_.erase(kept);
   }
-}
-
-// A block log is scanned only by the threads of its block (unless the block
-// released a block-acquired lock at device scope: mixedBlocks), so once they
-// have all exited nothing reads it again, and no later P_t changes without it
-// (the argument of trimLog with no live thread left). Blocks run one after
-// another: without this, per-slot locks with no __syncthreads between
-// critical sections kept every finished block's log to the end of the launch.
-void GwcpDetector::dropFinishedBlockLogs(uint32_t block) {
-  auto locks = blockLocks_.find(block);
-  if (locks == blockLocks_.end()) return;
-  std::vector<uint64_t> kept;
-  for (uint64_t id : locks->second) {
-    LockState& lock = locks_[id];
-    if (std::find(lock.mixedBlocks.begin(), lock.mixedBlocks.end(), block) != lock.mixedBlocks.end())
-      kept.push_back(id);
-    else
-      lock.blockLog.erase(block);
-  }
-  if (kept.empty())
-    blockLocks_.erase(locks);
-  else
-    locks->second = std::move(kept);
 }
 
 size_t GwcpDetector::loggedCriticalSections() const {
@@ -772,8 +525,8 @@ void GwcpDetector::sampleMemory() {
   auto logBytes = [&](const CriticalSectionLog& log) {
     queueBytes += log.entries.capacity() * sizeof(CriticalSection);
     for (const CriticalSection& cs : log.entries) {
-      queueBytes += shareOfBytes(cs.acquireClock) + shareOfBytes(cs.releaseHb);
-      visited += 2 + cs.acquireClock.blockEntries() + cs.releaseHb.blockEntries();
+      queueBytes += shareOfBytes(cs.acquireClock) + shareOfBytes(cs.acquireLockWcp) + shareOfBytes(cs.releaseHb);
+      visited += 2 + cs.acquireClock.blockEntries() + cs.acquireLockWcp.blockEntries() + cs.releaseHb.blockEntries();
     }
   };
   for (const auto& [_, lock] : locks_) {

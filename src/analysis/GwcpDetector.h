@@ -36,6 +36,29 @@ namespace gwcp {
 // the section accessed): a VectorClock copy shares its block lists, so it is
 // one list per release, not one per use, and no allocation of its own.
 using SharedClock = VectorClock;
+// The first index in [lo, hi) where `holds` fails, `holds` being true on a
+// prefix of the range. Gallops from the end first: where all but the last
+// few hold (a log whose newest entries are the only ones left to order),
+// that is one or two calls of `holds` instead of log2(n), each of which
+// walks clocks.
+template <class Holds>
+size_t endOfPrefixFromEnd(size_t lo, size_t hi, Holds holds) {
+  for (size_t step = 1, right = hi; right > lo; step *= 2) {
+    size_t probe = right - std::min(step, right - lo);
+    if (holds(probe)) {
+      lo = probe + 1;
+      break;
+    }
+    hi = right = probe;
+  }
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (holds(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 // A holder's share of a clock's bytes (so shared clocks are counted once in all).
 inline uint64_t shareOfBytes(const SharedClock& c) { return c.bytes(); }
 
@@ -89,8 +112,11 @@ struct CriticalSection {
   uint32_t block, thread;
   Scope acquireScope, releaseScope;
   // C_t at the acquire is acquireClock (P_t then) with t's entry acquireNow
-  // (N_t then, above P_t's): C_acq <= C is acquireNow <= C[t] and acquireClock <= C.
+  // (N_t then, above P_t's), joined with acquireLockWcp when that is not empty
+  // (the lock's P that the acquire joined later: GwcpDetector::HeldLock):
+  // C_acq <= C is acquireNow <= C[t], acquireClock <= C and acquireLockWcp <= C.
   SharedClock acquireClock;
+  SharedClock acquireLockWcp;
   SharedClock releaseHb;  // H_t at the release
   Clock acquireNow;
   uint64_t releaseIndex;  // the lock's release count after this release
@@ -191,6 +217,10 @@ class GwcpDetector final : public Detector {
   size_t trackedLocks() const { return locks_.size(); }
   size_t threadLockStates() const;  // threads' rule (ii) states, over all locks
   size_t trackedLockLocations() const { return conflicts_.size(); }
+  // Block-scoped acquires whose P join waited (HeldLock::lockWcp), and those
+  // of them that took a walk when it came (the others were covered by then).
+  uint64_t deferredLockJoins() const { return lockJoinsDeferred_; }
+  uint64_t deferredLockJoinsWalked() const { return lockJoinsWalked_; }
 
   void kernelBegin(const KernelInfo& kernel) override;
   void memory(const MemoryEvent& event) override;
@@ -209,6 +239,19 @@ class GwcpDetector final : public Detector {
     gwcp::AccessedLocations accessed;
     uint64_t releasesAtAcquire = 0;  // LockState::releases when acquired
     Clock acquireNow = 0;            // N_t at the acquire
+    // The lock's P of the block, which a block-scoped acquire joins into P_t,
+    // when that join would walk both clocks: it waits for the thread's next
+    // event that reads P_t (settleLockWcp), since the critical section's first
+    // access usually joins, by rule (i), the previous holder's H, which is
+    // above it. Empty when joined at the acquire. Every event that reads or
+    // publishes P_t settles it first (an access after rule (i), an acquire,
+    // a release, a barrier or __syncwarp), so other threads and the logs see
+    // P_t as the join at the acquire would have made it. (Without the
+    // barrier's or the nested acquire's settling no test's report changes:
+    // there H_t, which holds the lock's H and so its P, covers it while
+    // holders never overlap. They keep P_t exact whatever the trace.)
+    gwcp::SharedClock lockWcp;
+    bool lockWcpPending = false;
   };
   struct LockState {
     LockClocks clocks;
@@ -226,6 +269,13 @@ class GwcpDetector final : public Detector {
  private:
   void access(ThreadClocks& t, const MemoryEvent& event, uint32_t lane, AccessRecord& record, uint8_t accessClass);
   void applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, uint64_t key, uint8_t accessClass);
+  // Joins into P_t the lock P's that t's held locks' acquires deferred (HeldLock::lockWcp).
+  void settleLockWcp(ThreadClocks& t, std::vector<HeldLock>& held) {
+    for (HeldLock& h : held)
+      if (h.lockWcpPending) [[unlikely]] settleLockWcp(t, h);
+  }
+  void settleLockWcp(ThreadClocks& t, HeldLock& h);
+  void settleLockWcp(uint32_t block, const std::vector<uint32_t>& threads);
   void applyRuleTwo(ThreadClocks& t, LockState& lock, gwcp::ThreadLockState& mine, const HeldLock& held,
                     Scope releaseScope);
   void trimLog(LockState& lock, gwcp::CriticalSectionLog& log, bool deviceLog, const ThreadClocks& releaser);
@@ -276,6 +326,11 @@ class GwcpDetector final : public Detector {
   // Kept entries at which a log is first trimmed (PREDATAR_GWCP_TRIM_EVERY,
   // 1 in the differential tests: trim at every release).
   size_t trimEvery_ = 64;
+  // Block-scoped acquires defer a P join that would walk (HeldLock::lockWcp;
+  // DetectorOptions::deferLockJoins).
+  bool deferLockWcp_ = true;
+  uint64_t lockJoinsDeferred_ = 0, lockJoinsWalked_ = 0;
+  uint64_t lockJoinsPending_ = 0;  // held locks whose join still waits (none: barriers skip the lookups)
   // Kept entries between tries of cutBelowLockP (no walk: cheap enough to try often).
   static constexpr size_t kQuickTrimEvery = 4;
   // Thread states of a lock kept before the first sweep, halved (with trimEvery_ 1, 1: every state is swept).

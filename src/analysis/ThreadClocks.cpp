@@ -52,6 +52,7 @@ void ThreadTable::exit(uint32_t block, uint32_t thread) {
   t.wcpCovers.clear();
   t.hbBelow.clear();
   t.wcpBelow.clear();
+  t.lastBelowJoined = 0;
   if (++blocks_[block]->exited < threadsPerBlock_) return;
   blocks_[block].reset();
   finished_[block] = 1;
@@ -181,6 +182,14 @@ void LockClocks::acquire(ThreadClocks& t, Scope scope, bool withWcp) const {
   if (scope == Scope::Block) return;
   t.joinHb(hbDevice, deviceLineage.id);
   if (withWcp) t.joinWcp(wcpDevice, deviceLineage.id);
+}
+
+const LockClocks::BlockClocks* LockClocks::acquireDeferringWcp(ThreadClocks& t) const {
+  auto it = byBlock.find(t.block);
+  if (it == byBlock.end()) return nullptr;
+  const BlockClocks& mine = it->second;
+  t.joinHb(mine.hb, mine.lineage.id);
+  return t.joinWcpWithoutWalk(mine.wcp, mine.lineage.id) ? nullptr : &mine;
 }
 
 namespace {

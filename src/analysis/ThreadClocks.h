@@ -90,12 +90,37 @@ struct ThreadClocks {
     wcpCovers.note(c);
   }
   // P_t := P_t join c, where the clock of stamp `below` is known to be <= c:
-  // when P_t is that clock, the join is c, shared rather than walked.
+  // when P_t is that clock, the join is c, shared rather than walked. Either
+  // way that clock is <= P_t after (lastBelowJoined: a join of it waiting for
+  // this point, GwcpDetector's deferred acquire join, costs a comparison).
   void joinWcpAbove(const VectorClock& c, uint64_t below) {
+    lastBelowJoined = below;
     if (wcp.stamp() != below || wcpCovers.has(c)) return joinWcp(c);
     assert(wcp.leq(c));
     wcp = c;
     wcpCovers.note(c);
+  }
+  uint64_t lastBelowJoined = 0;  // (a stamp: 0, the empty clock's, claims nothing)
+  // P_t := P_t join c, for a c that may be the clock of stamp
+  // lastBelowJoined; whether that took a walk of both clocks.
+  bool joinWcpLater(const VectorClock& c) {
+    if (c.stamp() == lastBelowJoined) {
+      wcpCovers.note(c);
+      return false;
+    }
+    if (wcpCovers.has(c)) return false;
+    joinWcp(c);
+    return true;
+  }
+  // joinWcp(c, lineage) where it needs no walk of both clocks (c covered,
+  // or taken whole): whether it did.
+  bool joinWcpWithoutWalk(const VectorClock& c, uint64_t lineage) {
+    if (wcpCovers.has(c)) return true;
+    if (!wcpBelow.has(lineage, wcp.stamp())) return false;
+    wcp = c;  // (as joinFromLineage)
+    wcpCovers.note(c);
+    wcpBelow.note(lineage, wcp.stamp());
+    return true;
   }
   // The same for c, the current value of lineage `lineage`.
   void joinHb(const VectorClock& c, uint64_t lineage) { joinFromLineage(hb, hbCovers, hbBelow, c, lineage); }
@@ -294,6 +319,10 @@ struct LockClocks {
   // An acquire by `t` joins the releases it overlaps: those of its block, and
   // the device-scoped ones when it is device scoped (into P too, for gwcp).
   void acquire(ThreadClocks& t, Scope scope, bool withWcp) const;
+  // gwcp's block-scoped acquire: as acquire(), but where joining the block's
+  // P would walk both clocks, that is left to the caller, and the block's
+  // clocks are returned (else null).
+  const BlockClocks* acquireDeferringWcp(ThreadClocks& t) const;
   // A release by `t`, whose H with its own entry is `hb` (t notes that its
   // H and P are below the lock's clocks now).
   void release(ThreadClocks& t, const VectorClock& hb, Scope scope, const ClockGeometry* geometry, bool withWcp);
