@@ -93,8 +93,24 @@ LaneOrder compareLanes(const Clock* x, const Clock* y, uint32_t lanes) {
   }
   return o;
 }
+// A full warp's 32 lanes, with AVX2 where the CPU has it (GCC's function
+// multiversioning picks a clone when the library loads): eight lanes an
+// instruction where SSE2 takes four, and unsigned max in one (SSE2 has none).
+// On per-slot locks the walks of both clocks were a fifth of gwcp.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define PREDATAR_WARP_LOOP __attribute__((target_clones("avx2", "default")))
+#else
+#define PREDATAR_WARP_LOOP
+#endif
+PREDATAR_WARP_LOOP LaneOrder compareFullWarp(const Clock* x, const Clock* y) { return compareLanes<32>(x, y, 32); }
+PREDATAR_WARP_LOOP void joinFullWarp(Clock* lanes, const Clock* theirs) {
+  for (uint32_t lane = 0; lane < 32; ++lane) lanes[lane] = std::max(lanes[lane], theirs[lane]);
+}
+PREDATAR_WARP_LOOP void joinFullWarp(Clock* lanes, Clock theirs) {
+  for (uint32_t lane = 0; lane < 32; ++lane) lanes[lane] = std::max(lanes[lane], theirs);
+}
 LaneOrder compareLanes(const Clock* x, const Clock* y, uint32_t lanes) {
-  return lanes == 32 ? compareLanes<32>(x, y, lanes) : compareLanes<0>(x, y, lanes);
+  return lanes == 32 ? compareFullWarp(x, y) : compareLanes<0>(x, y, lanes);
 }
 // The least and the most of x's lanes (plain loops, vectorized as above).
 void laneRange(const Clock* x, uint32_t lanes, Clock& least, Clock& most) {
@@ -258,11 +274,9 @@ void VectorClock::joinInto(Block& mine, const Block& other, KnownOrder known) co
     expandWarp(mine, w);
     Clock* lanes = lanesOf(mine, w);
     if (otherExpanded) {
-      const Clock* theirs = lanesOf(other, w);
-      for (uint32_t lane = 0; lane < 32; ++lane) lanes[lane] = std::max(lanes[lane], theirs[lane]);
+      joinFullWarp(lanes, lanesOf(other, w));
     } else {
-      Clock theirs = other.warps ? other.warps[w] : other.base;
-      for (uint32_t lane = 0; lane < 32; ++lane) lanes[lane] = std::max(lanes[lane], theirs);
+      joinFullWarp(lanes, other.warps ? other.warps[w] : other.base);
     }
   }
   compress(mine);
