@@ -32,7 +32,7 @@ bool classesConflict(uint8_t a, uint32_t blockA, uint8_t b, uint32_t blockB) {
 
 }  // namespace
 
-void ConflictClock::add(uint32_t block, uint32_t thread, const SharedClock& hb, uint64_t wcpBelow, bool exclusive) {
+void ConflictClock::add(uint32_t block, uint32_t thread, const SharedClock& hb, Below below, bool exclusive) {
   // A thread's H only grows, so its newer snapshot covers the older one and
   // replaces it (shared, not copied); a copy is joined only otherwise.
   auto joinShared = [&hb](SharedClock& mine) {
@@ -53,20 +53,20 @@ void ConflictClock::add(uint32_t block, uint32_t thread, const SharedClock& hb, 
   // H_t, is <= it too.)
   if (!last.empty() && lastBlock == block && lastThread == thread) {
     joinShared(last);
-    lastWcpBelow = wcpBelow;
+    lastBelow = below;
     return;
   }
-  if (!last.empty()) other = std::move(last), otherWcpBelow = lastWcpBelow;
+  if (!last.empty()) other = std::move(last), otherBelow = lastBelow;
   last = hb;
-  lastWcpBelow = wcpBelow;
+  lastBelow = below;
   lastBlock = block;
   lastThread = thread;
 }
 
 void ConflictClock::joinInto(ThreadClocks& t) const {
   if (!last.empty()) {
-    if (lastBlock != t.block || lastThread != t.thread) t.joinWcpAbove(last, lastWcpBelow);
-    else if (!other.empty()) t.joinWcpAbove(other, otherWcpBelow);
+    if (lastBlock != t.block || lastThread != t.thread) t.joinWcpAbove(last, lastBelow.wcp, lastBelow.hb);
+    else if (!other.empty()) t.joinWcpAbove(other, otherBelow.wcp, otherBelow.hb);
   }
   if (extra)
     for (const Extra& e : *extra)
@@ -383,7 +383,7 @@ void GwcpDetector::recordConflicts(const ThreadClocks& t, const SharedClock& hb,
   // overlapped (rule (i) and (ii) then join only releases before t's acquire;
   // otherwise a P_t may hold another holder's release H_t lacks). Stamp 0,
   // the empty clock, claims nothing.
-  uint64_t wcpBelow = overlappingHolders_ ? 0 : t.wcp.stamp();
+  ConflictClock::Below below{overlappingHolders_ ? 0 : t.wcp.stamp(), t.lastReleaseHb};
   bool chain = deviceRelease && held.scope != Scope::Block;
   for (const auto& [key, classes] : held.accessed) {
     auto [it, inserted] = conflicts_.try_emplace({held.lock, key});
@@ -395,19 +395,19 @@ void GwcpDetector::recordConflicts(const ThreadClocks& t, const SharedClock& hb,
       bool chainCopy = chain && !classStrong(c);
       if (chainCopy) {
         if (!lc.deviceChain) lc.deviceChain = std::make_unique<std::array<ConflictClock, 2>>();
-        (*lc.deviceChain)[c].add(t.block, t.thread, hb, wcpBelow, exclusive);
+        (*lc.deviceChain)[c].add(t.block, t.thread, hb, below, exclusive);
       }
       auto e = std::find_if(entries.begin(), entries.end(), [&](const LocationConflicts::Entry& x) {
         return x.accessClass == c && x.deviceRelease == deviceRelease && x.chainCopy == chainCopy;
       });
       if (e == entries.end()) e = entries.insert(entries.end(), {c, deviceRelease, chainCopy, {}});
-      e->clock.add(t.block, t.thread, hb, wcpBelow, exclusive);
+      e->clock.add(t.block, t.thread, hb, below, exclusive);
       if (!deviceRelease || chainCopy) continue;
       auto x = std::find_if(lc.crossBlock.begin(), lc.crossBlock.end(), [&](const auto& x) {
         return x.block == t.block && x.accessClass == c;
       });
       if (x == lc.crossBlock.end()) x = lc.crossBlock.insert(lc.crossBlock.end(), {t.block, c, {}});
-      x->clock.add(t.block, t.thread, hb, wcpBelow, exclusive);
+      x->clock.add(t.block, t.thread, hb, below, exclusive);
     }
   }
 }
@@ -433,6 +433,7 @@ void GwcpDetector::release(const LockEvent& event) {
     applyRuleTwo(t, lock, mine, held, event.scope);
     SharedClock hb = t.hbSnapshot();
     recordConflicts(t, hb, held, event.scope, lock);
+    t.lastReleaseHb = hb.stamp();
     lock.clocks.release(t, hb, event.scope, &geometry_, /*withWcp=*/true);
     // (Before trimLog: t has scanned the logs, and scans them next after
     // another acquire, as any thread that does not hold the lock.)

@@ -76,18 +76,24 @@ enum AccessClass : uint8_t {
 struct ConflictClock {
   uint32_t lastBlock = 0, lastThread = 0;
   SharedClock last, other;  // empty: no contribution yet, none by another thread
-  // The stamp of the releaser's P_t when it gave `last` (`other`): that P is
-  // <= its H (GWCP is within HB), so a P_t that is still that very clock (a
-  // later holder took the lock's P whole, which that release had set to it)
-  // joins `last` by taking it whole, without a walk of both clocks.
-  uint64_t lastWcpBelow = 0, otherWcpBelow = 0;
+  // Stamps of clocks known to be <= `last` (`other`), so that a P_t that is
+  // still one of them joins it by taking it whole, without a walk of both
+  // clocks: the releaser's P_t when it gave it (P is within H: GWCP is
+  // within HB; a later holder took the lock's P whole, which that release
+  // had set to it), and the H the releaser gave at its release before (H
+  // only grows: on per-slot locks the next holder of a slot took that H
+  // whole at its own critical section on the slot the releaser held before).
+  struct Below {
+    uint64_t wcp = 0, hb = 0;  // (0, the empty clock's stamp, claims nothing)
+  };
+  Below lastBelow, otherBelow;
   struct Extra { uint32_t block, thread; SharedClock hb; };
   // Contributions made while the lock was not exclusive (allocated then: a
   // lock-heavy kernel holds one ConflictClock per lock, location and class).
   std::unique_ptr<std::vector<Extra>> extra;
 
-  // `wcpBelow`: the stamp of the releaser's P_t, which is <= `hb`.
-  void add(uint32_t block, uint32_t thread, const SharedClock& hb, uint64_t wcpBelow, bool exclusive);
+  // `below`: stamps of clocks <= `hb` (Below).
+  void add(uint32_t block, uint32_t thread, const SharedClock& hb, Below below, bool exclusive);
   void joinInto(ThreadClocks& t) const;  // into P_t, unless t's own
   uint64_t bytes() const;
 };

@@ -53,6 +53,7 @@ void ThreadTable::exit(uint32_t block, uint32_t thread) {
   t.hbBelow.clear();
   t.wcpBelow.clear();
   t.lastBelowJoined = 0;
+  t.lastReleaseHb = 0;
   if (++blocks_[block]->exited < threadsPerBlock_) return;
   blocks_[block].reset();
   finished_[block] = 1;

@@ -93,14 +93,19 @@ struct ThreadClocks {
   // when P_t is that clock, the join is c, shared rather than walked. Either
   // way that clock is <= P_t after (lastBelowJoined: a join of it waiting for
   // this point, GwcpDetector's deferred acquire join, costs a comparison).
-  void joinWcpAbove(const VectorClock& c, uint64_t below) {
+  // (`alsoBelow`: another such stamp, or 0.)
+  void joinWcpAbove(const VectorClock& c, uint64_t below, uint64_t alsoBelow = 0) {
     lastBelowJoined = below;
-    if (wcp.stamp() != below || wcpCovers.has(c)) return joinWcp(c);
+    uint64_t mine = wcp.stamp();
+    if ((mine != below && (mine != alsoBelow || alsoBelow == 0)) || wcpCovers.has(c)) return joinWcp(c);
     assert(wcp.leq(c));
     wcp = c;
     wcpCovers.note(c);
   }
   uint64_t lastBelowJoined = 0;  // (a stamp: 0, the empty clock's, claims nothing)
+  // The stamp of the H snapshot (hbSnapshot) the thread published at its
+  // last release, <= every later one (gwcp's rule (i) clocks: ConflictClock::Below).
+  uint64_t lastReleaseHb = 0;
   // P_t := P_t join c, for a c that may be the clock of stamp
   // lastBelowJoined; whether that took a walk of both clocks.
   bool joinWcpLater(const VectorClock& c) {

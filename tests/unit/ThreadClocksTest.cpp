@@ -153,7 +153,7 @@ TEST_F(ThreadClocksTest, ARuleOneClockIsTakenWholeByTheReleasersP) {
   u.wcp.set(0, 5, 2);  // P_u <= H_u
   VectorClock hb = u.hbSnapshot();
   gwcp::ConflictClock conflicts;
-  conflicts.add(0, 1, hb, u.wcp.stamp(), /*exclusive=*/true);
+  conflicts.add(0, 1, hb, {u.wcp.stamp(), 0}, /*exclusive=*/true);
   t.wcp = u.wcp;       // the lock's P, as u's release left it
   u.wcp.set(0, 7, 1);  // u goes on: t's P is its own list now
   conflicts.joinInto(t);
@@ -164,6 +164,27 @@ TEST_F(ThreadClocksTest, ARuleOneClockIsTakenWholeByTheReleasersP) {
   EXPECT_NE(v.wcp.stamp(), hb.stamp());
   EXPECT_EQ(v.wcp.get(0, 5), 4u);
   EXPECT_EQ(v.wcp.get(0, 6), 3u) << "v's own knowledge kept";
+}
+
+// It also remembers the H the releaser gave at its release before, below
+// the one it gives now (H only grows): a thread whose P is that earlier H
+// (it took it whole from a rule (i) clock of another slot) takes the new one
+// whole too.
+TEST_F(ThreadClocksTest, ARuleOneClockIsTakenWholeByTheReleasersEarlierH) {
+  ThreadClocks& u = table.at(0, 1);
+  ThreadClocks& t = table.at(0, 2);
+  u.hb.set(0, 5, 4);
+  VectorClock earlier = u.hbSnapshot();
+  u.tick();
+  u.hb.set(0, 6, 2);
+  VectorClock hb = u.hbSnapshot();
+  t.wcp = earlier;
+  gwcp::ConflictClock conflicts;
+  conflicts.add(0, 1, hb, {u.wcp.stamp(), earlier.stamp()}, /*exclusive=*/true);
+  conflicts.joinInto(t);
+  EXPECT_EQ(t.wcp.stamp(), hb.stamp()) << "taken whole, shared";
+  EXPECT_EQ(t.wcp.get(0, 1), u.now);
+  EXPECT_EQ(t.wcp.get(0, 6), 2u);
 }
 
 // A warp event's threads are found with one lookup once every lane of it
