@@ -19,8 +19,9 @@ struct DetectorOptions {
   // step (SameWordReads.h); off, each takes the per-lane path (tests compare).
   bool sameWordReads = true;
   // gwcp: a block-scoped acquire whose P join would walk both clocks leaves
-  // it to the critical section's first access (GwcpDetector::HeldLock::lockWcp);
-  // off (or PREDATAR_GWCP_DEFER_LOCK_P=off), it joins at the acquire.
+  // it to the thread's next event that reads or publishes P, mostly the
+  // critical section's first access (GwcpDetector::HeldLock::lockWcp); off
+  // (or PREDATAR_GWCP_DEFER_LOCK_P=off), it joins at the acquire.
   bool deferLockJoins = true;
 };
 
