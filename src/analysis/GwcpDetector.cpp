@@ -263,8 +263,13 @@ void GwcpDetector::acquire(const LockEvent& event) {
     if (event.scope == Scope::Block && deferLockWcp_) own = lock.clocks.acquireDeferringWcp(t);
     else lock.clocks.acquire(t, event.scope, /*withWcp=*/true);
     // C_t is P_t with t's own entry N_t: P_t is shared, N_t kept beside it.
-    held.emplace_back(lockId, event.scope, t.wcp, AccessedLocations(), lock.releases, t.now,
-                      own ? own->wcp : SharedClock(), own != nullptr);
+    HeldLock& h = held.emplace_back();  // (fields set in place: clang has no parenthesized aggregate init)
+    h.lock = lockId;
+    h.scope = event.scope;
+    h.acquireClock = t.wcp;
+    h.releasesAtAcquire = lock.releases;
+    h.acquireNow = t.now;
+    if (own) h.lockWcp = own->wcp, h.lockWcpPending = true;
     lockJoinsDeferred_ += own != nullptr;
     lockJoinsPending_ += own != nullptr;
   });
