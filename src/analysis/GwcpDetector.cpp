@@ -297,8 +297,7 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockStat
     if (cs.acquireNow > t.wcp.get(cs.block, cs.thread)) return false;
     bool joinedAtAcquire = cs.block == t.block || (deviceAcquire && cs.releaseScope != Scope::Block);
     return (joinedAtAcquire && cs.releaseIndex <= held.releasesAtAcquire) ||
-           (cs.acquireClock.leq(t.wcp, t.block, t.thread, t.now) &&
-            cs.acquireLockWcp.leq(t.wcp, t.block, t.thread, t.now));
+           cs.acquireClocksBelow(t);
   };
   auto scan = [&](const CriticalSectionLog& log, size_t& cursor, auto relevant) {
     cursor = std::max(cursor, log.base);  // dropped entries were consumed (trimLog)

@@ -126,6 +126,11 @@ struct CriticalSection {
   SharedClock releaseHb;  // H_t at the release
   Clock acquireNow;
   uint64_t releaseIndex;  // the lock's release count after this release
+
+  // C_acq <= C_t, apart from the acquirer's own entry (acquireNow: callers check it first).
+  bool acquireClocksBelow(const ThreadClocks& t) const {
+    return acquireClock.leq(t.wcp, t.block, t.thread, t.now) && acquireLockWcp.leq(t.wcp, t.block, t.thread, t.now);
+  }
 };
 
 // A log of completed critical sections in release order whose oldest entries

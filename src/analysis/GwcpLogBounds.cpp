@@ -51,8 +51,7 @@ bool GwcpDetector::consumed(const ThreadClocks& t, const CriticalSection& cs) co
   bool own = cs.block == t.block && cs.thread == t.thread;
   // (u's own entry first: alone it settles most that are not satisfied)
   bool satisfied = cs.acquireNow <= t.wcp.get(cs.block, cs.thread) &&
-                   (own || (cs.acquireClock.leq(t.wcp, t.block, t.thread, t.now) &&
-                            cs.acquireLockWcp.leq(t.wcp, t.block, t.thread, t.now)));
+                   (own || cs.acquireClocksBelow(t));
   return satisfied && cs.releaseHb.leq(t.wcp);
 }
 
