@@ -4,9 +4,9 @@
 // join at the acquire (DetectorOptions::deferLockJoins off) and against the
 // brute-force reference, on the differential test's random traces and on
 // random traces whose critical sections of one block lock overlap (holders
-// that ignore the lock), where P_t may exceed H_t and only settling at every
-// event that publishes P_t (barriers, __syncwarp, a nested acquire, the
-// release) keeps the acquire's clock what it was.
+// that ignore the lock), where P_t may exceed H_t. (Removing the settling at
+// barriers, __syncwarp or a nested acquire changes no report here either:
+// see GwcpDetector::HeldLock::lockWcp.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
