@@ -91,7 +91,7 @@ std::string position(const LaunchRecord& launch, const Access& a) {
 }  // namespace
 
 void keepOnlyRaceSources(LaunchRecord& launch) {
-  std::vector<SourcePosition>& sources = launch.info.sources;
+  const SourceTable& sources = launch.info.sources;
   std::vector<uint32_t> renumbered(sources.size(), Origin::kNoSource);
   std::vector<SourcePosition> kept;
   auto keep = [&](Origin& origin) {
@@ -107,7 +107,7 @@ void keepOnlyRaceSources(LaunchRecord& launch) {
     keep(race.first.origin);
     keep(race.second.origin);
   }
-  sources = std::move(kept);
+  launch.info.sources = SourceTable(std::move(kept));
 }
 
 std::string launchesToJson(const std::vector<LaunchRecord>& launches) {

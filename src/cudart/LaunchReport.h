@@ -79,9 +79,10 @@ struct LaunchRecord {
 
 std::string launchesToJson(const std::vector<LaunchRecord>& launches);
 // Keeps of `launch.info.sources` only the positions its races name (their
-// indices renumbered): a module's table is all its lines, with their inlining
-// chains, and a launch with races kept a copy of it until the end
-// (radixSortThrust: 400 launches with races, 3.4 GB of CUB's lines).
+// indices renumbered), as a list of the record's own: the record no longer
+// holds its module's table (SourceTable), which may be unloaded. (Before the
+// table was shared, a launch with races kept a copy of all its module's
+// lines: radixSortThrust, 400 launches with races, 3.4 GB of CUB's lines.)
 void keepOnlyRaceSources(LaunchRecord& launch);
 // One line per race, for stderr when no report file is requested.
 std::string describeRace(const LaunchRecord& launch, const Race& race);

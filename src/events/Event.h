@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "events/SourceTable.h"
+
 namespace predatar {
 
 inline constexpr uint32_t kWarpSize = 32;
@@ -46,26 +48,6 @@ struct Origin {
   static constexpr uint32_t kNoSource = UINT32_MAX;
 };
 
-// A call site of an inlined function: "inlined into reduce at red.cu:145".
-struct InlinedCall {
-  std::string function;  // the caller (demangled)
-  std::string file;
-  uint32_t line = 0;
-  uint32_t column = 0;
-  bool operator==(const InlinedCall&) const = default;
-};
-
-// A source position that reports show: "file:line:col" (the innermost
-// position: an inlined function's own line), with the calls it was inlined
-// through, innermost first.
-struct SourcePosition {
-  std::string file;
-  uint32_t line = 0;
-  uint32_t column = 0;
-  std::vector<InlinedCall> inlinedInto = {};
-  bool operator==(const SourcePosition&) const = default;
-};
-
 // A named memory region, so reports can name locations ("buf[3]") instead of
 // addresses. Shared regions are per block: the same offsets in every block.
 struct MemorySymbol {
@@ -80,7 +62,7 @@ struct KernelInfo {
   std::string name;  // kernel (demangled where known) or litmus file
   Dim3 grid;         // blocks
   Dim3 block;        // threads per block
-  std::vector<SourcePosition> sources;
+  SourceTable sources;
   std::vector<MemorySymbol> symbols;
   std::vector<std::string> lockNames;  // litmus: lock id -> name (locks have their own namespace)
   // Ordering between launches (CUDA streams and events). Launches that no

@@ -48,6 +48,7 @@ class LoadedModule final : public Module {
   std::vector<KernelSignature> sigs;
   std::vector<GlobalVariable> globalVars;
   std::vector<uint64_t> varAddress;  // per ir variable: host address (global/const); 0 otherwise
+  SourceTable sources;               // ir.sources as reports show them (KernelInfo::sources)
 };
 
 enum LaneWait : uint8_t { kNotWaiting = 0, kWaitBarrier = 1, kWaitWarpSync = 2 };

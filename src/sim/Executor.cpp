@@ -62,12 +62,28 @@ std::string withoutParameters(const std::string& name) {
   return name;
 }
 
+// What positions are made of, kept by the module's SourceTable (which may
+// outlive the module: a launch's record keeps it for its races' report).
+struct ModuleSources {
+  std::vector<std::pair<uint32_t, std::string>> files;
+  std::vector<ptx::SourceLoc> sources;
+  std::map<std::string, std::string> debugStrings;
+  std::vector<std::string> functions;
+
+  std::string file(uint32_t index) const {
+    for (const auto& [i, name] : files)
+      if (i == index) return name;
+    return "file" + std::to_string(index);
+  }
+  std::string function(uint32_t f) const { return f < functions.size() ? functions[f] : "?"; }
+};
+
 // A .loc with its inlining chain: the innermost position in user code, then
 // each call site out, named by the function it lies in (the next inlined
 // function out, or the PTX function at the end).
-SourcePosition sourcePosition(const ptx::Module& ir, const ptx::SourceLoc& loc) {
+SourcePosition sourcePosition(const ModuleSources& ir, const ptx::SourceLoc& loc) {
   std::vector<InlinedCall> frames;  // [0]: own position; then call sites
-  frames.push_back(InlinedCall{"", ir.fileName(loc.file), loc.line, loc.column});
+  frames.push_back(InlinedCall{"", ir.file(loc.file), loc.line, loc.column});
   const ptx::SourceLoc* cur = &loc;
   for (int depth = 0; cur->inlinedAt < ir.sources.size() && depth < 64; ++depth) {
     const ptx::SourceLoc& site = ir.sources[cur->inlinedAt];
@@ -76,9 +92,9 @@ SourcePosition sourcePosition(const ptx::Module& ir, const ptx::SourceLoc& loc) 
       auto name = ir.debugStrings.find(site.function);
       caller = name != ir.debugStrings.end() ? demangle(name->second) : site.function;
     } else {
-      caller = demangle(functionName(ir, cur->enclosing));
+      caller = demangle(ir.function(cur->enclosing));
     }
-    frames.push_back(InlinedCall{withoutParameters(caller), ir.fileName(site.file), site.line, site.column});
+    frames.push_back(InlinedCall{withoutParameters(caller), ir.file(site.file), site.line, site.column});
     cur = &site;
   }
   size_t first = 0;
@@ -96,6 +112,18 @@ SourcePosition sourcePosition(const ptx::Module& ir, const ptx::SourceLoc& loc) 
   return p;
 }
 
+SourceTable sourceTable(const ptx::Module& ir) {
+  auto from = std::make_shared<ModuleSources>();
+  from->files = ir.files;
+  from->sources = ir.sources;
+  from->debugStrings = ir.debugStrings;
+  for (const auto& f : ir.functions) from->functions.push_back(f.name);
+  return SourceTable::resolvedOnUse(uint32_t(ir.sources.size()), [from = std::shared_ptr<const ModuleSources>(from)](
+                                                                      uint32_t i) {
+    return sourcePosition(*from, from->sources[i]);
+  });
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- loading
@@ -108,6 +136,7 @@ absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptxText, std::s
   mod->ir = std::move(*parsed);
   ptx::shareRegisterSlots(mod->ir);
   const ptx::Module& ir = mod->ir;
+  mod->sources = sourceTable(ir);
   mod->fns.assign(ir.code.size(), nullptr);
   mod->ctrl.assign(ir.code.size(), Ctrl::Plain);
   for (uint32_t pc = 0; pc < ir.code.size(); ++pc) {
@@ -207,7 +236,7 @@ std::string Launch::where(uint32_t pc) const {
 std::string Launch::userLine(uint32_t pc) const {
   const ptx::Module& ir = M.ir;
   if (pc >= ir.code.size() || ir.code[pc].source == UINT32_MAX) return where(pc);
-  SourcePosition p = sourcePosition(ir, ir.sources[ir.code[pc].source]);
+  const SourcePosition& p = M.sources[ir.code[pc].source];
   return p.file + ":" + std::to_string(p.line) + " (pc " + std::to_string(pc) + ", PTX line " +
          std::to_string(ir.code[pc].line) + ")";
 }
@@ -234,7 +263,7 @@ void Launch::recordFaultSite(const Warp& w, uint32_t lane, uint32_t pc) {
     const Instr& in = ir.code[pc];
     site.ptxLine = in.line;
     if (in.source < ir.sources.size()) {
-      SourcePosition pos = sourcePosition(ir, ir.sources[in.source]);  // the user's line, not a CUDA header's
+      const SourcePosition& pos = M.sources[in.source];  // the user's line, not a CUDA header's
       site.file = pos.file;
       site.line = pos.line;
       site.column = pos.column;
@@ -426,7 +455,7 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
   L.info.name = L.kernelName;
   L.info.grid = config.grid;
   L.info.block = config.block;
-  for (const auto& s : ir.sources) L.info.sources.push_back(sourcePosition(ir, s));
+  L.info.sources = mod->sources;
   // nvcc declares typed arrays as `.align A .b8 name[bytes]` with A the
   // element's alignment (int tile[64] -> .align 4 .b8 tile[256]), so reports
   // index such arrays by the alignment, not by byte.

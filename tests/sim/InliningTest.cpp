@@ -29,6 +29,23 @@ TEST(Inlining, InnermostLineWithCallChain) {
   EXPECT_TRUE(found) << "no access at inlined.cu:5";
 }
 
+// A launch hands detectors its module's table unmade: a position is made when
+// a report reads it (a Thrust module's table, made whole, was 69 MB and 0.7 s
+// a launch), and a second launch shares what the first made.
+TEST(Inlining, PositionsAreMadeWhenReadAndSharedByLaunches) {
+  Fixture f("inlined");
+  int* out = f.zeros<int>(1);
+  RecordingSink first, second;
+  ASSERT_TRUE(f.run("inlinedReduce", {1, 1, 1}, {32, 1, 1}, f.args(out), first).ok());
+  ASSERT_GT(first.kernel.sources.size(), 2u);
+  EXPECT_EQ(first.kernel.sources.made(), 0u);
+  const SourcePosition& p = first.kernel.sources[first.memoryEvents.at(0).origin.source];
+  EXPECT_EQ(first.kernel.sources.made(), 1u);
+  ASSERT_TRUE(f.run("inlinedReduce", {1, 1, 1}, {32, 1, 1}, f.args(out), second).ok());
+  EXPECT_EQ(second.kernel.sources.made(), 1u);
+  EXPECT_EQ(&second.kernel.sources[second.memoryEvents.at(0).origin.source], &p);
+}
+
 }  // namespace
 }  // namespace predatar::sim::testing
 

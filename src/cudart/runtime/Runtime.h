@@ -256,7 +256,7 @@ class Runtime {
   struct LiveLaunchInfo {
     std::string kernel, stream;
     Dim3 grid, block;
-    std::vector<SourcePosition> sources;
+    SourceTable sources;
   };
   StreamOrder order_;
   std::map<uint32_t, LiveLaunchInfo> liveLaunches_;
