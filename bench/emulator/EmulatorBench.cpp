@@ -108,6 +108,59 @@ void BM_TinyBlocks(benchmark::State& state) {
 }
 BENCHMARK(BM_TinyBlocks)->Unit(benchmark::kMillisecond);
 
+// A module of library code, as Thrust and CUB make (a kernel of thousands of
+// lines, each inlined through a chain of template functions), launched with
+// one warp: what a launch costs beyond its instructions. (Every launch made
+// the module's whole source table: segmentationTreeThrust's 514 launches of
+// a 12,601-line module spent ~450 of its 564 s there.)
+std::string libraryModulePtx(int groups, int depth) {
+  std::string body, strings;
+  for (int d = 0; d < depth; ++d) {
+    // ns::Stage<d, int, ... int>::Process(): long demangled names.
+    strings += "$L__info_string" + std::to_string(d) + ":\n.b8 ";
+    std::string mangled = "_ZN2ns5StageILi" + std::to_string(d) + "EiiiiiiiiiiiiiiiE7ProcessEv";
+    for (char c : mangled) strings += std::to_string(int(c)) + ",";
+    strings += "0\n";
+  }
+  for (int g = 0; g < groups; ++g) {
+    int line = 10 + g * depth;
+    body += "\t.loc\t1 " + std::to_string(line) + " 1\n\tadd.u32 %r1, %r1, 1;\n";
+    for (int d = 0; d < depth; ++d)
+      body += "\t.loc\t1 " + std::to_string(line + d + 1) + " 1, function_name $L__info_string" + std::to_string(d) +
+              ", inlined_at 1 " + std::to_string(line + d) + " 1\n\tadd.u32 %r1, %r1, 1;\n";
+  }
+  return ".version 9.0\n.target sm_75\n.address_size 64\n\n.visible .entry libraryKernel(\n"
+         "\t.param .u64 libraryKernel_param_0\n)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n"
+         "\tmov.u32 %r1, 0;\n" + body +
+         "\tld.param.u64 %rd1, [libraryKernel_param_0];\n\tcvta.to.global.u64 %rd2, %rd1;\n"
+         "\tst.global.u32 [%rd2], %r1;\n\tret;\n}\n\t.file\t1 \"/usr/local/cuda/include/cccl/cub/agent/agent.cuh\"\n"
+         "\t.section\t.debug_str\n\t{\n" + strings + "\t}\n";
+}
+
+void BM_LaunchOfALibraryModule(benchmark::State& state) {
+  static DeviceMemory memory;
+  static auto module = loadPtx(libraryModulePtx(1500, 8), "library.ptx", memory);
+  if (!module.ok()) {
+    state.SkipWithError(std::string(module.status().message()).c_str());
+    return;
+  }
+  uint64_t out = memory.allocate(4);
+  NullSink sink;
+  LaunchConfig cfg;
+  cfg.grid = {1, 1, 1};
+  cfg.block = {32, 1, 1};
+  cfg.args = {&out};
+  for (auto _ : state) {
+    auto st = launch(**module, "libraryKernel", cfg, memory, sink);
+    if (!st.ok()) {
+      state.SkipWithError(std::string(st.message()).c_str());
+      return;
+    }
+  }
+  state.counters["source_lines"] = double(1500 * 9);
+}
+BENCHMARK(BM_LaunchOfALibraryModule)->Unit(benchmark::kMillisecond);
+
 #ifdef PREDATAR_BENCH_DETECTORS
 void BM_AluBoundDetector(benchmark::State& state, const char* detector) {
   uint64_t out = env().memory.allocate(64 * 256 * 4);
