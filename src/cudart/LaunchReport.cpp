@@ -74,11 +74,44 @@ std::string location(const LaunchRecord& launch, const Race& race) {
   return {};
 }
 
+// The index of the '>' that closes the '<' at `open`, or npos.
+size_t closingAngle(const std::string& name, size_t open) {
+  int depth = 0;
+  for (size_t i = open; i < name.size(); ++i) {
+    if (name[i] == '<') ++depth;
+    else if (name[i] == '>' && --depth == 0) return i;
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
+std::string shortTemplateArguments(const std::string& name) {
+  // (Operators <, <<, >, ->, ... make the brackets ambiguous: such names stay whole.)
+  for (const char* op : {"operator<", "operator>", "operator->"})
+    if (name.find(op) != std::string::npos) return name;
+  constexpr size_t kKept = 32;
+  std::string out;
+  for (size_t i = 0; i < name.size();) {
+    size_t open = name.find('<', i);
+    size_t close = open == std::string::npos ? open : closingAngle(name, open);
+    if (close == std::string::npos) return out + name.substr(i);
+    out.append(name, i, open - i);
+    if (close - open - 1 > kKept) out += "<...>";
+    else out.append(name, open, close - open + 1);
+    i = close + 1;
+  }
+  return out;
+}
+
+namespace {
+
 std::string position(const LaunchRecord& launch, const Access& a) {
   std::ostringstream out;
   if (const SourcePosition* src = sourceOf(launch, a)) {
     out << src->file << ":" << src->line << ":" << src->column;
-    for (const InlinedCall& c : src->inlinedInto) out << ", inlined into " << c.function << " at " << c.file << ":" << c.line;
+    for (const InlinedCall& c : src->inlinedInto)
+      out << ", inlined into " << shortTemplateArguments(c.function) << " at " << c.file << ":" << c.line;
   } else
     out << "pc " << a.origin.pc;
   auto b = coords(a.block, launch.grid), t = coords(a.thread, launch.block);
@@ -170,7 +203,7 @@ std::string launchesToJson(const std::vector<LaunchRecord>& launches) {
 std::string describeRace(const LaunchRecord& launch, const Race& race) {
   std::ostringstream out;
   out << "predatar: launch " << launch.index << ": " << toString(race.kind) << " race (" << race.detector << ") in "
-      << launch.kernel;
+      << shortTemplateArguments(launch.kernel);
   std::string loc = location(launch, race);
   out << " on " << toString(race.space) << " " << (loc.empty() ? "address" : loc);
   if (loc.empty()) out << " 0x" << std::hex << race.address << std::dec;

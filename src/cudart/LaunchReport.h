@@ -84,8 +84,14 @@ std::string launchesToJson(const std::vector<LaunchRecord>& launches);
 // table was shared, a launch with races kept a copy of all its module's
 // lines: radixSortThrust, 400 launches with races, 3.4 GB of CUB's lines.)
 void keepOnlyRaceSources(LaunchRecord& launch);
-// One line per race, for stderr when no report file is requested.
+// One line per race, for stderr when no report file is requested. Its
+// function names have their long template argument lists as "<...>"
+// (shortTemplateArguments): CUB's kernels and the agents they inline name
+// hundreds of characters each, several times a line. The report keeps them.
 std::string describeRace(const LaunchRecord& launch, const Race& race);
+// `name` with each outermost template argument list of more than 32
+// characters written "<...>" ("f<256>(int*)" stays whole).
+std::string shortTemplateArguments(const std::string& name);
 
 // The report as read back (by `predatar run`): positions already resolved.
 struct ReportedAccess {

@@ -93,6 +93,31 @@ TEST(LaunchReport, DescribeRaceNamesBothSourcePositions) {
   EXPECT_NE(line.find("[5 times]"), std::string::npos) << line;
 }
 
+// CUB's names in the one-line form: long template argument lists shortened,
+// short ones kept, the report's JSON whole.
+TEST(LaunchReport, DescribeRaceShortensLongTemplateArguments) {
+  const std::string policy =
+      "cub::CUB_300001_SM_750::detail::radix::policy_hub<unsigned int, unsigned int, unsigned long long>::Policy1000";
+  LaunchRecord l = racyLaunch();
+  l.kernel = "void cub::DeviceRadixSortOnesweepKernel<" + policy + ", (cub::SortOrder)0, unsigned int>(int*, int*)";
+  l.info.sources = {{"agent_radix_sort_onesweep.cuh", 297, 9, {{"cub::AgentRadixSortOnesweep<" + policy + ", false>::Process",
+                                                                "radix_sort.cuh", 751, 3}}},
+                    {"block_reduce.cuh", 25, 15, {{"reduce<256>", "k.cu", 12, 1}}}};
+  std::string line = describeRace(l, l.races[0]);
+  EXPECT_NE(line.find("race (gwcp) in void cub::DeviceRadixSortOnesweepKernel<...>(int*, int*) on"), std::string::npos)
+      << line;
+  EXPECT_NE(line.find("inlined into cub::AgentRadixSortOnesweep<...>::Process at radix_sort.cuh:751"),
+            std::string::npos)
+      << line;
+  EXPECT_NE(line.find("inlined into reduce<256> at k.cu:12"), std::string::npos) << line;
+  EXPECT_EQ(line.find("Policy1000"), std::string::npos) << line;
+  EXPECT_NE(launchesToJson({l}).find("Policy1000"), std::string::npos);
+  EXPECT_EQ(shortTemplateArguments("std::less<int>::operator()<" + policy + ">"), "std::less<int>::operator()<...>");
+  EXPECT_EQ(shortTemplateArguments("bool operator< <" + policy + ">(int, int)"),  // ambiguous: whole
+            "bool operator< <" + policy + ">(int, int)");
+  EXPECT_EQ(shortTemplateArguments("f<" + policy), "f<" + policy);  // unbalanced: whole
+}
+
 // A launch keeps the source positions its races name, renumbered, and its
 // races still describe the same lines.
 TEST(LaunchReport, KeepsOnlyTheSourcesItsRacesName) {

@@ -229,7 +229,7 @@ void Runtime::printRaces(const LaunchRecord& record) {
   if (printedBy && repeatsNoted_.insert(record.kernel).second)
     std::fprintf(stderr, "predatar: launch %llu: %s finds races again that launch %llu found; races of later launches "
                  "are printed here only when new (the report at exit lists every launch's)\n",
-                 static_cast<unsigned long long>(record.index), record.kernel.c_str(),
+                 static_cast<unsigned long long>(record.index), shortTemplateArguments(record.kernel).c_str(),
                  static_cast<unsigned long long>(*printedBy));
 }
 
