@@ -138,8 +138,9 @@ std::string libraryModulePtx(int groups, int depth) {
 }
 
 void BM_LaunchOfALibraryModule(benchmark::State& state) {
+  constexpr int kGroups = 1500, kDepth = 8;  // a group: a line and its chain of kDepth inlined lines
   static DeviceMemory memory;
-  static auto module = loadPtx(libraryModulePtx(1500, 8), "library.ptx", memory);
+  static auto module = loadPtx(libraryModulePtx(kGroups, kDepth), "library.ptx", memory);
   if (!module.ok()) {
     state.SkipWithError(std::string(module.status().message()).c_str());
     return;
@@ -157,7 +158,7 @@ void BM_LaunchOfALibraryModule(benchmark::State& state) {
       return;
     }
   }
-  state.counters["source_lines"] = double(1500 * 9);
+  state.counters["source_lines"] = double(kGroups * (kDepth + 1));
 }
 BENCHMARK(BM_LaunchOfALibraryModule)->Unit(benchmark::kMillisecond);
 

@@ -269,7 +269,10 @@ void GwcpDetector::acquire(const LockEvent& event) {
     h.acquireClock = t.wcp;
     h.releasesAtAcquire = lock.releases;
     h.acquireNow = t.now;
-    if (own) h.lockWcp = own->wcp, h.lockWcpPending = true;
+    if (own) {
+      h.lockWcp = own->wcp;
+      h.lockWcpPending = true;
+    }
     lockJoinsDeferred_ += own != nullptr;
     lockJoinsPending_ += own != nullptr;
   });

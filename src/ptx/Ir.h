@@ -268,4 +268,7 @@ struct Module {
   std::string fileName(uint32_t index) const;
 };
 
+// The name `.file index` gave, or "file<index>" when none did.
+std::string fileName(const std::vector<std::pair<uint32_t, std::string>>& files, uint32_t index);
+
 }  // namespace predatar::ptx

@@ -66,11 +66,12 @@ int32_t Module::findFunction(std::string_view name) const {
     if (functions[i].name == name) return int32_t(i);
   return -1;
 }
-std::string Module::fileName(uint32_t index) const {
+std::string fileName(const std::vector<std::pair<uint32_t, std::string>>& files, uint32_t index) {
   for (auto& [i, n] : files)
     if (i == index) return n;
   return "file" + std::to_string(index);
 }
+std::string Module::fileName(uint32_t index) const { return ptx::fileName(files, index); }
 
 // ---------------------------------------------------------------- parser
 

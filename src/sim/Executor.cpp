@@ -70,11 +70,7 @@ struct ModuleSources {
   std::map<std::string, std::string> debugStrings;
   std::vector<std::string> functions;
 
-  std::string file(uint32_t index) const {
-    for (const auto& [i, name] : files)
-      if (i == index) return name;
-    return "file" + std::to_string(index);
-  }
+  std::string file(uint32_t index) const { return ptx::fileName(files, index); }
   std::string function(uint32_t f) const { return f < functions.size() ? functions[f] : "?"; }
 };
 
