@@ -82,16 +82,16 @@ uint64_t ConflictClock::bytes() const {
   return total;
 }
 
-uint8_t& AccessedLocations::operator[](uint64_t key) {
+AccessedLocations::Location& AccessedLocations::operator[](uint64_t key) {
   if (index_.empty()) {
-    for (auto& [k, bits] : list_)
-      if (k == key) return bits;
-    if (list_.size() < kLinear) return list_.emplace_back(key, 0).second;
-    for (uint32_t i = 0; i < list_.size(); ++i) index_.emplace(list_[i].first, i);
+    for (Location& at : list_)
+      if (at.key == key) return at;
+    if (list_.size() < kLinear) return list_.emplace_back(Location{key});
+    for (uint32_t i = 0; i < list_.size(); ++i) index_.emplace(list_[i].key, i);
   }
   auto [it, inserted] = index_.try_emplace(key, uint32_t(list_.size()));
-  if (inserted) list_.emplace_back(key, 0);
-  return list_[it->second].second;
+  if (inserted) list_.emplace_back(Location{key});
+  return list_[it->second];
 }
 
 }  // namespace gwcp
@@ -167,8 +167,11 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
   if (held && !held->empty()) {
     forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t) {
       uint64_t key = locationKey(event.space, t.block, word);
-      applyRuleOne(t, *held, key, accessClass);
-      for (HeldLock& h : *held) h.accessed[key] |= uint8_t(1u << accessClass);
+      for (HeldLock& h : *held) {
+        AccessedLocations::Location& at = h.accessed[key];
+        at.classes |= uint8_t(1u << accessClass);
+        applyRuleOne(t, h, at, accessClass);
+      }
     });
     settleLockWcp(t, *held);  // (after rule (i): its joins usually cover the lock's P)
   }
@@ -188,27 +191,28 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
 // Rule (i): a release r whose critical section has an access conflicting with
 // this one, overlapping the acquire of this critical section, precedes it
 // (with everything that happens before r, by rule iv).
-void GwcpDetector::applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, uint64_t key,
+void GwcpDetector::applyRuleOne(ThreadClocks& t, const HeldLock& h, AccessedLocations::Location& at,
                                 uint8_t accessClass) {
-  for (const HeldLock& h : held) {
-    auto it = conflicts_.find({h.lock, key});
-    if (it == conflicts_.end()) continue;
-    const LocationConflicts& lc = it->second;
-    bool deviceAcquire = h.scope != Scope::Block;
-    if (deviceAcquire) {
-      if (lc.deviceChain)
-        for (uint8_t c : {kPlainRead, kPlainWrite})  // plain classes conflict whatever the blocks
-          if (classesConflict(c, 0, accessClass, 0)) (*lc.deviceChain)[c].joinInto(t);
-      for (const auto& e : lc.crossBlock)
-        if (e.block != t.block && classesConflict(e.accessClass, e.block, accessClass, t.block))
-          e.clock.joinInto(t);
-    }
-    if (auto b = lc.byBlock.find(t.block); b != lc.byBlock.end()) {
-      for (const auto& e : b->second) {
-        if (deviceAcquire && e.chainCopy) continue;  // read through deviceChain
-        if (classesConflict(e.accessClass, t.block, accessClass, t.block))
-          e.clock.joinInto(t);
-      }
+  if (!at.conflicts) {  // (none yet, or not looked up in this critical section)
+    auto it = conflicts_.find({h.lock, at.key});
+    if (it == conflicts_.end()) return;
+    at.conflicts = &it->second;
+  }
+  const LocationConflicts& lc = *at.conflicts;
+  bool deviceAcquire = h.scope != Scope::Block;
+  if (deviceAcquire) {
+    if (lc.deviceChain)
+      for (uint8_t c : {kPlainRead, kPlainWrite})  // plain classes conflict whatever the blocks
+        if (classesConflict(c, 0, accessClass, 0)) (*lc.deviceChain)[c].joinInto(t);
+    for (const auto& e : lc.crossBlock)
+      if (e.block != t.block && classesConflict(e.accessClass, e.block, accessClass, t.block))
+        e.clock.joinInto(t);
+  }
+  if (const auto* entries = lc.byBlock.find(t.block)) {
+    for (const auto& e : *entries) {
+      if (deviceAcquire && e.chainCopy) continue;  // read through deviceChain
+      if (classesConflict(e.accessClass, t.block, accessClass, t.block))
+        e.clock.joinInto(t);
     }
   }
 }
@@ -392,10 +396,15 @@ void GwcpDetector::recordConflicts(const ThreadClocks& t, const SharedClock& hb,
   // the empty clock, claims nothing.
   ConflictClock::Below below{overlappingHolders_ ? 0 : t.wcp.stamp(), t.lastReleaseHb};
   bool chain = deviceRelease && held.scope != Scope::Block;
-  for (const auto& [key, classes] : held.accessed) {
-    auto [it, inserted] = conflicts_.try_emplace({held.lock, key});
-    if (inserted) lock.conflictLocations.push_back(key);
-    LocationConflicts& lc = it->second;
+  for (const AccessedLocations::Location& at : held.accessed) {
+    LocationConflicts* found = at.conflicts;
+    if (!found) {
+      auto [it, inserted] = conflicts_.try_emplace({held.lock, at.key});
+      if (inserted) lock.conflictLocations.push_back(at.key);
+      found = &it->second;
+    }
+    LocationConflicts& lc = *found;
+    uint8_t classes = at.classes;
     auto& entries = lc.byBlock[t.block];
     for (uint8_t c = 0; c < kAccessClasses; ++c) {
       if (!(classes & (1u << c))) continue;
@@ -546,8 +555,9 @@ void GwcpDetector::sampleMemory() {
   for (const auto& [_, lc] : conflicts_) {
     if (lc.deviceChain)
       for (const auto& c : *lc.deviceChain) lockBytes += c.bytes();
-    for (const auto& [b, entries] : lc.byBlock)
+    lc.byBlock.forEach([&](uint32_t, const auto& entries) {
       for (const auto& e : entries) lockBytes += e.clock.bytes();
+    });
     for (const auto& e : lc.crossBlock) lockBytes += e.clock.bytes();
   }
   stats_.peakLockClockBytes = std::max(stats_.peakLockClockBytes, lockBytes + messages_.bytes());

@@ -23,6 +23,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
+#include "absl/container/node_hash_map.h"
 #include "analysis/AccessHistory.h"
 #include "analysis/Detector.h"
 #include "analysis/MessagePassing.h"
@@ -98,6 +99,39 @@ struct ConflictClock {
   uint64_t bytes() const;
 };
 
+// Values by block, the first block's held inline and later blocks' in a map
+// allocated at the second: a block-scoped lock's rule (i) state has one block,
+// whose hash lookup at every access and release in its critical sections
+// cost more than the rest of the lookup of its entries.
+template <class Value>
+class FirstBlockInline {
+ public:
+  const Value* find(uint32_t block) const {
+    if (hasFirst_ && block == firstBlock_) return &first_;
+    if (!others_) return nullptr;
+    auto it = others_->find(block);
+    return it == others_->end() ? nullptr : &it->second;
+  }
+  Value& operator[](uint32_t block) {
+    if (!hasFirst_) hasFirst_ = true, firstBlock_ = block;
+    if (block == firstBlock_) return first_;
+    if (!others_) others_ = std::make_unique<absl::flat_hash_map<uint32_t, Value>>();
+    return (*others_)[block];
+  }
+  template <class Visit>
+  void forEach(Visit visit) const {
+    if (hasFirst_) visit(firstBlock_, first_);
+    if (others_)
+      for (const auto& [block, value] : *others_) visit(block, value);
+  }
+
+ private:
+  bool hasFirst_ = false;
+  uint32_t firstBlock_ = 0;
+  Value first_{};
+  std::unique_ptr<absl::flat_hash_map<uint32_t, Value>> others_;
+};
+
 struct LocationConflicts {
   // Critical sections acquired and released at device scope, plain accesses:
   // one chain across blocks, read by device-scoped acquirers (allocated at
@@ -109,7 +143,7 @@ struct LocationConflicts {
     bool chainCopy;  // also in deviceChain (block-scoped acquirers of the block read it here)
     ConflictClock clock;
   };
-  absl::flat_hash_map<uint32_t, std::vector<Entry>> byBlock;  // by releasing block
+  FirstBlockInline<std::vector<Entry>> byBlock;  // by releasing block
   struct CrossEntry { uint32_t block; uint8_t accessClass; ConflictClock clock; };
   std::vector<CrossEntry> crossBlock;  // other device-scoped releases, for other blocks' device acquirers
 };
@@ -205,13 +239,22 @@ struct ThreadLockState {
 // allocations on per-slot locks), indexed by a hash map once it grows.
 class AccessedLocations {
  public:
-  uint8_t& operator[](uint64_t key);
+  struct Location {
+    uint64_t key;
+    uint8_t classes = 0;  // bits by AccessClass
+    // The lock's rule (i) state of the location once it has one, found once
+    // per critical section (GwcpDetector::conflicts_ keeps it in place): a
+    // critical section reads and writes its words, and each lookup was a
+    // seventh of rule (i)'s cost on per-slot locks.
+    LocationConflicts* conflicts = nullptr;
+  };
+  Location& operator[](uint64_t key);
   auto begin() const { return list_.begin(); }
   auto end() const { return list_.end(); }
 
  private:
   static constexpr size_t kLinear = 16;
-  absl::InlinedVector<std::pair<uint64_t, uint8_t>, 2> list_;
+  absl::InlinedVector<Location, 2> list_;
   absl::flat_hash_map<uint64_t, uint32_t> index_;  // key -> position in list_, past kLinear entries
 };
 
@@ -279,7 +322,7 @@ class GwcpDetector final : public Detector {
 
  private:
   void access(ThreadClocks& t, const MemoryEvent& event, uint32_t lane, AccessRecord& record, uint8_t accessClass);
-  void applyRuleOne(ThreadClocks& t, std::vector<HeldLock>& held, uint64_t key, uint8_t accessClass);
+  void applyRuleOne(ThreadClocks& t, const HeldLock& h, gwcp::AccessedLocations::Location& at, uint8_t accessClass);
   // Joins into P_t the lock P's that t's held locks' acquires deferred (HeldLock::lockWcp).
   void settleLockWcp(ThreadClocks& t, std::vector<HeldLock>& held) {
     for (HeldLock& h : held)
@@ -328,7 +371,8 @@ class GwcpDetector final : public Detector {
   bool overlappingHolders_ = false;  // some lock's critical sections overlapped (recordConflicts)
   BlockLocalLocks blockLocal_;
   PendingArrivals arrivals_;
-  absl::flat_hash_map<std::pair<uint64_t, uint64_t>, gwcp::LocationConflicts> conflicts_;  // (lock, location)
+  // (lock, location); nodes stay in place (AccessedLocations::Location::conflicts)
+  absl::node_hash_map<std::pair<uint64_t, uint64_t>, gwcp::LocationConflicts> conflicts_;
   absl::flat_hash_map<uint32_t, std::vector<uint64_t>> blockLocks_;  // block -> locks with a log of the block
   AccessHistory history_;
   MessagePassing messages_;
