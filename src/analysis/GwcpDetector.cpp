@@ -350,10 +350,10 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockStat
     cursor = lo;
   };
   bool device = releaseScope != Scope::Block;
-  auto ownLog = lock.blockLog.find(t.block);  // (no log is added below)
+  const CriticalSectionLog* ownLog = lock.blockLog.find(t.block);  // (no log is added below)
   // The thread's own earlier critical sections count once their acquire is
   // strictly GWCP-before this point (P_t's own entry reaches its time).
-  size_t ownBase = ownLog == lock.blockLog.end() ? 0 : ownLog->second.base;
+  size_t ownBase = ownLog ? ownLog->base : 0;
   while (joined) {
     joined = false;
     while (true) {
@@ -361,19 +361,19 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockStat
       mine.pending.popTrimmed(lock.deviceLog.base, ownBase);
       if (mine.pending.empty()) break;
       auto [inDeviceLog, index] = mine.pending.front();
-      const CriticalSection& cs = inDeviceLog ? lock.deviceLog[index] : ownLog->second[index];
+      const CriticalSection& cs = inDeviceLog ? lock.deviceLog[index] : (*ownLog)[index];
       if (cs.acquireNow > t.wcp.get(t.block, t.thread)) break;
       t.joinWcp(cs.releaseHb);
       mine.pending.pop_front();
       joined = true;
     }
-    if (ownLog != lock.blockLog.end()) scanChain(ownLog->second, cursors.ownBlock);
+    if (ownLog) scanChain(*ownLog, cursors.ownBlock);
     if (device) {
       scanChain(lock.deviceLog, cursors.deviceAll);
       for (uint32_t b : lock.mixedBlocks) {
-        auto log = lock.blockLog.find(b);
-        if (b != t.block && log != lock.blockLog.end())
-          scan(log->second, cursors.mixedCursor(b),
+        const CriticalSectionLog* log = lock.blockLog.find(b);
+        if (b != t.block && log)
+          scan(*log, cursors.mixedCursor(b),
                [](const CriticalSection& cs) { return cs.releaseScope != Scope::Block; });
       }
     } else {
@@ -460,8 +460,8 @@ void GwcpDetector::release(const LockEvent& event) {
     bool device = event.scope != Scope::Block;
     // (Entries trimmed from the logs leave the owners' pending lists lazily:
     // dropping them at each trim visited every thread with state for the lock.)
-    auto ownLog = lock.blockLog.find(t.block);
-    mine.pending.popTrimmed(lock.deviceLog.base, ownLog == lock.blockLog.end() ? 0 : ownLog->second.base);
+    const CriticalSectionLog* ownLog = lock.blockLog.find(t.block);
+    mine.pending.popTrimmed(lock.deviceLog.base, ownLog ? ownLog->base : 0);
     CriticalSection cs{t.block,     t.thread,      held.scope,      event.scope,     std::move(held.acquireClock),
                        std::move(held.lockWcp), std::move(hb), held.acquireNow, ++lock.releases};
     if (device && held.scope != Scope::Block) {
@@ -469,9 +469,12 @@ void GwcpDetector::release(const LockEvent& event) {
       mine.pending.push_back(true, lock.deviceLog.end() - 1);
       trimLog(lock, lock.deviceLog, true, t);
     } else {
-      auto [it, inserted] = lock.blockLog.try_emplace(t.block);
-      if (inserted) blockLocks_[t.block].push_back(lockId);
-      auto& log = it->second;
+      CriticalSectionLog* found = lock.blockLog.find(t.block);
+      if (!found) {
+        found = &lock.blockLog[t.block];
+        blockLocks_[t.block].push_back(lockId);
+      }
+      CriticalSectionLog& log = *found;
       log.entries.push_back(std::move(cs));
       mine.pending.push_back(false, log.end() - 1);
       if (device && std::find(lock.mixedBlocks.begin(), lock.mixedBlocks.end(), t.block) == lock.mixedBlocks.end())
@@ -522,7 +525,7 @@ size_t GwcpDetector::loggedCriticalSections() const {
   size_t n = 0;
   for (const auto& [_, lock] : locks_) {
     n += lock.deviceLog.entries.size();
-    for (const auto& [block, log] : lock.blockLog) n += log.entries.size();
+    lock.blockLog.forEach([&](uint32_t, const CriticalSectionLog& log) { n += log.entries.size(); });
   }
   return n;
 }
@@ -550,7 +553,7 @@ void GwcpDetector::sampleMemory() {
     lockBytes += lock.clocks.bytes();
     queueBytes += lock.perThread.size() * (sizeof(ThreadLockState) + 16);
     logBytes(lock.deviceLog);
-    for (const auto& [block, log] : lock.blockLog) logBytes(log);
+    lock.blockLog.forEach([&](uint32_t, const CriticalSectionLog& log) { logBytes(log); });
   }
   for (const auto& [_, lc] : conflicts_) {
     if (lc.deviceChain)

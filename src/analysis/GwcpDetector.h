@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -100,9 +101,9 @@ struct ConflictClock {
 };
 
 // Values by block, the first block's held inline and later blocks' in a map
-// allocated at the second: a block-scoped lock's rule (i) state has one block,
-// whose hash lookup at every access and release in its critical sections
-// cost more than the rest of the lookup of its entries.
+// allocated at the second: a block-scoped lock's rule (i) state and log have
+// one block, whose hash lookups at every access and release in its critical
+// sections cost more than the rest of the lookup of its entries.
 template <class Value>
 class FirstBlockInline {
  public:
@@ -112,11 +113,24 @@ class FirstBlockInline {
     auto it = others_->find(block);
     return it == others_->end() ? nullptr : &it->second;
   }
+  Value* find(uint32_t block) { return const_cast<Value*>(std::as_const(*this).find(block)); }
   Value& operator[](uint32_t block) {
-    if (!hasFirst_) hasFirst_ = true, firstBlock_ = block;
-    if (block == firstBlock_) return first_;
+    if (hasFirst_ && block == firstBlock_) return first_;
+    if (Value* other = others_ ? find(block) : nullptr) return *other;
+    if (!hasFirst_) {
+      hasFirst_ = true, firstBlock_ = block;
+      return first_;
+    }
     if (!others_) others_ = std::make_unique<absl::flat_hash_map<uint32_t, Value>>();
     return (*others_)[block];
+  }
+  void erase(uint32_t block) {
+    if (hasFirst_ && block == firstBlock_) {
+      first_ = Value{};
+      hasFirst_ = false;
+    } else if (others_) {
+      others_->erase(block);
+    }
   }
   template <class Visit>
   void forEach(Visit visit) const {
@@ -310,7 +324,7 @@ class GwcpDetector final : public Detector {
   struct LockState {
     LockClocks clocks;
     gwcp::CriticalSectionLog deviceLog;  // acquired and released at device scope
-    absl::flat_hash_map<uint32_t, gwcp::CriticalSectionLog> blockLog;  // the others, by block
+    gwcp::FirstBlockInline<gwcp::CriticalSectionLog> blockLog;  // the others, by block
     std::vector<uint32_t> mixedBlocks;  // blocks whose blockLog has a device-scoped release
     absl::flat_hash_map<uint64_t, gwcp::ThreadLockState> perThread;  // by global thread id
     size_t nextSweep = 0;  // perThread's size at which sweepThreadStates runs next (or 2 * sweepFloor())

@@ -232,8 +232,8 @@ void GwcpDetector::trimAtBarrier(const BarrierEvent& event) {
 void GwcpDetector::sweepThreadStates(LockState& lock) {
   uint64_t tpb = threads_.threadsPerBlock();
   auto baseOf = [&](uint32_t block) -> size_t {
-    auto log = lock.blockLog.find(block);
-    return log == lock.blockLog.end() ? 0 : log->second.base;
+    const CriticalSectionLog* log = lock.blockLog.find(block);
+    return log ? log->base : 0;
   };
   absl::erase_if(lock.perThread, [&](auto& entry) {
     auto& [tid, state] = entry;
