@@ -23,18 +23,21 @@ skipAbove=${SKIP_RAPID_ABOVE:-1000000}
 mkdir -p "$traces"
 
 # measure LABEL EVENTS CMD...: one row; sets CPU to the run's user+sys seconds.
+# The command's output goes to TRACE_DIR/<label>.<events>.log (RAPID's race
+# counts and "Analysis complete" are there), its exit status to the row.
 measure() {
   local label=$1 events=$2; shift 2
   local log; log=$(mktemp)
-  /usr/bin/time -f "%e %U %S %M" -o "$log" "$@" >/dev/null 2>&1
-  read -r wall user sys rss < <(tail -1 "$log")  # after "Command exited with non-zero status 1" (races)
+  local out="$traces/$(echo "$label" | tr -c 'A-Za-z0-9\n' '-' | tr -s '-' | sed 's/-$//').$events.log"
+  /usr/bin/time -f "%x %e %U %S %M" -o "$log" "$@" >"$out" 2>&1
+  read -r rc wall user sys rss < <(tail -1 "$log")  # after "Command exited with non-zero status 1" (races)
   rm -f "$log"
   CPU=$(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f", u+s}')
-  printf "%-34s %10s %8.1f %8.2f %9.1f %9.0f\n" "$label" "$events" "$wall" "$CPU" "$(awk -v r="$rss" 'BEGIN{print r/1024}')" \
-    "$(awk -v r="$rss" -v n="$events" 'BEGIN{print r*1024/n}')"
+  printf "%-34s %10s %8.1f %8.2f %9.1f %9.0f %4s\n" "$label" "$events" "$wall" "$CPU" "$(awk -v r="$rss" 'BEGIN{print r/1024}')" \
+    "$(awk -v r="$rss" -v n="$events" 'BEGIN{print r*1024/n}')" "$rc"
 }
 
-printf "%-34s %10s %8s %8s %9s %9s\n" "run" "events" "wall s" "CPU s" "RSS MiB" "RSS B/ev"
+printf "%-34s %10s %8s %8s %9s %9s %4s\n" "run" "events" "wall s" "CPU s" "RSS MiB" "RSS B/ev" "exit"
 for n in "${sizes[@]}"; do
   base=$traces/cpu$n
   [ -f "$base.std" ] && [ -f "$base.litmus" ] || python3 "$here/gen_cpu_trace.py" "$n" "$base" >/dev/null

@@ -1,6 +1,6 @@
 // gwcp's rule (i) state (analysis/GwcpDetector): a critical section finds a
-// location's state once and keeps it; the state of a block's locations sits
-// inline (FirstBlockInline).
+// location's state once and keeps it; a lock's state and log of its first
+// block sit inline (FirstBlockInline).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -62,7 +62,7 @@ TEST(GwcpRuleOne, RepeatedAccessesOfASectionReadItsStateInPlace) {
   EXPECT_EQ(gwcpLocations(trace), reference::gwcp(trace).locations);
 }
 
-TEST(FirstBlockInline, HoldsTheFirstBlockInlineAndOthersInAMap) {
+TEST(FirstBlockInline, HoldsTheFirstBlockInlineOthersInAMapAndErasesEither) {
   gwcp::FirstBlockInline<std::vector<int>> byBlock;
   EXPECT_EQ(byBlock.find(3), nullptr);
   byBlock[3].push_back(30);
@@ -79,6 +79,20 @@ TEST(FirstBlockInline, HoldsTheFirstBlockInlineAndOthersInAMap) {
   byBlock.forEach([&](uint32_t block, const std::vector<int>& v) { visited.emplace_back(block, v.size()); });
   std::sort(visited.begin(), visited.end());
   EXPECT_EQ(visited, (std::vector<std::pair<uint32_t, size_t>>{{3, 2}, {7, 1}, {9, 1}}));
+
+  // (A rule (ii) log goes when its block finishes: FirstBlockInline::erase.)
+  byBlock.erase(3);
+  byBlock.erase(9);
+  EXPECT_EQ(byBlock.find(3), nullptr);
+  EXPECT_EQ(byBlock.find(9), nullptr);
+  EXPECT_EQ(*byBlock.find(7), std::vector<int>{70});
+  byBlock[7].push_back(71);  // (still in the map, not the freed inline place)
+  EXPECT_EQ(*byBlock.find(7), (std::vector<int>{70, 71}));
+  byBlock[4].push_back(40);  // (a new block takes the inline place, empty)
+  EXPECT_EQ(*byBlock.find(4), std::vector<int>{40});
+  size_t blocks = 0;
+  byBlock.forEach([&](uint32_t, const std::vector<int>&) { ++blocks; });
+  EXPECT_EQ(blocks, 2u);
 }
 
 }  // namespace
