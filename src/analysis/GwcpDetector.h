@@ -118,7 +118,8 @@ class FirstBlockInline {
     if (hasFirst_ && block == firstBlock_) return first_;
     if (Value* other = others_ ? find(block) : nullptr) return *other;
     if (!hasFirst_) {
-      hasFirst_ = true, firstBlock_ = block;
+      hasFirst_ = true;
+      firstBlock_ = block;
       return first_;
     }
     if (!others_) others_ = std::make_unique<absl::flat_hash_map<uint32_t, Value>>();
@@ -258,8 +259,8 @@ class AccessedLocations {
     uint8_t classes = 0;  // bits by AccessClass
     // The lock's rule (i) state of the location once it has one, found once
     // per critical section (GwcpDetector::conflicts_ keeps it in place): a
-    // critical section reads and writes its words, and each lookup was a
-    // seventh of rule (i)'s cost on per-slot locks.
+    // critical section reads and writes its words, and the lock shapes of
+    // bench/detectors looked it up three times per critical section.
     LocationConflicts* conflicts = nullptr;
   };
   Location& operator[](uint64_t key);
