@@ -49,6 +49,9 @@ class LoadedModule final : public Module {
   std::vector<GlobalVariable> globalVars;
   std::vector<uint64_t> varAddress;  // per ir variable: host address (global/const); 0 otherwise
   SourceTable sources;               // ir.sources as reports show them (KernelInfo::sources)
+  // Per function, the special registers its instructions read (bit i:
+  // ptx::Special i): a warp's register file gets only these rows.
+  std::vector<uint32_t> specialsRead;
 };
 
 enum LaneWait : uint8_t { kNotWaiting = 0, kWaitBarrier = 1, kWaitWarpSync = 2 };
@@ -153,6 +156,10 @@ struct Launch {
   // warp of that index starts with them (the block's own, %ctaid, are set
   // apart): built at the first block, copied into each warp's registers.
   std::vector<uint64_t> warpSpecials;
+  // The rows of warpSpecials the reachable functions read
+  // (LoadedModule::specialsRead): all 28 rows are 7 KB a warp, and copying
+  // them was a quarter of a short kernel's emulation (simpleStreams).
+  std::vector<uint32_t> specialRowsRead;
   // The PTX registers the reachable functions declare (before they share
   // slots, ptx/RegisterSlots.h): what occupancy counts (sim/Residency.h).
   uint32_t declaredRegisters = 0;

@@ -120,6 +120,28 @@ SourceTable sourceTable(const ptx::Module& ir) {
   });
 }
 
+// The special registers each function of `ir` reads (LoadedModule::specialsRead).
+std::vector<uint32_t> specialsReadByFunction(const ptx::Module& ir) {
+  static_assert(ptx::kNumSpecials <= 32);
+  std::vector<uint32_t> read(ir.functions.size(), 0);
+  auto note = [&read](uint32_t f, ptx::Ref r) {
+    if (r != ptx::kNoRef && (r & ptx::kRefKindMask) == ptx::kRefSpecial) read[f] |= 1u << (r & ptx::kRefIndexMask);
+  };
+  for (const Instr& in : ir.code) {
+    for (ptx::Ref r : in.src) note(in.func, r);
+    for (ptx::Ref r : in.dst) note(in.func, r);
+    note(in.func, in.guard);
+    note(in.func, in.addr.ref);
+    bool matrix = in.op == Op::WmmaLoad || in.op == Op::WmmaStore || in.op == Op::WmmaMma || in.op == Op::CpAsync;
+    if (!matrix || in.target >= ir.matrixOps.size()) continue;
+    const ptx::MatrixOperands& mo = ir.matrixOps[in.target];
+    for (const auto* list : {&mo.d, &mo.a, &mo.b, &mo.c})
+      for (ptx::Ref r : *list) note(in.func, r);
+    note(in.func, mo.source.ref);
+  }
+  return read;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- loading
@@ -132,6 +154,7 @@ absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptxText, std::s
   mod->ir = std::move(*parsed);
   ptx::shareRegisterSlots(mod->ir);
   const ptx::Module& ir = mod->ir;
+  mod->specialsRead = specialsReadByFunction(ir);
   mod->sources = sourceTable(ir);
   mod->fns.assign(ir.code.size(), nullptr);
   mod->ctrl.assign(ir.code.size(), Ctrl::Plain);
@@ -409,6 +432,10 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
     L.declaredRegisters += uint32_t(ir.functions[f].regNames.size());
   }
   L.slotsPerWarp = slot;
+  uint32_t specials = 0;
+  for (uint32_t f : reach) specials |= mod->specialsRead[f];
+  for (uint32_t i = 0; i < ptx::kNumSpecials; ++i)
+    if ((specials >> i) & 1) L.specialRowsRead.push_back(i);
   // shared memory layout
   L.sharedOffset.assign(ir.variables.size(), 0);
   uint64_t shared = 0;

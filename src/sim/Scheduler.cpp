@@ -86,10 +86,16 @@ void materialize(Launch& L, uint32_t b) {
     for (uint32_t l = 0; l < 32; ++l) w.pc[l] = L.entryPc;
     w.regs = WarpMemoryPool::take(slots, kSpecialWords);  // zeroed past the specials
     uint64_t* sp = w.regs.get();
-    std::memcpy(sp, L.warpSpecials.data() + wi * kSpecialWords, kSpecialWords * sizeof(uint64_t));
-    std::fill_n(sp + ptx::kCtaidX * 32, 32, blk.idx.x);
-    std::fill_n(sp + ptx::kCtaidY * 32, 32, blk.idx.y);
-    std::fill_n(sp + ptx::kCtaidZ * 32, 32, blk.idx.z);
+    const uint64_t* specials = L.warpSpecials.data() + wi * kSpecialWords;
+    for (uint32_t row : L.specialRowsRead) {  // (rows no instruction reads stay as they are)
+      uint64_t* to = sp + row * 32;
+      switch (row) {
+        case ptx::kCtaidX: std::fill_n(to, 32, blk.idx.x); break;
+        case ptx::kCtaidY: std::fill_n(to, 32, blk.idx.y); break;
+        case ptx::kCtaidZ: std::fill_n(to, 32, blk.idx.z); break;
+        default: std::memcpy(to, specials + row * 32, 32 * sizeof(uint64_t));
+      }
+    }
     if (L.stackBytes) w.local = allocateLocalMemory(32 * L.stackBytes);
     w.callCapacity = L.maxDepth;
     if (L.hasCalls) w.calls.resize(size_t(32) * L.maxDepth);

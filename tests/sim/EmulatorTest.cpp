@@ -307,6 +307,65 @@ TEST(Emulator, SpecialRegistersOfEveryWarpInEachLaunch) {
   }
 }
 
+// A warp's register file gets only the special registers the launch's
+// functions read (Executor.cpp, specialsReadByFunction): ones read only in a
+// called function count, and a launch after one that read others (whose
+// warps' register files it reuses) still sees its own.
+constexpr std::string_view kSpecialsInCalleePtx = R"(
+.version 8.0
+.target sm_75
+.address_size 64
+.func (.param .b32 r) position()
+{
+  .reg .b32 %p<4>;
+  mov.u32 %p1, %ctaid.x;
+  mov.u32 %p2, %laneid;
+  mad.lo.s32 %p3, %p1, 100, %p2;
+  st.param.b32 [r], %p3;
+  ret;
+}
+.visible .entry tidOnly(.param .u64 out) {
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r1;
+  ret;
+}
+.visible .entry inCallee(.param .u64 out) {
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  {
+  .param .b32 ret0;
+  call.uni (ret0), position, ();
+  ld.param.b32 %r1, [ret0];
+  }
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %tid.y;
+  mad.lo.s32 %r2, %r2, 32, %r3;
+  mul.wide.u32 %rd2, %r2, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r1;
+  ret;
+}
+)";
+
+TEST(Emulator, SpecialRegistersReadOnlyInACalleeAfterALaunchThatReadOthers) {
+  Fixture f(PtxText{kSpecialsInCalleePtx, "specials_callee.ptx"});
+  NullSink sink;
+  uint32_t* tids = f.zeros<uint32_t>(64);
+  ASSERT_TRUE(f.run("tidOnly", {1, 1, 1}, {64, 1, 1}, f.args(tids), sink).ok());
+  for (uint32_t t = 0; t < 64; ++t) ASSERT_EQ(tids[t], t);
+  // One warp a block, its threads along y: lane l of block b writes b * 100 + l at b * 32 + l.
+  uint32_t* out = f.zeros<uint32_t>(4 * 32);
+  ASSERT_TRUE(f.run("inCallee", {4, 1, 1}, {1, 32, 1}, f.args(out), sink).ok());
+  for (uint32_t b = 0; b < 4; ++b)
+    for (uint32_t l = 0; l < 32; ++l) EXPECT_EQ(out[b * 32 + l], b * 100 + l) << "block " << b << " lane " << l;
+}
+
 TEST(Emulator, WarpVotesAndMatch) {
   Fixture f("misc");
   const int n = 64;
