@@ -128,25 +128,32 @@ inline void setRegBits(uint64_t& reg, const Fragment& f, uint32_t i, uint64_t bi
   reg = (reg & ~mask) | ((bits << shift) & mask);
 }
 
-// Each lane's address of the element of slot i.
+// Each lane's address of the element of slot i, from the lanes' matrix
+// addresses `base` (laneBases: once per instruction, not once per slot).
 void slotAddresses(Ctx& x, const Instr& in, const Fragment& f, bool rowMajor, uint32_t m, uint32_t i,
-                   uint64_t (&addr)[32]) {
+                   const uint64_t (&base)[32], uint64_t (&addr)[32]) {
   const uint64_t* stride = in.nsrc > 0 ? S(x, in.src[0]) : nullptr;
   forLanes(m, [&](uint32_t l) {
     uint32_t e = elementOf(f, l, i);
     uint64_t r = e / f.cols, c = e % f.cols;
     uint64_t ld = stride ? uint32_t(stride[l]) : (rowMajor ? f.cols : f.rows);
     uint64_t off = rowMajor ? r * ld + c : c * ld + r;
-    addr[l] = laneAddressOf(x, in.addr, l) + off * f.elemBytes;
+    addr[l] = base[l] + off * f.elemBytes;
   });
+}
+
+void laneBases(Ctx& x, const Instr& in, uint32_t m, uint64_t (&base)[32]) {
+  forLanes(m, [&](uint32_t l) { base[l] = laneAddressOf(x, in.addr, l); });
 }
 
 void wmmaLoad(Ctx& x, const Instr& in, uint32_t m) {
   const MatrixOperands& mo = x.L->M.ir.matrixOps[in.target];
   Fragment f = fragmentOf(mo, mo.fragment, mo.aType, mo.d.size());
+  uint64_t base[32];
+  laneBases(x, in, m, base);
   for (uint32_t i = 0; i < f.perLane; ++i) {
     uint64_t addr[32];
-    slotAddresses(x, in, f, mo.rowA, m, i, addr);
+    slotAddresses(x, in, f, mo.rowA, m, i, base, addr);
     LaneAccess acc;
     if (!resolveLanes(x, in.space, addr, m, f.elemBytes, acc, "wmma.load")) return;
     uint64_t* d = D(x, mo.d[i / f.perReg]);
@@ -163,9 +170,11 @@ void wmmaLoad(Ctx& x, const Instr& in, uint32_t m) {
 void wmmaStore(Ctx& x, const Instr& in, uint32_t m) {
   const MatrixOperands& mo = x.L->M.ir.matrixOps[in.target];
   Fragment f = fragmentOf(mo, 'd', mo.aType, mo.c.size());
+  uint64_t base[32];
+  laneBases(x, in, m, base);
   for (uint32_t i = 0; i < f.perLane; ++i) {
     uint64_t addr[32];
-    slotAddresses(x, in, f, mo.rowA, m, i, addr);
+    slotAddresses(x, in, f, mo.rowA, m, i, base, addr);
     LaneAccess acc;
     if (!resolveLanes(x, in.space, addr, m, f.elemBytes, acc, "wmma.store")) return;
     const uint64_t* s = S(x, mo.c[i / f.perReg]);
@@ -208,52 +217,73 @@ uint64_t fromReal(double v, Type t) {
   }
 }
 
-// One fragment gathered into its matrix (row-major), as raw bits.
-std::vector<uint64_t> gather(Ctx& x, const std::vector<ptx::Ref>& regs, const Fragment& f) {
-  std::vector<uint64_t> mat(f.elements());
-  std::vector<bool> seen(f.elements());
-  for (uint32_t l = 0; l < 32; ++l)
-    for (uint32_t i = 0; i < f.perLane; ++i) {
-      uint32_t e = elementOf(f, l, i);
-      if (seen[e]) continue;
-      seen[e] = true;
-      mat[e] = regBits(S(x, regs[i / f.perReg])[l], f, i);
-    }
-  return mat;
+// One fragment gathered into its matrix (row-major), as raw bits, into
+// `mat`. Slot s of the emulator's wmma layout holds element s mod
+// elements(), so an element's first copy is slot e itself (lane e / perLane,
+// index e % perLane); an mma.sync fragment holds each element once.
+void gather(Ctx& x, const std::vector<ptx::Ref>& regs, const Fragment& f, std::vector<uint64_t>& mat) {
+  mat.resize(f.elements());
+  for (uint32_t reg = 0; reg < regs.size(); ++reg) {
+    const uint64_t* bits = S(x, regs[reg]);
+    for (uint32_t l = 0; l < 32; ++l)
+      for (uint32_t j = 0, i = reg * f.perReg; j < f.perReg; ++j, ++i) {
+        uint32_t slot = l * f.perLane + i;
+        if (!f.mma && slot >= f.elements()) break;  // (a later copy)
+        mat[f.mma ? elementOf(f, l, i) : slot] = regBits(bits[l], f, i);
+      }
+  }
+}
+
+// What one wmma.mma works in, kept from one to the next: allocating it per
+// instruction (nine vectors) cost as much as the products.
+struct MmaScratch {
+  std::vector<uint64_t> a, b, c, d;
+  std::vector<int64_t> aInt, bInt;
+  std::vector<double> aReal, bReal;
+};
+
+// `v` (rows x cols, row-major) converted element by element into `out`, by
+// columns when `byColumns`: each element of a and b is converted once, b by
+// columns, not once per product (a 16x16x16 product converted 8192 values:
+// a third of a tensor GEMM's emulation). The sums are the same, in the same order.
+template <class Out, class Convert>
+void convertMatrix(const std::vector<uint64_t>& v, Type t, uint32_t rows, uint32_t cols, bool byColumns,
+                   std::vector<Out>& out, Convert convert) {
+  out.resize(size_t(rows) * cols);
+  for (uint32_t i = 0; i < rows; ++i)
+    for (uint32_t j = 0; j < cols; ++j) out[byColumns ? j * rows + i : i * cols + j] = convert(v[i * cols + j], t);
 }
 
 void wmmaMma(Ctx& x, const Instr& in, uint32_t m) {
   const MatrixOperands& mo = x.L->M.ir.matrixOps[in.target];
   Fragment fa = fragmentOf(mo, 'a', mo.aType, mo.a.size()), fb = fragmentOf(mo, 'b', mo.bType, mo.b.size());
   Fragment fc = fragmentOf(mo, 'c', mo.cType, mo.c.size()), fd = fragmentOf(mo, 'd', mo.dType, mo.d.size());
-  std::vector<uint64_t> a = gather(x, mo.a, fa), b = gather(x, mo.b, fb), c = gather(x, mo.c, fc);
-  std::vector<uint64_t> d(fd.elements());
-  // Each element of a and b is converted once, b by columns, not once per
-  // product (a 16x16x16 product converted 8192 values: a third of a tensor
-  // GEMM's emulation). The sums are the same, in the same order.
-  auto converted = [&](const std::vector<uint64_t>& v, Type t, uint32_t rows, uint32_t cols, bool byColumns,
-                       auto convert) {
-    std::vector<decltype(convert(uint64_t(0), t))> out(size_t(rows) * cols);
-    for (uint32_t i = 0; i < rows; ++i)
-      for (uint32_t j = 0; j < cols; ++j) out[byColumns ? j * rows + i : i * cols + j] = convert(v[i * cols + j], t);
-    return out;
-  };
+  thread_local MmaScratch scratch;
+  auto& [a, b, c, d, aInt, bInt, aReal, bReal] = scratch;
+  gather(x, mo.a, fa, a);
+  gather(x, mo.b, fb, b);
+  gather(x, mo.c, fc, c);
+  d.resize(fd.elements());
   if (mo.dType == Type::S32) {
-    auto av = converted(a, mo.aType, mo.m, mo.k, false, toInteger), bv = converted(b, mo.bType, mo.k, mo.n, true, toInteger);
+    convertMatrix(a, mo.aType, mo.m, mo.k, false, aInt, toInteger);
+    convertMatrix(b, mo.bType, mo.k, mo.n, true, bInt, toInteger);
     for (uint32_t r = 0; r < mo.m; ++r)
       for (uint32_t col = 0; col < mo.n; ++col) {
+        const int64_t* row = &aInt[r * mo.k];
+        const int64_t* column = &bInt[col * mo.k];
         int64_t sum = toInteger(c[r * mo.n + col], mo.cType);
-        for (uint32_t k = 0; k < mo.k; ++k) sum += av[r * mo.k + k] * bv[col * mo.k + k];
+        for (uint32_t k = 0; k < mo.k; ++k) sum += row[k] * column[k];
         if (in.sat) sum = std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX);
         d[r * mo.n + col] = uint32_t(sum);
       }
   } else {
-    auto av = converted(a, mo.aType, mo.m, mo.k, false, toReal), bv = converted(b, mo.bType, mo.k, mo.n, true, toReal);
+    convertMatrix(a, mo.aType, mo.m, mo.k, false, aReal, toReal);
+    convertMatrix(b, mo.bType, mo.k, mo.n, true, bReal, toReal);
     bool fused = mo.dType == Type::F64;
     for (uint32_t r = 0; r < mo.m; ++r)
       for (uint32_t col = 0; col < mo.n; ++col) {
-        const double* row = &av[r * mo.k];
-        const double* column = &bv[col * mo.k];
+        const double* row = &aReal[r * mo.k];
+        const double* column = &bReal[col * mo.k];
         double sum = toReal(c[r * mo.n + col], mo.cType);
         if (fused)
           for (uint32_t k = 0; k < mo.k; ++k) sum = std::fma(row[k], column[k], sum);
