@@ -59,7 +59,7 @@ std::unique_ptr<uint64_t[]> WarpMemoryPool::take(size_t words, size_t uninitiali
       p.free.pop_back();
     }
   }
-  if (!buffer) buffer = std::make_unique_for_overwrite<uint64_t[]>(words);
+  if (!buffer) return std::make_unique<uint64_t[]>(words);  // zeroed: every word holds a value
   uninitialized = std::min(uninitialized, words);
   std::memset(buffer.get() + uninitialized, 0, (words - uninitialized) * sizeof(uint64_t));
   return buffer;

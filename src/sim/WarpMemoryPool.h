@@ -21,7 +21,8 @@ namespace predatar::sim {
 class WarpMemoryPool {
  public:
   // A register file of `words` 64-bit slots, zeroed past the first
-  // `uninitialized` (which the caller writes: a warp's special registers).
+  // `uninitialized`, which keep what a retired warp left there (the caller
+  // writes those it reads: a warp's special registers); a new one is zeroed.
   static std::unique_ptr<uint64_t[]> take(size_t words, size_t uninitialized = 0);
   // Returns a register file of `words` slots for later warps.
   static void giveBack(std::unique_ptr<uint64_t[]> buffer, size_t words);
