@@ -267,6 +267,21 @@ inline void forLanes(uint32_t m, F&& f) {
   }
 }
 
+// The lanes of `m` whose predicate `p` is true (!= 0), or false when
+// `negate`: a guard's lanes. A full warp takes an unrolled loop of constant
+// shifts, where the lane loop's variable shifts were a third of runWarp in
+// short kernels (most of their instructions are guarded).
+inline uint32_t trueLanes(const uint64_t* p, uint32_t m, bool negate) {
+  uint32_t t = 0;
+  if (m == 0xFFFFFFFFu) {
+#pragma GCC unroll 32
+    for (uint32_t l = 0; l < 32; ++l) t |= uint32_t(p[l] != 0) << l;
+  } else {
+    forLanes(m, [&](uint32_t l) { t |= uint32_t(p[l] != 0) << l; });
+  }
+  return (negate ? ~t : t) & m;
+}
+
 // Handler selection (Alu.cpp / Memory.cpp). Returns nullptr and sets `error`
 // when the instruction/type combination is unsupported.
 ExecFn selectAlu(const ptx::Instr& in, std::string& error);

@@ -417,12 +417,7 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
         x.consts = L.consts[curFunc].data();
       }
       uint32_t exec = mask;
-      if (in.guard != ptx::kNoRef) {
-        const uint64_t* g = S(x, in.guard);
-        uint32_t gm = 0;
-        forLanes(mask, [&](uint32_t l) { gm |= uint32_t((g[l] != 0) != in.guardNeg) << l; });
-        exec = gm;
-      }
+      if (in.guard != ptx::kNoRef) exec = trueLanes(S(x, in.guard), mask, in.guardNeg);
       x.pc = pc;
       x.groupMask = mask;
       ++executed;
