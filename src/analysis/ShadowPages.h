@@ -40,10 +40,14 @@ class ShadowPages {
     uint64_t pageNo = key >> kPageShift;
     if (pageNo != lastPageNo_) [[unlikely]] {
       if (lastPage_) leave(lastPageNo_, *lastPage_);
-      auto& page = pages_[pageNo];
-      if (!page) page = newPage(pageNo);
+      RecentPage& recent = recentPages_[pageNo % kRecentPageSlots];
+      if (recent.pageNo != pageNo || !recent.page) {
+        auto& page = pages_[pageNo];
+        if (!page) page = newPage(pageNo);
+        recent = RecentPage{pageNo, page.get()};
+      }
       lastPageNo_ = pageNo;
-      lastPage_ = page.get();
+      lastPage_ = recent.page;
     }
     return lastPage_->words[key & (kWordsPerPage - 1)];
   }
@@ -148,6 +152,7 @@ class ShadowPages {
   }
   void clear() {
     pages_.clear();
+    recentPages_.fill(RecentPage{});
     compressed_.clear();
     compressedExtra_ = compressedBytes_ = 0;
     recent_.fill(LeftPage{});
@@ -255,6 +260,7 @@ class ShadowPages {
       lastPageNo_ = UINT64_MAX;
       lastPage_ = nullptr;
     }
+    if (RecentPage& recent = recentPages_[it->first % kRecentPageSlots]; recent.pageNo == it->first) recent = {};
     pages_.erase(it);
   }
 
@@ -267,6 +273,18 @@ class ShadowPages {
   uint64_t pagesLeft_ = 0;
   uint64_t lastPageNo_ = UINT64_MAX;
   Page* lastPage_ = nullptr;
+  // Pages at() reached lately, by page number modulo the slots, in front of
+  // the hash map: a warp's lanes reach a page each when they access a
+  // column (wmma.load of a column-major fragment, a transposing kernel),
+  // and a map lookup per lane was 6% of a tensor-core GEMM under gwcp.
+  // dropPage and clear() forget what they drop; a page in pages_ stays where
+  // it is (unique_ptr).
+  static constexpr uint32_t kRecentPageSlots = 64;
+  struct RecentPage {
+    uint64_t pageNo = UINT64_MAX;
+    Page* page = nullptr;
+  };
+  std::array<RecentPage, kRecentPageSlots> recentPages_{};
 };
 
 }  // namespace predatar

@@ -298,6 +298,40 @@ TEST(ShadowPages, ALayerDroppedLeavesThePageCompressed) {
 
 // CompressedPages keeps pages by number in chunks of consecutive numbers:
 // pages added in any order are found, replaced and erased by number alone.
+// Pages reached lately are found without the map (ShadowPages::at); a page
+// erased, or compressed, and reached again is a new one or the expanded
+// one, never the freed page (ASan: a use after free).
+TEST(ShadowPages, PagesReachedAgainAfterTheyWereDroppedOrCompressed) {
+  ShadowPages shadow;
+  const uint64_t w = ShadowPages::kWordsPerPage;
+  // Pages 5 and 5 + 64 * k share a slot of the recent pages; alternate between them.
+  for (uint64_t round = 0; round < 3; ++round)
+    for (uint64_t page : {5, 133, 69}) {  // (69 last: its slot holds it when it is erased)
+      auto& r = shadow.at(page * w + round);
+      r.push_back(record(uint32_t(page + round)));
+      shadow.filled();
+    }
+  shadow.erase(69 * w, 69 * w + w - 1, [](const auto&) {});
+  shadow.at(7 * w).push_back(record(99));  // (a new page, likely where page 69 was)
+  shadow.filled();
+  EXPECT_TRUE(shadow.at(69 * w).empty());  // a new page, not the erased one
+  for (uint64_t page : {5, 133})
+    for (uint64_t round = 0; round < 3; ++round) {
+      auto& r = shadow.at(page * w + round);
+      ASSERT_EQ(r.size(), 1u);
+      EXPECT_EQ(r[0].thread, page + round);
+    }
+  // A full coalesced page is compressed once others were left, then expanded when reached.
+  fillPage(shadow, 200, 1);
+  for (uint64_t p = 0; p <= ShadowPages::kRecentPages; ++p) shadow.at((300 + p) * w);
+  shadow.settle();
+  for (uint32_t i = 0; i < w; ++i) {
+    auto& r = shadow.at(200 * w + i);
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].thread, 32 + i);
+  }
+}
+
 TEST(CompressedPages, FindsReplacesAndErasesPagesByNumber) {
   std::array<Records, ShadowPages::kWordsPerPage> words;
   for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) words[i].push_back(record(32 + i));
