@@ -162,6 +162,7 @@ Report toReport(const std::vector<cudart::ReportedLaunch>& launches) {
 // the program (which writes its report and dies), then the report is shown.
 volatile sig_atomic_t receivedSignal = 0;
 void onSignal(int sig) { receivedSignal = sig; }
+int programKilledBy = 0;  // the signal that ended the program (0: it exited)
 
 void catchSignals() {
   struct sigaction action {};
@@ -190,7 +191,10 @@ int waitForProgram(pid_t pid) {
       usleep(20000);
     }
   }
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  if (WIFSIGNALED(status)) {
+    programKilledBy = WTERMSIG(status);
+    return 128 + WTERMSIG(status);
+  }
   return WEXITSTATUS(status);
 }
 
@@ -359,6 +363,11 @@ int runProgram(const RunArgs& a) {
                              checked, checked == 1 ? "" : "es", replays, kept.uniqueRaces(),
                              kept.uniqueRaces() == 1 ? "" : "s", instructionPairsNote(kept),
                              hidden ? fmt::format(" ({} suppressed)", hidden) : "", *status);
+  if (programKilledBy && !receivedSignal)  // (killed from outside: a CPU limit, the OOM killer, kill -9)
+    std::cerr << fmt::format(
+        "predatar: the program was killed by signal {} ({}) before it ended: this report has the launches it "
+        "reported by then (it reports at each race or error and every 10 s), not the later ones\n",
+        programKilledBy, strsignal(programKilledBy));
   if (code == kExitInputError) return code;
   if (outOfMemory) return kExitOutOfMemory;
   if (receivedSignal) {

@@ -298,9 +298,14 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
   else keepOnlyRaceSources(record);
   launches_.push_back(std::move(record));
   // Rewrite the report when something was found, so that a later crash of
-  // the program does not lose it (at most once a second; always at exit).
+  // the program does not lose it (at most once a second; always at exit),
+  // and every 10 s regardless: a program killed outright (a CPU limit's
+  // SIGKILL) then loses at most 10 s of launches from its report, where a
+  // run of clean launches lost them all ("0 kernel launches checked").
   auto now = std::chrono::steady_clock::now();
-  if (interesting && (!processNote_.empty() || !lastReportWrite_ || now - *lastReportWrite_ >= std::chrono::seconds(1))) {
+  auto sinceWrite = lastReportWrite_ ? now - *lastReportWrite_ : std::chrono::steady_clock::duration::max();
+  if ((interesting && (!processNote_.empty() || sinceWrite >= std::chrono::seconds(1))) ||
+      sinceWrite >= std::chrono::seconds(10)) {
     writeReport();
     lastReportWrite_ = now;
   }

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# A program under `predatar run` killed from outside (kill -9, a CPU limit, the
+# OOM killer) cannot write its report at exit: predatar says so, with the
+# signal, keeps what the program reported before (the racy launch, written
+# when its race was found), and exits non-zero, so the run never passes for
+# a clean one.
+set -u
+p=$1; root=$2; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fp=$root/tests/cuda/faults/bin/fault_program
+"$p" run --format json -o "$tmp/report.json" -- "$fp" spin >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+# wait until the racy launch is done and the spinning one runs
+for _ in $(seq 100); do grep -q "^pid " "$tmp/err" && break; sleep 0.1; done
+sleep 1.5
+child=$(sed -n 's/^pid \([0-9]*\) report \(.*\)$/\1/p' "$tmp/err")
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+[ -n "$child" ] || bad "the program printed no pid: $(cat "$tmp/err")"
+kill -KILL "$child"
+wait "$pid"; rc=$?
+[ "$rc" = 1 ] || bad "exit $rc (expected 1, races found): $(cat "$tmp/err")"
+grep -q "the program was killed by signal 9 " "$tmp/err" || bad "no message naming the signal: $(cat "$tmp/err")"
+python3 -c "
+import json; d=json.load(open('$tmp/report.json'))
+assert d['races'] and d['races'][0]['kernel'] == 'racy(int*)', d['races']" \
+  || bad "report: $(head -c 600 "$tmp/report.json"; cat "$tmp/err")"
+[ $fail -eq 0 ] && echo "killed cli: passed"
+exit $fail
