@@ -3,13 +3,7 @@
 # races of the launches before, the interrupted launch as an error), stops the
 # emulated program and removes its temporary folder; exit 128+15.
 set -u
-p=$1; root=$2; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fp=$root/tests/cuda/faults/bin/fault_program
-"$p" run --format json -o "$tmp/report.json" -- "$fp" spin >"$tmp/out" 2>"$tmp/err" &
-pid=$!
-# wait until the racy launch is done and the spinning one runs
-for _ in $(seq 100); do grep -q "^pid " "$tmp/err" && break; sleep 0.1; done
-sleep 1.5
+. "$(dirname "$0")/spinning_run.sh"
 kill -TERM "$pid"
 wait "$pid"; rc=$?
 fail=0
@@ -21,7 +15,6 @@ assert d['races'] and d['races'][0]['kernel'] == 'racy(int*)', d['races']
 e=d['errors']
 assert len(e) == 1 and e[0]['kernel'] == 'spin(int volatile*)' and 'interrupted by a signal' in e[0]['message'], e" \
   || bad "report: $(head -c 600 "$tmp/report.json"; cat "$tmp/err")"
-child=$(sed -n 's/^pid \([0-9]*\) report \(.*\)$/\1/p' "$tmp/err")
 report=$(sed -n 's/^pid \([0-9]*\) report \(.*\)$/\2/p' "$tmp/err")
 [ -n "$child" ] && ! kill -0 "$child" 2>/dev/null || bad "the program $child still runs"
 [ -n "$report" ] && [ ! -e "$(dirname "$report")" ] || bad "temporary folder $(dirname "$report") left behind"

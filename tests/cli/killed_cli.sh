@@ -5,14 +5,7 @@
 # when its race was found), and exits non-zero, so the run never passes for
 # a clean one.
 set -u
-p=$1; root=$2; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fp=$root/tests/cuda/faults/bin/fault_program
-"$p" run --format json -o "$tmp/report.json" -- "$fp" spin >"$tmp/out" 2>"$tmp/err" &
-pid=$!
-# wait until the racy launch is done and the spinning one runs
-for _ in $(seq 100); do grep -q "^pid " "$tmp/err" && break; sleep 0.1; done
-sleep 1.5
-child=$(sed -n 's/^pid \([0-9]*\) report \(.*\)$/\1/p' "$tmp/err")
+. "$(dirname "$0")/spinning_run.sh"
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 [ -n "$child" ] || bad "the program printed no pid: $(cat "$tmp/err")"
