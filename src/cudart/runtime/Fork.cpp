@@ -29,6 +29,7 @@ void Runtime::becomeChildProcess() {
     deferred_.clear();
   }
   lastReportWrite_.reset();
+  lastFindingWrite_.reset();
   if (!options_.reportPath.empty()) {
     // Beside the main report: PREDATAR_REPORT.pid<N> (predatar run reads them all).
     std::string main = options_.reportPath;

@@ -301,13 +301,18 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
   // the program does not lose it (at most once a second; always at exit),
   // and every 10 s regardless: a program killed outright (a CPU limit's
   // SIGKILL) then loses at most 10 s of launches from its report, where a
-  // run of clean launches lost them all ("0 kernel launches checked").
-  auto now = std::chrono::steady_clock::now();
-  auto sinceWrite = lastReportWrite_ ? now - *lastReportWrite_ : std::chrono::steady_clock::duration::max();
-  if ((interesting && (!processNote_.empty() || sinceWrite >= std::chrono::seconds(1))) ||
-      sinceWrite >= std::chrono::seconds(10)) {
+  // run of clean launches lost them all ("0 kernel launches checked"). The
+  // report grows with the launches, so the periodic rewrite waits at least
+  // 20 times as long as the last one took (a twentieth of the run at most).
+  using Steady = std::chrono::steady_clock;
+  auto now = Steady::now();
+  auto since = [&](const std::optional<Steady::time_point>& t) { return t ? now - *t : Steady::duration::max(); };
+  bool found = interesting && (!processNote_.empty() || since(lastFindingWrite_) >= std::chrono::seconds(1));
+  if (found || since(lastReportWrite_) >= std::max<Steady::duration>(std::chrono::seconds(10), 20 * lastReportWriteTook_)) {
     writeReport();
-    lastReportWrite_ = now;
+    lastReportWrite_ = Steady::now();
+    lastReportWriteTook_ = *lastReportWrite_ - now;
+    if (found) lastFindingWrite_ = now;
   }
   dieIfInterrupted(*this);
   if (!f.stats.deviceLaunches.empty()) launchDeviceChildren(f.stats.deviceLaunches, f.stream);

@@ -288,7 +288,9 @@ class Runtime {
   cudaError_t sticky_ = cudaSuccess;
   uint64_t matchingLaunches_ = 0;
   std::vector<LaunchRecord> launches_;
-  std::optional<std::chrono::steady_clock::time_point> lastReportWrite_;
+  std::optional<std::chrono::steady_clock::time_point> lastReportWrite_;   // any rewrite (Launch.cpp)
+  std::optional<std::chrono::steady_clock::time_point> lastFindingWrite_;  // one for a race or an error
+  std::chrono::steady_clock::duration lastReportWriteTook_{};
   std::string processNote_;  // " [pid N]" in a child process, appended to kernel names
 };
 
