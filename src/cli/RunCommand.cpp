@@ -366,7 +366,7 @@ int runProgram(const RunArgs& a) {
   if (programKilledBy && !receivedSignal)  // (killed from outside: a CPU limit, the OOM killer, kill -9)
     std::cerr << fmt::format(
         "predatar: the program was killed by signal {} ({}) before it ended: this report has the launches it "
-        "reported by then (it reports at each race or error and every 10 s), not the later ones\n",
+        "reported by then (it reports at each race or error, and every 10 s or so), not the later ones\n",
         programKilledBy, strsignal(programKilledBy));
   if (code == kExitInputError) return code;
   if (outOfMemory) return kExitOutOfMemory;
