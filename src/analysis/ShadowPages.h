@@ -41,7 +41,7 @@ class ShadowPages {
     if (pageNo != lastPageNo_) [[unlikely]] {
       if (lastPage_) leave(lastPageNo_, *lastPage_);
       RecentPage& recent = recentPages_[pageNo % kRecentPageSlots];
-      if (recent.pageNo != pageNo || !recent.page) {
+      if (recent.pageNo != pageNo) {
         auto& page = pages_[pageNo];
         if (!page) page = newPage(pageNo);
         recent = RecentPage{pageNo, page.get()};

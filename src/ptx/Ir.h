@@ -165,6 +165,11 @@ struct Instr {
   uint32_t call = UINT32_MAX;    // index into Module::calls
 };
 
+// The instructions whose operands are also in Module::matrixOps[target].
+inline bool hasMatrixOperands(Op op) {
+  return op == Op::WmmaLoad || op == Op::WmmaStore || op == Op::WmmaMma || op == Op::CpAsync;
+}
+
 // Operands of wmma / cp.async that do not fit an Instr (ptx/MatrixDecode.h):
 // Instr::target indexes Module::matrixOps.
 struct MatrixOperands {

@@ -12,12 +12,6 @@ namespace {
 
 bool isRegister(Ref r) { return r != kNoRef && (r & kRefKindMask) == kRefReg; }
 
-// The instructions whose operands the emulator also reads from
-// Module::matrixOps[target].
-bool hasMatrixOperands(Op op) {
-  return op == Op::WmmaLoad || op == Op::WmmaStore || op == Op::WmmaMma || op == Op::CpAsync;
-}
-
 // Calls f(ref, read) for every register operand of `in` (and of `mo`, its
 // matrix operands, when not null): first those it reads, then those it
 // writes, as it executes. A predicated instruction's destinations count as

@@ -132,8 +132,7 @@ std::vector<uint32_t> specialsReadByFunction(const ptx::Module& ir) {
     for (ptx::Ref r : in.dst) note(in.func, r);
     note(in.func, in.guard);
     note(in.func, in.addr.ref);
-    bool matrix = in.op == Op::WmmaLoad || in.op == Op::WmmaStore || in.op == Op::WmmaMma || in.op == Op::CpAsync;
-    if (!matrix || in.target >= ir.matrixOps.size()) continue;
+    if (!ptx::hasMatrixOperands(in.op) || in.target >= ir.matrixOps.size()) continue;
     const ptx::MatrixOperands& mo = ir.matrixOps[in.target];
     for (const auto* list : {&mo.d, &mo.a, &mo.b, &mo.c})
       for (ptx::Ref r : *list) note(in.func, r);

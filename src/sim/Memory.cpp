@@ -708,8 +708,7 @@ void execShfl(Ctx& x, const Instr& in, uint32_t mask, uint32_t write, const uint
 
 void execVote(Ctx& x, const Instr& in, uint32_t mask, uint32_t write, const uint64_t* values) {
   const uint64_t* a = sourceValues(x, in, values);
-  uint32_t ballot = 0;
-  forLanes(mask, [&](uint32_t l) { if ((a[l] != 0) != in.negC) ballot |= 1u << l; });
+  uint32_t ballot = trueLanes(a, mask, in.negC);
   uint64_t r = 0;
   switch (ptx::VoteMode(in.mode)) {
     case ptx::VoteMode::All: r = ballot == mask; break;
