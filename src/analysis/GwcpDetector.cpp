@@ -444,8 +444,8 @@ void GwcpDetector::release(const LockEvent& event) {
     HeldLock& held = *heldAt;
 
     LockState& lock = blockLocal_.stateOf(locks_, event, lane);
-    if (lock.perThread.size() >= std::max(lock.nextSweep, 2 * sweepFloor())) sweepThreadStates(lock);
-    ThreadLockState& mine = lock.perThread[tid];  // (lock.perThread gets no entry below)
+    std::optional<ThreadLockState> unkept;  // (the thread's state, when it was not kept)
+    ThreadLockState& mine = stateAtRelease(lock, t, tid, unkept);
     applyRuleTwo(t, lock, mine, held, event.scope);
     SharedClock hb = t.hbSnapshot();
     recordConflicts(t, hb, held, event.scope, lock);
@@ -481,6 +481,7 @@ void GwcpDetector::release(const LockEvent& event) {
         lock.mixedBlocks.push_back(t.block);
       trimLog(lock, log, false, t);  // blocks with no __syncthreads between critical sections
     }
+    if (unkept) keepOrDropState(lock, t, tid, std::move(*unkept), event.scope);
     stack->erase(heldAt);
     t.tick();
   });

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -329,6 +330,8 @@ class GwcpDetector final : public Detector {
     std::vector<uint32_t> mixedBlocks;  // blocks whose blockLog has a device-scoped release
     absl::flat_hash_map<uint64_t, gwcp::ThreadLockState> perThread;  // by global thread id
     size_t nextSweep = 0;  // perThread's size at which sweepThreadStates runs next (or 2 * sweepFloor())
+    bool statesDropped = false;  // a thread's state was dropped while it said something (keepOrDropState)
+    bool keepStates = false;     // a derived state had entries to join again: states are kept
     std::vector<gwcp::Holder> holders;
     bool exclusive = true;  // overlapping critical sections never interleaved
     uint64_t releases = 0;  // releases so far (CriticalSection::releaseIndex)
@@ -353,6 +356,31 @@ class GwcpDetector final : public Detector {
   size_t cutBelowLockP(const LockState& lock, const gwcp::CriticalSectionLog& log, bool deviceLog,
                        const ThreadClocks& releaser) const;
   void sweepThreadStates(LockState& lock);
+  // The thread's state for the lock at its release: the kept one, or one
+  // derived from the logs into `unkept`.
+  gwcp::ThreadLockState& stateAtRelease(LockState& lock, const ThreadClocks& t, uint64_t tid,
+                                        std::optional<gwcp::ThreadLockState>& unkept) {
+    if (lock.keepStates) {
+      if (lock.perThread.size() >= std::max(lock.nextSweep, 2 * sweepFloor())) sweepThreadStates(lock);
+      return lock.perThread[tid];  // (lock.perThread gets no entry before the release's end)
+    }
+    if (!lock.perThread.empty())  // (none kept: a lock whose states are derived, no hash of tid)
+      if (auto kept = lock.perThread.find(tid); kept != lock.perThread.end()) return kept->second;
+    unkept.emplace();
+    if (lock.statesDropped) {
+      deriveState(lock, t, *unkept);
+      // (own entries still logged: the thread takes the lock again soon, and
+      // joining them again at each release would cost more than a kept state)
+      lock.keepStates |= !unkept->pending.empty();
+    }
+    return *unkept;
+  }
+  // A thread's state for a lock, from the logs, when it was not kept.
+  void deriveState(const LockState& lock, const ThreadClocks& t, gwcp::ThreadLockState& state) const;
+  // After a release by a thread whose state was not kept: keeps it, unless
+  // deriving it at the next release is cheap.
+  void keepOrDropState(LockState& lock, const ThreadClocks& t, uint64_t tid, gwcp::ThreadLockState&& state,
+                       Scope releaseScope);
   void trimAtBarrier(const BarrierEvent& event);
   void dropFinishedBlockLogs(uint32_t block);
   // Whether cs is satisfied and absorbed for t (trimLog).
@@ -403,6 +431,9 @@ class GwcpDetector final : public Detector {
   uint64_t lockJoinsPending_ = 0;  // held locks whose join still waits (none: barriers skip the lookups)
   // Kept entries between tries of cutBelowLockP (no walk: cheap enough to try often).
   static constexpr size_t kQuickTrimEvery = 4;
+  // Kept entries of a block log past which a derived thread state is kept
+  // (deriving it reads every kept entry).
+  static constexpr size_t kDerivedStateLogLimit = 32;
   // Thread states of a lock kept before the first sweep, halved (with trimEvery_ 1, 1: every state is swept).
   size_t sweepFloor() const { return std::min<size_t>(16, trimEvery_); }
 };

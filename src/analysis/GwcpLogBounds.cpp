@@ -250,6 +250,58 @@ void GwcpDetector::sweepThreadStates(LockState& lock) {
   lock.nextSweep = 2 * lock.perThread.size();
 }
 
+// A thread's state for a lock, as it would read had it been kept since the
+// thread's last release of the lock: its own entries still in the logs,
+// merged in release order, pending, and every cursor at its log's base.
+// Against the kept state:
+//  * pending: the kept list is these without those joined at an earlier
+//    release (it loses entries from the front when it joins them), and with
+//    trimmed ones (popped unread, and consumed by every thread). A joined
+//    entry's acquire is still before P_t[t] (P only grows), and joining its
+//    H again changes nothing.
+//  * cursors: the entries between a log's base and the kept cursor are the
+//    thread's own, irrelevant, or satisfied and absorbed, and stay so
+//    (satisfaction is monotone: P_t grows, and a later acquire's
+//    releasesAtAcquire is not smaller). A scan from the base passes them
+//    again with joins that change nothing, and scanChain finds the same end
+//    of an exclusive log's satisfied prefix from either start.
+// So applyRuleTwo gives the same P_t.
+void GwcpDetector::deriveState(const LockState& lock, const ThreadClocks& t, ThreadLockState& state) const {
+  auto own = [&t](const CriticalSection& cs) { return cs.block == t.block && cs.thread == t.thread; };
+  const CriticalSectionLog& device = lock.deviceLog;
+  const CriticalSectionLog* block = lock.blockLog.find(t.block);
+  size_t d = device.base, b = block ? block->base : 0, blockEnd = block ? block->end() : 0;
+  while (true) {
+    while (d < device.end() && !own(device[d])) ++d;
+    while (b < blockEnd && !own((*block)[b])) ++b;
+    bool inDevice = d < device.end(), inBlock = b < blockEnd;
+    if (!inDevice && !inBlock) return;
+    if (inDevice && (!inBlock || device[d].releaseIndex < (*block)[b].releaseIndex))
+      state.pending.push_back(true, d++);
+    else
+      state.pending.push_back(false, b++);
+  }
+}
+
+// A thread's state is dropped after a block-scoped release of an exclusive
+// lock whose only log is a short one of the thread's block: deriving it
+// again reads a few entries. Per-slot locks paid a hash insert and a sweep
+// at almost every release for states that said nothing new (a thread takes
+// a slot's lock again after the log has dropped its entries).
+void GwcpDetector::keepOrDropState(LockState& lock, const ThreadClocks& t, uint64_t tid, ThreadLockState&& state,
+                                   Scope releaseScope) {
+  const CriticalSectionLog* block = lock.blockLog.find(t.block);
+  bool cheap = !lock.keepStates && releaseScope == Scope::Block && lock.exclusive && lock.deviceLog.entries.empty() &&
+               (!block || block->entries.size() <= kDerivedStateLogLimit);
+  if (cheap) {
+    state.pending.popTrimmed(lock.deviceLog.base, block ? block->base : 0);
+    lock.statesDropped |= !state.pending.empty();
+    return;
+  }
+  if (lock.perThread.size() >= std::max(lock.nextSweep, 2 * sweepFloor())) sweepThreadStates(lock);
+  lock.perThread.emplace(tid, std::move(state));
+}
+
 // A block log is scanned only by the threads of its block (unless the block
 // released a block-acquired lock at device scope: mixedBlocks), so once they
 // have all exited nothing reads it again, and no later P_t changes without it
