@@ -78,27 +78,27 @@ grep -q "predatar stats: launch 0 shiftSum(int const\*, int\*) \[gwcp\]: [0-9]* 
 # Loud failure: a faulting kernel makes the program's CUDA calls return the
 # sticky error, the report carries it (text, JSON, SARIF) and predatar exits 3
 # although the program exits 0; exit 4 when the program itself fails.
-fp=$root/tests/cuda/faults/bin/fault_program
+. "$root/tests/cuda/faults/program.sh"  # (sets fp)
 [ "$(run "$p" run --format json -- "$fp" oob)" = 3 ] && grep -q "synchronize: cudaErrorIllegalAddress" "$tmp/err" && grep -q "memcpy: cudaErrorIllegalAddress" "$tmp/err" && ok || bad "fault run: $(cat "$tmp/err")"
 python3 -c "
 import json; e=json.load(open('$tmp/out'))['errors']
 assert len(e) == 1, e
 e=e[0]
 assert e['cuda_error'] == 'cudaErrorIllegalAddress' and e['kernel'] == 'storeOutOfBounds(int*, int)', e
-assert e['file'].endswith('fault_program.cu') and e['line'] == 16 and e['thread_index'] == [1, 0, 0], e" && ok || bad "fault json: $(cat "$tmp/out")"
+assert e['file'].endswith('fault_program.cu') and e['line'] == 17 and e['thread_index'] == [1, 0, 0], e" && ok || bad "fault json: $(cat "$tmp/out")"
 [ "$(run "$p" run --format sarif -- "$fp" oob)" = 3 ] && ok || bad "fault sarif exit"
 python3 -c "
 import json; inv=json.load(open('$tmp/out'))['runs'][0]['invocations'][0]
 n=inv['toolExecutionNotifications']
 assert not inv['executionSuccessful'] and len(n) == 1, inv
 assert 'storeOutOfBounds' in n[0]['message']['text'] and 'cudaErrorIllegalAddress' in n[0]['message']['text'], n
-assert n[0]['locations'][0]['physicalLocation']['region']['startLine'] == 16, n" && ok || bad "fault sarif: $(cat "$tmp/out")"
+assert n[0]['locations'][0]['physicalLocation']['region']['startLine'] == 17, n" && ok || bad "fault sarif: $(cat "$tmp/out")"
 [ "$(run "$p" run -- "$fp" oob)" = 3 ] && grep -q "KERNEL FAULT (cudaErrorIllegalAddress) in storeOutOfBounds" "$tmp/out" && ok || bad "fault text: $(cat "$tmp/out")"
 # an unsupported instruction (Volta's m8n8k4 f16 mma) is refused by name, with kernel, line and thread; nothing aborts
 [ "$(run "$p" run --format json -- "$fp" unsupported)" = 3 ] && grep -q "launch: cudaErrorLaunchFailure" "$tmp/err" && ok || bad "unsupported run: $(cat "$tmp/err")"
 python3 -c "
 import json; e=json.load(open('$tmp/out'))['errors'][0]
-assert 'mma.sync.aligned.m8n8k4' in e['message'] and e['kernel'].startswith('voltaMma') and e['line'] == 33, e" && ok || bad "unsupported json: $(cat "$tmp/out")"
+assert 'mma.sync.aligned.m8n8k4' in e['message'] and e['kernel'].startswith('voltaMma') and e['line'] == 34, e" && ok || bad "unsupported json: $(cat "$tmp/out")"
 # the program's own failure (exit 5, no race, no fault): exit 4, its status in the summary
 [ "$(run "$p" run -- "$fp" exit 5)" = 4 ] && grep -q "program exited with 5" "$tmp/err" && ok || bad "program failure: $(cat "$tmp/err")"
 [ "$(run "$p" run -- "$fp" exit 0)" = 0 ] && ok || bad "clean program: $(cat "$tmp/err")"

@@ -3,7 +3,7 @@
 # report in $tmp/report.json, and returns once the spinning launch runs.
 # Sets tmp (removed at exit), pid (predatar's) and child (the program's).
 p=$1; root=$2; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fp=$root/tests/cuda/faults/bin/fault_program
+. "$root/tests/cuda/faults/program.sh"  # (sets fp)
 "$p" run --format json -o "$tmp/report.json" -- "$fp" spin >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 # wait until the racy launch is done and the spinning one runs

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <unistd.h>
 // (kernels below keep their lines: the tests check file:line)
 
@@ -48,6 +49,18 @@ int main(int argc, char** argv) {
     racy<<<1, 64>>>(data);
     cudaDeviceSynchronize();
     spin<<<1, 32>>>(data + 1);
+  } else if (std::strcmp(mode, "clean-spin") == 0) {
+    // clean launches for 12 s after the first one (the runtime writes the
+    // report after the first, and again 10 s later), then a spin: the report
+    // written before a SIGKILL holds the clean launches
+    clean<<<1, 32>>>(data);
+    cudaDeviceSynchronize();
+    for (time_t start = time(nullptr); time(nullptr) - start < 12;) {
+      clean<<<1, 32>>>(data);
+      cudaDeviceSynchronize();
+    }
+    std::fprintf(stderr, "pid %d\n", int(getpid()));
+    spin<<<1, 32>>>(data + 32);  // (past the words `clean` wrote: the flag is 0)
   } else {
     clean<<<1, 32>>>(data);
   }
