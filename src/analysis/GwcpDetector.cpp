@@ -306,6 +306,10 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockStat
     return (joinedAtAcquire && cs.releaseIndex <= held.releasesAtAcquire) ||
            cs.acquireClocksBelow(t);
   };
+  const CriticalSectionLog* ownLog = lock.blockLog.find(t.block);  // (no log is added below)
+  // Entries of ownLog below this index have their H in P_t: scanChain joined
+  // a later one's, and H only grows along an exclusive log.
+  size_t ownLogBelowP = 0;
   auto scan = [&](const CriticalSectionLog& log, size_t& cursor, auto relevant) {
     cursor = std::max(cursor, log.base);  // dropped entries were consumed (trimLog)
     for (size_t i = cursor; i < log.end(); ++i) {
@@ -346,27 +350,19 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockStat
     // threads taking one lock spent 87% of their time here.)
     size_t lo = endOfPrefixFromEnd(cursor, log.end(), covered);
     if (lo == cursor) return;
-    if (auto k = lastOtherAtOrBefore(lo - 1)) joined |= t.absorbWcp(log[*k].releaseHb);
+    if (auto k = lastOtherAtOrBefore(lo - 1)) {
+      joined |= t.absorbWcp(log[*k].releaseHb);
+      if (&log == ownLog) ownLogBelowP = *k + 1;
+    }
     cursor = lo;
   };
   bool device = releaseScope != Scope::Block;
-  const CriticalSectionLog* ownLog = lock.blockLog.find(t.block);  // (no log is added below)
   // The thread's own earlier critical sections count once their acquire is
   // strictly GWCP-before this point (P_t's own entry reaches its time).
   size_t ownBase = ownLog ? ownLog->base : 0;
   while (joined) {
     joined = false;
-    while (true) {
-      // (trimmed entries: consumed, or absorbed by this thread's acquire (trimLog))
-      mine.pending.popTrimmed(lock.deviceLog.base, ownBase);
-      if (mine.pending.empty()) break;
-      auto [inDeviceLog, index] = mine.pending.front();
-      const CriticalSection& cs = inDeviceLog ? lock.deviceLog[index] : (*ownLog)[index];
-      if (cs.acquireNow > t.wcp.get(t.block, t.thread)) break;
-      t.joinWcp(cs.releaseHb);
-      mine.pending.pop_front();
-      joined = true;
-    }
+    // (the scans first: an own entry before what they joined needs no join)
     if (ownLog) scanChain(*ownLog, cursors.ownBlock);
     if (device) {
       scanChain(lock.deviceLog, cursors.deviceAll);
@@ -379,6 +375,19 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockStat
     } else {
       scan(lock.deviceLog, cursors.deviceOwnBlock,
            [&t](const CriticalSection& cs) { return cs.block == t.block; });
+    }
+    while (true) {
+      // (trimmed entries: consumed, or absorbed by this thread's acquire (trimLog))
+      mine.pending.popTrimmed(lock.deviceLog.base, ownBase);
+      if (mine.pending.empty()) break;
+      auto [inDeviceLog, index] = mine.pending.front();
+      const CriticalSection& cs = inDeviceLog ? lock.deviceLog[index] : (*ownLog)[index];
+      if (cs.acquireNow > t.wcp.get(t.block, t.thread)) break;
+      if (inDeviceLog || !lock.exclusive || index >= ownLogBelowP) {
+        t.joinWcp(cs.releaseHb);
+        joined = true;
+      }
+      mine.pending.pop_front();
     }
   }
 }
