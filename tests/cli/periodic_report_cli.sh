@@ -3,7 +3,9 @@
 # (kill -9, as a CPU limit does) keeps the launches the runtime's periodic
 # report rewrite (every 10 s) saw: predatar counts them, names the signal,
 # and exits non-zero. Before the rewrite, such a run said "0 kernel launches
-# checked". (About 15 s: the fault program's clean-spin mode.)
+# checked"; while replayed launches (exact repeats, as these are after the
+# first) skipped it, "1 kernel launch checked". (About 15 s: the fault
+# program's clean-spin mode.)
 set -u
 p=$1; root=$2; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 . "$root/tests/cuda/faults/program.sh"  # (sets fp)
@@ -11,7 +13,7 @@ p=$1; root=$2; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 pid=$!
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
-# wait until the clean launches are done (11 s of them) and the spin runs
+# wait until the clean launches are done (12 s of them) and the spin runs
 for _ in $(seq 600); do grep -q "^pid " "$tmp/err" && break; sleep 0.1; done
 sleep 1
 child=$(sed -n 's/^pid \([0-9]*\)$/\1/p' "$tmp/err")

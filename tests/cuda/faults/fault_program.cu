@@ -1,10 +1,10 @@
 // A CUDA program whose kernels fail the ways real programs do, for the loud
-// failure tests (tests/cli/kernel_run_cli.sh): the program itself always
+// failure tests (tests/cli/*.sh): the program itself always
 // checks and prints what its CUDA calls return, and exits as it is told.
 //   fault_program oob      out-of-bounds store: cudaErrorIllegalAddress (sticky)
 //   fault_program unsupported  a tensor-core form (Volta mma) the emulator refuses by name
 //   fault_program exit N   a clean kernel, then exit status N
-//   fault_program spin     a racy kernel, then one that spins forever (for SIGTERM)
+//   fault_program spin     a racy kernel, then one that spins forever (for SIGTERM); clean-spin: 12 s of clean ones
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
