@@ -8,10 +8,7 @@ set -u
 . "$(dirname "$0")/spinning_run.sh"
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
-if [ -n "$child" ]; then kill -KILL "$child"
-else bad "the program printed no pid: $(cat "$tmp/err")"; kill -TERM "$pid"  # (else the wait never ends)
-fi
-wait "$pid"; rc=$?
+killProgram
 [ "$rc" = 1 ] || bad "exit $rc (expected 1, races found): $(cat "$tmp/err")"
 grep -q "the program was killed by signal 9 " "$tmp/err" || bad "no message naming the signal: $(cat "$tmp/err")"
 python3 -c "
