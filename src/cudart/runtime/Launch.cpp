@@ -170,9 +170,8 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   if (replayRepeat(kernel, *sig, config, orderedAfterAll && !order_.isLive(uint32_t(record.index)), record,
                    f.repeat)) {
     noteLaunchOrder(record, reinterpret_cast<uintptr_t>(stream));
-    bool interesting = !record.races.empty() || !record.error.empty();
     launches_.push_back(std::move(record));
-    rewriteReportIfDue(interesting);  // (a program of repeated launches, killed, keeps them too)
+    rewriteReportIfDue();  // (a program of repeated launches, killed, keeps them too)
     dieIfInterrupted(*this);
     return cudaSuccess;
   }
@@ -292,32 +291,33 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
                                    stats.fault->threadIdx};
   }
   printRaces(record);
-  bool interesting = !record.races.empty() || !record.error.empty();
   // The source table and symbols only serve to describe races (a live
   // launch's whole table went to liveLaunches_ above, for later launches'
   // races with it).
   if (record.races.empty()) record.info = KernelInfo{};
   else keepOnlyRaceSources(record);
   launches_.push_back(std::move(record));
-  rewriteReportIfDue(interesting);
+  rewriteReportIfDue();
   dieIfInterrupted(*this);
   if (!f.stats.deviceLaunches.empty()) launchDeviceChildren(f.stats.deviceLaunches, f.stream);
   return result;
 }
 
-// Rewrites the report after a launch (run or replayed) when it found
-// something, so that a later crash of the program does not lose it (at most
+// Rewrites the report after a launch (run or replayed, the last of
+// launches_) when it found something, so that a later crash of the program does not lose it (at most
 // once a second; always at exit), and every 10 s regardless: a program
 // killed outright (a CPU limit's SIGKILL) then loses at most 10 s of
 // launches from its report, where a run of clean launches lost them all
 // ("0 kernel launches checked"). The report grows with the launches, so the
 // periodic rewrite waits at least 20 times as long as the last one took (a
 // twentieth of the run at most).
-void Runtime::rewriteReportIfDue(bool found) {
+void Runtime::rewriteReportIfDue() {
   using Steady = std::chrono::steady_clock;
   auto now = Steady::now();
   auto since = [&](const std::optional<Steady::time_point>& t) { return t ? now - *t : Steady::duration::max(); };
-  found = found && (!processNote_.empty() || since(lastFindingWrite_) >= std::chrono::seconds(1));
+  const LaunchRecord& last = launches_.back();
+  bool found = (!last.races.empty() || !last.error.empty()) &&
+               (!processNote_.empty() || since(lastFindingWrite_) >= std::chrono::seconds(1));
   auto period = std::max<Steady::duration>(std::chrono::seconds(10), 20 * lastReportWriteTook_);
   if (found || since(lastReportWrite_) >= period) {
     writeReport();

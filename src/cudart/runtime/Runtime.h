@@ -183,7 +183,7 @@ class Runtime {
   bool destroyEvent(cudaEvent_t event);
 
   void writeReport();
-  void rewriteReportIfDue(bool found);  // after a launch: `found` a race or an error
+  void rewriteReportIfDue();  // after a launch is recorded (Launch.cpp)
   // Out of memory (OutOfMemory.cpp): the running launch, if any, is recorded
   // as failed with `message` and the report written.
   void recordOutOfMemory(const char* message);
