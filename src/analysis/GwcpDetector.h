@@ -356,12 +356,16 @@ class GwcpDetector final : public Detector {
   size_t cutBelowLockP(const LockState& lock, const gwcp::CriticalSectionLog& log, bool deviceLog,
                        const ThreadClocks& releaser) const;
   void sweepThreadStates(LockState& lock);
+  // Before a state is added: sweeps when the states doubled since the last sweep.
+  void sweepThreadStatesIfDue(LockState& lock) {
+    if (lock.perThread.size() >= std::max(lock.nextSweep, 2 * sweepFloor())) sweepThreadStates(lock);
+  }
   // The thread's state for the lock at its release: the kept one, or one
   // derived from the logs into `unkept`.
   gwcp::ThreadLockState& stateAtRelease(LockState& lock, const ThreadClocks& t, uint64_t tid,
                                         std::optional<gwcp::ThreadLockState>& unkept) {
     if (lock.keepStates) {
-      if (lock.perThread.size() >= std::max(lock.nextSweep, 2 * sweepFloor())) sweepThreadStates(lock);
+      sweepThreadStatesIfDue(lock);
       return lock.perThread[tid];  // (lock.perThread gets no entry before the release's end)
     }
     if (!lock.perThread.empty())  // (none kept: a lock whose states are derived, no hash of tid)

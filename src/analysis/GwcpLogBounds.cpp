@@ -298,7 +298,7 @@ void GwcpDetector::keepOrDropState(LockState& lock, const ThreadClocks& t, uint6
     lock.statesDropped |= !state.pending.empty();
     return;
   }
-  if (lock.perThread.size() >= std::max(lock.nextSweep, 2 * sweepFloor())) sweepThreadStates(lock);
+  sweepThreadStatesIfDue(lock);
   lock.perThread.emplace(tid, std::move(state));
 }
 
