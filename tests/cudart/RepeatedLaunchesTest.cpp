@@ -263,6 +263,37 @@ TEST(RepeatedLaunches, ALaunchThatReadsWhatItWroteHasNoFootprint) {
   EXPECT_FALSE(repeats.lookup(key(2), m.device, probe));
 }
 
+// simpleStreams launches `g_data[idx] += *factor` 501 times: each reads what
+// it wrote, so no footprint can be kept, and recording them was 4% of the run.
+TEST(RepeatedLaunches, KeysWhoseLaunchesReadWhatTheyWroteStopRecordingFootprints) {
+  Memory m;
+  RepeatedLaunches repeats;
+  RepeatedLaunches::Probe probe;
+  auto launch = [&] {
+    repeats.lookup(key(1), m.device, probe);
+    if (!repeats.wantsFootprint(probe.keyHash)) return false;
+    FootprintRecorder footprint;
+    footprint.memory(event(AccessType::Read, m.out));
+    footprint.memory(event(AccessType::Write, m.out));
+    repeats.learnFootprint(key(1), footprint, m.device, {}, RepeatedLaunches::Outcome{});
+    return true;
+  };
+  uint32_t recorded = 0;
+  for (uint32_t i = 0; i < 2 * RepeatedLaunches::kFootprintRetryEvery; ++i) recorded += launch();
+  EXPECT_EQ(recorded, RepeatedLaunches::kMaxFootprintRefusals + 2) << "the first ones, then a try every 32nd";
+  // Another key is recorded still, and a kept footprint starts the count again.
+  repeats.lookup(key(2), m.device, probe);
+  EXPECT_TRUE(repeats.wantsFootprint(probe.keyHash));
+  for (uint32_t i = 0; i < 3; ++i) {
+    repeats.lookup(key(2), m.device, probe);
+    ASSERT_TRUE(repeats.wantsFootprint(probe.keyHash));
+    FootprintRecorder footprint;
+    footprint.memory(event(AccessType::Read, m.in));
+    footprint.memory(event(AccessType::Write, m.out));
+    repeats.learnFootprint(key(2), footprint, m.device, {}, RepeatedLaunches::Outcome{});
+  }
+}
+
 TEST(RepeatedLaunches, LargeWritesAreReplayedOnlyWhereMemoryHoldsThem) {
   Memory m;
   RepeatedLaunches repeats;

@@ -97,7 +97,7 @@ void Runtime::learnRepeat(const KernelRecord& kernel, const RepeatProbe& repeat,
 // footprint too, unless the kernel writes without events (surfaces).
 void Runtime::recordFootprint(KernelRecord& kernel, const LaunchRecord& record, RepeatProbe& repeat,
                               EventFanout& fanout) {
-  if (!repeat.eligible || !record.checked || !feed_) return;
+  if (!repeat.eligible || !record.checked || !feed_ || !repeats_.wantsFootprint(repeat.probe.keyHash)) return;
   if (!kernel.writesAreEvents) kernel.writesAreEvents = sim::writesAreEvents(*kernel.module->module, kernel.mangled);
   if (!*kernel.writesAreEvents) return;
   repeat.footprint = std::make_unique<FootprintRecorder>();

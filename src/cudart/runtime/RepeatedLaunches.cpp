@@ -246,7 +246,9 @@ void RepeatedLaunches::learnFootprint(const Key& key, FootprintRecorder& footpri
                                       const std::vector<sim::DeviceMemory::Range>& constants,
                                       const Outcome& outcome) {
   uint64_t keyHash = hashKey(key);
-  if (keys_[keyHash].footprintMisses >= kMaxMisses) return;  // this key's inputs keep changing
+  KeyStats& stats = keys_[keyHash];
+  if (stats.footprintMisses >= kMaxMisses) return;  // this key's inputs keep changing
+  ++stats.footprintRefusals;  // (until the footprint is kept, below)
   footprint.compactWrites();
   std::vector<std::pair<uint64_t, uint64_t>> merged = std::move(footprint.writes);  // (the recorder is done)
   // A chunk both read and written: the reads may have seen the launch's own writes.
@@ -266,6 +268,7 @@ void RepeatedLaunches::learnFootprint(const Key& key, FootprintRecorder& footpri
   uint64_t written = 0;
   for (const auto& [begin, end] : merged) written += end - begin;
   effect.bytesKept = written <= kMaxFootprintWriteBytes && storedBytes_ + written <= kMaxStoredBytes;
+  stats.footprintRefusals = 0;
   for (const auto& [begin, end] : merged) {
     Write w{begin, end - begin, {}};
     if (effect.bytesKept) {
@@ -282,6 +285,16 @@ void RepeatedLaunches::learnFootprint(const Key& key, FootprintRecorder& footpri
     list.erase(list.begin());
   }
   list.push_back(std::move(effect));
+}
+
+bool RepeatedLaunches::wantsFootprint(uint64_t keyHash) const {
+  auto it = keys_.find(keyHash);
+  if (it == keys_.end()) return true;
+  const KeyStats& stats = it->second;
+  // (Refused ones try again now and then: a launch may read what it wrote
+  // only for some inputs.)
+  return stats.footprintMisses < kMaxMisses &&
+         (stats.footprintRefusals < kMaxFootprintRefusals || stats.seen % kFootprintRetryEvery == 0);
 }
 
 uint64_t RepeatedLaunches::keptBytes(const FootprintEffect& f) {

@@ -102,6 +102,12 @@ class RepeatedLaunches {
   // recorder's writes.
   void learnFootprint(const Key& key, FootprintRecorder& footprint, const sim::DeviceMemory& memory,
                       const std::vector<sim::DeviceMemory::Range>& constants, const Outcome& outcome);
+  // Whether a launch with this key (Probe::keyHash, after lookup()) should
+  // record its footprint: not once its footprints keep missing, nor once
+  // its launches keep leaving none that can be kept (they read what they
+  // wrote: simpleStreams' `g_data[idx] += *factor`, 500 launches, where the
+  // recorder was 4% of the run), but for a try every kFootprintRetryEvery.
+  bool wantsFootprint(uint64_t keyHash) const;
 
   uint64_t replays() const { return replays_; }
 
@@ -119,6 +125,10 @@ class RepeatedLaunches {
   static constexpr uint64_t kMaxFootprintWriteBytes = 64 << 20;
   // A key whose launches missed this many times in a row is not hashed again.
   static constexpr uint32_t kMaxMisses = 6;
+  // A key whose launches left no usable footprint this many times in a row
+  // is recorded again only every kFootprintRetryEvery-th launch.
+  static constexpr uint32_t kMaxFootprintRefusals = 2;
+  static constexpr uint32_t kFootprintRetryEvery = 32;
 
  private:
   struct Write {
@@ -149,6 +159,7 @@ class RepeatedLaunches {
     uint64_t seen = 0;
     uint32_t misses = 0;           // full-state lookups that found nothing, in a row
     uint32_t footprintMisses = 0;  // footprint lookups likewise (then footprints are dropped)
+    uint32_t footprintRefusals = 0;  // recorded footprints that could not be kept, in a row
   };
   static uint64_t hashKey(const Key& key);
   static std::vector<sim::DeviceMemory::Range> reachable(const sim::DeviceMemory& memory);
