@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -52,29 +53,50 @@ void addBreakdown(const StreamSpec& s, const char* detector, const ChildResult& 
 }
 
 // hb and gwcp in turn on one workload, `repeat` times each: the least CPU
-// time of each. (On this 2-core VM a run takes its usual time or about 1.6x
-// it, whichever the detector, so one run of each can show a ratio 1.6x off.)
+// time of each, and the median of the pairs' ratios. On this 2-core VM a run
+// takes its usual time or up to 1.8x it, whichever the detector, for minutes
+// at a time, so two least-of-N times taken apart can still be 1.8x off; the
+// two runs of a pair are back to back (their order alternates), so a pair's
+// ratio is taken in one mode, and the median drops pairs split by a switch.
 // Metadata and RSS are those of the first run: the same every run.
-std::pair<ChildResult, ChildResult> runBoth(const StreamSpec& s) {
+struct PairedRuns {
   ChildResult hb, gwcp;
+  double medianRatio = 0;
+};
+
+PairedRuns runBoth(const StreamSpec& s) {
+  PairedRuns runs;
   auto keepLeast = [](ChildResult& best, const ChildResult& r) {
     if (best.events == 0) best = r;
     else if (r.events != 0) best.seconds = std::min(best.seconds, r.seconds);
   };
+  std::vector<double> ratios;
   for (unsigned i = 0; i < repeat; ++i) {
-    keepLeast(hb, runChild(s, "hb", true));
-    keepLeast(gwcp, runChild(s, "gwcp", true));
+    bool hbFirst = i % 2 == 0;
+    ChildResult first = runChild(s, hbFirst ? "hb" : "gwcp", true);
+    ChildResult second = runChild(s, hbFirst ? "gwcp" : "hb", true);
+    const ChildResult& hb = hbFirst ? first : second;
+    const ChildResult& gwcp = hbFirst ? second : first;
+    keepLeast(runs.hb, hb);
+    keepLeast(runs.gwcp, gwcp);
+    if (hb.seconds > 0) ratios.push_back(gwcp.seconds / hb.seconds);
   }
-  return {hb, gwcp};
+  if (!ratios.empty()) {
+    std::sort(ratios.begin(), ratios.end());
+    size_t n = ratios.size();
+    runs.medianRatio = n % 2 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
+  }
+  return runs;
 }
 
 // One workload under hb and gwcp: times, metadata, RSS and the ratios.
 void compare(const StreamSpec& s) {
-  auto [hb, gwcp] = runBoth(s);
+  auto [hb, gwcp, medianRatio] = runBoth(s);
   addBreakdown(s, "hb", hb);
   addBreakdown(s, "gwcp", gwcp);
-  fmt::print("| {} | {} | {} | {:.3f} | {:.3f} | {} | {:.1f} | {:.1f} | {} | {:.0f} / {:.0f} |\n", toString(s.shape),
-             s.threads, hb.events, hb.seconds, gwcp.seconds, ratio(gwcp.seconds, hb.seconds), mib(hb.metadataBytes),
+  fmt::print("| {} | {} | {} | {:.3f} | {:.3f} | {} | {:.2f}x | {:.1f} | {:.1f} | {} | {:.0f} / {:.0f} |\n",
+             toString(s.shape), s.threads, hb.events, hb.seconds, gwcp.seconds, ratio(gwcp.seconds, hb.seconds),
+             medianRatio, mib(hb.metadataBytes),
              mib(gwcp.metadataBytes), ratio(double(gwcp.metadataBytes), double(hb.metadataBytes)),
              hb.maxRssKiB / 1024.0, gwcp.maxRssKiB / 1024.0);
   std::fflush(stdout);
@@ -85,7 +107,7 @@ void scaling(Shape shape, uint32_t maxBlocks, uint64_t rounds) {
   ChildResult prevHb, prevGwcp;
   for (uint32_t blocks = 1; blocks <= maxBlocks; blocks *= 2) {
     StreamSpec s = spec(shape, uint64_t(blocks) * 128, 128, rounds);
-    auto [hb, gwcp] = runBoth(s);
+    auto [hb, gwcp, medianRatio] = runBoth(s);
     auto growth = [&](const ChildResult& now, const ChildResult& prev) {
       return blocks > 1 ? ratio(now.seconds, prev.seconds) : std::string("-");
     };
@@ -133,10 +155,11 @@ int main(int argc, char** argv) {
     }
   }
 
-  fmt::print("== gwcp / hb (CPU s of the analysis, least of {}; peak metadata MiB; targets: time <= 1.5x, metadata <= 2x)\n",
-             repeat);
-  fmt::print("| shape | threads | events | hb s | gwcp s | time | hb MiB | gwcp MiB | metadata | RSS hb / gwcp MiB |\n");
-  fmt::print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  fmt::print("== gwcp / hb (CPU s of the analysis, least of {}; paired: median of the {} back-to-back pairs' ratios;\n"
+             "   peak metadata MiB; targets: time <= 1.5x, metadata <= 2x)\n",
+             repeat, repeat);
+  fmt::print("| shape | threads | events | hb s | gwcp s | time | paired | hb MiB | gwcp MiB | metadata | RSS hb / gwcp MiB |\n");
+  fmt::print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (Shape shape : {Shape::BlockLocks, Shape::SlotLocks, Shape::WarpLock, Shape::LockHeavy, Shape::AtomicsHeavy})
     for (uint64_t threads : threadCounts)
       if (wanted(shape)) compare(spec(shape, threads, 128, shape == Shape::LockHeavy ? 2 : rounds));
