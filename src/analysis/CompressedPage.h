@@ -18,12 +18,15 @@
 // a later launch on the same stream read it, and the writer is still live
 // because another stream may yet race with it) are patterns in layers: the
 // first pattern holds each word's first records, `rest_` the records after
-// them, itself a CompressedPage.
+// them, itself a CompressedPage. Layers of one launch are plain reads by
+// other blocks: read-shared data (the tiles of a GEMM that 32 blocks read,
+// up to kMaxReadRecordsPerWord readers a word).
 //
 // `fit` keeps a page only when its expansion equals it record for record,
 // so the detectors, which only ever see expanded pages, cannot tell.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -39,6 +42,11 @@ class CompressedPage {
   static constexpr uint32_t kWords = 16;
   static constexpr uint32_t kMaxFields = 8;
   static constexpr uint32_t kMaxRecordsPerWord = 8;  // of all layers
+  // Of all layers, when every record of the page is a plain read. (Each such
+  // reader of a page costs a layer, 56 bytes, where it cost 16 records of 32
+  // bytes: cudaTensorCoreGemm's 132 blocks read each tile of A and B in 32 of
+  // them, and its shadow reached 5.5 GB halfway, uncompressed.)
+  static constexpr uint32_t kMaxReadRecordsPerWord = 64;
 
   // The pattern `words` fit, if any.
   static std::optional<CompressedPage> fit(const std::array<Records, kWords>& words);
@@ -83,6 +91,7 @@ class CompressedPage {
     uint64_t seq[2][kMaxFields] = {};
   };
   static uint64_t seqOf(const PackedRecord& r) { return r.seqAndKind & PackedRecord::kSeqMask; }
+  static bool isPlainRead(const PackedRecord& r) { return r.type() == AccessType::Read && !r.strong(); }
   // q / d for the page's byte offsets (q < 128) and element sizes (d <= 32)
   // without a division, which was most of what checking a fit cost
   // (scan: a million pages compressed between two synchronizations):
@@ -155,9 +164,10 @@ inline std::optional<CompressedPage::Layout> CompressedPage::layoutOf(const std:
 
 inline std::optional<CompressedPage> CompressedPage::fit(const std::array<Records, kWords>& words) {
   size_t n = words[0].size();
-  if (n == 0 || n > kMaxRecordsPerWord) return std::nullopt;
+  if (n == 0 || n > kMaxReadRecordsPerWord) return std::nullopt;
   for (const Records& r : words)
     if (r.size() != n) return std::nullopt;
+  if (n > kMaxRecordsPerWord && !std::all_of(words[0].begin(), words[0].end(), isPlainRead)) return std::nullopt;
   return fitFrom(words, 0);
 }
 
@@ -169,8 +179,12 @@ inline std::optional<CompressedPage> CompressedPage::fitFrom(const std::array<Re
   // Layers of one launch (a thread's write, then its read of the word) are
   // not kept: the launch comes back to such words, and expanding a page of
   // several records a word costs a heap block a word (matrixMul 17 -> 24 s).
+  // Plain reads are: a block reads each page of a shared tile once, and the
+  // other readers' records, uncompressed, were most of a GEMM's memory.
   std::optional<CompressedPage> rest = fitFrom(words, next);
-  if (!rest || rest->pattern_.launch <= c->pattern_.launch) return std::nullopt;
+  if (!rest || rest->pattern_.launch < c->pattern_.launch) return std::nullopt;
+  if (rest->pattern_.launch == c->pattern_.launch && !(isPlainRead(c->pattern_) && isPlainRead(rest->pattern_)))
+    return std::nullopt;
   c->rest_ = std::make_unique<CompressedPage>(std::move(*rest));
   return c;
 }

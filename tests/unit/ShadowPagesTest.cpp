@@ -296,6 +296,46 @@ TEST(ShadowPages, ALayerDroppedLeavesThePageCompressed) {
 }
 
 
+// Word i holds `readers` plain reads of one launch, reader b by block b
+// (lanes 4 words each, as 16-byte loads leave them, each block at its own
+// clock and event), ordered by block as AccessHistory keeps reads; the last
+// one is a write of an earlier launch when `writeFirst`.
+void fillReadSharedPage(ShadowPages& shadow, uint64_t page, uint32_t readers, bool writeFirst = false) {
+  for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) {
+    auto& r = shadow.at(page * ShadowPages::kWordsPerPage + i);
+    if (writeFirst)
+      r.push_back(PackedRecord::pack(0, 64 + i, 3, AccessType::Write, false, false, Scope::Device, 0xf,
+                                     Origin{50, 4, 0}, 1));
+    for (uint32_t b = 0; b < readers; ++b)
+      r.push_back(PackedRecord::pack(b, 96 + i / 4, 10 + b, AccessType::Read, false, false, Scope::Device, 0xf,
+                                     Origin{1000 + b, 9, 0}, 2));
+    shadow.filled();
+  }
+}
+
+// cudaTensorCoreGemm: 32 of its 132 blocks read each page of A and B in one
+// launch, and the shadow, a record of 32 bytes per reader and word, reached
+// 5.5 GB halfway through the launch.
+TEST(ShadowPages, PagesReadByManyBlocksOfOneLaunchAreKeptAsLayers) {
+  const uint32_t most = CompressedPage::kMaxReadRecordsPerWord;
+  ShadowPages shadow, expected;
+  fillReadSharedPage(shadow, 0, 32);
+  fillReadSharedPage(expected, 0, 32);
+  fillReadSharedPage(shadow, 1, most);
+  fillReadSharedPage(shadow, 2, most + 1);                 // too many layers
+  fillReadSharedPage(shadow, 3, 9, /*writeFirst=*/true);  // more than 8, not all reads
+  fillReadSharedPage(shadow, 4, 7, /*writeFirst=*/true);  // a write, then its 7 readers
+  shadow.at(1000);
+  shadow.settle();
+  EXPECT_EQ(shadow.fullPages(), 3u);  // pages 2, 3 and 62
+  // (Records beyond a word's first that compressed pages stand for: the
+  // heap blocks of 16 records each, 32 bytes each, that they no longer need.)
+  EXPECT_EQ(shadow.compressedExtraRecords(), 16u * (31 + most - 1 + 7));
+  for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i)
+    EXPECT_EQ(shadow.at(i), expected.at(i)) << "word " << i;  // expanded again, record for record
+}
+
+
 // CompressedPages keeps pages by number in chunks of consecutive numbers:
 // pages added in any order are found, replaced and erased by number alone.
 // Pages reached lately are found without the map (ShadowPages::at); a page
