@@ -47,10 +47,9 @@ class CompressedPage {
   static constexpr uint32_t kMaxFields = 8;
   static constexpr uint32_t kMaxRecordsPerWord = 8;  // of all layers
   // Of all layers, when every record of the page is a plain read. (Each such
-  // reader of a page costs a layer, 28 bytes when alike the one before it,
-  // where it cost 16 records of 32 bytes: cudaTensorCoreGemm's 132 blocks
-  // read each tile of A and B in 32 of them, and its shadow reached 5.5 GB
-  // halfway, uncompressed.)
+  // reader of a page costs a layer, 56 bytes, where it cost 16 records of 32
+  // bytes: cudaTensorCoreGemm's 132 blocks read each tile of A and B in 32 of
+  // them, and its shadow reached 5.5 GB halfway, uncompressed.)
   static constexpr uint32_t kMaxReadRecordsPerWord = 64;
 
   // The pattern `words` fit, if any.
@@ -229,9 +228,9 @@ inline std::optional<CompressedPage> CompressedPage::fitFrom(const std::array<Re
   if (!c) return std::nullopt;
   size_t next = from + c->recordsPerWord();
   // (Gathered on the stack, then one heap block of a power-of-two capacity:
-  // a page gains a reader each time it compresses, and lists grown by
-  // push_back and trimmed to size asked malloc for blocks of ever new sizes,
-  // its slow path then 6% of a GEMM's analysis, and 4% for the old layers.)
+  // a page read by one more block each time it compresses grew its list by
+  // push_back and trimmed it to size, and malloc's search for blocks of
+  // ever new sizes was a tenth of a GEMM's analysis.)
   std::array<Reader, kMaxReadRecordsPerWord> alike;
   size_t alikeCount = 0;
   while (next < words[0].size() && isPlainRead(c->pattern_)) {
