@@ -72,11 +72,8 @@ class CompressedPage {
   void wordRecords(uint32_t word, Records& out) const {
     for (uint32_t j = 0; j < recordsPerWord(); ++j) out.push_back(record(4 * word + j * fieldBytes_));
     if (!rest_) return;
-    for (const Reader& a : rest_->alike) {
-      PackedRecord pattern = patternOf(a);
-      for (uint32_t j = 0; j < recordsPerWord(); ++j)
-        out.push_back(record(4 * word + j * fieldBytes_, pattern, a.nextWarpSeq(), a.firstOffset));
-    }
+    for (const Reader& a : rest_->alike)
+      for (uint32_t j = 0; j < recordsPerWord(); ++j) out.push_back(record(4 * word + j * fieldBytes_, a));
     if (rest_->next) rest_->next->wordRecords(word, out);
   }
   bool holds(uint32_t word, const Records& r) const { return r.size() == allRecordsPerWord() && holdsFrom(word, r, 0); }
@@ -101,10 +98,8 @@ class CompressedPage {
     if (!rest_) return true;
     from += perWord;
     for (const Reader& a : rest_->alike) {
-      PackedRecord pattern = patternOf(a);
       for (uint32_t j = 0; j < perWord; ++j)
-        if (r[from + j] != record(4 * word + j * uint32_t(fieldBytes_), pattern, a.nextWarpSeq(), a.firstOffset))
-          return false;
+        if (r[from + j] != record(4 * word + j * uint32_t(fieldBytes_), a)) return false;
       from += perWord;
     }
     return !rest_->next || rest_->next->holdsFrom(word, r, from);
@@ -148,14 +143,13 @@ class CompressedPage {
 
   // The record of the field at byte `pageByte` of the page.
   PackedRecord record(uint32_t pageByte) const { return record(pageByte, pattern_, nextWarpSeq_, firstOffset_); }
-  // The pattern of the layer `a` stands for.
-  PackedRecord patternOf(const Reader& a) const {
+  PackedRecord record(uint32_t pageByte, const Reader& a) const {
     PackedRecord pattern = pattern_;
     pattern.block = a.block;
     pattern.thread = a.thread;
     pattern.clock = a.clock;
     pattern.seqAndKind = (pattern.seqAndKind & ~PackedRecord::kSeqMask) | a.seq();
-    return pattern;
+    return record(pageByte, pattern, a.nextWarpSeq(), a.firstOffset);
   }
   PackedRecord record(uint32_t pageByte, const PackedRecord& pattern, uint64_t nextWarpSeq,
                       uint32_t firstOffset) const {
@@ -227,23 +221,18 @@ inline std::optional<CompressedPage> CompressedPage::fitFrom(const std::array<Re
   std::optional<CompressedPage> c = fitLayer(words, from);
   if (!c) return std::nullopt;
   size_t next = from + c->recordsPerWord();
-  // (Gathered on the stack, then one heap block of a power-of-two capacity:
-  // a page read by one more block each time it compresses grew its list by
-  // push_back and trimmed it to size, and malloc's search for blocks of
-  // ever new sizes was a tenth of a GEMM's analysis.)
-  std::array<Reader, kMaxReadRecordsPerWord> alike;
-  size_t alikeCount = 0;
+  std::vector<Reader> alike;
   while (next < words[0].size() && isPlainRead(c->pattern_)) {
     std::optional<CompressedPage> layer = fitLayer(words, next);
     std::optional<Reader> reader = layer ? c->readerIfAlike(*layer) : std::nullopt;
     if (!reader) break;
-    alike[alikeCount++] = *reader;
+    alike.push_back(*reader);
     next += c->recordsPerWord();
   }
-  if (alikeCount) {
+  if (!alike.empty()) {
     c->rest_ = std::make_unique<Rest>();
-    c->rest_->alike.reserve(std::bit_ceil(alikeCount));
-    c->rest_->alike.assign(alike.begin(), alike.begin() + alikeCount);
+    c->rest_->alike = std::move(alike);
+    c->rest_->alike.shrink_to_fit();
   }
   if (next == words[0].size()) return c;
   // Layers of one launch (a thread's write, then its read of the word) are
