@@ -20,10 +20,7 @@
 // first pattern holds each word's first records, `rest_` the records after
 // them, itself a CompressedPage. Layers of one launch are plain reads by
 // other blocks: read-shared data (the tiles of a GEMM that 32 blocks read,
-// up to kMaxReadRecordsPerWord readers a word). Read layers alike but for
-// their reader (block, threads, clock, events) are kept as that reader
-// alone (`Rest::alike`, 28 bytes a layer where a CompressedPage of its own
-// took 64).
+// up to kMaxReadRecordsPerWord readers a word).
 //
 // `fit` keeps a page only when its expansion equals it record for record,
 // so the detectors, which only ever see expanded pages, cannot tell.
@@ -35,7 +32,6 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <vector>
 
 #include "analysis/PackedRecord.h"
 
@@ -57,24 +53,16 @@ class CompressedPage {
 
   // Records of each word in this layer, and in all layers.
   uint32_t recordsPerWord() const { return 4u >> std::countr_zero(uint32_t(fieldBytes_)); }  // (1, 2, 4: no division)
-  uint32_t allRecordsPerWord() const {
-    if (!rest_) return recordsPerWord();
-    return recordsPerWord() * uint32_t(1 + rest_->alike.size()) + (rest_->next ? rest_->next->allRecordsPerWord() : 0);
-  }
+  uint32_t allRecordsPerWord() const { return recordsPerWord() + (rest_ ? rest_->allRecordsPerWord() : 0); }
   // Records the page stands for beyond one a word (AccessHistory counts them as extra).
   uint64_t extraRecords() const { return uint64_t(kWords) * (allRecordsPerWord() - 1); }
   uint64_t heapBytes() const {
-    if (!rest_) return fields_ ? sizeof(Fields) : 0;
-    return (fields_ ? sizeof(Fields) : 0) + sizeof(Rest) + rest_->alike.capacity() * sizeof(Reader) +
-           (rest_->next ? sizeof(CompressedPage) + rest_->next->heapBytes() : 0);
+    return (fields_ ? sizeof(Fields) : 0) + (rest_ ? sizeof(CompressedPage) + rest_->heapBytes() : 0);
   }
 
   void wordRecords(uint32_t word, Records& out) const {
     for (uint32_t j = 0; j < recordsPerWord(); ++j) out.push_back(record(4 * word + j * fieldBytes_));
-    if (!rest_) return;
-    for (const Reader& a : rest_->alike)
-      for (uint32_t j = 0; j < recordsPerWord(); ++j) out.push_back(record(4 * word + j * fieldBytes_, a));
-    if (rest_->next) rest_->next->wordRecords(word, out);
+    if (rest_) rest_->wordRecords(word, out);
   }
   bool holds(uint32_t word, const Records& r) const { return r.size() == allRecordsPerWord() && holdsFrom(word, r, 0); }
 
@@ -95,14 +83,7 @@ class CompressedPage {
     uint32_t perWord = recordsPerWord();
     for (uint32_t j = 0; j < perWord; ++j)
       if (r[from + j] != record(4 * word + j * uint32_t(fieldBytes_))) return false;
-    if (!rest_) return true;
-    from += perWord;
-    for (const Reader& a : rest_->alike) {
-      for (uint32_t j = 0; j < perWord; ++j)
-        if (r[from + j] != record(4 * word + j * uint32_t(fieldBytes_), a)) return false;
-      from += perWord;
-    }
-    return !rest_->next || rest_->next->holdsFrom(word, r, from);
+    return !rest_ || rest_->holdsFrom(word, r, from + perWord);
   }
   // Per field: its instruction, and per warp (pattern's, the next) its event.
   struct Fields {
@@ -124,41 +105,14 @@ class CompressedPage {
     return (q * kReciprocal[d]) >> 16;
   }
 
-  // A read layer alike this one but for what its reader's accesses left
-  // (Rest::alike): the pattern's block, first thread, clock and events, and
-  // where the first thread's element starts.
-  struct Reader {
-    uint32_t block, thread, clock, seqLow, nextWarpSeqLow;
-    uint16_t seqHigh, nextWarpSeqHigh;
-    uint8_t firstOffset;
-    uint64_t seq() const { return uint64_t(seqHigh) << 32 | seqLow; }
-    uint64_t nextWarpSeq() const { return uint64_t(nextWarpSeqHigh) << 32 | nextWarpSeqLow; }
-  };
-  struct Rest {
-    std::vector<Reader> alike;             // the layers after this one that are alike it, in order
-    std::unique_ptr<CompressedPage> next;  // the layers after those
-  };
-  // Whether `layer`, a layer after this one, is alike it but for its reader.
-  std::optional<Reader> readerIfAlike(const CompressedPage& layer) const;
-
   // The record of the field at byte `pageByte` of the page.
-  PackedRecord record(uint32_t pageByte) const { return record(pageByte, pattern_, nextWarpSeq_, firstOffset_); }
-  PackedRecord record(uint32_t pageByte, const Reader& a) const {
-    PackedRecord pattern = pattern_;
-    pattern.block = a.block;
-    pattern.thread = a.thread;
-    pattern.clock = a.clock;
-    pattern.seqAndKind = (pattern.seqAndKind & ~PackedRecord::kSeqMask) | a.seq();
-    return record(pageByte, pattern, a.nextWarpSeq(), a.firstOffset);
-  }
-  PackedRecord record(uint32_t pageByte, const PackedRecord& pattern, uint64_t nextWarpSeq,
-                      uint32_t firstOffset) const {
-    uint32_t q = firstOffset + pageByte;
-    PackedRecord r = pattern;
+  PackedRecord record(uint32_t pageByte) const {
+    uint32_t q = firstOffset_ + pageByte;
+    PackedRecord r = pattern_;
     uint32_t element = divideSmall(q, uint32_t(elementBytes_));
     r.thread += element;
-    uint32_t warpStep = r.thread / 32 - pattern.thread / 32;
-    uint64_t seq = warpStep ? nextWarpSeq : seqOf(pattern);
+    uint32_t warpStep = r.thread / 32 - pattern_.thread / 32;
+    uint64_t seq = warpStep ? nextWarpSeq_ : seqOf(pattern_);
     if (fields_) {
       uint32_t field = (q - element * uint32_t(elementBytes_)) >> std::countr_zero(uint32_t(fieldBytes_));
       r.pc = fields_->pc[field];
@@ -179,7 +133,7 @@ class CompressedPage {
   uint64_t fieldBytes_ : 3 = 4;
   uint64_t firstOffset_ : 6 = 0;
   std::unique_ptr<Fields> fields_;  // elements of several fields only
-  std::unique_ptr<Rest> rest_;  // the words' records after this layer's
+  std::unique_ptr<CompressedPage> rest_;  // the words' records after this layer's
 };
 static_assert(sizeof(CompressedPage) == 56);
 
@@ -221,19 +175,6 @@ inline std::optional<CompressedPage> CompressedPage::fitFrom(const std::array<Re
   std::optional<CompressedPage> c = fitLayer(words, from);
   if (!c) return std::nullopt;
   size_t next = from + c->recordsPerWord();
-  std::vector<Reader> alike;
-  while (next < words[0].size() && isPlainRead(c->pattern_)) {
-    std::optional<CompressedPage> layer = fitLayer(words, next);
-    std::optional<Reader> reader = layer ? c->readerIfAlike(*layer) : std::nullopt;
-    if (!reader) break;
-    alike.push_back(*reader);
-    next += c->recordsPerWord();
-  }
-  if (!alike.empty()) {
-    c->rest_ = std::make_unique<Rest>();
-    c->rest_->alike = std::move(alike);
-    c->rest_->alike.shrink_to_fit();
-  }
   if (next == words[0].size()) return c;
   // Layers of one launch (a thread's write, then its read of the word) are
   // not kept: the launch comes back to such words, and expanding a page of
@@ -244,24 +185,8 @@ inline std::optional<CompressedPage> CompressedPage::fitFrom(const std::array<Re
   if (!rest || rest->pattern_.launch < c->pattern_.launch) return std::nullopt;
   if (rest->pattern_.launch == c->pattern_.launch && !(isPlainRead(c->pattern_) && isPlainRead(rest->pattern_)))
     return std::nullopt;
-  if (!c->rest_) c->rest_ = std::make_unique<Rest>();
-  c->rest_->next = std::make_unique<CompressedPage>(std::move(*rest));
+  c->rest_ = std::make_unique<CompressedPage>(std::move(*rest));
   return c;
-}
-
-inline std::optional<CompressedPage::Reader> CompressedPage::readerIfAlike(const CompressedPage& layer) const {
-  if (fields_ || layer.fields_ || layer.elementBytes_ != elementBytes_ || layer.fieldBytes_ != fieldBytes_)
-    return std::nullopt;
-  const PackedRecord& p = layer.pattern_;
-  PackedRecord same = pattern_;
-  same.block = p.block;
-  same.thread = p.thread;
-  same.clock = p.clock;
-  same.seqAndKind = (same.seqAndKind & ~PackedRecord::kSeqMask) | seqOf(p);
-  if (same != p) return std::nullopt;  // (launch, instruction, kind and bytes: this layer's)
-  uint64_t seq = seqOf(p), nextWarpSeq = layer.nextWarpSeq_;
-  return Reader{p.block,           p.thread,           p.clock, uint32_t(seq), uint32_t(nextWarpSeq),
-                uint16_t(seq >> 32), uint16_t(nextWarpSeq >> 32), uint8_t(layer.firstOffset_)};
 }
 
 inline std::optional<CompressedPage> CompressedPage::fitLayer(const std::array<Records, kWords>& words, size_t from) {

@@ -333,18 +333,6 @@ TEST(ShadowPages, PagesReadByManyBlocksOfOneLaunchAreKeptAsLayers) {
   EXPECT_EQ(shadow.compressedExtraRecords(), 16u * (31 + most - 1 + 7));
   for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i)
     EXPECT_EQ(shadow.at(i), expected.at(i)) << "word " << i;  // expanded again, record for record
-  // A reader after the first costs its own fields, not a page's 16 records
-  // (512 bytes) nor a layer of its own (a CompressedPage and its heap block, 64).
-  ShadowPages one, many;
-  fillReadSharedPage(one, 0, 1);
-  fillReadSharedPage(many, 0, 32);
-  for (ShadowPages* s : {&one, &many}) {
-    s->at(1000);
-    s->settle();
-    s->at(1000).clear();  // (page 62 stays, empty, in both)
-  }
-  EXPECT_EQ(many.fullPages(), one.fullPages());
-  EXPECT_LE(many.bytes() - one.bytes(), 31 * 32 + 64);
 }
 
 
