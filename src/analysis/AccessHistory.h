@@ -301,8 +301,9 @@ class AccessHistory {
   using Records = ShadowPages::Records;
   // A word's records are kept in two runs: first every other record in the
   // order it came, then its plain reads sorted by (launch, block, warp), so
-  // that a plain read finds its own warp's reads by binary search.
-  static bool isPlainRead(const PackedRecord& r) { return r.type() == AccessType::Read && !r.strong(); }
+  // that a plain read finds its own warp's reads by binary search
+  // (isPlainRead, PackedRecord.h).
+  //
   // Whether `access` goes to strongDevice_. A shared word's key names its
   // block, so all its accesses are of one block: apart, they would only cost
   // every access to the word a lookup in a map of all blocks' words.

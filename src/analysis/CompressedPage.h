@@ -91,7 +91,6 @@ class CompressedPage {
     uint64_t seq[2][kMaxFields] = {};
   };
   static uint64_t seqOf(const PackedRecord& r) { return r.seqAndKind & PackedRecord::kSeqMask; }
-  static bool isPlainRead(const PackedRecord& r) { return r.type() == AccessType::Read && !r.strong(); }
   // q / d for the page's byte offsets (q < 128) and element sizes (d <= 32)
   // without a division, which was most of what checking a fit cost
   // (scan: a million pages compressed between two synchronizations):

@@ -78,6 +78,10 @@ struct PackedRecord {
 };
 static_assert(sizeof(PackedRecord) == 32);
 
+// A plain (not strong) read: reads of one launch by other threads need no
+// clock checks, and records of such reads may share a compressed page.
+inline bool isPlainRead(const PackedRecord& r) { return r.type() == AccessType::Read && !r.strong(); }
+
 // Heap bytes that word record vectors (Records) hold, counted on the thread
 // that allocates and frees them; AccessHistory charges each of its calls'
 // change to itself (its RecordHeapCharge). Why: --stats counted each record

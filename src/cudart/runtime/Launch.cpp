@@ -304,8 +304,9 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
 }
 
 // Rewrites the report after a launch (run or replayed, the last of
-// launches_) when it found something, so that a later crash of the program does not lose it (at most
-// once a second; always at exit), and every 10 s regardless: a program
+// launches_) when it found something, so that a later crash of the program
+// does not lose it (at most once a second; always at exit), and every 10 s
+// regardless: a program
 // killed outright (a CPU limit's SIGKILL) then loses at most 10 s of
 // launches from its report, where a run of clean launches lost them all
 // ("0 kernel launches checked"). The report grows with the launches, so the
