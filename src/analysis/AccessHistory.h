@@ -54,11 +54,15 @@ class AccessHistory {
     uint64_t reportedPc[8];
     RaceKind reportedKind[8];
     size_t reportedCount = 0;
+    auto reported = [&](uint64_t pc, RaceKind kind) {
+      for (size_t r = 0; r < reportedCount; ++r)
+        if (reportedPc[r] == pc && reportedKind[r] == kind) return true;
+      return false;
+    };
     auto firstReport = [&](const AccessRecord& earlier) {
       uint64_t pc = earlier.origin.pc;
       RaceKind kind = classify(earlier.access(), access.access());
-      for (size_t r = 0; r < reportedCount; ++r)
-        if (reportedPc[r] == pc && reportedKind[r] == kind) return false;
+      if (reported(pc, kind)) return false;
       if (reportedCount < std::size(reportedPc)) {
         reportedPc[reportedCount] = pc;
         reportedKind[reportedCount++] = kind;
@@ -75,7 +79,16 @@ class AccessHistory {
       bool readAfterRead = !access.writes() && !earlier.writes();
       bool conflicting = !readAfterRead && conflicts(earlier, access);
       bool subsumed = (!readAfterRead || earlier.sameThread(access)) && subsumes(access, earlier);
-      // Only a conflict or a possible subsumption needs the clocks.
+      // Only a conflict or a possible subsumption needs the clocks. A
+      // conflict that stays (no subsumption) needs them only to report it:
+      // not when it is excused, or of an instruction and kind this access
+      // reported already (a word that all threads of a block read and update
+      // atomically, simpleAttributes' `hit`, meets a thousand such records
+      // an access, most of them observed by the thread's own atomic).
+      if (conflicting && !subsumed &&
+          ((reportedCount > 0 && reported(earlier.origin.pc, classify(earlier.access(), access.access()))) ||
+           excused(earlier)))
+        return true;
       if (conflicting || subsumed) {
         bool isOrdered = earlier.sameThread(access) || ordered(earlier);
         if (!isOrdered && conflicting && !excused(earlier) && firstReport(earlier))

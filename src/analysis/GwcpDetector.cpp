@@ -183,7 +183,7 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
       messages_.strongRead(t, key, event.scope, event.origin.seq, (event.lockLanes >> lane) & 1, event.origin);
     record.bytes = bytes;
     history_.access(
-        key, record, ordered, races_, [&](const AccessRecord& r) { return messages_.observed(key, t, r); },
+        key, record, ordered, races_, messages_.excuses(key, t),
         [&](const AccessRecord& r) { return messages_.missingFence(t, r); });
   });
 }

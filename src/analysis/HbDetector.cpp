@@ -37,7 +37,7 @@ void HbDetector::memory(const MemoryEvent& event) {
         messages_.strongRead(t, key, event.scope, event.origin.seq, (event.lockLanes >> lane) & 1, event.origin);
       record.bytes = bytes;
       history_.access(
-          key, record, ordered, races_, [&](const AccessRecord& r) { return messages_.observed(key, t, r); },
+          key, record, ordered, races_, messages_.excuses(key, t),
           [&](const AccessRecord& r) { return messages_.missingFence(t, r); });
     });
   };

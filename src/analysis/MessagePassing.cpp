@@ -162,16 +162,23 @@ void MessagePassing::chainAdd(const ThreadClocks& t, uint64_t key, Scope scope, 
   }
 }
 
-bool MessagePassing::observed(uint64_t key, const ThreadClocks& t, const AccessRecord& write) const {
+MessagePassing::Observations MessagePassing::observations(uint64_t key, const ThreadClocks& t) const {
+  Observations o;
+  o.block_ = t.block;
+  if (auto mine = observed_.find(index(t)); mine != observed_.end()) {
+    if (auto it = mine->second.find(key); it != mine->second.end()) {
+      o.blockScoped_ = it->second.blockScoped;
+      o.deviceScoped_ = it->second.deviceScoped;
+    }
+  }
+  return o;
+}
+
+bool MessagePassing::Observations::excuse(const AccessRecord& write) const {
   if (!write.strong || !write.writes()) return false;
-  auto mine = observed_.find(index(t));
-  if (mine == observed_.end()) return false;
-  auto it = mine->second.find(key);
-  if (it == mine->second.end()) return false;
-  const Observed& o = it->second;
   uint64_t after = write.origin.seq + 1;  // seq + 1 of a read later than the write
-  if (o.deviceScoped > after && morallyStrong(write.scope, write.block, Scope::Device, t.block)) return true;
-  return o.blockScoped > after && morallyStrong(write.scope, write.block, Scope::Block, t.block);
+  if (deviceScoped_ > after && morallyStrong(write.scope, write.block, Scope::Device, block_)) return true;
+  return blockScoped_ > after && morallyStrong(write.scope, write.block, Scope::Block, block_);
 }
 
 MissingFence MessagePassing::missingFence(const ThreadClocks& t, const AccessRecord& earlier) const {

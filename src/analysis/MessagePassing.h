@@ -75,7 +75,27 @@ class MessagePassing {
   // Same-location observation: thread t has, at or before its current
   // access, a strong read/RMW of `key` after the strong write `write`, and
   // morally strong with it.
-  bool observed(uint64_t key, const ThreadClocks& t, const AccessRecord& write) const;
+  class Observations {
+   public:
+    bool excuse(const AccessRecord& write) const;
+
+   private:
+    friend class MessagePassing;
+    uint64_t blockScoped_ = 0, deviceScoped_ = 0;  // seq + 1 of the latest read (0: none)
+    uint32_t block_ = 0;
+  };
+  Observations observations(uint64_t key, const ThreadClocks& t) const;
+  // AccessHistory::access's `excused` for t's current access to `key`: t's
+  // observations are looked up at the first record that asks, once (a word
+  // that a block's threads all update atomically has a thousand records,
+  // and two hash lookups each were a fifth of simpleAttributes' run).
+  auto excuses(uint64_t key, const ThreadClocks& t) const {
+    return [this, key, &t, seen = std::optional<Observations>()](const AccessRecord& write) mutable {
+      if (!write.strong || !write.writes()) return false;  // (without the lookup)
+      if (!seen) seen = observations(key, t);
+      return seen->excuse(write);
+    };
+  }
   // The fence that would order `earlier` before thread t's current access: a
   // fence after a flag read t made whose pattern lacks only that, or a fence
   // before the flag write that t read and then fenced after.
