@@ -5,6 +5,10 @@
 // pattern and kept compressed; the shadow is cleared at the end (a device
 // synchronization). Reports pages per second and how many compression kept.
 //
+// And pages that many blocks read in turn (a GEMM's tiles): each block's
+// 16-byte loads add a reader to every page, which is expanded and fitted
+// again. Reports reader-pages per second and the shadow's bytes a page.
+//
 //   build/bench/shadow_benchmark [--benchmark_filter=...]
 #include <benchmark/benchmark.h>
 
@@ -44,6 +48,36 @@ void BM_ShadowPagesFillAndCompress(benchmark::State& state) {
 BENCHMARK(BM_ShadowPagesFillAndCompress)
     ->ArgsProduct({{4, 8, 16}, {1 << 18}})
     ->Unit(benchmark::kMillisecond);
+
+// Args: readers (blocks), pages. Block b reads every page in turn, four
+// words a lane as 16-byte loads leave them, at its own clock and events.
+void BM_ShadowPagesReadShared(benchmark::State& state) {
+  const uint32_t readers = uint32_t(state.range(0));
+  const uint64_t pages = uint64_t(state.range(1));
+  uint64_t bytes = 0, full = 0;
+  for (auto _ : state) {
+    ShadowPages shadow;
+    for (uint32_t b = 0; b < readers; ++b) {
+      for (uint64_t page = 0; page < pages; ++page) {
+        for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) {
+          Records& r = shadow.at(page * ShadowPages::kWordsPerPage + i);
+          bool wasEmpty = r.empty();
+          r.push_back(PackedRecord::pack(b, 96 + i / 4, 10 + b, AccessType::Read, false, false, Scope::Device, 0xf,
+                                         Origin{1000 + b * pages + page, 9, 0}, 2));
+          if (wasEmpty) shadow.filled();
+        }
+      }
+      shadow.settle();
+    }
+    bytes = shadow.bytes();
+    full = shadow.fullPages();
+    shadow.clear();
+  }
+  state.SetItemsProcessed(int64_t(pages) * readers * int64_t(state.iterations()));  // items: a reader's page
+  state.counters["bytes_per_page"] = double(bytes) / double(pages);
+  state.counters["full_pages"] = double(full);
+}
+BENCHMARK(BM_ShadowPagesReadShared)->ArgsProduct({{8, 32, 64}, {1 << 14}})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace predatar

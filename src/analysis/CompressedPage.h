@@ -17,10 +17,13 @@
 // Words with more records than one pattern holds (a launch wrote the array,
 // a later launch on the same stream read it, and the writer is still live
 // because another stream may yet race with it) are patterns in layers: the
-// first pattern holds each word's first records, `rest_` the records after
-// them, itself a CompressedPage. Layers of one launch are plain reads by
+// first layer (`head_`) holds each word's first records, the next ones
+// (`rest_`) the records after them. Layers of one launch are plain reads by
 // other blocks: read-shared data (the tiles of a GEMM that 32 blocks read,
-// up to kMaxReadRecordsPerWord readers a word).
+// up to kMaxReadRecordsPerWord readers a word). The layers after the first
+// share one heap block, and those alike the first but for their reader
+// keep only what differs: 24 bytes a layer, where a heap block each cost
+// 64 (cudaTensorCoreGemm's tiles keep 31 a page).
 //
 // `fit` keeps a page only when its expansion equals it record for record,
 // so the detectors, which only ever see expanded pages, cannot tell.
@@ -31,11 +34,61 @@
 #include <bit>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <optional>
+#include <utility>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "analysis/PackedRecord.h"
 
 namespace predatar {
+
+// Heap blocks of CompressedPage's layers given back, by size, kept for the
+// next page that needs one (up to kMaxPooledBytes a size): a page is fitted
+// again whenever a block reads it, a layer more each time, and malloc's bins
+// did this slower (a quarter of a GEMM's run in _int_malloc, unlink_chunk
+// and _int_free).
+class LayerBlockPool {
+ public:
+  void* take(size_t bytes) {
+    Free& f = free_[bytes];
+    if (!f.head) return ::operator new(bytes);
+    void* block = f.head;
+    f.head = f.head->next;
+    f.bytes -= bytes;
+    return block;
+  }
+  void give(void* block, size_t bytes) {
+    Free& f = free_[bytes];
+    if (f.bytes + bytes > kMaxPooledBytes) return ::operator delete(block);
+    f.head = new (block) Node{f.head};
+    f.bytes += bytes;
+  }
+  LayerBlockPool() = default;
+  LayerBlockPool(const LayerBlockPool&) = delete;
+  LayerBlockPool& operator=(const LayerBlockPool&) = delete;
+  ~LayerBlockPool() {
+    for (auto& [bytes, f] : free_)
+      while (Node* n = f.head) {
+        f.head = n->next;
+        ::operator delete(n);
+      }
+  }
+
+ private:
+  static constexpr size_t kMaxPooledBytes = size_t(4) << 20;
+  struct Node {
+    Node* next;
+  };
+  struct Free {
+    Node* head = nullptr;
+    size_t bytes = 0;
+  };
+  absl::flat_hash_map<size_t, Free> free_;  // by block size (a dozen sizes)
+};
+// Per thread: each detector's pages stay with the thread that runs it.
+inline thread_local LayerBlockPool layerBlocks;
 
 class CompressedPage {
  public:
@@ -43,7 +96,7 @@ class CompressedPage {
   static constexpr uint32_t kMaxFields = 8;
   static constexpr uint32_t kMaxRecordsPerWord = 8;  // of all layers
   // Of all layers, when every record of the page is a plain read. (Each such
-  // reader of a page costs a layer, 56 bytes, where it cost 16 records of 32
+  // reader of a page costs a layer, 24 bytes, where it cost 16 records of 32
   // bytes: cudaTensorCoreGemm's 132 blocks read each tile of A and B in 32 of
   // them, and its shadow reached 5.5 GB halfway, uncompressed.)
   static constexpr uint32_t kMaxReadRecordsPerWord = 64;
@@ -51,88 +104,179 @@ class CompressedPage {
   // The pattern `words` fit, if any.
   static std::optional<CompressedPage> fit(const std::array<Records, kWords>& words);
 
-  // Records of each word in this layer, and in all layers.
-  uint32_t recordsPerWord() const { return 4u >> std::countr_zero(uint32_t(fieldBytes_)); }  // (1, 2, 4: no division)
-  uint32_t allRecordsPerWord() const { return recordsPerWord() + (rest_ ? rest_->allRecordsPerWord() : 0); }
+  // Records of each word in all layers.
+  uint32_t allRecordsPerWord() const {
+    uint32_t n = 0;
+    forEachLayer([&](const Layer& l) { n += l.recordsPerWord(); });
+    return n;
+  }
   // Records the page stands for beyond one a word (AccessHistory counts them as extra).
   uint64_t extraRecords() const { return uint64_t(kWords) * (allRecordsPerWord() - 1); }
-  uint64_t heapBytes() const {
-    return (fields_ ? sizeof(Fields) : 0) + (rest_ ? sizeof(CompressedPage) + rest_->heapBytes() : 0);
-  }
+  uint64_t heapBytes() const { return head_.heapBytes() + rest_.heapBytes(); }
 
   void wordRecords(uint32_t word, Records& out) const {
-    for (uint32_t j = 0; j < recordsPerWord(); ++j) out.push_back(record(4 * word + j * fieldBytes_));
-    if (rest_) rest_->wordRecords(word, out);
+    forEachLayer([&](const Layer& l) { l.wordRecords(word, out); });
   }
-  bool holds(uint32_t word, const Records& r) const { return r.size() == allRecordsPerWord() && holdsFrom(word, r, 0); }
+  bool holds(uint32_t word, const Records& r) const {
+    if (r.size() != allRecordsPerWord()) return false;
+    size_t from = 0;
+    bool all = true;
+    forEachLayer([&](const Layer& l) {
+      all = all && l.holdsFrom(word, r, from);
+      from += l.recordsPerWord();
+    });
+    return all;
+  }
 
  private:
   struct Layout {
     uint32_t elementBytes, fieldBytes, firstOffset;
   };
-  // The element and field sizes the page's threads and records suggest
-  // (fit() then checks the page against them).
-  // (Records from..from + perWord of each word: one layer.)
-  static std::optional<Layout> layoutOf(const std::array<Records, kWords>& words, size_t from);
-  // The layers of each word's records from record `from` on.
-  static std::optional<CompressedPage> fitFrom(const std::array<Records, kWords>& words, size_t from);
-  // One layer, the records from `from` on of each word that its pattern holds.
-  static std::optional<CompressedPage> fitLayer(const std::array<Records, kWords>& words, size_t from);
-  // r[from...] are this layer's records of `word`, then the rest's.
-  bool holdsFrom(uint32_t word, const Records& r, size_t from) const {
-    uint32_t perWord = recordsPerWord();
-    for (uint32_t j = 0; j < perWord; ++j)
-      if (r[from + j] != record(4 * word + j * uint32_t(fieldBytes_))) return false;
-    return !rest_ || rest_->holdsFrom(word, r, from + perWord);
-  }
   // Per field: its instruction, and per warp (pattern's, the next) its event.
   struct Fields {
     uint32_t pc[kMaxFields] = {}, source[kMaxFields] = {};
     uint64_t seq[2][kMaxFields] = {};
   };
-  static uint64_t seqOf(const PackedRecord& r) { return r.seqAndKind & PackedRecord::kSeqMask; }
-  // q / d for the page's byte offsets (q < 128) and element sizes (d <= 32)
-  // without a division, which was most of what checking a fit cost
-  // (scan: a million pages compressed between two synchronizations):
-  // q * ceil(2^16 / d) / 2^16 errs by less than 128 / 2^16 < 1 / d.
-  static uint32_t divideSmall(uint32_t q, uint32_t d) {
-    static constexpr auto kReciprocal = [] {
-      std::array<uint32_t, 33> r{};
-      for (uint32_t k = 1; k < r.size(); ++k) r[k] = ((1u << 16) + k - 1) / k;
-      return r;
-    }();
-    return (q * kReciprocal[d]) >> 16;
-  }
-
-  // The record of the field at byte `pageByte` of the page.
-  PackedRecord record(uint32_t pageByte) const {
-    uint32_t q = firstOffset_ + pageByte;
-    PackedRecord r = pattern_;
-    uint32_t element = divideSmall(q, uint32_t(elementBytes_));
-    r.thread += element;
-    uint32_t warpStep = r.thread / 32 - pattern_.thread / 32;
-    uint64_t seq = warpStep ? nextWarpSeq_ : seqOf(pattern_);
-    if (fields_) {
-      uint32_t field = (q - element * uint32_t(elementBytes_)) >> std::countr_zero(uint32_t(fieldBytes_));
-      r.pc = fields_->pc[field];
-      r.source = fields_->source[field];
-      seq = fields_->seq[warpStep][field];
+  // One layer: a record of each field of each word.
+  class Layer {
+   public:
+    uint32_t recordsPerWord() const { return 4u >> std::countr_zero(uint32_t(fieldBytes_)); }  // (1, 2, 4: no division)
+    uint64_t heapBytes() const { return fields_ ? sizeof(Fields) : 0; }
+    void wordRecords(uint32_t word, Records& out) const {
+      for (uint32_t j = 0; j < recordsPerWord(); ++j) out.push_back(record(4 * word + j * fieldBytes_));
     }
-    r.seqAndKind = (r.seqAndKind & ~PackedRecord::kSeqMask) | seq;
-    if (fieldBytes_ < 4) r.setBytes(uint8_t(((1u << fieldBytes_) - 1) << (pageByte % 4)));
-    return r;
+    // r[from...] are this layer's records of `word`.
+    bool holdsFrom(uint32_t word, const Records& r, size_t from) const {
+      for (uint32_t j = 0; j < recordsPerWord(); ++j)
+        if (r[from + j] != record(4 * word + j * uint32_t(fieldBytes_))) return false;
+      return true;
+    }
+    // One layer, the records from `from` on of each word that its pattern holds.
+    static std::optional<Layer> fit(const std::array<Records, kWords>& words, size_t from);
+    const PackedRecord& pattern() const { return pattern_; }
+    // A plain-read layer of one field an element: `o` is then the same
+    // but for its reader (block, thread, clock and events).
+    bool alikeButForReader(const Layer& o) const {
+      return !fields_ && !o.fields_ && elementBytes_ == o.elementBytes_ && fieldBytes_ == o.fieldBytes_ &&
+             firstOffset_ == o.firstOffset_ && isPlainRead(pattern_) &&
+             pattern_.seqAndKind >> PackedRecord::kSeqBits == o.pattern_.seqAndKind >> PackedRecord::kSeqBits &&
+             pattern_.pc == o.pattern_.pc && pattern_.source == o.pattern_.source &&
+             pattern_.launch == o.pattern_.launch;
+    }
+
+   private:
+    friend class CompressedPage;
+    static uint64_t seqOf(const PackedRecord& r) { return r.seqAndKind & PackedRecord::kSeqMask; }
+    // q / d for the page's byte offsets (q < 128) and element sizes (d <= 32)
+    // without a division, which was most of what checking a fit cost
+    // (scan: a million pages compressed between two synchronizations):
+    // q * ceil(2^16 / d) / 2^16 errs by less than 128 / 2^16 < 1 / d.
+    static uint32_t divideSmall(uint32_t q, uint32_t d) {
+      static constexpr auto kReciprocal = [] {
+        std::array<uint32_t, 33> r{};
+        for (uint32_t k = 1; k < r.size(); ++k) r[k] = ((1u << 16) + k - 1) / k;
+        return r;
+      }();
+      return (q * kReciprocal[d]) >> 16;
+    }
+    // The record of the field at byte `pageByte` of the page.
+    PackedRecord record(uint32_t pageByte) const {
+      uint32_t q = firstOffset_ + pageByte;
+      PackedRecord r = pattern_;
+      uint32_t element = divideSmall(q, uint32_t(elementBytes_));
+      r.thread += element;
+      uint32_t warpStep = r.thread / 32 - pattern_.thread / 32;
+      uint64_t seq = warpStep ? nextWarpSeq_ : seqOf(pattern_);
+      if (fields_) {
+        uint32_t field = (q - element * uint32_t(elementBytes_)) >> std::countr_zero(uint32_t(fieldBytes_));
+        r.pc = fields_->pc[field];
+        r.source = fields_->source[field];
+        seq = fields_->seq[warpStep][field];
+      }
+      r.seqAndKind = (r.seqAndKind & ~PackedRecord::kSeqMask) | seq;
+      if (fieldBytes_ < 4) r.setBytes(uint8_t(((1u << fieldBytes_) - 1) << (pageByte % 4)));
+      return r;
+    }
+
+    PackedRecord pattern_;
+    // (Bit fields: every compressed page is a slot of ShadowPages' map, 16M
+    // of them for StreamPriorities' 256M words; a trace position is 48 bits.)
+    uint64_t nextWarpSeq_ : 48 = 0;
+    uint64_t elementBytes_ : 6 = 4;  // up to kMaxFields * 4
+    uint64_t fieldBytes_ : 3 = 4;
+    uint64_t firstOffset_ : 6 = 0;
+    std::unique_ptr<Fields> fields_;  // elements of several fields only
+  };
+  static_assert(sizeof(Layer) == 48);
+
+  // The element and field sizes the page's threads and records suggest
+  // (fit() then checks the page against them).
+  // (Records from..from + perWord of each word: one layer.)
+  static std::optional<Layout> layoutOf(const std::array<Records, kWords>& words, size_t from);
+
+  // What one layer alike the first but for its reader keeps (24 bytes).
+  struct Reader {
+    uint32_t block, thread;
+    Clock clock;
+    uint32_t seqLow, nextWarpSeqLow;
+    uint16_t seqHigh, nextWarpSeqHigh;
+  };
+  static_assert(sizeof(Reader) == 24);
+  // The layers after the first, in one heap block: a count, then the layers
+  // whole, or, when each is alike the first but for its reader (the blocks
+  // that read a GEMM's tile), their readers alone.
+  class RestLayers {
+   public:
+    RestLayers() = default;
+    RestLayers(const Layer& head, absl::InlinedVector<Layer, 4>&& layers);
+    RestLayers(RestLayers&& o) noexcept : block_(std::exchange(o.block_, nullptr)) {}
+    RestLayers& operator=(RestLayers&& o) noexcept {
+      if (this != &o) {
+        release();
+        block_ = std::exchange(o.block_, nullptr);
+      }
+      return *this;
+    }
+    ~RestLayers() { release(); }
+    // The heap block's bytes, and malloc's header.
+    uint64_t heapBytes() const;
+    template <class Fn>
+    void forEach(const Layer& head, Fn&& fn) const {
+      if (!block_) return;
+      if (block_->readersOnly) {
+        for (uint32_t i = 0; i < block_->count; ++i) fn(withReader(head, readers()[i]));
+      } else {
+        for (uint32_t i = 0; i < block_->count; ++i) fn(layers()[i]);
+      }
+    }
+
+   private:
+    struct Header {
+      uint32_t count = 0;
+      uint32_t readersOnly = 0;
+    };
+    static Layer withReader(const Layer& head, const Reader& r);
+    Layer* layers() const { return reinterpret_cast<Layer*>(block_ + 1); }
+    Reader* readers() const { return reinterpret_cast<Reader*>(block_ + 1); }
+    void release();
+    // Room for a power of two of layers, so that blocks come in a few sizes
+    // that LayerBlockPool keeps: blocks of the exact size, each a layer more
+    // than the last as the blocks that read a page came, sent malloc down its
+    // slow paths (a quarter of a GEMM's run, and twice its time).
+    static size_t bytesFor(size_t layers, bool readersOnly) {
+      return sizeof(Header) + std::bit_ceil(layers) * (readersOnly ? sizeof(Reader) : sizeof(Layer));
+    }
+    Header* block_ = nullptr;
+  };
+
+  template <class Fn>
+  void forEachLayer(Fn&& fn) const {
+    fn(head_);
+    rest_.forEach(head_, fn);
   }
 
-  PackedRecord pattern_;
-  // (Bit fields: every compressed page is a slot of this size in
-  // ShadowPages' map, 16M of them for StreamPriorities' 256M words, so
-  // `rest_` takes the room the padding had; a trace position is 48 bits.)
-  uint64_t nextWarpSeq_ : 48 = 0;
-  uint64_t elementBytes_ : 6 = 4;  // up to kMaxFields * 4
-  uint64_t fieldBytes_ : 3 = 4;
-  uint64_t firstOffset_ : 6 = 0;
-  std::unique_ptr<Fields> fields_;  // elements of several fields only
-  std::unique_ptr<CompressedPage> rest_;  // the words' records after this layer's
+  Layer head_;
+  RestLayers rest_;
 };
 static_assert(sizeof(CompressedPage) == 56);
 
@@ -167,35 +311,85 @@ inline std::optional<CompressedPage> CompressedPage::fit(const std::array<Record
   for (const Records& r : words)
     if (r.size() != n) return std::nullopt;
   if (n > kMaxRecordsPerWord && !std::all_of(words[0].begin(), words[0].end(), isPlainRead)) return std::nullopt;
-  return fitFrom(words, 0);
-}
-
-inline std::optional<CompressedPage> CompressedPage::fitFrom(const std::array<Records, kWords>& words, size_t from) {
-  std::optional<CompressedPage> c = fitLayer(words, from);
-  if (!c) return std::nullopt;
-  size_t next = from + c->recordsPerWord();
-  if (next == words[0].size()) return c;
-  // Layers of one launch (a thread's write, then its read of the word) are
-  // not kept: the launch comes back to such words, and expanding a page of
-  // several records a word costs a heap block a word (matrixMul 17 -> 24 s).
-  // Plain reads are: a block reads each page of a shared tile once, and the
-  // other readers' records, uncompressed, were most of a GEMM's memory.
-  std::optional<CompressedPage> rest = fitFrom(words, next);
-  if (!rest || rest->pattern_.launch < c->pattern_.launch) return std::nullopt;
-  if (rest->pattern_.launch == c->pattern_.launch && !(isPlainRead(c->pattern_) && isPlainRead(rest->pattern_)))
-    return std::nullopt;
-  c->rest_ = std::make_unique<CompressedPage>(std::move(*rest));
+  std::optional<Layer> head = Layer::fit(words, 0);
+  if (!head) return std::nullopt;
+  CompressedPage c;
+  c.head_ = std::move(*head);
+  absl::InlinedVector<Layer, 4> rest;
+  for (size_t from = c.head_.recordsPerWord(); from < n; from += rest.back().recordsPerWord()) {
+    std::optional<Layer> layer = Layer::fit(words, from);
+    if (!layer) return std::nullopt;
+    // Layers of one launch (a thread's write, then its read of the word) are
+    // not kept: the launch comes back to such words, and expanding a page of
+    // several records a word costs a heap block a word (matrixMul 17 -> 24 s).
+    // Plain reads are: a block reads each page of a shared tile once, and the
+    // other readers' records, uncompressed, were most of a GEMM's memory.
+    const PackedRecord &before = (rest.empty() ? c.head_ : rest.back()).pattern(), &now = layer->pattern();
+    if (now.launch < before.launch) return std::nullopt;
+    if (now.launch == before.launch && !(isPlainRead(before) && isPlainRead(now))) return std::nullopt;
+    rest.push_back(std::move(*layer));
+  }
+  if (!rest.empty()) c.rest_ = RestLayers(c.head_, std::move(rest));
   return c;
 }
 
-inline std::optional<CompressedPage> CompressedPage::fitLayer(const std::array<Records, kWords>& words, size_t from) {
+inline CompressedPage::RestLayers::RestLayers(const Layer& head, absl::InlinedVector<Layer, 4>&& layers) {
+  bool readersOnly =
+      std::all_of(layers.begin(), layers.end(), [&](const Layer& l) { return head.alikeButForReader(l); });
+  block_ = new (layerBlocks.take(bytesFor(layers.size(), readersOnly))) Header{uint32_t(layers.size()), readersOnly};
+  for (size_t i = 0; i < layers.size(); ++i) {
+    const Layer& l = layers[i];
+    if (!readersOnly) {
+      new (&this->layers()[i]) Layer(std::move(layers[i]));
+      continue;
+    }
+    uint64_t seq = Layer::seqOf(l.pattern_), next = l.nextWarpSeq_;
+    new (&readers()[i]) Reader{l.pattern_.block,      l.pattern_.thread, l.pattern_.clock,
+                               uint32_t(seq),         uint32_t(next),    uint16_t(seq >> 32),
+                               uint16_t(next >> 32)};
+  }
+}
+
+inline void CompressedPage::RestLayers::release() {
+  if (!block_) return;
+  if (!block_->readersOnly)
+    for (uint32_t i = 0; i < block_->count; ++i) layers()[i].~Layer();
+  layerBlocks.give(block_, bytesFor(block_->count, block_->readersOnly));
+  block_ = nullptr;
+}
+
+inline uint64_t CompressedPage::RestLayers::heapBytes() const {
+  if (!block_) return 0;
+  uint64_t bytes = bytesFor(block_->count, block_->readersOnly) + 16;  // (and malloc's header, and its rounding)
+  if (!block_->readersOnly)
+    for (uint32_t i = 0; i < block_->count; ++i) bytes += layers()[i].heapBytes();
+  return bytes;
+}
+
+inline CompressedPage::Layer CompressedPage::RestLayers::withReader(const Layer& head, const Reader& r) {
+  Layer l;
+  l.pattern_ = head.pattern_;
+  l.pattern_.block = r.block;
+  l.pattern_.thread = r.thread;
+  l.pattern_.clock = r.clock;
+  uint64_t seq = uint64_t(r.seqHigh) << 32 | r.seqLow;
+  l.pattern_.seqAndKind = (l.pattern_.seqAndKind & ~PackedRecord::kSeqMask) | seq;
+  l.nextWarpSeq_ = uint64_t(r.nextWarpSeqHigh) << 32 | r.nextWarpSeqLow;
+  l.elementBytes_ = head.elementBytes_;
+  l.fieldBytes_ = head.fieldBytes_;
+  l.firstOffset_ = head.firstOffset_;
+  return l;
+}
+
+inline std::optional<CompressedPage::Layer> CompressedPage::Layer::fit(const std::array<Records, kWords>& words,
+                                                                      size_t from) {
   std::optional<Layout> layout = layoutOf(words, from);
   if (!layout) return std::nullopt;
   const PackedRecord& first = words[0][from];
   uint32_t elementBytes = layout->elementBytes, fieldBytes = layout->fieldBytes, perWord = 4 / fieldBytes;
   auto slot = [&](uint32_t s) -> const PackedRecord& { return words[s / perWord][from + s % perWord]; };
   uint32_t slots = kWords * perWord;
-  CompressedPage c;
+  Layer c;
   c.pattern_ = first;
   c.elementBytes_ = elementBytes;
   c.fieldBytes_ = fieldBytes;

@@ -335,6 +335,39 @@ TEST(ShadowPages, PagesReadByManyBlocksOfOneLaunchAreKeptAsLayers) {
     EXPECT_EQ(shadow.at(i), expected.at(i)) << "word " << i;  // expanded again, record for record
 }
 
+// The layers after a page's first share one heap block. Readers alike but
+// for block, thread, clock and events (one instruction: the blocks that read
+// a GEMM's tile) keep 24 bytes each there; other layers 48. (A heap block
+// each cost 64: a GEMM's tiles keep 31 a page, 2 KiB.)
+void expectExpandsTo(const CompressedPage& page, std::array<Records, CompressedPage::kWords> words) {
+  for (uint32_t i = 0; i < CompressedPage::kWords; ++i) {
+    Records expanded;
+    page.wordRecords(i, expanded);
+    EXPECT_EQ(expanded, words[i]) << "word " << i;
+    EXPECT_TRUE(page.holds(i, words[i]));
+  }
+  words[5][17].clock += 1;  // a record no layer holds: the page does not
+  EXPECT_FALSE(page.holds(5, words[5]));
+}
+
+TEST(CompressedPage, ReaderLayersShareOneHeapBlock) {
+  ShadowPages shadow;
+  fillReadSharedPage(shadow, 0, 32);
+  std::array<Records, CompressedPage::kWords> words;
+  for (uint32_t i = 0; i < CompressedPage::kWords; ++i) words[i] = shadow.at(i);
+  std::optional<CompressedPage> page = CompressedPage::fit(words);
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->allRecordsPerWord(), 32u);
+  EXPECT_EQ(page->heapBytes(), 8 + 32u * 24 + 16);  // (a count, room for 32 readers, malloc's header)
+  expectExpandsTo(*page, words);
+
+  for (Records& r : words) r[20].pc = 7;  // one reader of another instruction: whole layers
+  page = CompressedPage::fit(words);
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->heapBytes(), 8 + 32u * 48 + 16);
+  expectExpandsTo(*page, words);
+}
+
 
 // CompressedPages keeps pages by number in chunks of consecutive numbers:
 // pages added in any order are found, replaced and erased by number alone.
