@@ -105,11 +105,7 @@ class CompressedPage {
   static std::optional<CompressedPage> fit(const std::array<Records, kWords>& words);
 
   // Records of each word in all layers.
-  uint32_t allRecordsPerWord() const {
-    uint32_t n = 0;
-    forEachLayer([&](const Layer& l) { n += l.recordsPerWord(); });
-    return n;
-  }
+  uint32_t allRecordsPerWord() const { return head_.recordsPerWord() + rest_.recordsPerWord(head_); }
   // Records the page stands for beyond one a word (AccessHistory counts them as extra).
   uint64_t extraRecords() const { return uint64_t(kWords) * (allRecordsPerWord() - 1); }
   uint64_t heapBytes() const { return head_.heapBytes() + rest_.heapBytes(); }
@@ -240,11 +236,23 @@ class CompressedPage {
     ~RestLayers() { release(); }
     // The heap block's bytes, and malloc's header.
     uint64_t heapBytes() const;
+    // Records of each word in these layers (without making the readers' layers).
+    uint32_t recordsPerWord(const Layer& head) const {
+      if (!block_) return 0;
+      if (block_->readersOnly) return block_->count * head.recordsPerWord();
+      uint32_t n = 0;
+      for (uint32_t i = 0; i < block_->count; ++i) n += layers()[i].recordsPerWord();
+      return n;
+    }
     template <class Fn>
     void forEach(const Layer& head, Fn&& fn) const {
       if (!block_) return;
       if (block_->readersOnly) {
-        for (uint32_t i = 0; i < block_->count; ++i) fn(withReader(head, readers()[i]));
+        Layer l = withReader(head, readers()[0]);  // (one layer, each reader's in turn)
+        for (uint32_t i = 0; i < block_->count; ++i) {
+          if (i) setReader(l, readers()[i]);
+          fn(l);
+        }
       } else {
         for (uint32_t i = 0; i < block_->count; ++i) fn(layers()[i]);
       }
@@ -256,6 +264,7 @@ class CompressedPage {
       uint32_t readersOnly = 0;
     };
     static Layer withReader(const Layer& head, const Reader& r);
+    static void setReader(Layer& l, const Reader& r);
     Layer* layers() const { return reinterpret_cast<Layer*>(block_ + 1); }
     Reader* readers() const { return reinterpret_cast<Reader*>(block_ + 1); }
     void release();
@@ -369,16 +378,20 @@ inline uint64_t CompressedPage::RestLayers::heapBytes() const {
 inline CompressedPage::Layer CompressedPage::RestLayers::withReader(const Layer& head, const Reader& r) {
   Layer l;
   l.pattern_ = head.pattern_;
+  l.elementBytes_ = head.elementBytes_;
+  l.fieldBytes_ = head.fieldBytes_;
+  l.firstOffset_ = head.firstOffset_;
+  setReader(l, r);
+  return l;
+}
+
+inline void CompressedPage::RestLayers::setReader(Layer& l, const Reader& r) {
   l.pattern_.block = r.block;
   l.pattern_.thread = r.thread;
   l.pattern_.clock = r.clock;
   uint64_t seq = uint64_t(r.seqHigh) << 32 | r.seqLow;
   l.pattern_.seqAndKind = (l.pattern_.seqAndKind & ~PackedRecord::kSeqMask) | seq;
   l.nextWarpSeq_ = uint64_t(r.nextWarpSeqHigh) << 32 | r.nextWarpSeqLow;
-  l.elementBytes_ = head.elementBytes_;
-  l.fieldBytes_ = head.fieldBytes_;
-  l.firstOffset_ = head.firstOffset_;
-  return l;
 }
 
 inline std::optional<CompressedPage::Layer> CompressedPage::Layer::fit(const std::array<Records, kWords>& words,
