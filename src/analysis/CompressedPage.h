@@ -74,7 +74,12 @@ class LayerBlockPool {
         f.head = n->next;
         ::operator delete(n);
       }
+    gone = true;
   }
+  // Set when this thread's pool is destroyed (the thread ends): a page
+  // destroyed after it on the thread (by another thread_local or a static
+  // object) gives its block straight back (layerBlock*, not the pool).
+  static inline thread_local bool gone = false;  // (trivial: outlives the pool)
 
  private:
   static constexpr size_t kMaxPooledBytes = size_t(4) << 20;
@@ -89,6 +94,13 @@ class LayerBlockPool {
 };
 // Per thread: each detector's pages stay with the thread that runs it.
 inline thread_local LayerBlockPool layerBlocks;
+inline void* takeLayerBlock(size_t bytes) {
+  return LayerBlockPool::gone ? ::operator new(bytes) : layerBlocks.take(bytes);
+}
+inline void giveLayerBlock(void* block, size_t bytes) {
+  if (LayerBlockPool::gone) return ::operator delete(block);
+  layerBlocks.give(block, bytes);
+}
 
 class CompressedPage {
  public:
@@ -345,7 +357,7 @@ inline std::optional<CompressedPage> CompressedPage::fit(const std::array<Record
 inline CompressedPage::RestLayers::RestLayers(const Layer& head, absl::InlinedVector<Layer, 4>&& layers) {
   bool readersOnly =
       std::all_of(layers.begin(), layers.end(), [&](const Layer& l) { return head.alikeButForReader(l); });
-  block_ = new (layerBlocks.take(bytesFor(layers.size(), readersOnly))) Header{uint32_t(layers.size()), readersOnly};
+  block_ = new (takeLayerBlock(bytesFor(layers.size(), readersOnly))) Header{uint32_t(layers.size()), readersOnly};
   for (size_t i = 0; i < layers.size(); ++i) {
     const Layer& l = layers[i];
     if (!readersOnly) {
@@ -363,7 +375,7 @@ inline void CompressedPage::RestLayers::release() {
   if (!block_) return;
   if (!block_->readersOnly)
     for (uint32_t i = 0; i < block_->count; ++i) layers()[i].~Layer();
-  layerBlocks.give(block_, bytesFor(block_->count, block_->readersOnly));
+  giveLayerBlock(block_, bytesFor(block_->count, block_->readersOnly));
   block_ = nullptr;
 }
 

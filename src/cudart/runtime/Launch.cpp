@@ -306,12 +306,11 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
 // Rewrites the report after a launch (run or replayed, the last of
 // launches_) when it found something, so that a later crash of the program
 // does not lose it (at most once a second; always at exit), and every 10 s
-// regardless: a program
-// killed outright (a CPU limit's SIGKILL) then loses at most 10 s of
-// launches from its report, where a run of clean launches lost them all
-// ("0 kernel launches checked"). The report grows with the launches, so the
-// periodic rewrite waits at least 20 times as long as the last one took (a
-// twentieth of the run at most).
+// regardless: a program killed outright (a CPU limit's SIGKILL) then loses
+// at most 10 s of launches from its report, where a run of clean launches
+// lost them all ("0 kernel launches checked"). The report grows with the
+// launches, so the periodic rewrite waits at least 20 times as long as the
+// last one took (a twentieth of the run at most).
 void Runtime::rewriteReportIfDue() {
   using Steady = std::chrono::steady_clock;
   auto now = Steady::now();
