@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Lock-heavy CUDA programs under each detector: CPU time and peak metadata.
+"""Lock- and atomics-heavy CUDA programs under each detector: CPU time and peak metadata.
 
 usage: locks.py [--predatar PATH] [--size small|large|paper] [--repeat N] [PROGRAM...]
        locks.py --check [--predatar PATH]   ctest: small size; race-free builds PASS with no race,
@@ -121,7 +121,7 @@ def main():
     if args.check:
         return check(args.predatar, args.programs or built)
     names = args.programs or [f for f in built if not f.endswith("-racy")]
-    print(f"== lock-heavy programs, size {args.size}, predatar --threads 1 (CPU s: least of {args.repeat})")
+    print(f"== lock- and atomics-heavy programs, size {args.size}, predatar --threads 1 (CPU s: least of {args.repeat})")
     print("| program | none s | lockset s | hb s | gwcp s | gwcp/hb time | hb MiB | gwcp MiB | gwcp/hb metadata |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name in names:

@@ -14,7 +14,6 @@
 #include <array>
 #include <bit>
 #include <cstdlib>
-#include <map>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -167,16 +166,14 @@ class AccessHistory {
     if (!strongDevice_.empty()) {
       if (auto groups = strongDevice_.find(key); groups != strongDevice_.end()) {
         if (!deviceStrong) {
-          for (auto& [block, group] : groups->second) scan(group, 0, group.size());
-        } else if (auto own = groups->second.find(access.block); own != groups->second.end()) {
-          scan(own->second, 0, own->second.size());
+          for (StrongGroup& group : groups->second) scan(group.records, 0, group.records.size());
+        } else if (StrongGroup* own = findGroup(groups->second, access.block)) {
+          scan(own->records, 0, own->records.size());
         }
       }
     }
     if (deviceStrong) {
-      Records& group = strongDevice_[key][access.block];
-      strongGroups_ += group.empty();
-      group.push_back(packed);
+      groupOf(strongDevice_[key], access.block).records.push_back(packed);
       ++liveRecords_;
     } else if (isPlainRead(packed)) {
       addPlainRead(records, insertAt, packed, alreadyThere, joins);
@@ -386,9 +383,34 @@ class AccessHistory {
   static void releaseSlack(Records& records) {
     if (records.capacity() >= 8 && records.capacity() >= 4 * records.size()) records.shrink_to_fit();
   }
-  void clearStrongDevice() {
-    strongDevice_.clear();
-    strongGroups_ = 0;
+  void clearStrongDevice() { strongDevice_.clear(); }
+  // A block's strong device-scoped records of one word, in the order they
+  // came. A word's groups are sorted by block, so that the scan order, and
+  // so which earlier access a report names, is the same in every detector
+  // instance (a hash map's order depends on where its table lives). A vector
+  // in place of the std::map they were: a million-thread histogram's group
+  // per bin and block cost a map node (96 bytes) and a tree descent each.
+  struct StrongGroup {
+    uint32_t block;
+    Records records;
+  };
+  using StrongGroups = std::vector<StrongGroup, CountedRecordAllocator<StrongGroup>>;
+  static StrongGroup* findGroup(StrongGroups& groups, uint32_t block) {
+    auto it = lowerBoundByBlock(groups, block);
+    return it != groups.end() && it->block == block ? &*it : nullptr;
+  }
+  // The block's group, made in its place if new (blocks come mostly in
+  // order: the last group, or a new one after it).
+  static StrongGroup& groupOf(StrongGroups& groups, uint32_t block) {
+    auto it = lowerBoundByBlock(groups, block);
+    if (it == groups.end() || it->block != block) it = groups.insert(it, StrongGroup{block, {}});
+    return *it;
+  }
+  static StrongGroups::iterator lowerBoundByBlock(StrongGroups& groups, uint32_t block) {
+    if (groups.empty() || groups.back().block < block) return groups.end();
+    if (groups.back().block == block) return groups.end() - 1;
+    return std::lower_bound(groups.begin(), groups.end(), block,
+                            [](const StrongGroup& g, uint32_t b) { return g.block < b; });
   }
   void markPublished(uint32_t block) {
     if (block < published_.size()) published_[block] = true;
@@ -660,11 +682,10 @@ class AccessHistory {
     peakRecordHeap_ = std::max(peakRecordHeap_, heap);
     // Records beyond a word's first live in their vector's heap block (the
     // record heap, whole capacity counted) or in a compressed page's tables
-    // (shadow_.bytes()); strong device-scoped groups each in a std::map node.
-    constexpr uint64_t kMapNodeBytes = 32 + sizeof(std::pair<const uint32_t, Records>) + 16;
-    uint64_t strongSlots = strongDevice_.capacity() * (sizeof(uint64_t) + sizeof(strongDevice_.begin()->second) + 1);
-    peakBytes_ = std::max(peakBytes_, shadow_.bytes() + strongSlots + strongGroups_ * kMapNodeBytes +
-                                          uint64_t(std::max<int64_t>(heap, 0)));
+    // (shadow_.bytes()); strong device-scoped groups in their word's
+    // vector (the record heap too: CountedRecordAllocator).
+    uint64_t strongSlots = strongDevice_.capacity() * (sizeof(uint64_t) + sizeof(StrongGroups) + 1);
+    peakBytes_ = std::max(peakBytes_, shadow_.bytes() + strongSlots + uint64_t(std::max<int64_t>(heap, 0)));
   }
   // Charges `history` with the record heap that the call it is made in
   // allocated and freed (calls of AccessHistory do not nest).
@@ -720,17 +741,14 @@ class AccessHistory {
   std::vector<uint32_t> unordered_;
   ShadowPages shadow_;
   // This launch's strong device-scoped records of global words, by location
-  // and block (see access()). Blocks are ordered so that the scan order, and
-  // so which earlier access a report names, is the same in every detector
-  // instance (a hash map's iteration order depends on where the table lives).
-  absl::flat_hash_map<uint64_t, std::map<uint32_t, Records>> strongDevice_;
+  // and block (see access() and StrongGroup).
+  absl::flat_hash_map<uint64_t, StrongGroups> strongDevice_;
   FinishedBlocks finished_;
   uint64_t liveRecords_ = 0;
   uint64_t peakRecords_ = 0;
   uint64_t peakPages_ = 0;
   uint64_t peakFullPages_ = 0;
   uint64_t peakBytes_ = 0;
-  uint64_t strongGroups_ = 0;     // non-empty groups of strongDevice_ (std::map nodes)
   int64_t recordHeap_ = 0;        // record heap charged to this object (RecordHeapCharge)
   int64_t recordHeapStart_ = 0;   // recordHeapBytesOnThisThread when the current call began
   int64_t peakRecordHeap_ = 0;
@@ -747,8 +765,8 @@ inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
   for (auto& [key, groups] : strongDevice_) {  // earlier launches' records live in shadow_
     Records& records = shadow_.at(key);
     bool wasEmpty = records.empty();
-    for (auto& [block, group] : groups)  // strong: before the plain reads
-      records.insert(records.begin() + plainReadsBegin(records), group.begin(), group.end());
+    for (StrongGroup& group : groups)  // strong: before the plain reads
+      records.insert(records.begin() + plainReadsBegin(records), group.records.begin(), group.records.end());
     if (wasEmpty && !records.empty()) shadow_.filled();
   }
   clearStrongDevice();

@@ -69,5 +69,31 @@ TEST_F(RecordHeapTest, TwoHistoriesOnOneThreadAreChargedApart) {
   EXPECT_GE(other_.recordHeapBytes(), Allocator::heapBytes(3));
 }
 
+// A word's strong device-scoped records are kept by block (a histogram's
+// atomics): in block order whatever order the blocks came in, so that the
+// report of a later conflicting access names the same earlier access in
+// every detector instance; and their heap is counted like other records'.
+TEST_F(RecordHeapTest, StrongDeviceRecordsAreKeptInBlockOrderAndCounted) {
+  auto atomicOf = [](uint32_t block) {
+    AccessRecord r = access(block, 30, AccessType::AtomicRmw);
+    r.strong = true;
+    r.origin.seq = 100 + block;
+    return r;
+  };
+  for (uint32_t block : {5u, 2u, 7u, 3u})
+    history_.access(kWord, atomicOf(block), [](const AccessRecord&) { return false; }, log_);
+  for (uint32_t block = 8; block < 40; ++block)
+    history_.access(kWord, atomicOf(block), [](const AccessRecord&) { return false; }, log_);
+  EXPECT_TRUE(log_.races().empty()) << "device-scoped atomics do not race with each other";
+  EXPECT_EQ(history_.records(), 36u);
+  EXPECT_GE(history_.recordHeapBytes(), int64_t(36 * sizeof(PackedRecord))) << "groups live on the record heap";
+  // A plain write of block 0, ordered after none of them: one report (one per
+  // earlier instruction), naming block 2's atomic, the first in block order.
+  history_.access(kWord, access(0, 40, AccessType::Write), [](const AccessRecord&) { return false; }, log_);
+  ASSERT_EQ(log_.races().size(), 1u);
+  EXPECT_EQ(log_.races()[0].first.block, 2u);
+  EXPECT_EQ(log_.races()[0].first.origin.seq, 102u);
+}
+
 }  // namespace
 }  // namespace predatar
