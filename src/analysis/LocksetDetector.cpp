@@ -23,6 +23,16 @@ LocksetDetector::ThreadState& LocksetDetector::state(uint32_t block, uint32_t th
   return threads_[uint64_t(block) * threadsPerBlock_ + thread];
 }
 
+// Only a barrier, fence or lock operation makes a thread's state: the threads
+// of a big grid that only load and store (a million-thread histogram) keep
+// none, where making one at each access was a quarter of lockset's run (the
+// map's inserts and growth).
+const LocksetDetector::ThreadState& LocksetDetector::peek(uint32_t block, uint32_t thread) const {
+  static const ThreadState kNone;
+  auto it = threads_.find(uint64_t(block) * threadsPerBlock_ + thread);
+  return it == threads_.end() ? kNone : it->second;
+}
+
 uint32_t LocksetDetector::intern(std::vector<HeldLock> locks) {
   std::sort(locks.begin(), locks.end());
   auto [it, inserted] = locksetIds_.try_emplace(locks, uint32_t(locksets_.size()));
@@ -61,8 +71,8 @@ bool LocksetDetector::barrierBetween(const Record& earlier, const ThreadState& t
 
 // The three checks, for conflicting accesses of different warps.
 bool LocksetDetector::races(const Record& earlier, const Record& later) {
-  const ThreadState& t1 = state(earlier.block, earlier.thread);
-  const ThreadState& t2 = state(later.block, later.thread);
+  const ThreadState& t1 = peek(earlier.block, earlier.thread);
+  const ThreadState& t2 = peek(later.block, later.thread);
   if (earlier.block == later.block && barrierBetween(earlier, t1, t2, later.thread)) return false;
   const auto& l1 = locksets_[earlier.lockset];
   const auto& l2 = locksets_[later.lockset];
@@ -130,7 +140,7 @@ void LocksetDetector::memory(const MemoryEvent& event) {
   // lanes with each other, then the history is updated.
   std::vector<std::pair<uint64_t, Record>> accesses;
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
-    const ThreadState& t = state(event.lanes.block, thread);
+    const ThreadState& t = peek(event.lanes.block, thread);
     Record r{event.lanes.block, thread, event.type, isStrong(event),
              event.scope, t.lockset, t.lastBarrier, event.origin, 0xf, event.isVolatile, launch_,
              bool((event.beforeDependencyWait >> lane) & 1)};
@@ -229,18 +239,22 @@ void LocksetDetector::release(const LockEvent& event) {
 void LocksetDetector::exit(const ExitEvent& event) {
   ++stats_.events;
   if (!finished_.finishes(event)) return;
-  // The peak is sampled before every 64th drop (a full count walks the map).
-  if (finishedBlocks_++ % 64 == 0) sampleShadow();
+  // The peak is sampled before every 64th drop (a full count walks the maps).
+  if (finishedBlocks_++ % 64 == 0) sampleMetadata();
   namedBarriers_.erase(event.lanes.block);
   finished_.dropShared(shadow_, event.lanes.block, [](const History&) {});
 }
 
-void LocksetDetector::kernelEnd() { sampleShadow(); }
+void LocksetDetector::kernelEnd() { sampleMetadata(); }
 
-void LocksetDetector::sampleShadow() {
+void LocksetDetector::sampleMetadata() {
   uint64_t bytes = shadow_.capacity() * (sizeof(uint64_t) + sizeof(History));
   for (const auto& [_, h] : shadow_) bytes += (h.reads.capacity() + h.lastWrites.capacity()) * sizeof(Record);
   stats_.peakShadowBytes = std::max(stats_.peakShadowBytes, bytes);
+  // Thread states (shown as lockset's thread clocks): the map's slots and held-lock lists.
+  uint64_t states = threads_.capacity() * (sizeof(uint64_t) + sizeof(ThreadState) + 1);
+  for (const auto& [_, t] : threads_) states += t.locks.capacity() * sizeof(HeldLock);
+  stats_.peakThreadClockBytes = std::max(stats_.peakThreadClockBytes, states);
 }
 
 }  // namespace predatar

@@ -73,6 +73,7 @@ class LocksetDetector final : public Detector {
 
  private:
   ThreadState& state(uint32_t block, uint32_t thread);
+  const ThreadState& peek(uint32_t block, uint32_t thread) const;
   uint32_t intern(std::vector<HeldLock> locks);
   bool conflicting(const Record& a, const Record& b) const;
   bool races(const Record& earlier, const Record& later);
@@ -96,7 +97,7 @@ class LocksetDetector final : public Detector {
   absl::flat_hash_map<uint64_t, History> shadow_;
   FinishedBlocks finished_;
   uint64_t finishedBlocks_ = 0;
-  void sampleShadow();
+  void sampleMetadata();
   uint64_t barriers_ = 0;
   // Per block, barriers of some of its live threads (named barriers with a
   // thread count, bar.arrive), id ascending, with their sorted threads.
