@@ -206,7 +206,8 @@ class ShadowPages {
   std::unique_ptr<Page> newPage(uint64_t pageNo) {
     auto page = std::make_unique<Page>();
     if (CompressedPage* c = compressed_.find(pageNo)) {
-      for (uint32_t i = 0; i < kWordsPerPage; ++i) c->wordRecords(i, page->words[i]);
+      static_assert(kWordsPerPage == CompressedPage::kWords);
+      c->expandInto(page->words);
       page->used = kWordsPerPage;
       forgetCompressed(*c);
       compressed_.erase(pageNo);
