@@ -185,11 +185,10 @@ class ShadowPages {
     uint16_t leavesBeforeTry = 0;
     // The compressed page it was expanded from, when that had several
     // layers, until the next fit: a page that blocks read in turn gains a
-    // layer each time (a GEMM's tile), and the next fit then checks the
-    // earlier layers' records and fits only the new layer, where it fitted
-    // every layer again. (A pointer: a full page costs 8 bytes more, not
-    // 64.) Its bytes count in compressedBytes_.
-    std::unique_ptr<CompressedPage> expandedFrom;
+    // layer each time (a GEMM's tile), and fitting only that layer is
+    // linear in the readers where fitting them all again was quadratic.
+    // Its heap block counts in compressedBytes_.
+    std::optional<CompressedPage> expandedFrom;
   };
   // A full page that at() leaves is compressed only after kRecentPages more
   // pages were left, if it was not touched in between: an instruction's
@@ -218,8 +217,8 @@ class ShadowPages {
       page->used = kWordsPerPage;
       forgetCompressed(*c);
       if (c->hasRestLayers()) {  // (a one-layer page fits again cheaply)
-        page->expandedFrom = std::make_unique<CompressedPage>(std::move(*c));
-        compressedBytes_ += expandedFromBytes(*page->expandedFrom);
+        page->expandedFrom = std::move(*c);
+        compressedBytes_ += page->expandedFrom->heapBytes();
       }
       compressed_.erase(pageNo);
     }
@@ -247,7 +246,8 @@ class ShadowPages {
   // A page left behind compresses when its words fit a pattern.
   void tryCompress(uint64_t pageNo, Page& page) {
     if (page.used != kWordsPerPage) return;
-    std::optional<CompressedPage> c = CompressedPage::fit(page.words, page.expandedFrom.get());
+    std::optional<CompressedPage> c =
+        CompressedPage::fit(page.words, page.expandedFrom ? &*page.expandedFrom : nullptr);
     forgetExpandedFrom(page);
     if (!c) {
       // Exponential back-off, at most 63 leaves: a page that fits later
@@ -268,10 +268,9 @@ class ShadowPages {
     compressedExtra_ -= c.extraRecords();
     compressedBytes_ -= c.heapBytes();
   }
-  static uint64_t expandedFromBytes(const CompressedPage& c) { return sizeof(CompressedPage) + 16 + c.heapBytes(); }
   void forgetExpandedFrom(Page& page) {
     if (!page.expandedFrom) return;
-    compressedBytes_ -= expandedFromBytes(*page.expandedFrom);
+    compressedBytes_ -= page.expandedFrom->heapBytes();
     page.expandedFrom.reset();
   }
   void dropPage(Map::iterator it) {

@@ -391,12 +391,11 @@ TEST(CompressedPage, FittingFromTheEarlierPageMakesTheSamePage) {
   EXPECT_EQ(page->heapBytes(), CompressedPage::fit(more)->heapBytes());
   expectExpandsTo(*page, more);
 
-  Records& word3 = more[3];
-  word3[2].clock += 5;  // an earlier reader's record changed: the earlier page is no prefix
+  more[3][2].clock += 5;  // an earlier reader's record changed: the earlier page is no prefix
   EXPECT_FALSE(earlier->beginsEachWord(more));
   EXPECT_FALSE(CompressedPage::fit(more, &*earlier)) << "no pattern holds the changed record";
-  word3.back().thread += 1;  // only the new layer (the 21st record) wrong: it does not fit
-  word3[2].clock -= 5;
+  more[3][20].thread += 1;  // only the new layer wrong: it does not fit
+  more[3][2].clock -= 5;
   EXPECT_TRUE(earlier->beginsEachWord(more));
   EXPECT_FALSE(CompressedPage::fit(more, &*earlier));
 }
