@@ -113,14 +113,8 @@ class CompressedPage {
   // them, and its shadow reached 5.5 GB halfway, uncompressed.)
   static constexpr uint32_t kMaxReadRecordsPerWord = 64;
 
-  // The pattern `words` fit, if any. `earlier`: the page the words were
-  // expanded from, if kept: when every word still begins with its records,
-  // only the records after them are fitted (a new reader's layer), not
-  // every layer again (each layer depends on its records alone, so the page
-  // is the one a whole fit makes).
-  static std::optional<CompressedPage> fit(const std::array<Records, kWords>& words,
-                                           const CompressedPage* earlier = nullptr);
-  bool hasRestLayers() const { return rest_.recordsPerWord(head_) > 0; }
+  // The pattern `words` fit, if any.
+  static std::optional<CompressedPage> fit(const std::array<Records, kWords>& words);
 
   // Records of each word in all layers.
   uint32_t allRecordsPerWord() const { return head_.recordsPerWord() + rest_.recordsPerWord(head_); }
@@ -141,19 +135,6 @@ class CompressedPage {
     forEachLayer([&](const Layer& l) {
       for (uint32_t i = 0; i < kWords; ++i) l.wordRecords(i, words[i]);
     });
-  }
-  // Whether each word of `words` begins with this page's records of it.
-  bool beginsEachWord(const std::array<Records, kWords>& words) const {
-    uint32_t n = allRecordsPerWord();
-    for (const Records& r : words)
-      if (r.size() < n) return false;
-    bool all = true;
-    size_t from = 0;
-    forEachLayer([&](const Layer& l) {
-      for (uint32_t i = 0; all && i < kWords; ++i) all = l.holdsFrom(i, words[i], from);
-      from += l.recordsPerWord();
-    });
-    return all;
   }
   bool holds(uint32_t word, const Records& r) const {
     if (r.size() != allRecordsPerWord()) return false;
@@ -192,16 +173,6 @@ class CompressedPage {
     // One layer, the records from `from` on of each word that its pattern holds.
     static std::optional<Layer> fit(const std::array<Records, kWords>& words, size_t from);
     const PackedRecord& pattern() const { return pattern_; }
-    Layer copy() const {
-      Layer l;
-      l.pattern_ = pattern_;
-      l.nextWarpSeq_ = nextWarpSeq_;
-      l.elementBytes_ = elementBytes_;
-      l.fieldBytes_ = fieldBytes_;
-      l.firstOffset_ = firstOffset_;
-      if (fields_) l.fields_ = std::make_unique<Fields>(*fields_);
-      return l;
-    }
     // A plain-read layer of one field an element: `o` is then the same
     // but for its reader (block, thread, clock and events).
     bool alikeButForReader(const Layer& o) const {
@@ -366,27 +337,18 @@ inline std::optional<CompressedPage::Layout> CompressedPage::layoutOf(const std:
   return Layout{elementBytes, fieldBytes, elementBytes - firstBytes};
 }
 
-inline std::optional<CompressedPage> CompressedPage::fit(const std::array<Records, kWords>& words,
-                                                         const CompressedPage* earlier) {
+inline std::optional<CompressedPage> CompressedPage::fit(const std::array<Records, kWords>& words) {
   size_t n = words[0].size();
   if (n == 0 || n > kMaxReadRecordsPerWord) return std::nullopt;
   for (const Records& r : words)
     if (r.size() != n) return std::nullopt;
   if (n > kMaxRecordsPerWord && !std::all_of(words[0].begin(), words[0].end(), isPlainRead)) return std::nullopt;
+  std::optional<Layer> head = Layer::fit(words, 0);
+  if (!head) return std::nullopt;
   CompressedPage c;
+  c.head_ = std::move(*head);
   absl::InlinedVector<Layer, 4> rest;
-  size_t from;
-  if (earlier && earlier->allRecordsPerWord() < n && earlier->beginsEachWord(words)) {
-    c.head_ = earlier->head_.copy();
-    earlier->rest_.forEach(earlier->head_, [&](const Layer& l) { rest.push_back(l.copy()); });
-    from = earlier->allRecordsPerWord();
-  } else {
-    std::optional<Layer> head = Layer::fit(words, 0);
-    if (!head) return std::nullopt;
-    c.head_ = std::move(*head);
-    from = c.head_.recordsPerWord();
-  }
-  for (; from < n; from += rest.back().recordsPerWord()) {
+  for (size_t from = c.head_.recordsPerWord(); from < n; from += rest.back().recordsPerWord()) {
     std::optional<Layer> layer = Layer::fit(words, from);
     if (!layer) return std::nullopt;
     // Layers of one launch (a thread's write, then its read of the word) are

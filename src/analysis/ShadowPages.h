@@ -183,12 +183,6 @@ class ShadowPages {
     // a launch-heavy program's analysis (jacobiCudaGraphs: 13M failed fits).
     uint8_t failedFits = 0;
     uint16_t leavesBeforeTry = 0;
-    // The compressed page it was expanded from, when that had several
-    // layers, until the next fit: a page that blocks read in turn gains a
-    // layer each time (a GEMM's tile), and fitting only that layer is
-    // linear in the readers where fitting them all again was quadratic.
-    // Its heap block counts in compressedBytes_.
-    std::optional<CompressedPage> expandedFrom;
   };
   // A full page that at() leaves is compressed only after kRecentPages more
   // pages were left, if it was not touched in between: an instruction's
@@ -216,10 +210,6 @@ class ShadowPages {
       c->expandInto(page->words);
       page->used = kWordsPerPage;
       forgetCompressed(*c);
-      if (c->hasRestLayers()) {  // (a one-layer page fits again cheaply)
-        page->expandedFrom = std::move(*c);
-        compressedBytes_ += page->expandedFrom->heapBytes();
-      }
       compressed_.erase(pageNo);
     }
     return page;
@@ -246,9 +236,7 @@ class ShadowPages {
   // A page left behind compresses when its words fit a pattern.
   void tryCompress(uint64_t pageNo, Page& page) {
     if (page.used != kWordsPerPage) return;
-    std::optional<CompressedPage> c =
-        CompressedPage::fit(page.words, page.expandedFrom ? &*page.expandedFrom : nullptr);
-    forgetExpandedFrom(page);
+    std::optional<CompressedPage> c = CompressedPage::fit(page.words);
     if (!c) {
       // Exponential back-off, at most 63 leaves: a page that fits later
       // (its last word's record came) is compressed a little later.
@@ -268,13 +256,7 @@ class ShadowPages {
     compressedExtra_ -= c.extraRecords();
     compressedBytes_ -= c.heapBytes();
   }
-  void forgetExpandedFrom(Page& page) {
-    if (!page.expandedFrom) return;
-    compressedBytes_ -= page.expandedFrom->heapBytes();
-    page.expandedFrom.reset();
-  }
   void dropPage(Map::iterator it) {
-    forgetExpandedFrom(*it->second);
     if (it->first == lastPageNo_) {
       lastPageNo_ = UINT64_MAX;
       lastPage_ = nullptr;
@@ -287,7 +269,7 @@ class ShadowPages {
   CompressedPages compressed_;
   uint64_t words_ = 0;
   uint64_t compressedExtra_ = 0;
-  uint64_t compressedBytes_ = 0;  // field tables of compressed pages (and of Page::expandedFrom)
+  uint64_t compressedBytes_ = 0;  // field tables of compressed pages
   std::array<LeftPage, kRecentPages> recent_{};
   uint64_t pagesLeft_ = 0;
   uint64_t lastPageNo_ = UINT64_MAX;

@@ -369,37 +369,6 @@ TEST(CompressedPage, ReaderLayersShareOneHeapBlock) {
   expectExpandsTo(*page, words);
 }
 
-// A page fitted again from the page it was expanded from fits only the
-// records after that page's: the same page as a whole fit, whether a reader
-// came after them (only its layer is fitted), or an earlier record changed
-// (the whole fit then decides).
-TEST(CompressedPage, FittingFromTheEarlierPageMakesTheSamePage) {
-  std::array<Records, CompressedPage::kWords> words, more;
-  {
-    ShadowPages shadow;
-    fillReadSharedPage(shadow, 0, 20);
-    for (uint32_t i = 0; i < CompressedPage::kWords; ++i) words[i] = shadow.at(i);
-    fillReadSharedPage(shadow, 1, 21);
-    for (uint32_t i = 0; i < CompressedPage::kWords; ++i) more[i] = shadow.at(16 + i);
-  }
-  std::optional<CompressedPage> earlier = CompressedPage::fit(words);
-  ASSERT_TRUE(earlier);
-  for (Records& r : more) r[20].pc = 7;  // a 21st reader, of another instruction
-  std::optional<CompressedPage> page = CompressedPage::fit(more, &*earlier);
-  ASSERT_TRUE(page);
-  EXPECT_EQ(page->allRecordsPerWord(), 21u);
-  EXPECT_EQ(page->heapBytes(), CompressedPage::fit(more)->heapBytes());
-  expectExpandsTo(*page, more);
-
-  more[3][2].clock += 5;  // an earlier reader's record changed: the earlier page is no prefix
-  EXPECT_FALSE(earlier->beginsEachWord(more));
-  EXPECT_FALSE(CompressedPage::fit(more, &*earlier)) << "no pattern holds the changed record";
-  more[3][20].thread += 1;  // only the new layer wrong: it does not fit
-  more[3][2].clock -= 5;
-  EXPECT_TRUE(earlier->beginsEachWord(more));
-  EXPECT_FALSE(CompressedPage::fit(more, &*earlier));
-}
-
 // A page destroyed on a thread after the thread's LayerBlockPool (by a
 // thread_local made before the pool) gives its block straight back: the
 // pool is destroyed by then (without the guard, its destroyed map took the
