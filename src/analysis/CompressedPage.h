@@ -125,17 +125,6 @@ class CompressedPage {
   void wordRecords(uint32_t word, Records& out) const {
     forEachLayer([&](const Layer& l) { l.wordRecords(word, out); });
   }
-  // Every word's records (appended to `words`, empty): the page expanded in
-  // one pass over its layers, each word's vector sized once. (Word by word,
-  // a page of 32 alike readers made each reader's layer 16 times, and each
-  // word's vector grew six times.)
-  void expandInto(std::array<Records, kWords>& words) const {
-    uint32_t n = allRecordsPerWord();
-    for (Records& w : words) w.reserve(n);
-    forEachLayer([&](const Layer& l) {
-      for (uint32_t i = 0; i < kWords; ++i) l.wordRecords(i, words[i]);
-    });
-  }
   bool holds(uint32_t word, const Records& r) const {
     if (r.size() != allRecordsPerWord()) return false;
     size_t from = 0;

@@ -206,8 +206,7 @@ class ShadowPages {
   std::unique_ptr<Page> newPage(uint64_t pageNo) {
     auto page = std::make_unique<Page>();
     if (CompressedPage* c = compressed_.find(pageNo)) {
-      static_assert(kWordsPerPage == CompressedPage::kWords);
-      c->expandInto(page->words);
+      for (uint32_t i = 0; i < kWordsPerPage; ++i) c->wordRecords(i, page->words[i]);
       page->used = kWordsPerPage;
       forgetCompressed(*c);
       compressed_.erase(pageNo);
