@@ -162,18 +162,16 @@ class AccessHistory {
     // conflicts with nor subsumes those of other blocks (morally strong;
     // subsumption needs the same block), so it scans only its own block's (a
     // histogram stays linear in threads); any other access scans them all.
-    bool deviceStrong = keptApartByBlock(key, access);
-    if (!strongDevice_.empty()) {
-      if (auto groups = strongDevice_.find(key); groups != strongDevice_.end()) {
-        if (!deviceStrong) {
-          for (StrongGroup& group : groups->second) scan(group.records, 0, group.records.size());
-        } else if (StrongGroup* own = findGroup(groups->second, access.block)) {
-          scan(own->records, 0, own->records.size());
-        }
-      }
+    Records* ownStrongGroup = nullptr;  // such an access: its block's group (found or made once)
+    if (keptApartByBlock(key, access)) {
+      ownStrongGroup = &groupOf(strongDevice_[key], access.block).records;
+      scan(*ownStrongGroup, 0, ownStrongGroup->size());
+    } else if (!strongDevice_.empty()) {
+      if (auto groups = strongDevice_.find(key); groups != strongDevice_.end())
+        for (StrongGroup& group : groups->second) scan(group.records, 0, group.records.size());
     }
-    if (deviceStrong) {
-      groupOf(strongDevice_[key], access.block).records.push_back(packed);
+    if (ownStrongGroup) {
+      ownStrongGroup->push_back(packed);
       ++liveRecords_;
     } else if (isPlainRead(packed)) {
       addPlainRead(records, insertAt, packed, alreadyThere, joins);
@@ -395,10 +393,6 @@ class AccessHistory {
     Records records;
   };
   using StrongGroups = std::vector<StrongGroup, CountedRecordAllocator<StrongGroup>>;
-  static StrongGroup* findGroup(StrongGroups& groups, uint32_t block) {
-    auto it = lowerBoundByBlock(groups, block);
-    return it != groups.end() && it->block == block ? &*it : nullptr;
-  }
   // The block's group, made in its place if new (blocks come mostly in
   // order: the last group, or a new one after it).
   static StrongGroup& groupOf(StrongGroups& groups, uint32_t block) {
