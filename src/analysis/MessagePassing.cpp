@@ -12,6 +12,7 @@ void MessagePassing::reset(uint32_t threadsPerBlock, const ClockGeometry* geomet
   threads_.clear();
   chains_.clear();
   unfenced_.clear();
+  notes_.clear();
   observed_.clear();
 }
 
@@ -44,13 +45,15 @@ void MessagePassing::fence(ThreadClocks& t, Scope scope, bool withWcp) {
   acquire(p.pendingSame);
   if (device) acquire(p.pendingOther);
   // What a fence before those unfenced flag writes would have ordered.
-  auto note = [&](std::optional<UnfencedWrite>& unfenced) {
-    if (!unfenced) return;
-    p.unfencedAcquired = unfenced;
-    unfenced.reset();
-  };
-  note(p.unfencedSame);
-  if (device) note(p.unfencedOther);
+  if (auto n = notes_.find(index(t)); n != notes_.end()) {
+    auto note = [&](std::optional<UnfencedWrite>& unfenced) {
+      if (!unfenced) return;
+      n->second.acquired = unfenced;
+      unfenced.reset();
+    };
+    note(n->second.same);
+    if (device) note(n->second.other);
+  }
   // F of the release pattern: everything of t up to here (what it just
   // acquired included, for transitivity).
   p.fenceAny = Release{t.hb, t.now};
@@ -124,8 +127,8 @@ void MessagePassing::strongRead(const ThreadClocks& t, uint64_t key, Scope scope
 void MessagePassing::noteUnfenced(const ThreadClocks& t, const UnfencedWrite& w, bool device) {
   if (w.block == t.block && w.thread == t.thread) return;
   if (w.block != t.block && !(device && w.device)) return;
-  PerThread& p = at(t);
-  (w.block == t.block ? p.unfencedSame : p.unfencedOther) = w;
+  UnfencedNotes& n = notes_[index(t)];
+  (w.block == t.block ? n.same : n.other) = w;
 }
 
 void MessagePassing::chainAdd(const ThreadClocks& t, uint64_t key, Scope scope, const Origin& origin) {
@@ -166,9 +169,9 @@ MessagePassing::Observations MessagePassing::observations(uint64_t key, const Th
   Observations o;
   o.block_ = t.block;
   if (auto mine = observed_.find(index(t)); mine != observed_.end()) {
-    if (auto it = mine->second.find(key); it != mine->second.end()) {
-      o.blockScoped_ = it->second.blockScoped;
-      o.deviceScoped_ = it->second.deviceScoped;
+    if (const Observed* seen = mine->second.find(key)) {
+      o.blockScoped_ = seen->blockScoped;
+      o.deviceScoped_ = seen->deviceScoped;
     }
   }
   return o;
@@ -182,20 +185,50 @@ bool MessagePassing::Observations::excuse(const AccessRecord& write) const {
 }
 
 MissingFence MessagePassing::missingFence(const ThreadClocks& t, const AccessRecord& earlier) const {
-  const PerThread* p = find(t);
-  if (!p) return {};
-  if (earlier.clock <= p->pendingSame.get(earlier.block, earlier.thread))
-    return {MissingFence::Side::AfterRead, p->pendingSameRead};
-  if (earlier.clock <= p->pendingOther.get(earlier.block, earlier.thread))
-    return {MissingFence::Side::AfterRead, p->pendingOtherRead};
-  if (const auto& w = p->unfencedAcquired;
-      w && w->block == earlier.block && w->thread == earlier.thread && earlier.clock <= w->epoch)
-    return {MissingFence::Side::BeforeWrite, w->origin};
+  if (const PerThread* p = find(t)) {
+    if (earlier.clock <= p->pendingSame.get(earlier.block, earlier.thread))
+      return {MissingFence::Side::AfterRead, p->pendingSameRead};
+    if (earlier.clock <= p->pendingOther.get(earlier.block, earlier.thread))
+      return {MissingFence::Side::AfterRead, p->pendingOtherRead};
+  }
+  if (auto n = notes_.find(index(t)); n != notes_.end()) {
+    if (const auto& w = n->second.acquired;
+        w && w->block == earlier.block && w->thread == earlier.thread && earlier.clock <= w->epoch)
+      return {MissingFence::Side::BeforeWrite, w->origin};
+  }
   return {};
+}
+
+MessagePassing::Observed& MessagePassing::ObservedWords::operator[](uint64_t key) {
+  if (map_) return (*map_)[key];
+  for (auto& [k, o] : list_)
+    if (k == key) return o;
+  if (list_.size() < kLinear) return list_.emplace_back(key, Observed{}).second;
+  map_ = std::make_unique<absl::flat_hash_map<uint64_t, Observed>>(list_.begin(), list_.end());
+  list_.clear();
+  list_.shrink_to_fit();
+  return (*map_)[key];
+}
+
+const MessagePassing::Observed* MessagePassing::ObservedWords::find(uint64_t key) const {
+  if (map_) {
+    auto it = map_->find(key);
+    return it == map_->end() ? nullptr : &it->second;
+  }
+  for (const auto& [k, o] : list_)
+    if (k == key) return &o;
+  return nullptr;
+}
+
+uint64_t MessagePassing::ObservedWords::heapBytes() const {
+  uint64_t total = list_.capacity() > 1 ? list_.capacity() * sizeof(list_[0]) : 0;  // (one is inline)
+  if (map_) total += sizeof(*map_) + map_->capacity() * (sizeof(uint64_t) + sizeof(Observed));
+  return total;
 }
 
 void MessagePassing::exit(const ThreadClocks& t) {
   threads_.erase(index(t));
+  notes_.erase(index(t));
   observed_.erase(index(t));
 }
 
@@ -208,10 +241,11 @@ uint64_t MessagePassing::bytes() const {
   uint64_t total = threads_.capacity() * (sizeof(uint64_t) + sizeof(PerThread)) +
                    chains_.capacity() * (sizeof(uint64_t) + sizeof(Chain)) +
                    observed_.capacity() * (sizeof(uint64_t) + sizeof(observed_.begin()->second)) +
-                   unfenced_.capacity() * (sizeof(uint64_t) + sizeof(UnfencedWrite));
+                   unfenced_.capacity() * (sizeof(uint64_t) + sizeof(UnfencedWrite)) +
+                   notes_.capacity() * (sizeof(uint64_t) + sizeof(UnfencedNotes));
   for (const auto& [_, p] : threads_)
     total += p.fenceAny.hb.bytes() + p.fenceDevice.hb.bytes() + p.pendingSame.bytes() + p.pendingOther.bytes();
-  for (const auto& [_, words] : observed_) total += words.capacity() * (sizeof(uint64_t) + sizeof(Observed));
+  for (const auto& [_, words] : observed_) total += words.heapBytes();
   for (const auto& [_, c] : chains_) {
     total += c.device.bytes();
     for (const auto& [b, clock] : c.byBlock) total += clock.bytes() + sizeof(b);

@@ -30,11 +30,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "analysis/AccessHistory.h"
 #include "analysis/FinishedBlocks.h"
 #include "analysis/ThreadClocks.h"
@@ -149,10 +151,14 @@ class MessagePassing {
     bool fencedAny = false, fencedDevice = false;
     VectorClock pendingSame, pendingOther;   // observed releases awaiting a covering fence
     Origin pendingSameRead, pendingOtherRead;  // the latest read that brought one
-    // The latest flag write with no fence before it that t read: pending
-    // until t's covering fence, then what one producer fence would have
-    // ordered (only for the missing-fence note; it orders nothing).
-    std::optional<UnfencedWrite> unfencedSame, unfencedOther, unfencedAcquired;
+  };
+  // The latest flag write with no fence before it that t read: pending until
+  // t's covering fence, then what one producer fence would have ordered (only
+  // for the missing-fence note; it orders nothing). Kept apart from PerThread:
+  // every thread of a histogram reads unfenced atomics, and a PerThread made
+  // only to hold these was 320 of the ~780 bytes a thread cost here.
+  struct UnfencedNotes {
+    std::optional<UnfencedWrite> same, other, acquired;
   };
   // One writer's releases in a chain (a reader never takes its own).
   struct Writer {
@@ -173,6 +179,21 @@ class MessagePassing {
     uint64_t takenStamp = 0;
     bool takenDevice = false, broughtSame = false, broughtOther = false;
   };
+  // A thread's latest strong reads by word: a short list searched linearly
+  // (most threads observe a word or two: a histogram's bin, a flag), all in
+  // a hash map once it grows past kLinear (a hash map per thread from the
+  // first word cost ~130 bytes a thread).
+  class ObservedWords {
+   public:
+    Observed& operator[](uint64_t key);
+    const Observed* find(uint64_t key) const;
+    uint64_t heapBytes() const;
+
+   private:
+    static constexpr size_t kLinear = 8;
+    absl::InlinedVector<std::pair<uint64_t, Observed>, 1> list_;
+    std::unique_ptr<absl::flat_hash_map<uint64_t, Observed>> map_;  // every word, once list_ outgrew kLinear
+  };
 
   PerThread& at(const ThreadClocks& t);
   void noteUnfenced(const ThreadClocks& t, const UnfencedWrite& w, bool device);
@@ -184,11 +205,12 @@ class MessagePassing {
   absl::flat_hash_map<uint64_t, PerThread> threads_;  // threads that fenced or read strongly
   absl::flat_hash_map<uint64_t, Chain> chains_;
   absl::flat_hash_map<uint64_t, UnfencedWrite> unfenced_;  // word -> its latest unfenced strong write
+  absl::flat_hash_map<uint64_t, UnfencedNotes> notes_;     // threads that read an unfenced write
   // Thread -> word -> its latest strong reads of the word. Only a thread's
   // own observations excuse its accesses, so they go when it exits: keyed by
   // (word, thread), one map held every observation of the launch (12M entries
   // for a histogram of shared atomics), and each read missed the cache.
-  absl::flat_hash_map<uint64_t, absl::flat_hash_map<uint64_t, Observed>> observed_;
+  absl::flat_hash_map<uint64_t, ObservedWords> observed_;
   uint64_t stamps_ = 0;
 };
 
