@@ -162,16 +162,18 @@ class AccessHistory {
     // conflicts with nor subsumes those of other blocks (morally strong;
     // subsumption needs the same block), so it scans only its own block's (a
     // histogram stays linear in threads); any other access scans them all.
-    Records* ownStrongGroup = nullptr;  // such an access: its block's group (found or made once)
+    Records* ownStrong = nullptr;  // such an access: its word's records apart, its block's [from, to)
+    size_t ownStrongEnd = 0;
     if (keptApartByBlock(key, access)) {
-      ownStrongGroup = &groupOf(strongDevice_[key], access.block).records;
-      scan(*ownStrongGroup, 0, ownStrongGroup->size());
+      ownStrong = &strongDevice_[key];
+      auto [from, to] = blockRange(*ownStrong, access.block);
+      ownStrongEnd = scan(*ownStrong, from, to);
     } else if (!strongDevice_.empty()) {
-      if (auto groups = strongDevice_.find(key); groups != strongDevice_.end())
-        for (StrongGroup& group : groups->second) scan(group.records, 0, group.records.size());
+      if (auto strong = strongDevice_.find(key); strong != strongDevice_.end())
+        scan(strong->second, 0, strong->second.size());
     }
-    if (ownStrongGroup) {
-      ownStrongGroup->push_back(packed);
+    if (ownStrong) {
+      ownStrong->insert(ownStrong->begin() + ptrdiff_t(ownStrongEnd), packed);  // (at the end, mostly)
       ++liveRecords_;
     } else if (isPlainRead(packed)) {
       addPlainRead(records, insertAt, packed, alreadyThere, joins);
@@ -382,29 +384,30 @@ class AccessHistory {
     if (records.capacity() >= 8 && records.capacity() >= 4 * records.size()) records.shrink_to_fit();
   }
   void clearStrongDevice() { strongDevice_.clear(); }
-  // A block's strong device-scoped records of one word, in the order they
-  // came. A word's groups are sorted by block, so that the scan order, and
-  // so which earlier access a report names, is the same in every detector
-  // instance (a hash map's order depends on where its table lives). A vector
-  // in place of the std::map they were: a million-thread histogram's group
-  // per bin and block cost a map node (96 bytes) and a tree descent each.
-  struct StrongGroup {
-    uint32_t block;
-    Records records;
-  };
-  using StrongGroups = std::vector<StrongGroup, CountedRecordAllocator<StrongGroup>>;
-  // The block's group, made in its place if new (blocks come mostly in
-  // order: the last group, or a new one after it).
-  static StrongGroup& groupOf(StrongGroups& groups, uint32_t block) {
-    auto it = lowerBoundByBlock(groups, block);
-    if (it == groups.end() || it->block != block) it = groups.insert(it, StrongGroup{block, {}});
-    return *it;
-  }
-  static StrongGroups::iterator lowerBoundByBlock(StrongGroups& groups, uint32_t block) {
-    if (groups.empty() || groups.back().block < block) return groups.end();
-    if (groups.back().block == block) return groups.end() - 1;
-    return std::lower_bound(groups.begin(), groups.end(), block,
-                            [](const StrongGroup& g, uint32_t b) { return g.block < b; });
+  // A word's strong device-scoped records, by block and within a block in
+  // the order they came: a block's records are a range of one vector. Sorted
+  // by block, so that the scan order, and so which earlier access a report
+  // names, is the same in every detector instance (a hash map's order depends
+  // on where its table lives). One vector of records in place of a vector of
+  // groups: a million-thread histogram has a group per bin and block of about
+  // one record, and the groups' vector moved them one by one as it grew
+  // (a sixth of the run under hb).
+  //
+  // The range of `block`'s records in `records` (empty, where they would go,
+  // when it has none). Blocks come mostly in order: the last block's range,
+  // walked from the end (the scan reads it anyway), or a new one at the end.
+  static std::pair<size_t, size_t> blockRange(const Records& records, uint32_t block) {
+    size_t end = records.size();
+    if (end == 0 || records[end - 1].block < block) return {end, end};
+    if (records[end - 1].block == block) {
+      size_t from = end;
+      while (from > 0 && records[from - 1].block == block) --from;
+      return {from, end};
+    }
+    auto byBlock = [](const PackedRecord& r, uint32_t b) { return r.block < b; };
+    auto from = std::lower_bound(records.begin(), records.end(), block, byBlock);
+    auto to = std::find_if(from, records.end(), [&](const PackedRecord& r) { return r.block != block; });
+    return {size_t(from - records.begin()), size_t(to - records.begin())};
   }
   void markPublished(uint32_t block) {
     if (block < published_.size()) published_[block] = true;
@@ -678,7 +681,7 @@ class AccessHistory {
     // record heap, whole capacity counted) or in a compressed page's tables
     // (shadow_.bytes()); strong device-scoped groups in their word's
     // vector (the record heap too: CountedRecordAllocator).
-    uint64_t strongSlots = strongDevice_.capacity() * (sizeof(uint64_t) + sizeof(StrongGroups) + 1);
+    uint64_t strongSlots = strongDevice_.capacity() * (sizeof(uint64_t) + sizeof(Records) + 1);
     peakBytes_ = std::max(peakBytes_, shadow_.bytes() + strongSlots + uint64_t(std::max<int64_t>(heap, 0)));
   }
   // Charges `history` with the record heap that the call it is made in
@@ -735,8 +738,8 @@ class AccessHistory {
   std::vector<uint32_t> unordered_;
   ShadowPages shadow_;
   // This launch's strong device-scoped records of global words, by location
-  // and block (see access() and StrongGroup).
-  absl::flat_hash_map<uint64_t, StrongGroups> strongDevice_;
+  // and block (see access() and blockRange()).
+  absl::flat_hash_map<uint64_t, Records> strongDevice_;
   FinishedBlocks finished_;
   uint64_t liveRecords_ = 0;
   uint64_t peakRecords_ = 0;
@@ -756,11 +759,11 @@ inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
   published_.assign(kernel.numBlocks(), false);
   if (kernel.liveLaunches.empty()) return clear();
   RecordHeapCharge charge(*this);
-  for (auto& [key, groups] : strongDevice_) {  // earlier launches' records live in shadow_
+  for (auto& [key, strong] : strongDevice_) {  // earlier launches' records live in shadow_
     Records& records = shadow_.at(key);
     bool wasEmpty = records.empty();
-    for (StrongGroup& group : groups)  // strong: before the plain reads
-      records.insert(records.begin() + plainReadsBegin(records), group.records.begin(), group.records.end());
+    // (strong: before the plain reads)
+    records.insert(records.begin() + plainReadsBegin(records), strong.begin(), strong.end());
     if (wasEmpty && !records.empty()) shadow_.filled();
   }
   clearStrongDevice();

@@ -86,7 +86,7 @@ TEST_F(RecordHeapTest, StrongDeviceRecordsAreKeptInBlockOrderAndCounted) {
     history_.access(kWord, atomicOf(block), [](const AccessRecord&) { return false; }, log_);
   EXPECT_TRUE(log_.races().empty()) << "device-scoped atomics do not race with each other";
   EXPECT_EQ(history_.records(), 36u);
-  EXPECT_GE(history_.recordHeapBytes(), int64_t(36 * sizeof(PackedRecord))) << "groups live on the record heap";
+  EXPECT_GE(history_.recordHeapBytes(), int64_t(36 * sizeof(PackedRecord))) << "they live on the record heap";
   // A plain write of block 0, ordered after none of them: one report (one per
   // earlier instruction), naming block 2's atomic, the first in block order.
   history_.access(kWord, access(0, 40, AccessType::Write), [](const AccessRecord&) { return false; }, log_);
