@@ -63,6 +63,30 @@ TEST_F(SharedAtomicsTest, AWholeBlockBarrierDropsItsSharedRecords) {
   EXPECT_EQ(history_.records(), 3u);
 }
 
+// A tile in shared memory that every warp of the block reads between two
+// barriers (a GEMM's B tile): the word's records grow to a heap block each
+// interval. The barrier empties it but keeps the block for the next interval
+// (freeing it and growing it again was a fifth of matrixMul's run in malloc);
+// the block's end frees it.
+TEST_F(SharedAtomicsTest, AWholeBlockBarrierKeepsItsSharedWordsHeapBlocks) {
+  auto readByEveryWarp = [&](uint64_t pc) {
+    for (uint32_t warp = 0; warp < 4; ++warp) access(record(warp * 32, pc, AccessType::Read));
+  };
+  readByEveryWarp(20);
+  ASSERT_EQ(history_.records(), 4u);
+  int64_t heap = history_.recordHeapBytes();
+  ASSERT_GT(heap, 0) << "four warps' reads outgrow the word's inline record";
+  history_.barrier(0, 128);
+  EXPECT_EQ(history_.records(), 0u);
+  EXPECT_EQ(history_.recordHeapBytes(), heap);
+  readByEveryWarp(30);
+  EXPECT_EQ(history_.records(), 4u);
+  EXPECT_EQ(history_.recordHeapBytes(), heap) << "the next interval reuses the heap block";
+  EXPECT_TRUE(log_.races().empty());
+  for (uint32_t warp = 0; warp < 4; ++warp) history_.exited(ExitEvent{WarpLanes{0, warp, ~0u}, {}});
+  EXPECT_EQ(history_.recordHeapBytes(), 0);
+}
+
 // A block's strong writes to its shared words form chains; they are dropped
 // when its last thread exits (AccessHistory::exited says so), and another
 // block's are kept.
