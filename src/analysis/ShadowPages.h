@@ -118,6 +118,7 @@ class ShadowPages {
   // they stay empty. Their words keep their heap blocks too: a tile that
   // every warp reads regrew each word's from one record every interval
   // (malloc was a fifth of matrixMul's run, 2.4 s of system time besides).
+  static constexpr size_t kKeptRecords = 64;  // a word's records whose heap block `keepPages` keeps
   template <class F>
   void erase(uint64_t firstKey, uint64_t lastKey, F&& dropped, bool keepPages = false) {
     for (uint64_t pageNo = firstKey >> kPageShift; pageNo <= lastKey >> kPageShift; ++pageNo) {
@@ -139,7 +140,11 @@ class ShadowPages {
         if (!r.empty()) {
           dropped(r);
           --words_;
-          if (keepPages) r.erase(r.begin(), r.end());  // (keeps its heap block: see above)
+          if (!keepPages) continue;
+          // (keeps its heap block, see above, unless outsized: what one
+          // interval of a block piled on a word need not stay for the next)
+          if (r.capacity() <= kKeptRecords) r.erase(r.begin(), r.end());
+          else r.clear();
         }
       if (keepPages) page.used = 0;
       else dropPage(it);

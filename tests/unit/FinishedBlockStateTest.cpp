@@ -66,8 +66,7 @@ TEST_F(SharedAtomicsTest, AWholeBlockBarrierDropsItsSharedRecords) {
 // A tile in shared memory that every warp of the block reads between two
 // barriers (a GEMM's B tile): the word's records grow to a heap block each
 // interval. The barrier empties it but keeps the block for the next interval
-// (freeing it and growing it again was a fifth of matrixMul's run in malloc);
-// the block's end frees it.
+// (freeing it and growing it again was a fifth of matrixMul's run in malloc).
 TEST_F(SharedAtomicsTest, AWholeBlockBarrierKeepsItsSharedWordsHeapBlocks) {
   auto readByEveryWarp = [&](uint64_t pc) {
     for (uint32_t warp = 0; warp < 4; ++warp) access(record(warp * 32, pc, AccessType::Read));
@@ -83,7 +82,12 @@ TEST_F(SharedAtomicsTest, AWholeBlockBarrierKeepsItsSharedWordsHeapBlocks) {
   EXPECT_EQ(history_.records(), 4u);
   EXPECT_EQ(history_.recordHeapBytes(), heap) << "the next interval reuses the heap block";
   EXPECT_TRUE(log_.races().empty());
-  for (uint32_t warp = 0; warp < 4; ++warp) history_.exited(ExitEvent{WarpLanes{0, warp, ~0u}, {}});
+  // An outsized pile (every thread's read at its own epoch: a record each) is
+  // not kept for the next interval.
+  history_.barrier(0, 128);
+  for (uint32_t thread = 0; thread < 128; ++thread) access(record(thread, 40, AccessType::Read, thread + 1));
+  ASSERT_GT(history_.records(), ShadowPages::kKeptRecords);
+  history_.barrier(0, 128);
   EXPECT_EQ(history_.recordHeapBytes(), 0);
 }
 
