@@ -679,7 +679,7 @@ class AccessHistory {
     peakRecordHeap_ = std::max(peakRecordHeap_, heap);
     // Records beyond a word's first live in their vector's heap block (the
     // record heap, whole capacity counted) or in a compressed page's tables
-    // (shadow_.bytes()); strong device-scoped groups in their word's
+    // (shadow_.bytes()); strong device-scoped records in their word's
     // vector (the record heap too: CountedRecordAllocator).
     uint64_t strongSlots = strongDevice_.capacity() * (sizeof(uint64_t) + sizeof(Records) + 1);
     peakBytes_ = std::max(peakBytes_, shadow_.bytes() + strongSlots + uint64_t(std::max<int64_t>(heap, 0)));
