@@ -127,41 +127,5 @@ TEST(MessagePassingTest, AFinishedBlocksSharedChainsAreDropped) {
   EXPECT_GE(reader.hb.get(1, 0), 1u);
 }
 
-// Every thread of a histogram reads its bin's latest unfenced atomic (an RMW
-// after no fence): it keeps the note for a later missing-fence report and its
-// observation, not a thread's fence and pending clocks (a PerThread made for
-// the note alone was 320 of the ~780 bytes a thread cost at 10^6 threads).
-TEST(MessagePassingTest, ThreadsThatReadUnfencedAtomicsKeepNotesNotClocks) {
-  constexpr uint32_t kBlocks = 64, kThreads = 64;
-  KernelInfo kernel;
-  kernel.grid = Dim3{kBlocks, 1, 1};
-  kernel.block = Dim3{kThreads, 1, 1};
-  ClockGeometry geometry = ClockGeometry::make(kThreads, true, kBlocks);
-  ThreadTable threads;
-  threads.reset(kernel, &geometry);
-  MessagePassing messages;
-  messages.reset(kThreads, &geometry);
-  uint64_t bin = locationKey(MemorySpace::Global, 0, 0x100), seq = 0;
-  for (uint32_t block = 0; block < kBlocks; ++block)
-    for (uint32_t thread = 0; thread < kThreads; ++thread) {
-      ThreadClocks& t = threads.at(block, thread);
-      messages.strongRead(t, bin, Scope::Device, ++seq, false, Origin{seq, 7, 0});
-      messages.chainAdd(t, bin, Scope::Device, Origin{seq, 7, 0});
-    }
-  double perThread = double(messages.bytes()) / (kBlocks * kThreads);
-  EXPECT_LT(perThread, 500.0) << "bytes of message-passing state per thread";
-  // (776 bytes with a PerThread per reader.) The note still names the
-  // unfenced write once the reader fences.
-  ThreadClocks& last = threads.at(kBlocks - 1, kThreads - 1);
-  messages.fence(last, Scope::Device, true);
-  AccessRecord earlier;
-  earlier.block = kBlocks - 1;
-  earlier.thread = kThreads - 2;
-  earlier.clock = threads.at(kBlocks - 1, kThreads - 2).now;
-  MissingFence missing = messages.missingFence(last, earlier);
-  EXPECT_EQ(missing.side, MissingFence::Side::BeforeWrite);
-  EXPECT_EQ(missing.at.seq, seq - 1);
-}
-
 }  // namespace
 }  // namespace predatar
