@@ -82,18 +82,6 @@ uint64_t ConflictClock::bytes() const {
   return total;
 }
 
-AccessedLocations::Location& AccessedLocations::operator[](uint64_t key) {
-  if (index_.empty()) {
-    for (Location& at : list_)
-      if (at.key == key) return at;
-    if (list_.size() < kLinear) return list_.emplace_back(Location{key});
-    for (uint32_t i = 0; i < list_.size(); ++i) index_.emplace(list_[i].key, i);
-  }
-  auto [it, inserted] = index_.try_emplace(key, uint32_t(list_.size()));
-  if (inserted) list_.emplace_back(Location{key});
-  return list_[it->second];
-}
-
 }  // namespace gwcp
 
 using namespace gwcp;
@@ -168,7 +156,7 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
     forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t) {
       uint64_t key = locationKey(event.space, t.block, word);
       for (HeldLock& h : *held) {
-        AccessedLocations::Location& at = h.accessed[key];
+        AccessedLocation& at = h.accessed[key];
         at.classes |= uint8_t(1u << accessClass);
         applyRuleOne(t, h, at, accessClass);
       }
@@ -191,7 +179,7 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
 // Rule (i): a release r whose critical section has an access conflicting with
 // this one, overlapping the acquire of this critical section, precedes it
 // (with everything that happens before r, by rule iv).
-void GwcpDetector::applyRuleOne(ThreadClocks& t, const HeldLock& h, AccessedLocations::Location& at,
+void GwcpDetector::applyRuleOne(ThreadClocks& t, const HeldLock& h, AccessedLocation& at,
                                 uint8_t accessClass) {
   if (!at.conflicts) {  // (none yet, or not looked up in this critical section)
     auto it = conflicts_.find({h.lock, at.key});
@@ -405,7 +393,7 @@ void GwcpDetector::recordConflicts(const ThreadClocks& t, const SharedClock& hb,
   // the empty clock, claims nothing.
   ConflictClock::Below below{overlappingHolders_ ? 0 : t.wcp.stamp(), t.lastReleaseHb};
   bool chain = deviceRelease && held.scope != Scope::Block;
-  for (const AccessedLocations::Location& at : held.accessed) {
+  for (const AccessedLocation& at : held.accessed) {
     LocationConflicts* found = at.conflicts;
     if (!found) {
       auto [it, inserted] = conflicts_.try_emplace({held.lock, at.key});

@@ -28,6 +28,7 @@
 #include "absl/container/node_hash_map.h"
 #include "analysis/AccessHistory.h"
 #include "analysis/Detector.h"
+#include "analysis/KeyedList.h"
 #include "analysis/MessagePassing.h"
 #include "analysis/ThreadClocks.h"
 
@@ -249,30 +250,20 @@ struct ThreadLockState {
   PendingQueue pending;
 };
 
-// The locations a critical section accessed, with their access class bits:
-// a short list searched linearly (most critical sections touch a few words,
-// held inline: one heap block per critical section was a tenth of gwcp's
-// allocations on per-slot locks), indexed by a hash map once it grows.
-class AccessedLocations {
- public:
-  struct Location {
-    uint64_t key;
-    uint8_t classes = 0;  // bits by AccessClass
-    // The lock's rule (i) state of the location once it has one, found once
-    // per critical section (GwcpDetector::conflicts_ keeps it in place): a
-    // critical section reads and writes its words, and the lock shapes of
-    // bench/detectors looked it up three times per critical section.
-    LocationConflicts* conflicts = nullptr;
-  };
-  Location& operator[](uint64_t key);
-  auto begin() const { return list_.begin(); }
-  auto end() const { return list_.end(); }
-
- private:
-  static constexpr size_t kLinear = 16;
-  absl::InlinedVector<Location, 2> list_;
-  absl::flat_hash_map<uint64_t, uint32_t> index_;  // key -> position in list_, past kLinear entries
+// A location a critical section accessed, with its access class bits; a
+// critical section's are a KeyedList (most touch a few words, held inline:
+// one heap block per critical section was a tenth of gwcp's allocations on
+// per-slot locks).
+struct AccessedLocation {
+  uint64_t key;
+  uint8_t classes = 0;  // bits by AccessClass
+  // The lock's rule (i) state of the location once it has one, found once
+  // per critical section (GwcpDetector::conflicts_ keeps it in place): a
+  // critical section reads and writes its words, and the lock shapes of
+  // bench/detectors looked it up three times per critical section.
+  LocationConflicts* conflicts = nullptr;
 };
+using AccessedLocations = KeyedList<AccessedLocation, 2, 16>;
 
 }  // namespace gwcp
 
@@ -340,7 +331,7 @@ class GwcpDetector final : public Detector {
 
  private:
   void access(ThreadClocks& t, const MemoryEvent& event, uint32_t lane, AccessRecord& record, uint8_t accessClass);
-  void applyRuleOne(ThreadClocks& t, const HeldLock& h, gwcp::AccessedLocations::Location& at, uint8_t accessClass);
+  void applyRuleOne(ThreadClocks& t, const HeldLock& h, gwcp::AccessedLocation& at, uint8_t accessClass);
   // Joins into P_t the lock P's that t's held locks' acquires deferred (HeldLock::lockWcp).
   void settleLockWcp(ThreadClocks& t, std::vector<HeldLock>& held) {
     for (HeldLock& h : held)

@@ -199,33 +199,6 @@ MissingFence MessagePassing::missingFence(const ThreadClocks& t, const AccessRec
   return {};
 }
 
-MessagePassing::Observed& MessagePassing::ObservedWords::operator[](uint64_t key) {
-  if (map_) return (*map_)[key];
-  for (auto& [k, o] : list_)
-    if (k == key) return o;
-  if (list_.size() < kLinear) return list_.emplace_back(key, Observed{}).second;
-  map_ = std::make_unique<absl::flat_hash_map<uint64_t, Observed>>(list_.begin(), list_.end());
-  list_.clear();
-  list_.shrink_to_fit();
-  return (*map_)[key];
-}
-
-const MessagePassing::Observed* MessagePassing::ObservedWords::find(uint64_t key) const {
-  if (map_) {
-    auto it = map_->find(key);
-    return it == map_->end() ? nullptr : &it->second;
-  }
-  for (const auto& [k, o] : list_)
-    if (k == key) return &o;
-  return nullptr;
-}
-
-uint64_t MessagePassing::ObservedWords::heapBytes() const {
-  uint64_t total = list_.capacity() > 1 ? list_.capacity() * sizeof(list_[0]) : 0;  // (one is inline)
-  if (map_) total += sizeof(*map_) + map_->capacity() * (sizeof(uint64_t) + sizeof(Observed));
-  return total;
-}
-
 void MessagePassing::exit(const ThreadClocks& t) {
   threads_.erase(index(t));
   notes_.erase(index(t));

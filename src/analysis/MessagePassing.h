@@ -30,15 +30,14 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/container/inlined_vector.h"
 #include "analysis/AccessHistory.h"
 #include "analysis/FinishedBlocks.h"
+#include "analysis/KeyedList.h"
 #include "analysis/ThreadClocks.h"
 #include "clock/VectorClock.h"
 #include "events/Event.h"
@@ -173,27 +172,17 @@ class MessagePassing {
     uint64_t stamp = 0;  // changes whenever the chain's releases change (never reused)
   };
   struct Observed {
+    uint64_t key;                                // the word
     uint64_t blockScoped = 0, deviceScoped = 0;  // seq + 1 of the latest read
     // The chain stamp of this thread's latest read that took the chain's
     // releases, whether it was device scoped, and what it brought.
     uint64_t takenStamp = 0;
     bool takenDevice = false, broughtSame = false, broughtOther = false;
   };
-  // A thread's latest strong reads by word: a short list searched linearly
-  // (most threads observe a word or two: a histogram's bin, a flag), all in
-  // a hash map once it grows past kLinear (a hash map per thread from the
-  // first word cost ~130 bytes a thread).
-  class ObservedWords {
-   public:
-    Observed& operator[](uint64_t key);
-    const Observed* find(uint64_t key) const;
-    uint64_t heapBytes() const;
-
-   private:
-    static constexpr size_t kLinear = 8;
-    absl::InlinedVector<std::pair<uint64_t, Observed>, 1> list_;
-    std::unique_ptr<absl::flat_hash_map<uint64_t, Observed>> map_;  // every word, once list_ outgrew kLinear
-  };
+  // A thread's latest strong reads by word (most threads observe a word or
+  // two: a histogram's bin, a flag; a hash map per thread from the first
+  // word cost ~130 bytes a thread).
+  using ObservedWords = KeyedList<Observed, 1, 8>;
 
   PerThread& at(const ThreadClocks& t);
   void noteUnfenced(const ThreadClocks& t, const UnfencedWrite& w, bool device);
