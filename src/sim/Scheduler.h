@@ -50,6 +50,9 @@ class Runner {
   const std::vector<ExecFn>& fns;
   const std::vector<Ctrl>& ctrl;
   ForwardProgress progress;  // lanes of a warp that need a scheduler fairer than the GPU's
+  // A barrier of the running block released its waiters: the turn ends and
+  // the block's next pass starts at its first warp (run()).
+  bool barrierReleased_ = false;
 };
 
 }  // namespace predatar::sim::detail

@@ -189,5 +189,63 @@ $DONE:
   EXPECT_EQ(exited, 0xFFFFFFFFu);
 }
 
+// Every thread stores its word of a shared tile, waits at a barrier, then
+// reads its neighbour's word, twice (ld, bar, ld: the reads of one warp come
+// before and after a second barrier).
+constexpr std::string_view kTilePtx = R"(
+.version 8.0
+.target sm_75
+.address_size 64
+.visible .entry tile(.param .u64 out) {
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<6>;
+  .shared .align 4 .b8 buf[512];
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r2, %r1, 2;
+  mov.u32 %r3, buf;
+  add.s32 %r4, %r3, %r2;
+  st.shared.u32 [%r4], %r1;
+  bar.sync 0;
+  add.s32 %r5, %r1, 1;
+  and.b32 %r5, %r5, 127;
+  shl.b32 %r5, %r5, 2;
+  add.s32 %r6, %r3, %r5;
+  ld.shared.u32 %r7, [%r6];
+  bar.sync 0;
+  ld.shared.u32 %r8, [%r6];
+  add.s32 %r9, %r7, %r8;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r9;
+  ret;
+}
+)";
+
+// After a barrier the block's warps go on in warp order (Runner::run): the
+// warp whose arrival released the others does not go first. The detectors'
+// access history keeps a word's reads of a launch in warp order, and a tile
+// that every warp reads after a barrier then meets its readers in that order.
+TEST(Events, WarpsGoOnInWarpOrderAfterABarrier) {
+  Fixture f(PtxText{kTilePtx, "tile.ptx"});
+  uint32_t* out = f.zeros<uint32_t>(128);
+  RecordingSink rec;
+  ASSERT_TRUE(f.run("tile", {1, 1, 1}, {128, 1, 1}, f.args(out), rec).ok());
+  for (uint32_t t = 0; t < 128; ++t) EXPECT_EQ(out[t], 2 * ((t + 1) % 128)) << t;
+  ASSERT_EQ(rec.barriers.size(), 2u);
+  // The barriers (B) and the warps of the shared reads, in stream order.
+  constexpr uint32_t B = UINT32_MAX;
+  std::vector<uint32_t> seen;
+  size_t event = 0;
+  for (char c : rec.order) {
+    if (c == 'B') seen.push_back(B);
+    if (c != 'M') continue;
+    const MemoryEvent& e = rec.memoryEvents[event++];
+    if (e.space == MemorySpace::Shared && e.type == AccessType::Read) seen.push_back(e.lanes.warp);
+  }
+  EXPECT_EQ(seen, (std::vector<uint32_t>{B, 0, 1, 2, 3, B, 0, 1, 2, 3}));
+}
+
 }  // namespace
 }  // namespace predatar::sim::testing
