@@ -46,6 +46,7 @@ class AccessHistory {
     if (!access.writes() && !access.strong && records.size() >= compactReadsAt_ &&
         std::has_single_bit(records.size()))
       compactReads(key, records);
+    if (readGoesLast(key, records, access)) return;
     // One report per earlier instruction and kind for this access: in a racy
     // loop, many earlier records share the instruction of a single unique race.
     // (Left uninitialized: only the first reportedCount are read, and zeroing
@@ -440,6 +441,22 @@ class AccessHistory {
   // cheap cases (firstRecord, ownRecordsOnly) leave both to the general path.
   bool touchesStrongDevice(uint64_t key, const AccessRecord& access) const {
     return keptApartByBlock(key, access) || (!strongDevice_.empty() && strongDevice_.contains(key));
+  }
+  // A plain read of a word that holds only plain reads of this launch, all
+  // by warps before its own (read-shared data after the first reader, in
+  // warp order): what access() does then, without its scans. The read
+  // conflicts with none of them and stands for none (other threads'), and no
+  // record of its warp is there to join: it goes last. (A GEMM's tiles: most
+  // of its reads.)
+  bool readGoesLast(uint64_t key, Records& records, const AccessRecord& access) {
+    if (records.empty() || !isPlainRead(records.front()) || records.front().launch != launch_)
+      return false;  // (plain reads come last: all are)
+    PackedRecord packed = packedOf(access);
+    if (!isPlainRead(packed) || !readBefore(records.back(), packed) || touchesStrongDevice(key, access)) return false;
+    insertRecord(records, records.size(), packed);
+    ++liveRecords_;
+    notePeakIfPassed();
+    return true;
   }
   // A word without records (each word after a __syncthreads, in shared
   // memory) takes `access` as its first, unless strongDevice_ may hold some

@@ -98,5 +98,51 @@ TEST_F(ReadGroupsTest, OwnReadAtAnotherInstructionLeavesTheGroup) {
   EXPECT_EQ(raced, (std::set<std::pair<uint32_t, uint64_t>>{{1, 10}, {0, 11}}));
 }
 
+// Warps that come to a word in order (as predatar schedules them) each add
+// their read last, and the word's records are those that reads in any order
+// leave: one a warp, in warp order (AccessHistory::readGoesLast).
+TEST_F(ReadGroupsTest, ReadsInWarpOrderGoLast) {
+  for (uint32_t w = 0; w < 4; ++w) access(read(w * 32 + 3, 10));
+  std::vector<PackedRecord> inOrder = history_.recordsOf(kWord);
+  ASSERT_EQ(inOrder.size(), 4u);
+  for (uint32_t w = 0; w < 4; ++w) EXPECT_EQ(inOrder[w].thread, w * 32 + 3);
+  AccessHistory other;
+  other.beginLaunch(kernel_);
+  for (uint32_t w : {2u, 0u, 3u, 1u})
+    other.access(kWord, read(w * 32 + 3, 10), [](const AccessRecord&) { return false; }, log_);
+  EXPECT_EQ(other.recordsOf(kWord), inOrder);
+  EXPECT_TRUE(log_.races().empty());
+}
+
+// A read that would go last still meets what is not among the word's records:
+// a device-scoped atomic kept apart (a race), and reads of an earlier launch
+// that it stands for from now on (they go).
+TEST_F(ReadGroupsTest, AReadGoingLastStillMeetsAtomicsKeptApartAndEarlierLaunches) {
+  access(read(0, 10));
+  AccessRecord atomic = read(33, 20);
+  atomic.type = AccessType::AtomicRmw;
+  atomic.strong = true;
+  atomic.block = 1;
+  access(atomic, /*orderedBelow=*/1);  // after thread 0's read
+  EXPECT_TRUE(log_.races().empty());
+  ASSERT_EQ(history_.records(), 2u);  // the read, and the atomic apart
+  access(read(64, 30));  // after warp 0's read, and unordered with the atomic
+  ASSERT_EQ(log_.races().size(), 1u);
+  EXPECT_EQ(log_.races()[0].first.origin.pc, 20u);
+
+  AccessHistory later;
+  later.beginLaunch(kernel_);
+  for (uint32_t w = 0; w < 2; ++w)
+    later.access(kWord, read(w * 32, 10), [](const AccessRecord&) { return false; }, log_);
+  KernelInfo next = kernel_;
+  next.launch = kernel_.launch + 1;  // on the same stream: ordered after the first,
+  next.liveLaunches = {kernel_.launch};  // whose records stay (another stream may race with them)
+  later.beginLaunch(next);
+  later.access(kWord, read(3 * 32, 10), [](const AccessRecord&) { return false; }, log_);
+  std::vector<PackedRecord> left = later.recordsOf(kWord);
+  ASSERT_EQ(left.size(), 1u) << "the first launch's reads went";
+  EXPECT_EQ(left[0].thread, 3u * 32);
+}
+
 }  // namespace
 }  // namespace predatar
