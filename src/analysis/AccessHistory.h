@@ -46,7 +46,8 @@ class AccessHistory {
     if (!access.writes() && !access.strong && records.size() >= compactReadsAt_ &&
         std::has_single_bit(records.size()))
       compactReads(key, records);
-    if (readGoesLast(key, records, access)) return;
+    PackedRecord packed = packedOf(access);
+    if (readGoesLast(key, records, access, packed)) return;
     // One report per earlier instruction and kind for this access: in a racy
     // loop, many earlier records share the instruction of a single unique race.
     // (Left uninitialized: only the first reportedCount are read, and zeroing
@@ -136,7 +137,6 @@ class AccessHistory {
       }
       return kept;
     };
-    PackedRecord packed = packedOf(access);
     size_t general = scan(records, 0, plainReadsBegin(records));
     size_t insertAt = general;  // where `packed` goes: last of the other records, or its place among the reads
     bool alreadyThere = false;  // a group of this launch holds `packed` already
@@ -448,10 +448,10 @@ class AccessHistory {
   // conflicts with none of them and stands for none (other threads'), and no
   // record of its warp is there to join: it goes last. (A GEMM's tiles: most
   // of its reads.)
-  bool readGoesLast(uint64_t key, Records& records, const AccessRecord& access) {
+  // (`packed`: packedOf(access), which access() goes on with when this declines.)
+  bool readGoesLast(uint64_t key, Records& records, const AccessRecord& access, const PackedRecord& packed) {
     if (records.empty() || !isPlainRead(records.front()) || records.front().launch != launch_)
       return false;  // (plain reads come last: all are)
-    PackedRecord packed = packedOf(access);
     if (!isPlainRead(packed) || !readBefore(records.back(), packed) || touchesStrongDevice(key, access)) return false;
     insertRecord(records, records.size(), packed);
     ++liveRecords_;
