@@ -192,8 +192,22 @@ struct Launch {
   uint64_t novelReads = 0;
   bool eventsConsumed = true;  // sink.consumesEvents(): false skips building memory and fence events
   LockInference locks;
-  // Allocation cache for bounds checks.
-  uint64_t cacheBase = 1, cacheEnd = 0;
+  // The allocations the last global accesses fell in, for bounds checks
+  // without a lookup. Two: a loop alternates between arrays (simpleStreams'
+  // `g[i] += *factor` reads two allocations an iteration, and one entry
+  // looked an allocation up at every load).
+  struct AllocationCache {
+    uint64_t base[2] = {1, 1}, end[2] = {0, 0};
+    uint32_t next = 0;  // the entry a miss replaces (the older one)
+    bool holds(uint64_t lo, uint64_t endAddr) const {
+      return (lo >= base[0] && endAddr <= end[0]) || (lo >= base[1] && endAddr <= end[1]);
+    }
+    void add(uint64_t b, uint64_t e) {
+      base[next] = b;
+      end[next] = e;
+      next ^= 1;
+    }
+  } allocationCache;
   absl::Status error;
   std::optional<FaultSite> faultSite;  // the first fault's thread and instruction
   uint64_t clockBase = 0;

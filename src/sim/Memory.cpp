@@ -88,11 +88,10 @@ bool resolveUniform(Ctx& x, ptx::Space space, AddrOf addrOf, uint32_t m, uint32_
     if ((misaligned & alignMask) != 0 || hi + bytes < hi) return false;
     // Kernels alternate between arrays (keys and values, input and output):
     // one lookup per instruction refills the cache, not one per lane.
-    if (!(lo >= L.cacheBase && hi + bytes <= L.cacheEnd)) {
+    if (!L.allocationCache.holds(lo, hi + bytes)) {
       auto range = L.memory.rangeOf(lo, hi + bytes - lo);
       if (!range) return false;
-      L.cacheBase = range->base;
-      L.cacheEnd = range->base + range->bytes;
+      L.allocationCache.add(range->base, range->base + range->bytes);
     }
     if (!isConst) acc.globalMask = m;
     return true;
@@ -184,7 +183,7 @@ static bool resolveEachLane(Ctx& x, ptx::Space space, const uint64_t* addr, uint
     switch (kind) {
       case Kind::Global:
       case Kind::Const: {
-        if (!(a >= L.cacheBase && a + bytes <= L.cacheEnd)) {
+        if (!L.allocationCache.holds(a, a + bytes)) {
           auto alloc = L.memory.rangeOf(a, bytes);
           if (!alloc) {
             L.fault(w, l, x.pc, std::string("out-of-bounds ") + what + " of " + std::to_string(bytes) +
@@ -193,8 +192,7 @@ static bool resolveEachLane(Ctx& x, ptx::Space space, const uint64_t* addr, uint
             ok = false;
             return;
           }
-          L.cacheBase = alloc->base;
-          L.cacheEnd = alloc->base + alloc->bytes;
+          L.allocationCache.add(alloc->base, alloc->base + alloc->bytes);
         }
         acc.ptr[l] = reinterpret_cast<uint8_t*>(a);
         acc.addr[l] = a;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <random>
 
 #include "sim/BarrierCheck.h"
@@ -67,7 +68,8 @@ void materialize(Launch& L, uint32_t b) {
     L.warpSpecials.assign(wpb * kSpecialWords, 0);
     for (uint32_t wi = 0; wi < wpb; ++wi) fillWarpSpecials(L, wi, wpb, L.warpSpecials.data() + wi * kSpecialWords);
   }
-  if (L.freeWarpSlots.empty()) {
+  bool reused = !L.freeWarpSlots.empty();  // (else new slots: default-constructed)
+  if (!reused) {
     blk.firstWarp = uint32_t(L.warps.size());
     L.warps.resize(L.warps.size() + wpb);
   } else {
@@ -76,7 +78,10 @@ void materialize(Launch& L, uint32_t b) {
   }
   for (uint32_t wi = 0; wi < wpb; ++wi) {
     Warp& w = L.warps[blk.firstWarp + wi];
-    w = Warp{};
+    if (reused) {  // (in place: `w = Warp{}` zeroed a temporary and copied its kilobyte)
+      std::destroy_at(&w);
+      std::construct_at(&w);
+    }
     w.block = b;
     w.inBlock = wi;
     w.index = b * wpb + wi;
