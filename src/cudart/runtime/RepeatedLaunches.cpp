@@ -118,9 +118,14 @@ void FootprintRecorder::memory(const MemoryEvent& e) {
     if (written) noteWrite(range->first, range->second);
     return;
   }
+  // (A lane at the address of the lane before it notes nothing new: a
+  // broadcast load, `*factor` in every thread, is one range, not 32.)
+  uint64_t previous = ~uint64_t(0);
   for (LaneMask m = e.lanes.mask; m; m &= m - 1) {
     uint32_t l = uint32_t(std::countr_zero(m));
     uint64_t a = e.address[l], end = a + std::max<uint8_t>(e.size, 1);
+    if (a == previous) continue;
+    previous = a;
     if (reads) noteRead(a, end);
     if (written) noteWrite(a, end);
   }
