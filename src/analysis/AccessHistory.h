@@ -494,18 +494,23 @@ class AccessHistory {
     }
     if (touchesStrongDevice(key, access)) return false;
     PackedRecord packed = packedOf(access);
-    if (records.size() == 1 && ownSubsumed(records[0], access)) {
-      records[0] = packed;  // the common case (a loop's write, or read): one store
-      return true;
-    }
     size_t kept = 0, generalKept = 0;
-    for (size_t i = 0; i < records.size(); ++i) {
-      if (ownSubsumed(records[i], access)) continue;
-      generalKept += !isPlainRead(records[i]);
-      records[kept++] = records[i];
+    if (records.size() == 1) {
+      if (ownSubsumed(records[0], access)) {
+        records[0] = packed;  // the common case (a loop's write, or read): one store
+        return true;
+      }
+      kept = 1;  // (a read after the thread's write: the write stays)
+      generalKept = !isPlainRead(records[0]);
+    } else {
+      for (size_t i = 0; i < records.size(); ++i) {
+        if (ownSubsumed(records[i], access)) continue;
+        generalKept += !isPlainRead(records[i]);
+        records[kept++] = records[i];
+      }
+      liveRecords_ -= records.size() - kept;
+      records.resize(kept);
     }
-    liveRecords_ -= records.size() - kept;
-    records.resize(kept);
     insertRecord(records, isPlainRead(packed) ? kept : generalKept, packed);
     ++liveRecords_;
     notePeakIfPassed();  // (the insert may have grown the vector's heap block)
@@ -514,7 +519,7 @@ class AccessHistory {
   // `r` passed ownRecordsOnly's test: it is the accessing thread's unless
   // its bytes are apart, and then `access` does not subsume it.
   static bool ownSubsumed(const PackedRecord& r, const AccessRecord& access) {
-    return (r.bytes() & access.bytes) && subsumes(access, AccessRecord::unpack(r));
+    return (r.bytes() & access.bytes) && subsumes(access, r);
   }
   static bool readBefore(const PackedRecord& a, const PackedRecord& b) {
     uint32_t aWarp = a.warp(), bWarp = b.warp();

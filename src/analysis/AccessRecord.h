@@ -62,6 +62,17 @@ inline bool conflicts(const AccessRecord& a, const AccessRecord& b) {
   bool widerScope = later.scope == Scope::Block || earlier.scope != Scope::Block;
   return widerScope && later.writes() == earlier.writes();
 }
+// The same for a kept record, read from its packed fields (unpacking a record
+// to ask this was a sixth of a loop's update of its thread's own word).
+[[gnu::always_inline]] inline bool subsumes(const AccessRecord& later, const PackedRecord& earlier) {
+  uint8_t bytes = earlier.bytes();
+  bool earlierWrites = earlier.type() != AccessType::Read;
+  if ((later.bytes & bytes) != bytes) return false;
+  if (!later.strong) return later.writes() || !earlierWrites;
+  if (!earlier.strong() || earlier.block != later.block) return false;
+  bool widerScope = later.scope == Scope::Block || earlier.scope() != Scope::Block;
+  return widerScope && later.writes() == earlierWrites;
+}
 
 // Accesses of two launches that nothing orders conflict when one writes,
 // unless both are strong at device (or system) scope: a block scope never
