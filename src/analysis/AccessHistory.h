@@ -210,10 +210,10 @@ class AccessHistory {
   //    one, or comes last among its warp's reads (ownWarpReads).
   // So this finds the warp's reads once, then changes them for all lanes in
   // one pass where their order cannot matter (readsTogether), else does
-  // ownWarpReads for each lane in turn. Returns how many lanes it took, in
-  // order: it stops where a lane's access would compact the word's reads
-  // (compactReads, which access() runs at a lane's start) and leaves the
-  // rest to access().
+  // ownWarpReads for each lane in turn, compacting the word's reads where a
+  // lane's access() would (compactReads, at a lane's start). Returns how
+  // many lanes it took: all, or none when the word is not such (the caller
+  // then sends each lane through access()).
   size_t sameWordReads(uint64_t key, AccessRecord access, const LaneEpoch* lanes, size_t count) {
     if (count == 0 || access.writes() || access.strong || touchesStrongDevice(key, access)) return 0;
     RecordHeapCharge charge(*this);
@@ -226,7 +226,17 @@ class AccessHistory {
     auto [first, end] = warpReads(key, records, 0, read);
     if (readsTogether(records, first, end, read, lanes, count)) return count;
     for (size_t i = 0; i < count; ++i) {
-      if (records.size() >= compactReadsAt_ && std::has_single_bit(records.size())) return i;
+      if (records.size() >= compactReadsAt_ && std::has_single_bit(records.size())) {
+        // What access() does first at this lane; the rest of its path is
+        // this loop's still (compacting keeps the first of each kind of
+        // interchangeable read, so the word holds plain reads only, its last
+        // this warp's). Leaving the rest of the lanes to access() sent each
+        // down the general path: a 512-thread block's reads of `*factor`
+        // reach 8 and 16 records, a sixth of a g[i] += *factor kernel.
+        size_t before = records.size();
+        compactReads(key, records);
+        if (records.size() != before) std::tie(first, end) = warpReads(key, records, 0, read);
+      }
       access.thread = lanes[i].thread;
       access.clock = lanes[i].clock;
       read = packedOf(access);
