@@ -154,6 +154,16 @@ uint32_t Runner::sharedPc(const Warp& w, uint32_t lanes) {
   return same ? pc : kSeveralPcs;
 }
 
+// Bit pc % 64 of each lane's pc: a lane of `lanes` can be at pc only if its bit
+// is set. (A divergent group with lanes at several other pcs compared each
+// of them at every instruction, to see whether they joined it: a sixth of
+// the scheduler's time in warpAggregatedAtomicsCG.)
+uint64_t Runner::pcBits(const Warp& w, uint32_t lanes) {
+  uint64_t bits = 0;
+  forLanes(lanes, [&](uint32_t l) { bits |= uint64_t(1) << (w.pc[l] % 64); });
+  return bits;
+}
+
 uint32_t Runner::selectPc(Warp& w, uint32_t ready) {
   uint32_t best = UINT32_MAX, next = UINT32_MAX;
   forLanes(ready, [&](uint32_t l) {
@@ -409,6 +419,7 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
     uint32_t others = ready & ~mask;
     if (!others) w.rotate = false;
     uint32_t othersPc = sharedPc(w, others);
+    uint64_t othersPcBits = pcBits(w, others);
     progress.scheduled(L, w, pc, mask);
     uint32_t curFunc = UINT32_MAX;
     bool yield = false;
@@ -627,11 +638,13 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
       if (others) {
         uint32_t join = 0;
         if (othersPc != kSeveralPcs) join = pc == othersPc ? others : 0;
-        else forLanes(others, [&](uint32_t l) { if (w.pc[l] == pc) join |= 1u << l; });
+        else if ((othersPcBits >> (pc % 64)) & 1)
+          forLanes(others, [&](uint32_t l) { if (w.pc[l] == pc) join |= 1u << l; });
         if (join) {
           mask |= join;
           others &= ~join;
           othersPc = sharedPc(w, others);
+          othersPcBits = pcBits(w, others);
           w.groupSteps = 0;
           if (!others) w.rotate = false;
         } else if (++w.groupSteps > kRotateSteps) {

@@ -35,6 +35,7 @@ class Runner {
   // still let the next block run.
   static constexpr uint32_t kReadOnlyPasses = 256;
   static uint32_t sharedPc(const Warp& w, uint32_t lanes);
+  static uint64_t pcBits(const Warp& w, uint32_t lanes);
   void exitLanes(Warp& w, uint32_t lanes, uint32_t pc);
   void checkBarrier(Block& b, uint32_t id, uint32_t pc);
   bool barrier(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t mask, uint32_t exec);
