@@ -98,6 +98,11 @@ struct Warp {
   bool started = false;  // resident: registers allocated
   uint32_t lastPc = 0;
   uint64_t groupSteps = 0;  // steps of divergent groups since the last merge or rotation
+  // Windows of groupSteps in a row whose groups worked (changed memory or
+  // read new words), and whether the current one did so far (runWarp): a
+  // group that works is not made to rotate (Scheduler.cpp, kRotateSteps).
+  uint32_t busyWindows = 0;
+  bool windowWorked = false;
   std::unique_ptr<uint64_t[]> regs;  // [specials | function registers] x 32 lanes
   // local memory: 32 lanes x stackBytes
   LocalMemory local;

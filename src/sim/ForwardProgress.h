@@ -2,10 +2,13 @@
 // within a warp.
 //
 // What the emulator models: the lanes of a warp that diverge run as groups;
-// the group at the lowest PC runs first and, when a group has run 256 steps
-// without meeting the others (a spin loop), another group gets a turn. So a
-// lane spinning on a word that another lane of its own warp writes always
-// finishes here.
+// the group at the lowest PC runs (at every step: one that jumps past a
+// lower group waits for it) and, when a group has run 256 steps without
+// meeting the others, changing memory or reading new words (a spin loop),
+// another group gets a turn (sim/Scheduler.cpp, kRotateSteps). So a lane
+// spinning on a word that another lane of its own warp writes always
+// finishes here, and lanes that left a loop where others still work wait
+// at its end, as on a GPU.
 //
 // What the hardware promises (sm_70 and later, independent thread
 // scheduling): diverged paths are interleaved *before* the point where the

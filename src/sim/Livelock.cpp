@@ -56,6 +56,7 @@ std::pair<uint64_t, uint64_t> LivelockDetector::fingerprint(const Launch& L,
     h.add(w.waiting);
     h.add(w.rotate);
     h.add(w.groupSteps);
+    h.add(w.busyWindows);
     h.add(w.lastPc);
     h.addAll(w.pc, 32);
     h.addAll(w.waitKind, 32);

@@ -17,7 +17,18 @@ namespace predatar::sim::detail {
 
 namespace {
 
-constexpr uint64_t kRotateSteps = 256;  // divergent group steps before another group gets a turn
+// Divergent group steps without a merge before another group gets a turn
+// (a lane that spins on a word another group of its warp will write), unless
+// the groups worked meanwhile (changed memory, or read words the warp had
+// not read lately: Launch::novelReads): then up to kBusyWindows such windows
+// in a row. A group in a loop that others left, working through a table
+// (curand_init's skip-ahead, its trip count per lane), is not waiting for
+// them; rotating let the others run on past the loop's end while it was
+// still in it, where a GPU holds them, and ForwardProgress warned about
+// NVIDIA's Monte Carlo samples. A spin loop does neither, or gives way after
+// the cap (one that polls more words than Warp::recentReads holds).
+constexpr uint64_t kRotateSteps = 256;
+constexpr uint32_t kBusyWindows = 4096;
 
 // The special registers of warp `wi` of any block, lane by lane (0 for the
 // block's own, %ctaid, set by materialize).
@@ -141,27 +152,23 @@ std::string seconds(double s) {
 
 }  // namespace
 
-// The pc every lane of `lanes` is at, or kSeveralPcs. The lanes a group
-// left behind keep their pcs while it runs: when they wait at one
-// instruction (a warp diverged in two), the group checks for a join with one
-// comparison per instruction instead of a loop over the lanes (a fifth of a
-// divergent kernel's emulation).
-uint32_t Runner::sharedPc(const Warp& w, uint32_t lanes) {
-  if (!lanes) return kSeveralPcs;
-  uint32_t pc = w.pc[std::countr_zero(lanes)];
-  bool same = true;
-  forLanes(lanes, [&](uint32_t l) { same &= w.pc[l] == pc; });
-  return same ? pc : kSeveralPcs;
-}
-
-// Bit pc % 64 of each lane's pc: a lane of `lanes` can be at pc only if its bit
-// is set. (A divergent group with lanes at several other pcs compared each
-// of them at every instruction, to see whether they joined it: a sixth of
-// the scheduler's time in warpAggregatedAtomicsCG.)
-uint64_t Runner::pcBits(const Warp& w, uint32_t lanes) {
-  uint64_t bits = 0;
-  forLanes(lanes, [&](uint32_t l) { bits |= uint64_t(1) << (w.pc[l] % 64); });
-  return bits;
+// What the lanes outside the running group are at, in one pass. They keep
+// their pcs while it runs, so it checks for a join with one comparison an
+// instruction when they wait at one pc (a warp diverged in two: a fifth of a
+// divergent kernel's emulation), and with `bits` when at several (comparing
+// each of them at every instruction was a sixth of the scheduler's time in
+// warpAggregatedAtomicsCG).
+Runner::OtherPcs Runner::otherPcs(const Warp& w, uint32_t lanes) {
+  OtherPcs at;
+  uint32_t highest = 0;
+  forLanes(lanes, [&](uint32_t l) {
+    uint32_t p = w.pc[l];
+    at.bits |= uint64_t(1) << (p % 64);
+    at.lowest = std::min(at.lowest, p);
+    highest = std::max(highest, p);
+  });
+  at.shared = lanes && at.lowest == highest ? at.lowest : kSeveralPcs;
+  return at;
 }
 
 uint32_t Runner::selectPc(Warp& w, uint32_t ready) {
@@ -410,16 +417,32 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
   x.W = &w;
   x.special = w.regs.get();
   uint64_t executed = 0;
+  // (for w.windowWorked: stores that changed memory, and loads of words the
+  // warp had not read lately)
+  auto work = [&L = L] { return L.memoryChanges + L.novelReads; };
+  uint64_t workSeen = work();
+  uint32_t lowerGroupPc = UINT32_MAX;  // where the group that gave way found a lower one (below)
   while (executed < budget) {
     uint32_t ready = w.exists & ~w.exited & ~w.waiting;
     if (!ready) break;
-    uint32_t pc = selectPc(w, ready);
-    uint32_t mask = 0;
-    forLanes(ready, [&](uint32_t l) { if (w.pc[l] == pc) mask |= 1u << l; });
+    uint32_t pc = lowerGroupPc != UINT32_MAX ? lowerGroupPc : selectPc(w, ready);
+    lowerGroupPc = UINT32_MAX;
+    // The group at pc, and what the others are at (otherPcs), in one pass.
+    uint32_t mask = 0, highest = 0;
+    OtherPcs othersAt;
+    forLanes(ready, [&](uint32_t l) {
+      uint32_t p = w.pc[l];
+      if (p == pc) {
+        mask |= 1u << l;
+        return;
+      }
+      othersAt.bits |= uint64_t(1) << (p % 64);
+      othersAt.lowest = std::min(othersAt.lowest, p);
+      highest = std::max(highest, p);
+    });
     uint32_t others = ready & ~mask;
     if (!others) w.rotate = false;
-    uint32_t othersPc = sharedPc(w, others);
-    uint64_t othersPcBits = pcBits(w, others);
+    othersAt.shared = others && othersAt.lowest == highest ? highest : kSeveralPcs;
     progress.scheduled(L, w, pc, mask);
     uint32_t curFunc = UINT32_MAX;
     bool yield = false;
@@ -637,19 +660,38 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
       }
       if (others) {
         uint32_t join = 0;
-        if (othersPc != kSeveralPcs) join = pc == othersPc ? others : 0;
-        else if ((othersPcBits >> (pc % 64)) & 1)
+        if (othersAt.shared != kSeveralPcs) join = pc == othersAt.shared ? others : 0;
+        else if ((othersAt.bits >> (pc % 64)) & 1)
           forLanes(others, [&](uint32_t l) { if (w.pc[l] == pc) join |= 1u << l; });
         if (join) {
           mask |= join;
           others &= ~join;
-          othersPc = sharedPc(w, others);
-          othersPcBits = pcBits(w, others);
+          othersAt = otherPcs(w, others);
           w.groupSteps = 0;
+          w.busyWindows = 0;
+          w.windowWorked = false;
+          workSeen = work();
           if (!others) w.rotate = false;
         } else if (++w.groupSteps > kRotateSteps) {
           w.groupSteps = 0;
-          w.rotate = true;
+          bool busy = w.windowWorked || work() != workSeen;
+          w.windowWorked = false;
+          workSeen = work();
+          if (!busy || ++w.busyWindows >= kBusyWindows) {
+            w.busyWindows = 0;
+            w.rotate = true;
+            break;
+          }
+        }
+        // The lowest group runs, at every step, not only when a turn starts:
+        // a group that jumped past a lower one (a case of a switch, to the
+        // switch's end) waits there for it, as a GPU reconverges the warp.
+        // Running on, it went round its loop ahead of the others, met them at
+        // the back edge iterations apart, and left the loop without them
+        // (ForwardProgress then warned about a valid program). Not while
+        // groups rotate: a spin loop waits for a higher group to move.
+        if (others && !w.rotate && pc > othersAt.lowest) {
+          lowerGroupPc = othersAt.lowest;  // (what selectPc would find: no lane stopped or left)
           break;
         }
       }
@@ -660,6 +702,7 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
     progress.stopped(L, w);
     if (yield) break;
   }
+  w.windowWorked |= work() != workSeen;  // (other warps run before its next turn)
   return executed;
 }
 

@@ -34,8 +34,12 @@ class Runner {
   // memory: a warp that polls more words than Warp::recentReads holds must
   // still let the next block run.
   static constexpr uint32_t kReadOnlyPasses = 256;
-  static uint32_t sharedPc(const Warp& w, uint32_t lanes);
-  static uint64_t pcBits(const Warp& w, uint32_t lanes);
+  struct OtherPcs {
+    uint32_t shared = kSeveralPcs;  // the pc all of them are at, or kSeveralPcs
+    uint32_t lowest = UINT32_MAX;
+    uint64_t bits = 0;              // bit pc % 64 of each one's pc: one can be at pc only if it is set
+  };
+  static OtherPcs otherPcs(const Warp& w, uint32_t lanes);
   void exitLanes(Warp& w, uint32_t lanes, uint32_t pc);
   void checkBarrier(Block& b, uint32_t id, uint32_t pc);
   bool barrier(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t mask, uint32_t exec);

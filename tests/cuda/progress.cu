@@ -63,3 +63,31 @@ __global__ void ticketsAroundATableWalk(int* counter, int* tickets, const int* t
   if (threadIdx.x == 0) tickets[blockIdx.x * 2 + 1] = atomicAdd(counter, 1);
   sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
+
+// Lanes that take different cases of a switch in every iteration of a loop
+// with a uniform trip count, then store: valid on any GPU (the warp
+// reconverges after the switch, and all lanes leave the loop together).
+__global__ void divergentCasesInALoop(unsigned* out, int iterations) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned acc = 0;
+  for (int i = 0; i < iterations; ++i) {
+    switch ((threadIdx.x + i) % 6) {
+      case 0: acc += i * 3; break;
+      case 1: acc ^= i << 2; break;
+      case 2: acc -= i; break;
+      case 3: acc += __popc(i); break;
+      case 4: acc *= 3; break;
+      default: acc += 7; break;
+    }
+  }
+  out[idx] = acc;
+}
+
+// Each lane walks a table for its own number of steps, then stores: the lanes
+// that finish first wait at the loop's end for the others on a GPU, and none
+// needs another. (Like curand_init's skip-ahead: NVIDIA's Monte Carlo samples.)
+__global__ void unevenTableWalks(const unsigned* table, unsigned* out, unsigned n) {
+  unsigned lane = threadIdx.x, acc = 0;
+  for (unsigned i = 0; i < 40 * (lane + 1) + 1; ++i) acc ^= table[(i * 7 + lane) % n];
+  out[lane] = acc;
+}

@@ -158,5 +158,52 @@ TEST(ForwardProgress, TurnsInLockstepGetNoWarning) {
   for (int i = 0; i < 64; ++i) EXPECT_EQ(out[i], i);
 }
 
+// The emulator runs the lowest group first; a group that jumped past a lower
+// one (a case of the switch to its end) used to run on into later
+// iterations, meet the others at the loop's back edge a few iterations
+// ahead, and leave the loop from there: a warning for a valid program.
+TEST(ForwardProgress, DivergentCasesInALoopGetNoWarning) {
+  Fixture f("progress");
+  unsigned* out = f.zeros<unsigned>(32);
+  constexpr int kIterations = 64;
+  LaunchResult r = launchProgress(f, "divergentCasesInALoop", {1, 1, 1}, {32, 1, 1}, f.args(out, kIterations));
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  EXPECT_TRUE(r.stats.warnings.empty()) << r.stats.warnings[0];
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    unsigned acc = 0;
+    for (unsigned i = 0; i < kIterations; ++i) {
+      switch ((lane + i) % 6) {
+        case 0: acc += i * 3; break;
+        case 1: acc ^= i << 2; break;
+        case 2: acc -= i; break;
+        case 3: acc += __builtin_popcount(i); break;
+        case 4: acc *= 3; break;
+        default: acc += 7; break;
+      }
+    }
+    EXPECT_EQ(out[lane], acc) << "lane " << lane;
+  }
+}
+
+// Lanes in a loop that others have left, working through a table for
+// hundreds of steps, are not waiting for them: the others are not let run on
+// past the loop's end (they stored their results while the loop ran: a
+// warning for a valid program, NVIDIA's Monte Carlo samples' curand_init).
+TEST(ForwardProgress, UnevenLoopsOverATableGetNoWarning) {
+  Fixture f("progress");
+  constexpr unsigned kWords = 4096;
+  unsigned* table = f.zeros<unsigned>(kWords);
+  for (unsigned i = 0; i < kWords; ++i) table[i] = i * 2654435761u;
+  unsigned* out = f.zeros<unsigned>(32);
+  LaunchResult r = launchProgress(f, "unevenTableWalks", {1, 1, 1}, {32, 1, 1}, f.args(table, out, kWords));
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  EXPECT_TRUE(r.stats.warnings.empty()) << r.stats.warnings[0];
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    unsigned acc = 0;
+    for (unsigned i = 0; i < 40 * (lane + 1) + 1; ++i) acc ^= table[(i * 7 + lane) % kWords];
+    EXPECT_EQ(out[lane], acc) << "lane " << lane;
+  }
+}
+
 }  // namespace
 }  // namespace predatar::sim::testing
