@@ -144,22 +144,29 @@ std::string seconds(double s) {
 
 }  // namespace
 
-// What the lanes outside the running group are at, in one pass. They keep
-// their pcs while it runs, so it checks for a join with one comparison an
-// instruction when they wait at one pc (a warp diverged in two: a fifth of a
-// divergent kernel's emulation), and with `bits` when at several (comparing
-// each of them at every instruction was a sixth of the scheduler's time in
+// What the lanes of `lanes` not at `groupPc` are at, and those at it
+// (`group`), in one pass. The others keep their pcs while the group runs, so
+// it checks for a join with one comparison an instruction when they wait at
+// one pc (a warp diverged in two: a fifth of a divergent kernel's
+// emulation), and with `bits` when at several (comparing each of them at
+// every instruction was a sixth of the scheduler's time in
 // warpAggregatedAtomicsCG).
-Runner::OtherPcs Runner::otherPcs(const Warp& w, uint32_t lanes) {
+[[gnu::always_inline]] inline Runner::OtherPcs Runner::otherPcs(const Warp& w, uint32_t lanes, uint32_t groupPc,
+                                                                  uint32_t& group) {
   OtherPcs at;
   uint32_t highest = 0;
+  group = 0;
   forLanes(lanes, [&](uint32_t l) {
     uint32_t p = w.pc[l];
+    if (p == groupPc) {
+      group |= 1u << l;
+      return;
+    }
     at.bits |= uint64_t(1) << (p % 64);
     at.lowest = std::min(at.lowest, p);
     highest = std::max(highest, p);
   });
-  at.shared = lanes && at.lowest == highest ? at.lowest : kSeveralPcs;
+  at.shared = (lanes & ~group) && at.lowest == highest ? at.lowest : kSeveralPcs;
   return at;
 }
 
@@ -204,22 +211,10 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
     if (!ready) break;
     uint32_t pc = lowerGroupPc != UINT32_MAX ? lowerGroupPc : selectPc(w, ready);
     lowerGroupPc = UINT32_MAX;
-    // The group at pc, and what the others are at (otherPcs), in one pass.
-    uint32_t mask = 0, highest = 0;
-    OtherPcs othersAt;
-    forLanes(ready, [&](uint32_t l) {
-      uint32_t p = w.pc[l];
-      if (p == pc) {
-        mask |= 1u << l;
-        return;
-      }
-      othersAt.bits |= uint64_t(1) << (p % 64);
-      othersAt.lowest = std::min(othersAt.lowest, p);
-      highest = std::max(highest, p);
-    });
+    uint32_t mask;
+    OtherPcs othersAt = otherPcs(w, ready, pc, mask);
     uint32_t others = ready & ~mask;
     if (!others) w.rotate = false;
-    othersAt.shared = others && othersAt.lowest == highest ? highest : kSeveralPcs;
     progress.scheduled(L, w, pc, mask);
     uint32_t curFunc = UINT32_MAX;
     bool yield = false;
@@ -443,7 +438,8 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
         if (join) {
           mask |= join;
           others &= ~join;
-          othersAt = otherPcs(w, others);
+          uint32_t none;  // (no lane is at kSeveralPcs)
+          othersAt = otherPcs(w, others, kSeveralPcs, none);
           w.groupSteps = 0;
           w.busyWindows = 0;
           w.windowWorked = false;

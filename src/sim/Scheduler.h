@@ -39,7 +39,7 @@ class Runner {
     uint32_t lowest = UINT32_MAX;
     uint64_t bits = 0;              // bit pc % 64 of each one's pc: one can be at pc only if it is set
   };
-  static OtherPcs otherPcs(const Warp& w, uint32_t lanes);
+  static OtherPcs otherPcs(const Warp& w, uint32_t lanes, uint32_t groupPc, uint32_t& group);
   void exitLanes(Warp& w, uint32_t lanes, uint32_t pc);
   void checkBarrier(Block& b, uint32_t id, uint32_t pc);
   bool barrier(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t mask, uint32_t exec);
