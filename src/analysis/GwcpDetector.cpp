@@ -281,8 +281,8 @@ void GwcpDetector::acquire(const LockEvent& event) {
 // acquire joined (its block's, or the device one for a device-scoped acquire
 // and release): P_u(acq1) <= P_u(r1) <= that lock P <= P_t, since P only grows
 // while a thread lives, so every other entry of C_acq1 is <= C_t already.
-void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockState& mine, const HeldLock& held,
-                                Scope releaseScope) {
+size_t GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockState& mine, const HeldLock& held,
+                                  Scope releaseScope) {
   Cursors& cursors = mine.cursors;
   bool joined = true;
   auto own = [&t](const CriticalSection& cs) { return cs.block == t.block && cs.thread == t.thread; };
@@ -297,7 +297,7 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockStat
   const CriticalSectionLog* ownLog = lock.blockLog.find(t.block);  // (no log is added below)
   // Entries of ownLog below this index have their H in P_t: scanChain joined
   // a later one's, and H only grows along an exclusive log.
-  size_t ownLogBelowP = 0;
+  size_t ownLogBelowP = 0, deviceLogBelowP = 0;  // (and of the device log)
   auto scan = [&](const CriticalSectionLog& log, size_t& cursor, auto relevant) {
     cursor = std::max(cursor, log.base);  // dropped entries were consumed (trimLog)
     for (size_t i = cursor; i < log.end(); ++i) {
@@ -341,6 +341,7 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockStat
     if (auto k = lastOtherAtOrBefore(lo - 1)) {
       joined |= t.absorbWcp(log[*k].releaseHb);
       if (&log == ownLog) ownLogBelowP = *k + 1;
+      if (&log == &lock.deviceLog) deviceLogBelowP = *k + 1;
     }
     cursor = lo;
   };
@@ -378,6 +379,7 @@ void GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockStat
       mine.pending.pop_front();
     }
   }
+  return deviceLogBelowP;
 }
 
 // Rule (i) bookkeeping: the locations this critical section accessed remember
@@ -443,11 +445,12 @@ void GwcpDetector::release(const LockEvent& event) {
     LockState& lock = blockLocal_.stateOf(locks_, event, lane);
     std::optional<ThreadLockState> unkept;  // (the thread's state, when it was not kept)
     ThreadLockState& mine = stateAtRelease(lock, t, tid, unkept);
-    applyRuleTwo(t, lock, mine, held, event.scope);
+    size_t deviceLogBelowP = applyRuleTwo(t, lock, mine, held, event.scope);
     SharedClock hb = t.hbSnapshot();
     recordConflicts(t, hb, held, event.scope, lock);
     t.lastReleaseHb = hb.stamp();
     lock.clocks.release(t, hb, event.scope, &geometry_, /*withWcp=*/true);
+    if (deviceLogBelowP && event.scope != Scope::Block) noteDeviceLogBelowP(lock, t, deviceLogBelowP);
     // (Before trimLog: t has scanned the logs, and scans them next after
     // another acquire, as any thread that does not hold the lock.)
     auto holder = std::find_if(lock.holders.begin(), lock.holders.end(), [&](const Holder& x) {

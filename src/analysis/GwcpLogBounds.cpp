@@ -105,12 +105,12 @@ void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool device
   // walks an entry per block the clocks know of: a 10^6-thread grid's).
   std::optional<size_t> devicePrefixEnd;
   auto belowDevice = [&](size_t i) {
-    if (!lock.exclusive) return belowDeviceP(lock, log[i]);
+    if (!lock.exclusive) return belowDeviceP(lock, log, i);
     if (!devicePrefixEnd) {
       size_t lo = log.base, hi = log.end();
       while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (belowDeviceP(lock, log[mid])) lo = mid + 1;
+        if (belowDeviceP(lock, log, mid)) lo = mid + 1;
         else hi = mid;
       }
       devicePrefixEnd = lo;
@@ -125,7 +125,7 @@ void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool device
     auto absorbedNow = [&](const ThreadClocks* t) { return cs.releaseHb.leq(t->wcp); };
     auto [ownFirst, ownEnd] = std::equal_range(others.begin(), others.end(), cs.block, ByBlock{});
     bool ownUnstarted = std::binary_search(unstarted.begin(), unstarted.end(), cs.block);
-    if ((ownUnstarted || ownFirst != ownEnd) && !belowBlockP(lock, cs) &&
+    if ((ownUnstarted || ownFirst != ownEnd) && !belowBlockP(lock, log, i) &&
         (ownUnstarted || !std::all_of(ownFirst, ownEnd, absorbedNow)))
       return false;
     bool othersUnstarted = unstarted.size() > size_t(ownUnstarted);
@@ -157,12 +157,12 @@ size_t GwcpDetector::cutBelowLockP(const LockState& lock, const CriticalSectionL
     // H only grows along an exclusive log of one block (each acquire joins
     // the block's releases before it), so the entries below the block's P
     // are a prefix: found from the end, where all but the last usually are.
-    return endOfPrefixFromEnd(log.base, log.end(), [&](size_t i) { return belowBlockP(lock, log[i], &releaser); });
+    return endOfPrefixFromEnd(log.base, log.end(), [&](size_t i) { return belowBlockP(lock, log, i, &releaser); });
   }
   size_t cut = log.base;
   for (; cut < log.end(); ++cut) {
     const CriticalSection& cs = log[cut];
-    if (!belowBlockP(lock, cs, &releaser) || (deviceLog && !belowDeviceP(lock, cs))) break;
+    if (!belowBlockP(lock, log, cut, &releaser) || (deviceLog && !belowDeviceP(lock, log, cut))) break;
     if (!std::all_of(holders.begin(), holders.end(), [&](const ThreadClocks* t) { return consumed(*t, cs); })) break;
   }
   return cut;
@@ -193,7 +193,13 @@ bool releaseBelow(const CriticalSection& cs, const VectorClock& p) {
 // yet kept its whole device log (lock-heavy: 1.8 of its 2.8 MiB). Hence
 // belowBlockP and belowDeviceP, for the lock's P of cs's block and the
 // device one.
-bool GwcpDetector::belowBlockP(const LockState& lock, const CriticalSection& cs, const ThreadClocks* releaser) const {
+bool GwcpDetector::belowBlockP(const LockState& lock, const CriticalSectionLog& log, size_t i,
+                               const ThreadClocks* releaser) const {
+  const CriticalSection& cs = log[i];
+  if (&log == &lock.deviceLog)
+    if (auto known = lock.deviceLogBelowP.byBlock.find(cs.block);
+        known != lock.deviceLogBelowP.byBlock.end() && i < known->second)
+      return true;
   auto own = lock.clocks.byBlock.find(cs.block);
   if (own == lock.clocks.byBlock.end()) return false;
   // The releaser's P is the block's P when nothing else released since it
@@ -204,8 +210,21 @@ bool GwcpDetector::belowBlockP(const LockState& lock, const CriticalSection& cs,
   return releaseBelow(cs, blockP);
 }
 
-bool GwcpDetector::belowDeviceP(const LockState& lock, const CriticalSection& cs) const {
-  return releaseBelow(cs, lock.clocks.wcpDevice);
+bool GwcpDetector::belowDeviceP(const LockState& lock, const CriticalSectionLog& log, size_t i) const {
+  return (&log == &lock.deviceLog && i < lock.deviceLogBelowP.device) || releaseBelow(log[i], lock.clocks.wcpDevice);
+}
+
+// In an exclusive lock's device log H only grows from entry to entry (each
+// acquire joins the device H, which holds every release before it), so
+// P_t >= H of the entry before `end` covers every entry before it; the
+// release has just put P_t below the P of t's block and the device P, and
+// those only grow. belowBlockP and belowDeviceP hold for those entries
+// from now on, as a walk would find.
+void GwcpDetector::noteDeviceLogBelowP(LockState& lock, const ThreadClocks& t, size_t end) {
+  auto& below = lock.deviceLogBelowP;
+  below.device = std::max(below.device, end);
+  size_t& ofBlock = below.byBlock[t.block];
+  ofBlock = std::max(ofBlock, end);
 }
 
 void GwcpDetector::trimAtBarrier(const BarrierEvent& event) {

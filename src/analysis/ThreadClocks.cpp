@@ -177,8 +177,12 @@ uint64_t LockClocks::newLineage() {
 
 void LockClocks::acquire(ThreadClocks& t, Scope scope, bool withWcp) const {
   if (auto it = byBlock.find(t.block); it != byBlock.end()) {
-    t.joinHb(it->second.hb, it->second.lineage.id);
-    if (withWcp) t.joinWcp(it->second.wcp, it->second.lineage.id);
+    const BlockClocks& mine = it->second;
+    t.joinHb(mine.hb, mine.lineage.id);
+    if (withWcp) t.joinWcp(mine.wcp, mine.lineage.id);
+    if (scope == Scope::Block) return;
+    if (t.hb.stamp() == mine.hbBelowDevice) t.hbBelow.note(deviceLineage.id, mine.hbBelowDevice);
+    if (withWcp && t.wcp.stamp() == mine.wcpBelowDevice) t.wcpBelow.note(deviceLineage.id, mine.wcpBelowDevice);
   }
   if (scope == Scope::Block) return;
   t.joinHb(hbDevice, deviceLineage.id);
@@ -222,10 +226,14 @@ void LockClocks::release(ThreadClocks& t, const VectorClock& hb, Scope scope, co
   hbDevice.setGeometry(geometry);
   publish(hbDevice, hb, t.hbCovers.has(hbDevice));
   t.hbBelow.note(deviceLineage.id, t.hb.stamp());
+  // (the block's clock is <= the device one when it is this release's, or the device one's)
+  if (mine.hb.stamp() == hb.stamp() || mine.hb.stamp() == hbDevice.stamp()) mine.hbBelowDevice = mine.hb.stamp();
   if (!withWcp) return;
   wcpDevice.setGeometry(geometry);
   publish(wcpDevice, t.wcp, t.wcpCovers.has(wcpDevice));
   t.wcpBelow.note(deviceLineage.id, t.wcp.stamp());
+  if (mine.wcp.stamp() == t.wcp.stamp() || mine.wcp.stamp() == wcpDevice.stamp())
+    mine.wcpBelowDevice = mine.wcp.stamp();
 }
 
 uint64_t LockClocks::bytes() const {

@@ -316,6 +316,12 @@ struct LockClocks {
   struct BlockClocks {
     VectorClock hb, wcp;
     Lineage lineage;  // of hb, and of wcp (their BelowLineages are apart)
+    // Stamps of values of hb and wcp known to be <= the device clocks: a
+    // device-scoped release publishes one clock to both, so a device-scoped
+    // acquire that took the block's clock whole joins the device one without
+    // a walk (each walk visits every block the clocks know: on a grid-wide
+    // lock, both are the grid's).
+    uint64_t hbBelowDevice = 0, wcpBelowDevice = 0;
   };
   absl::flat_hash_map<uint32_t, BlockClocks> byBlock;  // releases by each block (wcp: gwcp's only)
   VectorClock hbDevice, wcpDevice;

@@ -150,6 +150,25 @@ TEST(GwcpLog, AnEntryAnotherBlockWillNeedIsKept) {
   EXPECT_EQ(gwcpTrimmingAtEveryRelease(trace), reference::gwcp(trace).locations);
 }
 
+// What a device-scoped release knows without a walk (noteDeviceLogBelowP)
+// covers the entries before the one it joined, not its own: B's read of x
+// orders A's release before it (rule (i)), so A's entry is below the P's
+// B publishes (its block's, A's too, and the device one), but B's own
+// entry, logged next, is not. C is GWCP-after B's
+// acquire of m through n (rule (i) on y) and needs B's entry at its release
+// (rule (ii)) to order B's write of z before its read. Fails if the note
+// reaches one entry further.
+TEST(GwcpLog, AReleaseKnowsTheEntriesBeforeItsOwnAreBelowItsP) {
+  TraceBuilder b(3, 2);
+  b.acq(1, 1, "m").wr(1, 1, "x").rel(1, 1, "m");
+  b.acq(1, 0, "m").rd(1, 0, "x").acq(1, 0, "n").wr(1, 0, "y").rel(1, 0, "n").wr(1, 0, "z").rel(1, 0, "m");
+  b.acq(2, 0, "n").rd(2, 0, "y").rel(2, 0, "n");
+  b.acq(2, 0, "m").rel(2, 0, "m").rd(2, 0, "z");
+  Trace trace = b.build();
+  EXPECT_TRUE(reference::gwcp(trace).locations.empty());
+  EXPECT_EQ(gwcpTrimmingAtEveryRelease(trace), reference::gwcp(trace).locations);
+}
+
 // A thread's own entry it has not joined yet outlives a sweep of the lock's
 // thread states (sweepThreadStates): A's critical section of m is
 // GWCP-before A's next release of m (the barrier puts A's time at it in P_A),

@@ -141,6 +141,33 @@ TEST_F(ThreadClocksTest, AClockBelowALocksLineageTakesTheLocksClockWhole) {
   EXPECT_EQ(v.hb.get(0, 9), 4u) << "and the lock's joined";
 }
 
+// A device-scoped release publishes one clock as its block's and the
+// device's: a device-scoped acquire that took its block's clock whole takes
+// the device's whole too, without a walk. Not when the block's clock holds
+// more than the device's (a block-scoped release of w while u held the lock
+// at device scope): then the device clock is joined, and w's entry stays.
+TEST_F(ThreadClocksTest, ADeviceAcquireTakesTheDeviceClockWholeOnlyBelowIt) {
+  ThreadClocks& u = table.at(0, 1);
+  ThreadClocks& t = table.at(0, 2);
+  ThreadClocks& w = table.at(0, 3);
+  lock.acquire(t, Scope::Block, true);
+  release(t);  // t's H is below the block's clock
+  lock.acquire(u, Scope::Device, true);
+  u.hb.set(0, 7, 9);
+  lock.release(u, u.hbSnapshot(), Scope::Device, &g, true);
+  u.tick();
+  lock.acquire(t, Scope::Device, true);
+  EXPECT_EQ(t.hb.stamp(), lock.hbDevice.stamp()) << "the device H, shared";
+  EXPECT_EQ(t.hb.get(0, 7), 9u);
+
+  lock.acquire(u, Scope::Device, true);
+  w.hb.set(0, 9, 4);
+  release(w);  // (block scoped, while u holds the lock)
+  lock.release(u, u.hbSnapshot(), Scope::Device, &g, true);
+  lock.acquire(t, Scope::Device, true);
+  EXPECT_EQ(t.hb.get(0, 9), 4u) << "w's release, through the block's clock";
+}
+
 // A rule (i) clock remembers the releaser's P, which is below the H it
 // gives: a thread whose P is still that very clock (it took the lock's P,
 // which that release had set) joins the H by taking it whole; another
