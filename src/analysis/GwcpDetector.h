@@ -218,7 +218,10 @@ struct Holder { uint32_t block, thread; Scope scope; };
 
 // A thread's own critical sections not yet GWCP-before its current point,
 // oldest first, as (in deviceLog, index in the log): a vector read from
-// `head` (a std::deque costs a 512-byte node per lock and thread).
+// `head` (a std::deque costs a 512-byte node per lock and thread), with
+// room for two inline (a state derived at a release holds the thread's own
+// entry or two, and is dropped after it: per-slot locks allocated and freed
+// a vector at every release).
 class PendingQueue {
  public:
   bool empty() const { return head_ == items_.size(); }
@@ -239,7 +242,7 @@ class PendingQueue {
     }
   }
  private:
-  std::vector<std::pair<bool, size_t>> items_;
+  absl::InlinedVector<std::pair<bool, size_t>, 2> items_;
   size_t head_ = 0;
 };
 
