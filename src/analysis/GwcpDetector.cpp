@@ -302,7 +302,7 @@ size_t GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockSt
     cursor = std::max(cursor, log.base);  // dropped entries were consumed (trimLog)
     for (size_t i = cursor; i < log.end(); ++i) {
       const CriticalSection& cs = log[i];
-      if (own(cs) || !relevant(cs)) {
+      if (own(cs) || cs.dropped || !relevant(cs)) {
         if (cursor == i) ++cursor;
         continue;
       }
@@ -325,7 +325,7 @@ size_t GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockSt
     cursor = std::max(cursor, log.base);
     auto lastOtherAtOrBefore = [&](size_t i) -> std::optional<size_t> {
       for (size_t j = i + 1; j-- > cursor;)
-        if (!own(log[j])) return j;
+        if (!own(log[j]) && !log[j].dropped) return j;
       return std::nullopt;
     };
     auto covered = [&](size_t i) {
@@ -371,6 +371,10 @@ size_t GwcpDetector::applyRuleTwo(ThreadClocks& t, LockState& lock, ThreadLockSt
       if (mine.pending.empty()) break;
       auto [inDeviceLog, index] = mine.pending.front();
       const CriticalSection& cs = inDeviceLog ? lock.deviceLog[index] : (*ownLog)[index];
+      if (cs.dropped) {  // (as a trimmed one)
+        mine.pending.pop_front();
+        continue;
+      }
       if (cs.acquireNow > t.wcp.get(t.block, t.thread)) break;
       if (inDeviceLog || !lock.exclusive || index >= ownLogBelowP) {
         t.joinWcp(cs.releaseHb);
@@ -467,6 +471,7 @@ void GwcpDetector::release(const LockEvent& event) {
     if (device && held.scope != Scope::Block) {
       lock.deviceLog.entries.push_back(std::move(cs));
       mine.pending.push_back(true, lock.deviceLog.end() - 1);
+      if (deviceLogBelowP) dropKnownBelowP(lock);
       trimLog(lock, lock.deviceLog, true, t);
     } else {
       CriticalSectionLog* found = lock.blockLog.find(t.block);
@@ -525,7 +530,8 @@ void GwcpDetector::dropBlockLocalLocks(uint32_t block) {
 size_t GwcpDetector::loggedCriticalSections() const {
   size_t n = 0;
   for (const auto& [_, lock] : locks_) {
-    n += lock.deviceLog.entries.size();
+    n += size_t(std::count_if(lock.deviceLog.entries.begin(), lock.deviceLog.entries.end(),
+                              [](const CriticalSection& cs) { return !cs.dropped; }));
     lock.blockLog.forEach([&](uint32_t, const CriticalSectionLog& log) { n += log.entries.size(); });
   }
   return n;

@@ -177,6 +177,9 @@ struct CriticalSection {
   SharedClock releaseHb;  // H_t at the release
   Clock acquireNow;
   uint64_t releaseIndex;  // the lock's release count after this release
+  // Let go while entries before it are kept (GwcpDetector::dropKnownBelowP):
+  // its clocks are empty and every reader takes it as trimmed.
+  bool dropped = false;
 
   // C_acq <= C_t, apart from the acquirer's own entry (acquireNow: callers check it first).
   bool acquireClocksBelow(const ThreadClocks& t) const {
@@ -406,6 +409,9 @@ class GwcpDetector final : public Detector {
   // the device log's entries below `end` (applyRuleTwo) and is now below the
   // lock's P of its block and the device P.
   void noteDeviceLogBelowP(LockState& lock, const ThreadClocks& t, size_t end);
+  // Lets go of the last few device-log entries that the notes put below both
+  // P's while older ones are still needed (the log is otherwise cut as a prefix).
+  void dropKnownBelowP(LockState& lock);
   void recordConflicts(const ThreadClocks& t, const gwcp::SharedClock& hb, const HeldLock& held, Scope releaseScope,
                        LockState& lock);
   void dropBlockLocalLocks(uint32_t block);
@@ -446,6 +452,8 @@ class GwcpDetector final : public Detector {
   uint64_t lockJoinsPending_ = 0;  // held locks whose join still waits (none: barriers skip the lookups)
   // Kept entries between tries of cutBelowLockP (no walk: cheap enough to try often).
   static constexpr size_t kQuickTrimEvery = 4;
+  // Entries at the end of the device log that dropKnownBelowP looks at.
+  static constexpr size_t kDropWindow = 16;
   // Kept entries of a block log past which a derived thread state is kept
   // (deriving it reads every kept entry).
   static constexpr size_t kDerivedStateLogLimit = 32;

@@ -119,6 +119,7 @@ void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool device
   };
   auto consumedByAll = [&](size_t i) {
     const CriticalSection& cs = log[i];
+    if (cs.dropped) return true;
     if (!std::all_of(holders.begin(), holders.end(), [&](const ThreadClocks* t) { return consumed(*t, cs); }))
       return false;
     // `others` are in block order: the threads of cs's block are a range.
@@ -162,6 +163,7 @@ size_t GwcpDetector::cutBelowLockP(const LockState& lock, const CriticalSectionL
   size_t cut = log.base;
   for (; cut < log.end(); ++cut) {
     const CriticalSection& cs = log[cut];
+    if (cs.dropped) continue;
     if (!belowBlockP(lock, log, cut, &releaser) || (deviceLog && !belowDeviceP(lock, log, cut))) break;
     if (!std::all_of(holders.begin(), holders.end(), [&](const ThreadClocks* t) { return consumed(*t, cs); })) break;
   }
@@ -225,6 +227,34 @@ void GwcpDetector::noteDeviceLogBelowP(LockState& lock, const ThreadClocks& t, s
   below.device = std::max(below.device, end);
   size_t& ofBlock = below.byBlock[t.block];
   ofBlock = std::max(ofBlock, end);
+}
+
+// The prefix cut stops at the oldest entry still needed: on a grid-wide lock
+// whose blocks take turns (lock-heavy, blocks' rounds interleaved) that is a
+// block's last entry of a round, which waits for the block's next holder,
+// while the entries of every other block behind it are below both P's: a
+// round of the grid's entries kept, 2.3x hb's metadata at 10^5 threads. An
+// entry below the P of its block and the device P (as the notes know them)
+// is let go where it is, when no thread holds the lock (so none needs to
+// consume it first): trimLog's argument for a non-holder is the entry's own,
+// and readers skip it as they skip trimmed ones. In an exclusive log a
+// reader's scan that goes past it meets what it would have met next, since
+// "satisfied" is monotone along the log (applyRuleTwo's scanChain).
+void GwcpDetector::dropKnownBelowP(LockState& lock) {
+  if (!lock.exclusive || !lock.holders.empty()) return;
+  CriticalSectionLog& log = lock.deviceLog;
+  const auto& below = lock.deviceLogBelowP;
+  size_t end = std::min(log.end(), below.device);
+  for (size_t i = std::max(log.base, end > kDropWindow ? end - kDropWindow : 0); i < end; ++i) {
+    CriticalSection& cs = log.entries[i - log.base];
+    if (cs.dropped) continue;
+    auto known = below.byBlock.find(cs.block);
+    if (known == below.byBlock.end() || i >= known->second) continue;
+    cs.acquireClock.clear();
+    cs.acquireLockWcp.clear();
+    cs.releaseHb.clear();
+    cs.dropped = true;
+  }
 }
 
 void GwcpDetector::trimAtBarrier(const BarrierEvent& event) {
@@ -291,7 +321,7 @@ void GwcpDetector::deriveState(const LockState& lock, const ThreadClocks& t, Thr
   const CriticalSectionLog* block = lock.blockLog.find(t.block);
   size_t d = device.base, b = block ? block->base : 0, blockEnd = block ? block->end() : 0;
   while (true) {
-    while (d < device.end() && !own(device[d])) ++d;
+    while (d < device.end() && (!own(device[d]) || device[d].dropped)) ++d;
     while (b < blockEnd && !own((*block)[b])) ++b;
     bool inDevice = d < device.end(), inBlock = b < blockEnd;
     if (!inDevice && !inBlock) return;
