@@ -145,7 +145,14 @@ void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t blo
   for (uint32_t thread : threads) {
     ThreadClocks& t = table.at(block, thread);
     t.hb = joinedHb;
-    if (withWcp) t.wcp = joinedWcp;
+    if (withWcp) {
+      t.wcp = joinedWcp;
+      // P_t holds t's H with its own time now, so the H t published at its
+      // last release: gwcp's join of t's own critical section at its next
+      // release of the lock (rule (ii)) is known to add nothing (a lock
+      // taken by one lane per warp around a __syncwarp walked it each time).
+      if (t.lastReleaseHb) t.wcpCovers.noteStamp(t.lastReleaseHb);
+    }
     t.now = geometry.compression ? latest : t.now;
     t.tick();
   }

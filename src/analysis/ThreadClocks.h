@@ -52,7 +52,8 @@ struct ThreadClocks {
       uint64_t s = c.stamp();
       return s == 0 || std::find(stamps.begin(), stamps.end(), s) != stamps.end();
     }
-    void note(const VectorClock& c) { stamps[next++ % stamps.size()] = c.stamp(); }
+    void note(const VectorClock& c) { noteStamp(c.stamp()); }
+    void noteStamp(uint64_t s) { stamps[next++ % stamps.size()] = s; }
     void clear() { *this = {}; }
   };
   CoveredStamps hbCovers, wcpCovers;
