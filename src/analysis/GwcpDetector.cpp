@@ -454,7 +454,7 @@ void GwcpDetector::release(const LockEvent& event) {
     recordConflicts(t, hb, held, event.scope, lock);
     t.lastReleaseHb = hb.stamp();
     lock.clocks.release(t, hb, event.scope, &geometry_, /*withWcp=*/true);
-    if (deviceLogBelowP && event.scope != Scope::Block) noteDeviceLogBelowP(lock, t, deviceLogBelowP);
+    if (deviceLogBelowP && event.scope != Scope::Block) lock.deviceLogBelowP.note(t.block, deviceLogBelowP);
     // (Before trimLog: t has scanned the logs, and scans them next after
     // another acquire, as any thread that does not hold the lock.)
     auto holder = std::find_if(lock.holders.begin(), lock.holders.end(), [&](const Holder& x) {

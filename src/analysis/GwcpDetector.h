@@ -342,6 +342,14 @@ class GwcpDetector final : public Detector {
     struct DeviceLogBelowP {
       size_t device = 0;
       absl::flat_hash_map<uint32_t, size_t> byBlock;
+      bool belowBlockP(uint32_t block, size_t i) const {
+        auto known = byBlock.find(block);
+        return known != byBlock.end() && i < known->second;
+      }
+      // After a device-scoped release by a thread of `block` of an exclusive
+      // lock, whose P covers the entries below `end` (applyRuleTwo) and is
+      // now below the lock's P of its block and the device P.
+      void note(uint32_t block, size_t end);
     } deviceLogBelowP;
   };
 
@@ -405,10 +413,6 @@ class GwcpDetector final : public Detector {
   bool belowBlockP(const LockState& lock, const gwcp::CriticalSectionLog& log, size_t i,
                    const ThreadClocks* releaser = nullptr) const;
   bool belowDeviceP(const LockState& lock, const gwcp::CriticalSectionLog& log, size_t i) const;
-  // After a device-scoped release by t of an exclusive lock, whose P covers
-  // the device log's entries below `end` (applyRuleTwo) and is now below the
-  // lock's P of its block and the device P.
-  void noteDeviceLogBelowP(LockState& lock, const ThreadClocks& t, size_t end);
   // Lets go of the last few device-log entries that the notes put below both
   // P's while older ones are still needed (the log is otherwise cut as a prefix).
   void dropKnownBelowP(LockState& lock);

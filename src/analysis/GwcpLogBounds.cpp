@@ -198,10 +198,7 @@ bool releaseBelow(const CriticalSection& cs, const VectorClock& p) {
 bool GwcpDetector::belowBlockP(const LockState& lock, const CriticalSectionLog& log, size_t i,
                                const ThreadClocks* releaser) const {
   const CriticalSection& cs = log[i];
-  if (&log == &lock.deviceLog)
-    if (auto known = lock.deviceLogBelowP.byBlock.find(cs.block);
-        known != lock.deviceLogBelowP.byBlock.end() && i < known->second)
-      return true;
+  if (&log == &lock.deviceLog && lock.deviceLogBelowP.belowBlockP(cs.block, i)) return true;
   auto own = lock.clocks.byBlock.find(cs.block);
   if (own == lock.clocks.byBlock.end()) return false;
   // The releaser's P is the block's P when nothing else released since it
@@ -222,10 +219,9 @@ bool GwcpDetector::belowDeviceP(const LockState& lock, const CriticalSectionLog&
 // release has just put P_t below the P of t's block and the device P, and
 // those only grow. belowBlockP and belowDeviceP hold for those entries
 // from now on, as a walk would find.
-void GwcpDetector::noteDeviceLogBelowP(LockState& lock, const ThreadClocks& t, size_t end) {
-  auto& below = lock.deviceLogBelowP;
-  below.device = std::max(below.device, end);
-  size_t& ofBlock = below.byBlock[t.block];
+void GwcpDetector::LockState::DeviceLogBelowP::note(uint32_t block, size_t end) {
+  device = std::max(device, end);
+  size_t& ofBlock = byBlock[block];
   ofBlock = std::max(ofBlock, end);
 }
 
@@ -247,9 +243,7 @@ void GwcpDetector::dropKnownBelowP(LockState& lock) {
   size_t end = std::min(log.end(), below.device);
   for (size_t i = std::max(log.base, end > kDropWindow ? end - kDropWindow : 0); i < end; ++i) {
     CriticalSection& cs = log.entries[i - log.base];
-    if (cs.dropped) continue;
-    auto known = below.byBlock.find(cs.block);
-    if (known == below.byBlock.end() || i >= known->second) continue;
+    if (cs.dropped || !below.belowBlockP(cs.block, i)) continue;
     cs.acquireClock.clear();
     cs.acquireLockWcp.clear();
     cs.releaseHb.clear();

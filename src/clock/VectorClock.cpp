@@ -410,15 +410,8 @@ VectorClock::BothOrders VectorClock::orders(const VectorClock& other) const {
   while ((i < mine.size() || j < theirs.size()) && o.any()) {
     bool mineFirst = j == theirs.size() || (i < mine.size() && mine[i].index < theirs[j].index);
     bool theirsFirst = i == mine.size() || (j < theirs.size() && theirs[j].index < mine[i].index);
-    // A chunk only one side holds can refute only that side's order: once
-    // that order is refuted it is skipped (a fresh thread's clock against a
-    // lock's that knows the whole grid: a walk of the grid per acquire).
-    if (theirsFirst && !o.theirsLeq) {
-      ++j;
-      continue;
-    }
-    if (mineFirst && !o.mineLeq) {
-      ++i;
+    if (o.skips(mineFirst, theirsFirst)) {
+      mineFirst ? ++i : ++j;
       continue;
     }
     const Blocks& a = theirsFirst ? kNoBlocks : *mine[i++].blocks;
@@ -434,12 +427,8 @@ void VectorClock::blocksOrders(const Blocks& mine, const Blocks& theirs, BothOrd
   while ((i < mine.size() || j < theirs.size()) && o.any()) {
     bool mineFirst = j == theirs.size() || (i < mine.size() && mine[i].id < theirs[j].id);
     bool theirsFirst = i == mine.size() || (j < theirs.size() && theirs[j].id < mine[i].id);
-    if (theirsFirst && !o.theirsLeq) {  // (as in orders)
-      ++j;
-      continue;
-    }
-    if (mineFirst && !o.mineLeq) {
-      ++i;
+    if (o.skips(mineFirst, theirsFirst)) {
+      mineFirst ? ++i : ++j;
       continue;
     }
     const Block& a = theirsFirst ? kEmpty : mine[i++];

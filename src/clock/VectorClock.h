@@ -141,6 +141,11 @@ class VectorClock {
   struct BothOrders {
     bool mineLeq = true, theirsLeq = true;
     bool any() const { return mineLeq || theirsLeq; }
+    // Whether a chunk or block that only mine (only theirs) holds can be
+    // skipped: it can refute only that side's order, refuted already (a
+    // fresh thread's clock against a lock's that knows the whole grid
+    // walked the grid per acquire).
+    bool skips(bool mineOnly, bool theirsOnly) const { return (mineOnly && !mineLeq) || (theirsOnly && !theirsLeq); }
   };
   BothOrders orders(const VectorClock& other) const;
   void blockOrders(const Block& mine, const Block& theirs, BothOrders& o) const;

@@ -150,7 +150,7 @@ TEST(GwcpLog, AnEntryAnotherBlockWillNeedIsKept) {
   EXPECT_EQ(gwcpTrimmingAtEveryRelease(trace), reference::gwcp(trace).locations);
 }
 
-// What a device-scoped release knows without a walk (noteDeviceLogBelowP)
+// What a device-scoped release knows without a walk (LockState::DeviceLogBelowP)
 // covers the entries before the one it joined, not its own: B's read of x
 // orders A's release before it (rule (i)), so A's entry is below the P's
 // B publishes (its block's, A's too, and the device one), but B's own
