@@ -72,6 +72,8 @@ PREDATAR_CUDART_API cudaError_t cudaMemcpyAsync(void* dst, const void* src, size
                                                 cudaStream_t stream);
 PREDATAR_CUDART_API cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch,
                                              size_t width, size_t height, int kind);
+PREDATAR_CUDART_API cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
+                                                  size_t width, size_t height, int kind, cudaStream_t stream);
 PREDATAR_CUDART_API cudaError_t cudaMemcpyPeer(void* dst, int dstDevice, const void* src, int srcDevice,
                                                size_t count);
 PREDATAR_CUDART_API cudaError_t cudaMemset(void* devPtr, int value, size_t count);

@@ -1,6 +1,6 @@
 // predatar's libcublas.so.13: the cuBLAS handle API and the level-1/2/3
-// routines of CublasKernels.cu (gemv, gemm, axpy, scal, dot, nrm2, asum; single and
-// double precision), launched on the handle's stream so the detectors check
+// routines of CublasKernels.cu (gemv, gemm, axpy, scal, dot, nrm2, asum, batched
+// and strided-batched gemm, batched LU (getrf); single and double precision), launched on the handle's stream so the detectors check
 // their accesses like any kernel's. Results are those of a plain loop in
 // order, so they may differ from NVIDIA's in the last bits (its order of
 // summation differs). Everything else cuBLAS exports is refused by name
@@ -40,7 +40,10 @@ EmbeddedModule& kernels() {
                           "predatar_cublas_dgemm", "predatar_cublas_saxpy", "predatar_cublas_daxpy",
                           "predatar_cublas_sscal", "predatar_cublas_dscal", "predatar_cublas_sdot",
                           "predatar_cublas_ddot", "predatar_cublas_snrm2", "predatar_cublas_dnrm2",
-                          "predatar_cublas_sasum", "predatar_cublas_dasum"});
+                          "predatar_cublas_sasum", "predatar_cublas_dasum", "predatar_cublas_sgemm_batched",
+                          "predatar_cublas_dgemm_batched", "predatar_cublas_sgemm_strided",
+                          "predatar_cublas_dgemm_strided", "predatar_cublas_sgetrf_batched",
+                          "predatar_cublas_dgetrf_batched"});
   return *module;
 }
 
@@ -90,14 +93,18 @@ cublasStatus gemv(const char* kernel, cublasHandle_t h, int trans, int m, int n,
                                     &iy}));
 }
 
+// The operands' shapes of a gemm, as BLAS checks them (batched forms too).
+bool gemmShapeValid(int ta, int tb, int m, int n, int k, int lda, int ldb, int ldc) {
+  return ta >= 0 && tb >= 0 && m >= 0 && n >= 0 && k >= 0 && lda >= std::max(1, ta ? k : m) &&
+         ldb >= std::max(1, tb ? n : k) && ldc >= std::max(1, m);
+}
+
 template <class T>
 cublasStatus gemm(const char* kernel, cublasHandle_t h, int transa, int transb, int m, int n, int k, const T* alpha,
                   const T* A, int lda, const T* B, int ldb, const T* beta, T* C, int ldc) {
   if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
   int ta = transposed(transa), tb = transposed(transb);
-  if (ta < 0 || tb < 0 || m < 0 || n < 0 || k < 0 || lda < std::max(1, ta ? k : m) ||
-      ldb < std::max(1, tb ? n : k) || ldc < std::max(1, m) || !alpha || !beta)
-    return CUBLAS_STATUS_INVALID_VALUE;
+  if (!gemmShapeValid(ta, tb, m, n, k, lda, ldb, ldc) || !alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
   if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
   Scalar<T> a(h, alpha), b(h, beta);
   long long mm = m, nn = n, kk = k, la = lda, lb = ldb, lc = ldc;
@@ -166,6 +173,52 @@ template <class T>
 cublasStatus norm(const char* kernel, cublasHandle_t h, int n, const T* x, int incx, T* result) {
   long long nn = n, ix = incx;
   return reduction(kernel, h, incx > 0 ? n : 0, result, {&nn, &x, &ix});
+}
+
+// gemm over `batch` matrices given as device arrays of device pointers.
+template <class T>
+cublasStatus gemmBatched(const char* kernel, cublasHandle_t h, int transa, int transb, int m, int n, int k,
+                         const T* alpha, const T* const* A, int lda, const T* const* B, int ldb, const T* beta,
+                         T* const* C, int ldc, int batch) {
+  if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  int ta = transposed(transa), tb = transposed(transb);
+  if (!gemmShapeValid(ta, tb, m, n, k, lda, ldb, ldc) || batch < 0 || !alpha || !beta)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (m == 0 || n == 0 || batch == 0) return CUBLAS_STATUS_SUCCESS;
+  Scalar<T> a(h, alpha), b(h, beta);
+  long long mm = m, nn = n, kk = k, la = lda, lb = ldb, lc = ldc, count = batch;
+  return launched(kernels().launch(kernel, uint64_t(m) * uint64_t(n) * uint64_t(batch), h->stream,
+                                   {&ta, &tb, &mm, &nn, &kk, &a.pointer, &a.value, &A, &la, &B, &lb, &b.pointer,
+                                    &b.value, &C, &lc, &count}));
+}
+
+// gemm over `batch` matrices at fixed strides (in elements) from the first.
+template <class T>
+cublasStatus gemmStrided(const char* kernel, cublasHandle_t h, int transa, int transb, int m, int n, int k,
+                         const T* alpha, const T* A, int lda, long long strideA, const T* B, int ldb,
+                         long long strideB, const T* beta, T* C, int ldc, long long strideC, int batch) {
+  if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  int ta = transposed(transa), tb = transposed(transb);
+  if (!gemmShapeValid(ta, tb, m, n, k, lda, ldb, ldc) || batch < 0 || !alpha || !beta)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (m == 0 || n == 0 || batch == 0) return CUBLAS_STATUS_SUCCESS;
+  Scalar<T> a(h, alpha), b(h, beta);
+  long long mm = m, nn = n, kk = k, la = lda, lb = ldb, lc = ldc, count = batch;
+  return launched(kernels().launch(kernel, uint64_t(m) * uint64_t(n) * uint64_t(batch), h->stream,
+                                   {&ta, &tb, &mm, &nn, &kk, &a.pointer, &a.value, &A, &la, &strideA, &B, &lb,
+                                    &strideB, &b.pointer, &b.value, &C, &lc, &strideC, &count}));
+}
+
+// LU factorization of `batch` n x n matrices (one thread each); pivots may be
+// null (no pivoting), info may not.
+template <class T>
+cublasStatus getrfBatched(const char* kernel, cublasHandle_t h, int n, T* const* A, int lda, int* pivots, int* info,
+                          int batch) {
+  if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (n < 0 || lda < std::max(1, n) || batch < 0 || !info) return CUBLAS_STATUS_INVALID_VALUE;
+  if (n == 0 || batch == 0) return CUBLAS_STATUS_SUCCESS;
+  long long nn = n, la = lda, count = batch;
+  return launched(kernels().launch(kernel, uint64_t(batch), h->stream, {&nn, &A, &la, &pivots, &info, &count}));
 }
 
 // A handle's setting, answered to `out`.
@@ -325,4 +378,46 @@ CUBLAS_API cublasStatus cublasSasum_v2(cublasHandle_t h, int n, const float* x, 
 
 CUBLAS_API cublasStatus cublasDasum_v2(cublasHandle_t h, int n, const double* x, int incx, double* result) {
   return norm("predatar_cublas_dasum", h, n, x, incx, result);
+}
+
+CUBLAS_API cublasStatus cublasSgemmBatched(cublasHandle_t h, int transa, int transb, int m, int n, int k,
+                                           const float* alpha, const float* const A[], int lda,
+                                           const float* const B[], int ldb, const float* beta, float* const C[],
+                                           int ldc, int batch) {
+  return gemmBatched("predatar_cublas_sgemm_batched", h, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C,
+                     ldc, batch);
+}
+
+CUBLAS_API cublasStatus cublasDgemmBatched(cublasHandle_t h, int transa, int transb, int m, int n, int k,
+                                           const double* alpha, const double* const A[], int lda,
+                                           const double* const B[], int ldb, const double* beta, double* const C[],
+                                           int ldc, int batch) {
+  return gemmBatched("predatar_cublas_dgemm_batched", h, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C,
+                     ldc, batch);
+}
+
+CUBLAS_API cublasStatus cublasSgemmStridedBatched(cublasHandle_t h, int transa, int transb, int m, int n, int k,
+                                                  const float* alpha, const float* A, int lda, long long strideA,
+                                                  const float* B, int ldb, long long strideB, const float* beta,
+                                                  float* C, int ldc, long long strideC, int batch) {
+  return gemmStrided("predatar_cublas_sgemm_strided", h, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb,
+                     strideB, beta, C, ldc, strideC, batch);
+}
+
+CUBLAS_API cublasStatus cublasDgemmStridedBatched(cublasHandle_t h, int transa, int transb, int m, int n, int k,
+                                                  const double* alpha, const double* A, int lda, long long strideA,
+                                                  const double* B, int ldb, long long strideB, const double* beta,
+                                                  double* C, int ldc, long long strideC, int batch) {
+  return gemmStrided("predatar_cublas_dgemm_strided", h, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb,
+                     strideB, beta, C, ldc, strideC, batch);
+}
+
+CUBLAS_API cublasStatus cublasSgetrfBatched(cublasHandle_t h, int n, float* const A[], int lda, int* pivots,
+                                            int* info, int batch) {
+  return getrfBatched("predatar_cublas_sgetrf_batched", h, n, A, lda, pivots, info, batch);
+}
+
+CUBLAS_API cublasStatus cublasDgetrfBatched(cublasHandle_t h, int n, double* const A[], int lda, int* pivots,
+                                            int* info, int batch) {
+  return getrfBatched("predatar_cublas_dgetrf_batched", h, n, A, lda, pivots, info, batch);
 }

@@ -75,6 +75,119 @@ extern "C" __global__ void predatar_cublas_dgemm(int transa, int transb, i64 m, 
   gemm(transa, transb, m, n, k, alphaP, alpha, A, lda, B, ldb, betaP, beta, C, ldc);
 }
 
+// A batch of gemms: matrix b of each operand through an array of pointers
+// (Aarray[b]: the arrays are in device memory, as cuBLAS takes them) or at
+// b * stride from the first; one thread per element of every C.
+template <class T, class Matrix>
+__device__ void gemmBatch(int transa, int transb, i64 m, i64 n, i64 k, const T* alphaP, T alpha, Matrix A, i64 lda,
+                          Matrix B, i64 ldb, const T* betaP, T beta, Matrix C, i64 ldc, i64 batch) {
+  alpha = scalar(alphaP, alpha);
+  beta = scalar(betaP, beta);
+  GRID_STRIDE(e, m * n * batch) {
+    i64 b = e / (m * n), i = e % (m * n) % m, j = e % (m * n) / m;
+    const T* a = A.template at<const T>(b);
+    const T* bm = B.template at<const T>(b);
+    T sum = 0;
+    for (i64 l = 0; l < k; ++l)
+      sum += (transa ? a[l + i * lda] : a[i + l * lda]) * (transb ? bm[j + l * ldb] : bm[l + j * ldb]);
+    T* out = &C.template at<T>(b)[i + j * ldc];
+    *out = beta == T(0) ? alpha * sum : alpha * sum + beta * *out;
+  }
+}
+
+struct PointerArray {  // matrix b is array[b]
+  void* const* array;
+  template <class T>
+  __device__ T* at(i64 b) const { return static_cast<T*>(array[b]); }
+};
+
+struct Strided {  // matrix b is at first + b * stride elements
+  void* first;
+  i64 stride, elementSize;
+  template <class T>
+  __device__ T* at(i64 b) const { return reinterpret_cast<T*>(static_cast<char*>(first) + b * stride * elementSize); }
+};
+
+extern "C" __global__ void predatar_cublas_sgemm_batched(int transa, int transb, i64 m, i64 n, i64 k,
+                                                         const float* alphaP, float alpha, void* const* A, i64 lda,
+                                                         void* const* B, i64 ldb, const float* betaP, float beta,
+                                                         void* const* C, i64 ldc, i64 batch) {
+  gemmBatch<float>(transa, transb, m, n, k, alphaP, alpha, PointerArray{A}, lda, PointerArray{B}, ldb, betaP, beta,
+                   PointerArray{C}, ldc, batch);
+}
+
+extern "C" __global__ void predatar_cublas_dgemm_batched(int transa, int transb, i64 m, i64 n, i64 k,
+                                                         const double* alphaP, double alpha, void* const* A, i64 lda,
+                                                         void* const* B, i64 ldb, const double* betaP, double beta,
+                                                         void* const* C, i64 ldc, i64 batch) {
+  gemmBatch<double>(transa, transb, m, n, k, alphaP, alpha, PointerArray{A}, lda, PointerArray{B}, ldb, betaP, beta,
+                    PointerArray{C}, ldc, batch);
+}
+
+extern "C" __global__ void predatar_cublas_sgemm_strided(int transa, int transb, i64 m, i64 n, i64 k,
+                                                         const float* alphaP, float alpha, void* A, i64 lda,
+                                                         i64 strideA, void* B, i64 ldb, i64 strideB,
+                                                         const float* betaP, float beta, void* C, i64 ldc,
+                                                         i64 strideC, i64 batch) {
+  gemmBatch<float>(transa, transb, m, n, k, alphaP, alpha, Strided{A, strideA, 4}, lda, Strided{B, strideB, 4}, ldb,
+                   betaP, beta, Strided{C, strideC, 4}, ldc, batch);
+}
+
+extern "C" __global__ void predatar_cublas_dgemm_strided(int transa, int transb, i64 m, i64 n, i64 k,
+                                                         const double* alphaP, double alpha, void* A, i64 lda,
+                                                         i64 strideA, void* B, i64 ldb, i64 strideB,
+                                                         const double* betaP, double beta, void* C, i64 ldc,
+                                                         i64 strideC, i64 batch) {
+  gemmBatch<double>(transa, transb, m, n, k, alphaP, alpha, Strided{A, strideA, 8}, lda, Strided{B, strideB, 8},
+                    ldb, betaP, beta, Strided{C, strideC, 8}, ldc, batch);
+}
+
+// LU factorization with partial pivoting of each n x n matrix Aarray[b]
+// (LAPACK's getrf, right-looking, one thread per matrix): P A = L U, L's
+// unit diagonal implied, pivots[b * n + j] the 1-based row swapped with row
+// j at step j (no pivoting when pivots is null); info[b] is 0, or the first
+// 1-based j with U(j, j) exactly zero (the factorization still completes).
+template <class T>
+__device__ void getrfBatch(i64 n, T* const* Aarray, i64 lda, int* pivots, int* info, i64 batch) {
+  GRID_STRIDE(b, batch) {
+    T* a = Aarray[b];
+    int singular = 0;
+    for (i64 j = 0; j < n; ++j) {
+      i64 p = j;
+      if (pivots) {
+        for (i64 i = j + 1; i < n; ++i)
+          if (fabs(a[i + j * lda]) > fabs(a[p + j * lda])) p = i;
+        pivots[b * n + j] = int(p + 1);
+        if (p != j)
+          for (i64 c = 0; c < n; ++c) {
+            T t = a[j + c * lda];
+            a[j + c * lda] = a[p + c * lda];
+            a[p + c * lda] = t;
+          }
+      }
+      T d = a[j + j * lda];
+      if (d == T(0)) {
+        if (!singular) singular = int(j + 1);
+        continue;
+      }
+      for (i64 i = j + 1; i < n; ++i) a[i + j * lda] /= d;
+      for (i64 c = j + 1; c < n; ++c)
+        for (i64 i = j + 1; i < n; ++i) a[i + c * lda] -= a[i + j * lda] * a[j + c * lda];
+    }
+    info[b] = singular;
+  }
+}
+
+extern "C" __global__ void predatar_cublas_sgetrf_batched(i64 n, float* const* A, i64 lda, int* pivots, int* info,
+                                                          i64 batch) {
+  getrfBatch(n, A, lda, pivots, info, batch);
+}
+
+extern "C" __global__ void predatar_cublas_dgetrf_batched(i64 n, double* const* A, i64 lda, int* pivots, int* info,
+                                                          i64 batch) {
+  getrfBatch(n, A, lda, pivots, info, batch);
+}
+
 // y = alpha x + y.
 template <class T>
 __device__ void axpy(i64 n, const T* alphaP, T alpha, const T* x, i64 incx, T* y, i64 incy) {
