@@ -129,8 +129,9 @@ int main(int argc, char** argv) {
   app.add_option("--rounds", rounds, "Rounds of every block")->capture_default_str();
   app.add_option("--max-blocks", maxBlocks, "Largest grid of the scaling table")->capture_default_str();
   app.add_option("--big-threads", bigThreads, "Thread count of the large workloads")->capture_default_str();
-  std::string shapes = "block-locks,slot-locks,warp-lock,lock-heavy,atomics-heavy", threadList;
-  app.add_option("--shapes", shapes, "Shapes of the ratio table (and of the scaling table, among block-locks, slot-locks)")
+  std::string shapes = "block-locks,slot-locks,warp-lock,lock-heavy,atomics-heavy,grid-sync", threadList;
+  app.add_option("--shapes", shapes,
+                 "Shapes of the ratio table (and of the scaling table, among block-locks, slot-locks, grid-sync)")
       ->capture_default_str();
   app.add_option("--threads", threadList, "Comma-separated thread counts (default: 8192 and --big-threads)");
   std::string order = "rounds";
@@ -171,7 +172,7 @@ int main(int argc, char** argv) {
   fmt::print("\n== time per doubling of the grid (128 threads per block; target <= 2.2x)\n");
   fmt::print("| shape | blocks | events | hb s | hb growth | gwcp s | gwcp growth | hb MiB | gwcp MiB |\n");
   fmt::print("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  for (Shape shape : {Shape::SlotLocks, Shape::BlockLocks})
+  for (Shape shape : {Shape::SlotLocks, Shape::BlockLocks, Shape::GridSync})
     if (wanted(shape)) scaling(shape, maxBlocks, rounds);
   return 0;
 }

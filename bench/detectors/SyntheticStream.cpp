@@ -12,6 +12,7 @@ const char* toString(Shape shape) {
     case Shape::WarpLock: return "warp-lock";
     case Shape::BlockLocks: return "block-locks";
     case Shape::SlotLocks: return "slot-locks";
+    case Shape::GridSync: return "grid-sync";
   }
   return "?";
 }
@@ -33,7 +34,13 @@ class Generator {
     k.grid = {blocks_, 1, 1};
     k.block = {spec_.blockSize, 1, 1};
     sink_.kernelBegin(k);
-    if (spec_.blocksInTurn) {
+    if (spec_.shape == Shape::GridSync) {
+      // (as many grid syncs as the other shapes' rounds: events grow as blocks^2)
+      uint64_t syncs = std::max<uint64_t>(1, spec_.targetEvents / (uint64_t(blocks_) * warps_ * 5));
+      for (uint32_t round = 0; round < syncs; ++round) gridSync(round);
+      if (spec_.exits)
+        for (uint32_t b = 0; b < blocks_; ++b) exitBlock(b);
+    } else if (spec_.blocksInTurn) {
       uint64_t perBlock = (spec_.targetEvents + blocks_ - 1) / blocks_;
       for (uint32_t b = 0; b < blocks_; ++b) {
         for (uint64_t start = events_, round = 0; events_ - start < perBlock; ++round) block(b, uint32_t(round));
@@ -79,6 +86,39 @@ class Generator {
     e.origin = {events_, pc, Origin::kNoSource};
     sink_.memory(e);
     ++events_;
+  }
+  void fence(uint32_t b) {
+    sink_.fence(FenceEvent{{b, 0, 1}, Scope::Device, {events_, 64, Origin::kNoSource}});
+    ++events_;
+  }
+  // One grid.sync() as cooperative groups compiles it, between a write of
+  // every thread's word and a read of the next block's (ordered by it).
+  // Thread 0's atom.add.release is a fence and an RMW, its spin's
+  // ld.acquire a strong read and a fence; each block spins (reads again)
+  // after each later block's arrival, as the round-robin schedule runs them.
+  void gridSync(uint32_t round) {
+    uint64_t words = kOutput + (round % 2) * (1ull << 36), counter = kCounter + 64;
+    for (uint32_t b = 0; b < blocks_; ++b)
+      for (uint32_t w = 0; w < warps_; ++w) access(b, w, fullMask(w), AccessType::Write, MemorySpace::Global, words, 0, true, 60);
+    for (uint32_t b = 0; b < blocks_; ++b) {
+      barrier(b);
+      fence(b);
+      access(b, 0, 1, AccessType::AtomicRmw, MemorySpace::Global, counter, 0, false, 61);
+      for (uint32_t spinner = 0; spinner < b; ++spinner) {
+        access(spinner, 0, 1, AccessType::Read, MemorySpace::Global, counter, 0, false, 62, /*strong=*/true);
+        fence(spinner);
+      }
+    }
+    for (uint32_t b = 0; b < blocks_; ++b) {  // the read that sees every arrival
+      access(b, 0, 1, AccessType::Read, MemorySpace::Global, counter, 0, false, 62, /*strong=*/true);
+      fence(b);
+      barrier(b);
+    }
+    for (uint32_t b = 0; b < blocks_; ++b) {
+      int64_t next = b + 1 < blocks_ ? int64_t(spec_.blockSize) : -int64_t(b) * spec_.blockSize;
+      for (uint32_t w = 0; w < warps_; ++w)
+        access(b, w, fullMask(w), AccessType::Read, MemorySpace::Global, words, next, true, 63);
+    }
   }
   void barrier(uint32_t b) {
     BarrierEvent e{b, {}, {}, {events_, 100, Origin::kNoSource}};
@@ -165,6 +205,7 @@ class Generator {
           slotLocks(b, w, shift, false);
         }
         break;
+      case Shape::GridSync: break;  // (gridSync: the whole grid at once)
       case Shape::WarpLock:
         for (uint32_t w = 0; w < warps_; ++w) {
           SyncWarpEvent sync{{b, w, fullMask(w)}, {events_, 300, Origin::kNoSource}};

@@ -19,6 +19,10 @@ enum class Shape {
                    // warp 0 adds to a global sum under a device lock
   SlotLocks,       // per-slot block-scoped CAS locks in shared memory: every thread, for 8 slots in turn,
                    // takes slot (thread + k) % 32's lock and updates it (slots shared by the block's warps)
+  GridSync,        // cooperative groups' grid.sync() between writing one's words and reading the next
+                   // block's: __syncthreads; thread 0 of each block in turn adds to the barrier word
+                   // (release) and every block already there reads it again (acquire); __syncthreads.
+                   // Always every block's round in turn (blocksInTurn does not apply: all are resident)
 };
 
 const char* toString(Shape shape);

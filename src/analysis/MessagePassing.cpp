@@ -89,9 +89,18 @@ void MessagePassing::strongRead(const ThreadClocks& t, uint64_t key, Scope scope
     }
     return;
   }
+  // A writer whose releases have not changed since t's last take (of as
+  // wide a scope) was joined then: taking it again changes nothing, as
+  // above. A grid barrier's spinners (every block's thread 0 adds to the
+  // word, then reads it until all have) took every writer at each arrival
+  // (blocks^3 joins a barrier): only the new one is taken now.
+  uint64_t takenBefore = o.takenStamp != 0 && (o.takenDevice || !device) ? o.takenStamp : 0;
   o.takenStamp = c.stamp;
   o.takenDevice = device;
-  o.broughtSame = o.broughtOther = false;
+  // (What an earlier take brought, this one brings again; but a block-scoped
+  // read brings no other block's release.)
+  if (!takenBefore) o.broughtSame = false;
+  if (!takenBefore || !device) o.broughtOther = false;
   bool contributed = std::any_of(c.writers.begin(), c.writers.end(), [&](const Writer& w) {
     return w.block == t.block && w.thread == t.thread;
   });
@@ -115,13 +124,16 @@ void MessagePassing::strongRead(const ThreadClocks& t, uint64_t key, Scope scope
   } else {
     // Rule 4 needs W by another thread: join the other writers one by one.
     for (const Writer& w : c.writers) {
-      if (w.block == t.block && w.thread == t.thread) continue;
+      if ((w.block == t.block && w.thread == t.thread) || w.stamp <= takenBefore) continue;
       if (w.block == t.block) takeWriter(w, w.fenceAny, true);
       else if (device && w.device) takeWriter(w, w.fenceDevice, false);
     }
   }
-  if (o.broughtSame) p->pendingSameRead = origin;
-  if (o.broughtOther) p->pendingOtherRead = origin;
+  if (o.broughtSame || o.broughtOther) {
+    PerThread& q = p ? *p : at(t);
+    if (o.broughtSame) q.pendingSameRead = origin;
+    if (o.broughtOther) q.pendingOtherRead = origin;
+  }
 }
 
 void MessagePassing::noteUnfenced(const ThreadClocks& t, const UnfencedWrite& w, bool device) {
@@ -158,6 +170,7 @@ void MessagePassing::chainAdd(const ThreadClocks& t, uint64_t key, Scope scope, 
   }
   if (w == c.writers.end())
     w = c.writers.insert(c.writers.end(), {t.block, t.thread, false, {VectorClock(geometry_)}, {VectorClock(geometry_)}});
+  w->stamp = c.stamp;
   w->fenceAny.join(writer.fenceAny);
   if (device) {
     w->device = true;

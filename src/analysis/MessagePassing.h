@@ -164,6 +164,7 @@ class MessagePassing {
     uint32_t block, thread;
     bool device;  // made a device-scoped write after a device fence
     Release fenceAny, fenceDevice;
+    uint64_t stamp = 0;  // the chain's stamp when these releases last changed
   };
   struct Chain {
     std::vector<std::pair<uint32_t, VectorClock>> byBlock;  // writer block -> join of H at its latest fence

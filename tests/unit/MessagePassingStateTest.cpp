@@ -2,8 +2,14 @@
 // what a thread's strong reads and fences need.
 #include <gtest/gtest.h>
 
+#include <variant>
+
+#include "analysis/GwcpDetector.h"
+#include "analysis/HbDetector.h"
 #include "analysis/MessagePassing.h"
 #include "analysis/ThreadClocks.h"
+#include "support/ReferenceModel.h"
+#include "support/TraceBuilder.h"
 
 namespace predatar {
 namespace {
@@ -42,6 +48,33 @@ TEST(MessagePassingTest, ThreadsThatReadUnfencedAtomicsKeepNotesNotClocks) {
   MissingFence missing = messages.missingFence(last, earlier);
   EXPECT_EQ(missing.side, MissingFence::Side::BeforeWrite);
   EXPECT_EQ(missing.at.seq, seq - 1);
+}
+
+
+// A writer that reads the chain again after another writer joined it (a
+// grid barrier's spin: every block's thread 0 adds to the word, then reads it
+// until all have) takes only the writers that changed since its last read.
+// Here B's first read brings A's release (x), its second C's (y): taking
+// none again, or all but C's, reports a race the reference does not.
+TEST(MessagePassingTest, AReadAgainTakesTheWritersThatChangedSinceItsWidestRead) {
+  testsupport::TraceBuilder b(3, 1);
+  b.wr(0, 0, "x").fence(0, 0).atom(0, 0, "h");
+  b.fence(1, 0).atom(1, 0, "h").ard(1, 0, "h");
+  b.wr(2, 0, "y").fence(2, 0).atom(2, 0, "h");
+  b.ard(1, 0, "h").fence(1, 0).rd(1, 0, "x").rd(1, 0, "y");
+  Trace trace = b.build();
+  EXPECT_TRUE(reference::hb(trace).locations.empty());
+  EXPECT_TRUE(reference::gwcp(trace).locations.empty());
+  GwcpDetector gwcp(DetectorOptions{});
+  HbDetector hb(DetectorOptions{});
+  for (Detector* d : {static_cast<Detector*>(&gwcp), static_cast<Detector*>(&hb)}) {
+    d->kernelBegin(trace.kernel);
+    EventDelivery deliver{*d};
+    for (const auto& e : trace.events) std::visit(deliver, e);
+    d->kernelEnd();
+  }
+  EXPECT_TRUE(gwcp.races().locations().empty());
+  EXPECT_TRUE(hb.races().locations().empty());
 }
 
 }  // namespace
