@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the NVIDIA cuda-samples named in samples.list with nvcc, outside the repository.
-#   build_samples.sh CUDA_SAMPLES_DIR OUT_DIR [-j N] [NAME...]
+#   build_samples.sh CUDA_SAMPLES_DIR OUT_DIR [-j N] [--list FILE] [NAME...]
+# (--list: another list of the same columns, e.g. domain.list; samples.list by default)
 # Each binary is OUT_DIR/NAME; its compiler output is OUT_DIR/NAME.buildlog. A binary that already
 # exists is kept (delete it to rebuild). Flags are the issue's: -cudart shared -lineinfo -arch=sm_75,
 # plus what the sample's own CMakeLists.txt asks for (--extended-lambda always; -rdc=true -lcudadevrt
@@ -10,12 +11,16 @@
 # +PATH copies CUDA's include/PATH there (as its last component) (headers an NVRTC sample hands its compiler, as its CMake does).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-[ $# -ge 2 ] || { echo "usage: $0 CUDA_SAMPLES_DIR OUT_DIR [-j N] [NAME...]" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: $0 CUDA_SAMPLES_DIR OUT_DIR [-j N] [--list FILE] [NAME...]" >&2; exit 2; }
 root=$(cd "$1" && pwd) || exit 2
 mkdir -p "$2" && out=$(cd "$2" && pwd) || exit 2
 shift 2
 jobs=1
 if [ "${1:-}" = -j ]; then jobs=$2; shift 2; fi
+list="$here/samples.list"
+if [ "${1:-}" = --list ]; then list=$2; shift 2; fi
+[ -f "$list" ] || [ ! -f "$here/$list" ] || list="$here/$list"  # (a list of this folder by name)
+[ -f "$list" ] || { echo "no such sample list: $list" >&2; exit 2; }
 [ -d "$root/Samples" ] || { echo "$root has no Samples/ folder: not a cuda-samples checkout" >&2; exit 2; }
 command -v nvcc >/dev/null || { echo "nvcc not found on PATH" >&2; exit 2; }
 NVCC_FLAGS=${NVCC_FLAGS:--cudart shared -lineinfo -arch=sm_75 --extended-lambda}
@@ -53,8 +58,8 @@ build_one() {  # line of samples.list
 cuda_include="$(cd "$(dirname "$(command -v nvcc)")/../include" && pwd)"
 export -f build_one build_modules; export root out NVCC_FLAGS cuda_include
 
-entries() {  # the lines of samples.list to build: all, or those named, in the order named
-  if [ $# -eq 0 ]; then grep -vE '^\s*(#|$)' "$here/samples.list"; return; fi
-  for n in "$@"; do grep -E "^[^ |]*/$n[ |]" "$here/samples.list" || echo "not in samples.list: $n" >&2; done
+entries() {  # the lines of the list to build: all, or those named, in the order named
+  if [ $# -eq 0 ]; then grep -vE '^\s*(#|$)' "$list"; return; fi
+  for n in "$@"; do grep -E "^[^ |]*/$n[ |]" "$list" || echo "not in $(basename "$list"): $n" >&2; done
 }
 entries "$@" | tr '\n' '\0' | xargs -0 -r -n1 -P "$jobs" bash -c 'build_one "$0"'
