@@ -99,7 +99,8 @@ class Generator {
   void gridSync(uint32_t round) {
     uint64_t words = kOutput + (round % 2) * (1ull << 36), counter = kCounter + 64;
     for (uint32_t b = 0; b < blocks_; ++b)
-      for (uint32_t w = 0; w < warps_; ++w) access(b, w, fullMask(w), AccessType::Write, MemorySpace::Global, words, 0, true, 60);
+      for (uint32_t w = 0; w < warps_; ++w)
+        access(b, w, fullMask(w), AccessType::Write, MemorySpace::Global, words, 0, true, 60);
     for (uint32_t b = 0; b < blocks_; ++b) {
       barrier(b);
       fence(b);

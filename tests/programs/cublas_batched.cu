@@ -93,7 +93,8 @@ static int batchedGemm(cublasHandle_t h) {
                            dPointers + 2 * batch, m, batch));
   CHECK(cublasGetVector(int(C.size()), sizeof(float), dC, 1, C.data(), 1));
   bool pointersOk = near(C.data(), want.data(), C.size(), 1e-5);
-  std::vector<double> Ad(A.begin(), A.end()), Bd(B.begin(), B.end()), Cd(C.size(), 7), wantd(want.begin(), want.end());
+  std::vector<double> Ad(A.begin(), A.end()), Bd(B.begin(), B.end()), Cd(C.size(), 7);
+  std::vector<double> wantd(want.begin(), want.end());
   double *dAd, *dBd, *dCd;
   CHECK(cudaMalloc(&dAd, Ad.size() * sizeof(double)));
   CHECK(cudaMalloc(&dBd, Bd.size() * sizeof(double)));
@@ -106,8 +107,10 @@ static int batchedGemm(cublasHandle_t h) {
                                   dCd, m, m * n, batch));
   CHECK(cudaMemcpy(Cd.data(), dCd, Cd.size() * sizeof(double), cudaMemcpyDeviceToHost));
   for (double& w : wantd) w += 14;
-  printf("sgemmBatched: %s, dgemmStridedBatched: %s\n", yes(pointersOk), yes(near(Cd.data(), wantd.data(), Cd.size(), 1e-12)));
-  for (void* p : {(void*)dA, (void*)dB, (void*)dC, (void*)dPointers, (void*)dAd, (void*)dBd, (void*)dCd}) CHECK(cudaFree(p));
+  bool stridedOk = near(Cd.data(), wantd.data(), Cd.size(), 1e-12);
+  printf("sgemmBatched: %s, dgemmStridedBatched: %s\n", yes(pointersOk), yes(stridedOk));
+  for (void* p : {(void*)dA, (void*)dB, (void*)dC, (void*)dPointers, (void*)dAd, (void*)dBd, (void*)dCd})
+    CHECK(cudaFree(p));
   return 0;
 }
 

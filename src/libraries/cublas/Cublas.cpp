@@ -1,6 +1,7 @@
 // predatar's libcublas.so.13: the cuBLAS handle API and the level-1/2/3
-// routines of CublasKernels.cu (gemv, gemm, axpy, scal, dot, nrm2, asum, batched
-// and strided-batched gemm, batched LU (getrf); single and double precision), launched on the handle's stream so the detectors check
+// routines of CublasKernels.cu (gemv, gemm, axpy, scal, dot, nrm2, asum,
+// batched and strided-batched gemm, batched LU (getrf); single and double
+// precision), launched on the handle's stream so the detectors check
 // their accesses like any kernel's. Results are those of a plain loop in
 // order, so they may differ from NVIDIA's in the last bits (its order of
 // summation differs). Everything else cuBLAS exports is refused by name
