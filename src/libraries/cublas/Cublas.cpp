@@ -176,38 +176,40 @@ cublasStatus norm(const char* kernel, cublasHandle_t h, int n, const T* x, int i
   return reduction(kernel, h, incx > 0 ? n : 0, result, {&nn, &x, &ix});
 }
 
-// gemm over `batch` matrices given as device arrays of device pointers.
+// gemm over `batch` matrices: the checks and the launch both forms share.
+// `operands` are the kernel's last arguments (each matrix's device array of
+// pointers, or its first element and stride).
+template <class T>
+cublasStatus gemmBatches(const char* kernel, cublasHandle_t h, int transa, int transb, int m, int n, int k,
+                         const T* alpha, int lda, int ldb, const T* beta, int ldc, int batch,
+                         const std::vector<void*>& operands) {
+  if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  int ta = transposed(transa), tb = transposed(transb);
+  if (!gemmShapeValid(ta, tb, m, n, k, lda, ldb, ldc) || batch < 0 || !alpha || !beta)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (m == 0 || n == 0 || batch == 0) return CUBLAS_STATUS_SUCCESS;
+  Scalar<T> a(h, alpha), b(h, beta);
+  long long mm = m, nn = n, kk = k, la = lda, lb = ldb, lc = ldc, count = batch;
+  std::vector<void*> args{&ta, &tb, &mm, &nn, &kk, &a.pointer, &a.value, &b.pointer, &b.value, &la, &lb, &lc, &count};
+  args.insert(args.end(), operands.begin(), operands.end());
+  return launched(kernels().launch(kernel, uint64_t(m) * uint64_t(n) * uint64_t(batch), h->stream, std::move(args)));
+}
+
+// Matrix b of each operand through a device array of device pointers.
 template <class T>
 cublasStatus gemmBatched(const char* kernel, cublasHandle_t h, int transa, int transb, int m, int n, int k,
                          const T* alpha, const T* const* A, int lda, const T* const* B, int ldb, const T* beta,
                          T* const* C, int ldc, int batch) {
-  if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
-  int ta = transposed(transa), tb = transposed(transb);
-  if (!gemmShapeValid(ta, tb, m, n, k, lda, ldb, ldc) || batch < 0 || !alpha || !beta)
-    return CUBLAS_STATUS_INVALID_VALUE;
-  if (m == 0 || n == 0 || batch == 0) return CUBLAS_STATUS_SUCCESS;
-  Scalar<T> a(h, alpha), b(h, beta);
-  long long mm = m, nn = n, kk = k, la = lda, lb = ldb, lc = ldc, count = batch;
-  return launched(kernels().launch(kernel, uint64_t(m) * uint64_t(n) * uint64_t(batch), h->stream,
-                                   {&ta, &tb, &mm, &nn, &kk, &a.pointer, &a.value, &A, &la, &B, &lb, &b.pointer,
-                                    &b.value, &C, &lc, &count}));
+  return gemmBatches(kernel, h, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc, batch, {&A, &B, &C});
 }
 
-// gemm over `batch` matrices at fixed strides (in elements) from the first.
+// Matrix b of each operand at b times its stride (in elements) from the first.
 template <class T>
 cublasStatus gemmStrided(const char* kernel, cublasHandle_t h, int transa, int transb, int m, int n, int k,
                          const T* alpha, const T* A, int lda, long long strideA, const T* B, int ldb,
                          long long strideB, const T* beta, T* C, int ldc, long long strideC, int batch) {
-  if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
-  int ta = transposed(transa), tb = transposed(transb);
-  if (!gemmShapeValid(ta, tb, m, n, k, lda, ldb, ldc) || batch < 0 || !alpha || !beta)
-    return CUBLAS_STATUS_INVALID_VALUE;
-  if (m == 0 || n == 0 || batch == 0) return CUBLAS_STATUS_SUCCESS;
-  Scalar<T> a(h, alpha), b(h, beta);
-  long long mm = m, nn = n, kk = k, la = lda, lb = ldb, lc = ldc, count = batch;
-  return launched(kernels().launch(kernel, uint64_t(m) * uint64_t(n) * uint64_t(batch), h->stream,
-                                   {&ta, &tb, &mm, &nn, &kk, &a.pointer, &a.value, &A, &la, &strideA, &B, &lb,
-                                    &strideB, &b.pointer, &b.value, &C, &lc, &strideC, &count}));
+  return gemmBatches(kernel, h, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc, batch,
+                     {&A, &strideA, &B, &strideB, &C, &strideC});
 }
 
 // LU factorization of `batch` n x n matrices (one thread each); pivots may be

@@ -18,28 +18,27 @@ enum cublasStatus : int {
   CUBLAS_STATUS_MAPPING_ERROR = 11,
 };
 
-// `count` elements of `elemSize` bytes from src (every srcStride-th) to dst
-// (every dstStride-th), strides in elements: one copy when both are dense.
-// A null stream with async == false is cuBLAS's synchronous form.
-cublasStatus copyStrided(int64_t count, int64_t elemSize, const void* src, int64_t srcStride, void* dst,
-                         int64_t dstStride, int kind, bool async, cudaStream_t stream) {
-  if (count == 0) return CUBLAS_STATUS_SUCCESS;
+// `height` rows of `width` bytes, `spitch` apart in src and `dpitch` in dst:
+// one copy when both are dense. A null stream with async == false is
+// cuBLAS's synchronous form.
+cublasStatus copyRows(size_t width, size_t height, const void* src, size_t spitch, void* dst, size_t dpitch, int kind,
+                      bool async, cudaStream_t stream) {
+  if (width == 0 || height == 0) return CUBLAS_STATUS_SUCCESS;
   cudaError_t e;
-  if (srcStride == 1 && dstStride == 1) {
-    size_t bytes = size_t(count) * size_t(elemSize);
-    e = async ? cudaMemcpyAsync(dst, src, bytes, kind, stream) : cudaMemcpy(dst, src, bytes, kind);
-  } else {
-    size_t dpitch = size_t(dstStride) * size_t(elemSize), spitch = size_t(srcStride) * size_t(elemSize);
-    e = async ? cudaMemcpy2DAsync(dst, dpitch, src, spitch, size_t(elemSize), size_t(count), kind, stream)
-              : cudaMemcpy2D(dst, dpitch, src, spitch, size_t(elemSize), size_t(count), kind);
-  }
+  if (spitch == width && dpitch == width)
+    e = async ? cudaMemcpyAsync(dst, src, width * height, kind, stream) : cudaMemcpy(dst, src, width * height, kind);
+  else
+    e = async ? cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream)
+              : cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
   return e == cudaSuccess ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_MAPPING_ERROR;
 }
 
+// n elements of elemSize bytes, every incx-th of x to every incy-th of y.
 cublasStatus vector(int64_t n, int64_t elemSize, const void* x, int64_t incx, void* y, int64_t incy, int kind,
                     bool async, cudaStream_t stream) {
   if (n < 0 || elemSize <= 0 || incx <= 0 || incy <= 0 || (n > 0 && (!x || !y))) return CUBLAS_STATUS_INVALID_VALUE;
-  return copyStrided(n, elemSize, x, incx, y, incy, kind, async, stream);
+  size_t size = size_t(elemSize);
+  return copyRows(size, size_t(n), x, size_t(incx) * size, y, size_t(incy) * size, kind, async, stream);
 }
 
 // A column-major rows x cols matrix: columns `lda` (ldb) elements apart.
@@ -49,13 +48,9 @@ cublasStatus matrix(int64_t rows, int64_t cols, int64_t elemSize, const void* A,
     return CUBLAS_STATUS_INVALID_VALUE;
   if (rows == 0 || cols == 0) return CUBLAS_STATUS_SUCCESS;
   if (!A || !B) return CUBLAS_STATUS_INVALID_VALUE;
-  if (lda == rows && ldb == rows) return copyStrided(rows * cols, elemSize, A, 1, B, 1, kind, async, stream);
-  size_t width = size_t(rows) * size_t(elemSize);
-  cudaError_t e = async ? cudaMemcpy2DAsync(B, size_t(ldb) * size_t(elemSize), A, size_t(lda) * size_t(elemSize),
-                                            width, size_t(cols), kind, stream)
-                        : cudaMemcpy2D(B, size_t(ldb) * size_t(elemSize), A, size_t(lda) * size_t(elemSize), width,
-                                       size_t(cols), kind);
-  return e == cudaSuccess ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_MAPPING_ERROR;
+  size_t size = size_t(elemSize);
+  return copyRows(size_t(rows) * size, size_t(cols), A, size_t(lda) * size, B, size_t(ldb) * size, kind, async,
+                  stream);
 }
 
 }  // namespace

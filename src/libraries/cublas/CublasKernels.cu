@@ -108,36 +108,36 @@ struct Strided {  // matrix b is at first + b * stride elements
   __device__ T* at(i64 b) const { return reinterpret_cast<T*>(static_cast<char*>(first) + b * stride * elementSize); }
 };
 
+// (The shapes and scalars first, then the operands: the host side builds the
+// first part once for both forms, Cublas.cpp's gemmBatches.)
 extern "C" __global__ void predatar_cublas_sgemm_batched(int transa, int transb, i64 m, i64 n, i64 k,
-                                                         const float* alphaP, float alpha, void* const* A, i64 lda,
-                                                         void* const* B, i64 ldb, const float* betaP, float beta,
-                                                         void* const* C, i64 ldc, i64 batch) {
+                                                         const float* alphaP, float alpha, const float* betaP,
+                                                         float beta, i64 lda, i64 ldb, i64 ldc, i64 batch,
+                                                         void* const* A, void* const* B, void* const* C) {
   gemmBatch<float>(transa, transb, m, n, k, alphaP, alpha, PointerArray{A}, lda, PointerArray{B}, ldb, betaP, beta,
                    PointerArray{C}, ldc, batch);
 }
 
 extern "C" __global__ void predatar_cublas_dgemm_batched(int transa, int transb, i64 m, i64 n, i64 k,
-                                                         const double* alphaP, double alpha, void* const* A, i64 lda,
-                                                         void* const* B, i64 ldb, const double* betaP, double beta,
-                                                         void* const* C, i64 ldc, i64 batch) {
+                                                         const double* alphaP, double alpha, const double* betaP,
+                                                         double beta, i64 lda, i64 ldb, i64 ldc, i64 batch,
+                                                         void* const* A, void* const* B, void* const* C) {
   gemmBatch<double>(transa, transb, m, n, k, alphaP, alpha, PointerArray{A}, lda, PointerArray{B}, ldb, betaP, beta,
                     PointerArray{C}, ldc, batch);
 }
 
 extern "C" __global__ void predatar_cublas_sgemm_strided(int transa, int transb, i64 m, i64 n, i64 k,
-                                                         const float* alphaP, float alpha, void* A, i64 lda,
-                                                         i64 strideA, void* B, i64 ldb, i64 strideB,
-                                                         const float* betaP, float beta, void* C, i64 ldc,
-                                                         i64 strideC, i64 batch) {
+                                                         const float* alphaP, float alpha, const float* betaP,
+                                                         float beta, i64 lda, i64 ldb, i64 ldc, i64 batch, void* A,
+                                                         i64 strideA, void* B, i64 strideB, void* C, i64 strideC) {
   gemmBatch<float>(transa, transb, m, n, k, alphaP, alpha, Strided{A, strideA, 4}, lda, Strided{B, strideB, 4}, ldb,
                    betaP, beta, Strided{C, strideC, 4}, ldc, batch);
 }
 
 extern "C" __global__ void predatar_cublas_dgemm_strided(int transa, int transb, i64 m, i64 n, i64 k,
-                                                         const double* alphaP, double alpha, void* A, i64 lda,
-                                                         i64 strideA, void* B, i64 ldb, i64 strideB,
-                                                         const double* betaP, double beta, void* C, i64 ldc,
-                                                         i64 strideC, i64 batch) {
+                                                         const double* alphaP, double alpha, const double* betaP,
+                                                         double beta, i64 lda, i64 ldb, i64 ldc, i64 batch, void* A,
+                                                         i64 strideA, void* B, i64 strideB, void* C, i64 strideC) {
   gemmBatch<double>(transa, transb, m, n, k, alphaP, alpha, Strided{A, strideA, 8}, lda, Strided{B, strideB, 8},
                     ldb, betaP, beta, Strided{C, strideC, 8}, ldc, batch);
 }
