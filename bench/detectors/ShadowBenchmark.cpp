@@ -9,8 +9,15 @@
 // 16-byte loads add a reader to every page, which is expanded and fitted
 // again. Reports reader-pages per second and the shadow's bytes a page.
 //
+// And a 3D stencil's input (FDTD3d): rows that start 4 words into a page,
+// each read by its column's threads and again by the halo readers of the
+// neighbouring blocks, so half of each row's pages hold two blocks' threads.
+// Reports words per second, the shadow's bytes a word and the pages kept full.
+//
 //   build/bench/shadow_benchmark [--benchmark_filter=...]
 #include <benchmark/benchmark.h>
+
+#include <algorithm>
 
 #include "analysis/ShadowPages.h"
 
@@ -78,6 +85,54 @@ void BM_ShadowPagesReadShared(benchmark::State& state) {
   state.counters["full_pages"] = double(full);
 }
 BENCHMARK(BM_ShadowPagesReadShared)->ArgsProduct({{8, 32, 64}, {1 << 14}})->Unit(benchmark::kMillisecond);
+
+// FDTD3d's kernel on `planes` xy-planes of 12 x 8 blocks of 32 x 16 threads
+// (rows of 384 words, the first 4 and the last 4 the halo's): block by block,
+// each row of the block is read by its warp, the 4 words left and right of
+// the block by lanes 0..3, and the rows 4 above and 16 below by the block's
+// first 4 warps (rows of the neighbouring blocks). Args: planes.
+void BM_ShadowPagesStencilRows(benchmark::State& state) {
+  constexpr uint32_t kRowWords = 384, kHalo = 4, kBlocksX = 12, kBlocksY = 8, kBlockRows = 16;
+  constexpr uint32_t kRows = kBlocksY * kBlockRows;
+  const uint32_t planes = uint32_t(state.range(0));
+  uint64_t bytes = 0, full = 0, words = 0;
+  for (auto _ : state) {
+    ShadowPages shadow;
+    uint64_t seq = 1;
+    auto read = [&](uint32_t plane, uint32_t row, uint32_t word, uint32_t block, uint32_t thread, uint32_t pc) {
+      Records& r = shadow.at((uint64_t(plane) * kRows + row) * kRowWords + word);
+      bool wasEmpty = r.empty();
+      r.push_back(PackedRecord::pack(block, thread, 3, AccessType::Read, false, false, Scope::Device, 0xf,
+                                     Origin{seq, pc, 5}, 1));
+      if (wasEmpty) shadow.filled();
+    };
+    for (uint32_t plane = 0; plane < planes; ++plane)
+      for (uint32_t by = 0; by < kBlocksY; ++by)
+        for (uint32_t bx = 0; bx < kBlocksX; ++bx)
+          for (uint32_t ty = 0; ty < kBlockRows; ++ty) {
+            const uint32_t block = by * kBlocksX + bx, row = by * kBlockRows + ty, first = kHalo + 32 * bx;
+            auto warpRead = [&](uint32_t onRow, uint32_t from, uint32_t lanes, uint32_t pc) {
+              for (uint32_t lane = 0; lane < lanes && from + lane < kRowWords; ++lane)
+                read(plane, onRow, from + lane, block, 32 * ty + lane, pc);
+              ++seq;
+            };
+            warpRead(row, first, 32, 20);               // the column's reads
+            warpRead(row, first - kHalo, kHalo, 30);    // left halo
+            warpRead(row, first + 32, kHalo, 31);       // right halo
+            if (ty < kHalo && row >= kHalo) warpRead(row - kHalo, first, 32, 32);              // above
+            if (ty < kHalo && row + kBlockRows < kRows) warpRead(row + kBlockRows, first, 32, 33);  // below
+          }
+    shadow.settle();
+    bytes = shadow.bytes() + uint64_t(std::max<int64_t>(recordHeapBytesOnThisThread, 0));
+    full = shadow.fullPages();
+    words = shadow.words();
+    shadow.clear();
+  }
+  state.SetItemsProcessed(int64_t(words) * int64_t(state.iterations()));  // items: words
+  state.counters["bytes_per_word"] = double(bytes) / double(words);
+  state.counters["full_pages"] = double(full) / double(words / ShadowPages::kWordsPerPage);
+}
+BENCHMARK(BM_ShadowPagesStencilRows)->Arg(16)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace predatar

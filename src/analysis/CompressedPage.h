@@ -118,6 +118,7 @@ class CompressedPage {
 
   // Records of each word in all layers.
   uint32_t allRecordsPerWord() const { return head_.recordsPerWord() + rest_.recordsPerWord(head_); }
+  uint32_t recordsOfWord(uint32_t) const { return allRecordsPerWord(); }
   // Records the page stands for beyond one a word (AccessHistory counts them as extra).
   uint64_t extraRecords() const { return uint64_t(kWords) * (allRecordsPerWord() - 1); }
   uint64_t heapBytes() const { return head_.heapBytes() + rest_.heapBytes(); }

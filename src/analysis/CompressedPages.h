@@ -1,5 +1,5 @@
-// The compressed shadow pages (CompressedPage.h) by page number, in chunks of
-// 16 consecutive pages.
+// The compressed shadow pages (CompressedPage.h, TablePage.h) of one kind by
+// page number, in chunks of 16 consecutive pages.
 //
 // Why: an array's pages are compressed one after another (scan: a million
 // between two synchronizations), and a hash map slot per page put each at a
@@ -17,21 +17,23 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "analysis/CompressedPage.h"
+#include "analysis/TablePage.h"
 
 namespace predatar {
 
-class CompressedPages {
+template <class Page>
+class ChunkedPages {
  public:
   static constexpr uint32_t kChunkShift = 4;
   static constexpr uint32_t kPagesPerChunk = 1u << kChunkShift;
 
   // The page, or null (valid until the next emplace).
-  CompressedPage* find(uint64_t pageNo) {
+  Page* find(uint64_t pageNo) {
     Chunk* chunk = chunkOf(pageNo);
     uint32_t i = slot(pageNo);
     return chunk && (chunk->present >> i & 1) ? &chunk->pages[chunk->position(i)] : nullptr;
   }
-  void emplace(uint64_t pageNo, CompressedPage page) {
+  void emplace(uint64_t pageNo, Page page) {
     Chunk* chunk = chunkOf(pageNo);
     if (!chunk) {
       auto& owned = chunks_[pageNo >> kChunkShift];
@@ -80,7 +82,7 @@ class CompressedPages {
   // they change: AccessHistory asks at every new peak.)
   uint64_t bytes() const {
     return chunks_.capacity() * (sizeof(uint64_t) + sizeof(std::unique_ptr<Chunk>) + 1) +
-           chunks_.size() * sizeof(Chunk) + slots_ * sizeof(CompressedPage);
+           chunks_.size() * sizeof(Chunk) + slots_ * sizeof(Page);
   }
   void clear() {
     chunks_.clear();
@@ -91,7 +93,7 @@ class CompressedPages {
  private:
   struct Chunk {
     uint16_t present = 0;                // bit i: the chunk's i-th page is here
-    std::vector<CompressedPage> pages;   // the present ones, in order
+    std::vector<Page> pages;   // the present ones, in order
     size_t position(uint32_t i) const { return size_t(std::popcount(uint32_t(present) & ((1u << i) - 1))); }
   };
   static uint32_t slot(uint64_t pageNo) { return uint32_t(pageNo & (kPagesPerChunk - 1)); }
@@ -114,5 +116,8 @@ class CompressedPages {
   size_t size_ = 0;
   uint64_t slots_ = 0;  // pages the chunks' vectors have room for
 };
+
+using CompressedPages = ChunkedPages<CompressedPage>;
+using TablePages = ChunkedPages<TablePage>;
 
 }  // namespace predatar

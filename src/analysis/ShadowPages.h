@@ -11,7 +11,9 @@
 // hold what one coalesced access left (one record each, alike but for
 // consecutive threads) is kept as that one record: ~4 bytes a word; one
 // whose words hold what several such accesses left, as one such record a
-// layer (CompressedPage).
+// layer (CompressedPage); one that fits no pattern but whose records repeat
+// (two blocks' threads, halo readers), as a table of its distinct records
+// (TablePage).
 #pragma once
 
 #include <algorithm>
@@ -19,10 +21,12 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "analysis/CompressedPage.h"
 #include "analysis/CompressedPages.h"
+#include "analysis/TablePage.h"
 #include "analysis/PackedRecord.h"
 
 namespace predatar {
@@ -82,33 +86,11 @@ class ShadowPages {
       if (page.used == 0) dropPage(it++);
       else ++it;
     }
-    // (After the full pages: a page expanded here is not visited twice.)
-    // (Copies in a page on the stack: an unchanged page allocates nothing.)
-    for (uint64_t pageNo : compressed_.pageNumbers()) {
-      CompressedPage& c = *compressed_.find(pageNo);
-      Page copies;
-      bool changed = false;
-      for (uint32_t i = 0; i < kWordsPerPage; ++i) {
-        Records& r = copies.words[i];
-        c.wordRecords(i, r);
-        f((pageNo << kPageShift) | i, r);
-        changed |= !c.holds(i, r);
-        if (r.empty()) --words_;
-        else ++copies.used;
-      }
-      if (!changed) continue;
-      forgetCompressed(c);
-      // What is left may be a pattern again (a launch's layer dropped).
-      std::optional<CompressedPage> again;
-      if (copies.used == kWordsPerPage) again = CompressedPage::fit(copies.words);
-      if (again) {
-        c = std::move(*again);
-        countCompressed(c);
-        continue;
-      }
-      if (copies.used) pages_.emplace(pageNo, std::make_unique<Page>(std::move(copies)));
-      compressed_.erase(pageNo);
-    }
+    // (After the full pages: a page expanded here is not visited twice.
+    // Both kinds' numbers first: a page that changes kind is not either.)
+    std::vector<uint64_t> patterns = compressed_.pageNumbers(), tables = tables_.pageNumbers();
+    visitCompressed(compressed_, patterns, f);
+    visitCompressed(tables_, tables, f);
   }
   // Erases the words [firstKey, lastKey]; dropped(records) sees each non-empty one first.
   // `keepPages`: their pages (not compressed ones) stay, empty, to be filled
@@ -122,17 +104,7 @@ class ShadowPages {
   template <class F>
   void erase(uint64_t firstKey, uint64_t lastKey, F&& dropped, bool keepPages = false) {
     for (uint64_t pageNo = firstKey >> kPageShift; pageNo <= lastKey >> kPageShift; ++pageNo) {
-      if (CompressedPage* c = compressed_.find(pageNo)) {
-        for (uint32_t i = 0; i < kWordsPerPage; ++i) {
-          Records copy;
-          c->wordRecords(i, copy);
-          dropped(copy);
-          --words_;
-        }
-        forgetCompressed(*c);
-        compressed_.erase(pageNo);
-        continue;
-      }
+      if (eraseCompressed(compressed_, pageNo, dropped) || eraseCompressed(tables_, pageNo, dropped)) continue;
       auto it = pages_.find(pageNo);
       if (it == pages_.end()) continue;
       Page& page = *it->second;
@@ -150,7 +122,7 @@ class ShadowPages {
       else dropPage(it);
     }
   }
-  // Compresses now the pages left recently that fit a pattern (kRecentPages).
+  // Compresses now the pages left recently that fit a pattern or a table (kRecentPages).
   void settle() {
     for (LeftPage& left : recent_) {
       compressIfUntouched(left);
@@ -161,22 +133,24 @@ class ShadowPages {
     pages_.clear();
     recentPages_.fill(RecentPage{});
     compressed_.clear();
+    tables_.clear();
     compressedExtra_ = compressedBytes_ = 0;
     recent_.fill(LeftPage{});
     words_ = 0;
     lastPageNo_ = UINT64_MAX;
     lastPage_ = nullptr;
   }
-  bool empty() const { return pages_.empty() && compressed_.empty(); }
+  bool empty() const { return pages_.empty() && compressed_.empty() && tables_.empty(); }
   uint64_t words() const { return words_; }
-  uint64_t pages() const { return pages_.size() + compressed_.size(); }
+  uint64_t pages() const { return pages_.size() + compressed_.size() + tables_.size(); }
   uint64_t fullPages() const { return pages_.size(); }
+  uint64_t tablePages() const { return tables_.size(); }
   // Records that compressed pages stand for beyond one a word (they cost no bytes of their own).
   uint64_t compressedExtraRecords() const { return compressedExtra_; }
   // Bytes of the pages and the maps (records beyond a word's first are extra).
   uint64_t bytes() const {
     return pages_.capacity() * (sizeof(uint64_t) + sizeof(std::unique_ptr<Page>) + 1) + pages_.size() * sizeof(Page) +
-           compressed_.bytes() + compressedBytes_;
+           compressed_.bytes() + tables_.bytes() + compressedBytes_;
   }
 
  private:
@@ -212,21 +186,81 @@ class ShadowPages {
   // A new page, or a compressed one expanded.
   std::unique_ptr<Page> newPage(uint64_t pageNo) {
     auto page = std::make_unique<Page>();
-    if (CompressedPage* c = compressed_.find(pageNo)) {
-      // A page of several records a word is read-shared data expanded for
-      // its next reader, whose record comes next: room for it, made at once
-      // (the records went in one by one, each vector growing 1, 2, 4 ... and
-      // again at the reader's: a quarter of the expansions' cost in matrixMul).
-      uint32_t perWord = c->allRecordsPerWord();
-      for (uint32_t i = 0; i < kWordsPerPage; ++i) {
-        if (perWord > 1) page->words[i].reserve(perWord + 1);
-        c->wordRecords(i, page->words[i]);
-      }
-      page->used = kWordsPerPage;
-      forgetCompressed(*c);
-      compressed_.erase(pageNo);
-    }
+    if (!expandInto(compressed_, pageNo, *page)) expandInto(tables_, pageNo, *page);
     return page;
+  }
+  // Moves compressed page `pageNo` of `pages`, if there, into `page`.
+  template <class Pages>
+  bool expandInto(Pages& pages, uint64_t pageNo, Page& page) {
+    auto* c = pages.find(pageNo);
+    if (!c) return false;
+    for (uint32_t i = 0; i < kWordsPerPage; ++i) {
+      // A word of several records is read-shared data expanded for its next
+      // reader, whose record comes next: room for it, made at once (the
+      // records went in one by one, each vector growing 1, 2, 4 ... and
+      // again at the reader's: a quarter of the expansions' cost in matrixMul).
+      if (uint32_t n = c->recordsOfWord(i); n > 1) page.words[i].reserve(n + 1);
+      c->wordRecords(i, page.words[i]);
+    }
+    page.used = kWordsPerPage;
+    forgetCompressed(*c);
+    pages.erase(pageNo);
+    return true;
+  }
+  // f on copies of each word of the compressed pages `numbers` of `pages`;
+  // a page whose words f changed is compressed again, or kept full.
+  // (Copies in a page on the stack: an unchanged page allocates nothing.)
+  template <class Pages, class F>
+  void visitCompressed(Pages& pages, const std::vector<uint64_t>& numbers, F& f) {
+    for (uint64_t pageNo : numbers) {
+      auto& c = *pages.find(pageNo);
+      Page copies;
+      bool changed = false;
+      for (uint32_t i = 0; i < kWordsPerPage; ++i) {
+        Records& r = copies.words[i];
+        c.wordRecords(i, r);
+        f((pageNo << kPageShift) | i, r);
+        changed |= !c.holds(i, r);
+        if (r.empty()) --words_;
+        else ++copies.used;
+      }
+      if (!changed) continue;
+      forgetCompressed(c);
+      pages.erase(pageNo);
+      // What is left may fit again (a launch's layer dropped).
+      if (copies.used == kWordsPerPage && compress(pageNo, copies.words)) continue;
+      if (copies.used) pages_.emplace(pageNo, std::make_unique<Page>(std::move(copies)));
+    }
+  }
+  // Erases compressed page `pageNo` of `pages`, if there; dropped(records) sees each word first.
+  template <class Pages, class F>
+  bool eraseCompressed(Pages& pages, uint64_t pageNo, F& dropped) {
+    auto* c = pages.find(pageNo);
+    if (!c) return false;
+    for (uint32_t i = 0; i < kWordsPerPage; ++i) {
+      Records copy;
+      c->wordRecords(i, copy);
+      dropped(copy);
+      --words_;
+    }
+    forgetCompressed(*c);
+    pages.erase(pageNo);
+    return true;
+  }
+  // Keeps `words` as compressed page `pageNo` when they fit a pattern or,
+  // failing that, a table.
+  bool compress(uint64_t pageNo, const std::array<Records, kWordsPerPage>& words) {
+    if (std::optional<CompressedPage> c = CompressedPage::fit(words)) {
+      countCompressed(*c);
+      compressed_.emplace(pageNo, std::move(*c));
+      return true;
+    }
+    if (std::optional<TablePage> t = TablePage::fit(words)) {
+      countCompressed(*t);
+      tables_.emplace(pageNo, std::move(*t));
+      return true;
+    }
+    return false;
   }
   void leave(uint64_t pageNo, Page& page) {
     if (page.used != kWordsPerPage || isSharedPage(pageNo)) return;
@@ -247,26 +281,25 @@ class ShadowPages {
     if (it != pages_.end() && it->second->leftAt == left.leftAt && it->first != lastPageNo_)
       tryCompress(left.pageNo, *it->second);
   }
-  // A page left behind compresses when its words fit a pattern.
+  // A page left behind compresses when its words fit a pattern or a table.
   void tryCompress(uint64_t pageNo, Page& page) {
     if (page.used != kWordsPerPage) return;
-    std::optional<CompressedPage> c = CompressedPage::fit(page.words);
-    if (!c) {
+    if (!compress(pageNo, page.words)) {
       // Exponential back-off, at most 63 leaves: a page that fits later
       // (its last word's record came) is compressed a little later.
       page.failedFits = uint8_t(std::min(page.failedFits + 1, 6));
       page.leavesBeforeTry = uint16_t((1u << page.failedFits) - 1);
       return;
     }
-    countCompressed(*c);
-    compressed_.emplace(pageNo, std::move(*c));
     dropPage(pages_.find(pageNo));
   }
-  void countCompressed(const CompressedPage& c) {
+  template <class CompressedKind>
+  void countCompressed(const CompressedKind& c) {
     compressedExtra_ += c.extraRecords();
     compressedBytes_ += c.heapBytes();
   }
-  void forgetCompressed(const CompressedPage& c) {
+  template <class CompressedKind>
+  void forgetCompressed(const CompressedKind& c) {
     compressedExtra_ -= c.extraRecords();
     compressedBytes_ -= c.heapBytes();
   }
@@ -280,10 +313,11 @@ class ShadowPages {
   }
 
   Map pages_;
-  CompressedPages compressed_;
+  CompressedPages compressed_;  // pages that fit a pattern
+  TablePages tables_;           // pages that fit a table but no pattern
   uint64_t words_ = 0;
   uint64_t compressedExtra_ = 0;
-  uint64_t compressedBytes_ = 0;  // field tables of compressed pages
+  uint64_t compressedBytes_ = 0;  // heap blocks of compressed pages (field tables, layers, tables)
   std::array<LeftPage, kRecentPages> recent_{};
   uint64_t pagesLeft_ = 0;
   uint64_t lastPageNo_ = UINT64_MAX;

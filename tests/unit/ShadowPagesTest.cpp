@@ -30,7 +30,7 @@ void fillPage(ShadowPages& shadow, uint64_t page, uint32_t stride, uint32_t firs
 TEST(ShadowPages, ACoalescedPageIsKeptAsOneRecord) {
   for (uint32_t stride : {1u, 2u, 4u}) {
     ShadowPages shadow;
-    ShadowPages twin;  // the same but for threads in no order: stays full
+    ShadowPages twin;  // the same but for threads in no order: stays full (16 distinct records)
     fillPage(shadow, 0, stride);
     fillPage(twin, 0, 0);
     shadow.at(1000);  // leaving page 0 (compressed once pages left later settle)
@@ -69,16 +69,85 @@ TEST(ShadowPages, ALeftPageCompressesOnlyAfterOthersWereLeft) {
   EXPECT_EQ(shadow.fullPages(), 1u);  // page 312 (5000 / 16), empty
 }
 
-TEST(ShadowPages, PagesThatFitNoPatternStayFull) {
-  ShadowPages shadow;
-  fillPage(shadow, 0, 1);
-  shadow.at(5).push_back(record(40));  // a second record on a word
-  fillPage(shadow, 1, 0);              // threads in no order
-  fillPage(shadow, 2, 1);
-  shadow.at(2 * 16 + 3)[0] = record(35, 8);  // another instruction on one word of page 2
+// Pages that fit no pattern but whose records repeat are kept as tables of
+// their distinct records; those whose records do not repeat stay full.
+TEST(ShadowPages, PagesThatFitNoPatternAreKeptAsTablesWhenTheirRecordsRepeat) {
+  ShadowPages shadow, expected;
+  for (ShadowPages* s : {&shadow, &expected}) {
+    fillPage(*s, 0, 1);
+    s->at(5).push_back(record(40));  // a second record on a word
+    fillPage(*s, 1, 0);              // threads in no order: 16 distinct records
+    fillPage(*s, 2, 1);
+    s->at(2 * 16 + 3)[0] = record(35, 8);  // another instruction on one word of page 2
+  }
   shadow.at(1000);
   shadow.settle();
-  EXPECT_EQ(shadow.fullPages(), 4u);
+  EXPECT_EQ(shadow.fullPages(), 2u);  // pages 1 and 62
+  EXPECT_EQ(shadow.tablePages(), 2u);
+  EXPECT_EQ(shadow.compressedExtraRecords(), 1u);  // page 0's second record on word 5
+  for (uint32_t i = 0; i < 3 * ShadowPages::kWordsPerPage; ++i)
+    EXPECT_EQ(shadow.at(i), expected.at(i)) << "word " << i;  // expanded again, record for record
+  EXPECT_EQ(shadow.tablePages(), 0u);
+}
+
+// FDTD3d's input: rows of 384 words start 4 words into a page, so half of a
+// row's pages hold the last 4 threads of one block's warp and the first 12
+// of the next block's; the 4 words on each side of the blocks' edge are read
+// again by the other block's halo threads (threads 0..3 of its warp). Such a
+// page is 4 distinct records, where it cost 16 words and 8 heap blocks.
+void fillStraddlingPage(ShadowPages& shadow, uint64_t page) {
+  auto read = [](uint32_t block, uint32_t thread, uint64_t seq, uint32_t pc) {
+    return PackedRecord::pack(block, thread, 9, AccessType::Read, false, false, Scope::Device, 0xf,
+                              Origin{seq, pc, 0}, 1);
+  };
+  for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) {
+    auto& r = shadow.at(page * ShadowPages::kWordsPerPage + i);
+    if (i < 4) r.push_back(read(6, 96 + 28 + i, 500, 20));  // block 6's column reads, warp 3
+    else r.push_back(read(7, 96 + i - 4, 900, 20));           // block 7's
+    if (i < 4) r.push_back(read(7, 96 + i, 910, 30));          // block 7's left halo
+    else if (i < 8) r.push_back(read(6, 96 + i - 4, 510, 31));  // block 6's right halo (before block 7's run)
+    if (i >= 4 && i < 8) std::swap(r[0], r[1]);
+    shadow.filled();
+  }
+}
+
+TEST(ShadowPages, PagesOfTwoBlocksAndTheirHaloReadersAreKeptAsTables) {
+  ShadowPages shadow, expected;
+  fillStraddlingPage(shadow, 0);
+  fillStraddlingPage(expected, 0);
+  shadow.at(1000);
+  shadow.settle();
+  EXPECT_EQ(shadow.tablePages(), 1u);
+  EXPECT_EQ(shadow.fullPages(), 1u);  // page 62
+  EXPECT_EQ(shadow.compressedExtraRecords(), 8u);
+  // The table's heap block, 4 entries and 24 indices (a full page: 16 words
+  // of 40 bytes, and 8 heap blocks of two records).
+  std::array<ShadowPages::Records, ShadowPages::kWordsPerPage> words;
+  for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) words[i] = expected.at(i);
+  std::optional<TablePage> table = TablePage::fit(words);
+  ASSERT_TRUE(table);
+  EXPECT_EQ(table->heapBytes(), 24u + 4 * 32 + 24 + 16 /* (to 32 bytes) */ + 16 /* malloc's header */);
+  for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) EXPECT_EQ(shadow.at(i), expected.at(i)) << "word " << i;
+}
+
+// A table of more than TablePage::kMaxEntries records costs about what the
+// page did, and a thread's write then read of one launch is a word the
+// launch comes back to (as CompressedPage's layers): both stay full.
+TEST(ShadowPages, PagesOfManyDistinctRecordsOrOfAWriteAndReadOfOneLaunchStayFull) {
+  ShadowPages shadow;
+  for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) {
+    shadow.at(i).push_back(record(32 + (i % 9) * 5));  // 9 distinct records
+    shadow.filled();
+  }
+  fillPage(shadow, 1, 1);
+  shadow.at(16 + 2)[0] = record(40, 8);
+  shadow.at(16 + 2).insert(shadow.at(16 + 2).begin(),
+                           PackedRecord::pack(2, 34, 5, AccessType::Write, false, false, Scope::Device, 0xf,
+                                              Origin{90, 6, 0}, /*launch=*/1));
+  shadow.at(1000);
+  shadow.settle();
+  EXPECT_EQ(shadow.tablePages(), 0u);
+  EXPECT_EQ(shadow.fullPages(), 3u);
 }
 
 // A page that failed to fit is tried again only after it was left 2^k - 1
