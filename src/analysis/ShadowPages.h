@@ -92,7 +92,9 @@ class ShadowPages {
     visitCompressed(compressed_, patterns, f);
     visitCompressed(tables_, tables, f);
   }
-  // Erases the words [firstKey, lastKey]; dropped(records) sees each non-empty one first.
+  // Erases the words of the pages that hold [firstKey, lastKey] (a block's
+  // shared memory: its keys fill its pages alone); dropped(records) sees
+  // each non-empty one first.
   // `keepPages`: their pages (not compressed ones) stay, empty, to be filled
   // again (a block's shared words after a __syncthreads: freeing and
   // allocating, hashing out and in, a block's pages at every barrier cost
