@@ -132,7 +132,7 @@ void BM_ShadowPagesStencilRows(benchmark::State& state) {
   state.counters["bytes_per_word"] = double(bytes) / double(words);
   state.counters["full_pages"] = double(full) / double(words / ShadowPages::kWordsPerPage);
 }
-BENCHMARK(BM_ShadowPagesStencilRows)->Arg(16)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ShadowPagesStencilRows)->Arg(256)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace predatar

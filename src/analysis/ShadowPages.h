@@ -38,6 +38,15 @@ class ShadowPages {
   static constexpr uint32_t kPageShift = 4;
   static constexpr uint32_t kWordsPerPage = 1u << kPageShift;
   static constexpr uint32_t kRecentPages = 32;  // see leave()
+  // Pages that fit no pattern are kept as tables (TablePage) only while more
+  // than this many pages are full (~42 MiB): a table costs a fit, and a copy
+  // of its records whenever the page is visited (every launch), which paid
+  // off in memory but cost a launch-heavy program with a 24 MiB shadow 13%
+  // of its time (cdpAdvancedQuicksort: 2,823 launches, 609K tables fitted).
+  static constexpr uint64_t kTablesBeyondFullPages = 65536;
+
+  explicit ShadowPages(uint64_t tablesBeyondFullPages = kTablesBeyondFullPages)
+      : tablesBeyondFullPages_(tablesBeyondFullPages) {}
 
   // The records of `key`'s word (empty when it has none); creates its page.
   Records& at(uint64_t key) {
@@ -250,13 +259,14 @@ class ShadowPages {
     return true;
   }
   // Keeps `words` as compressed page `pageNo` when they fit a pattern or,
-  // failing that, a table.
+  // failing that and with many pages full, a table.
   bool compress(uint64_t pageNo, const std::array<Records, kWordsPerPage>& words) {
     if (std::optional<CompressedPage> c = CompressedPage::fit(words)) {
       countCompressed(*c);
       compressed_.emplace(pageNo, std::move(*c));
       return true;
     }
+    if (pages_.size() < tablesBeyondFullPages_) return false;
     if (std::optional<TablePage> t = TablePage::fit(words)) {
       countCompressed(*t);
       tables_.emplace(pageNo, std::move(*t));
@@ -315,6 +325,7 @@ class ShadowPages {
   }
 
   Map pages_;
+  uint64_t tablesBeyondFullPages_;
   CompressedPages compressed_;  // pages that fit a pattern
   TablePages tables_;           // pages that fit a table but no pattern
   uint64_t words_ = 0;

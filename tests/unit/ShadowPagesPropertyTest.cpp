@@ -50,7 +50,7 @@ TEST(ShadowPagesProperty, EveryWordReadsBackWhateverThePagesCompress) {
   uint64_t tables = 0, patterns = 0;
   for (uint64_t seed = 0; seed < 200; ++seed) {
     RecordSource source(seed);
-    ShadowPages shadow;
+    ShadowPages shadow(/*tablesBeyondFullPages=*/0);
     std::map<uint64_t, std::vector<PackedRecord>> expected;
     for (int step = 0; step < 2000; ++step) {
       uint32_t op = source.pick(100);

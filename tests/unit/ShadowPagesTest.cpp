@@ -72,7 +72,7 @@ TEST(ShadowPages, ALeftPageCompressesOnlyAfterOthersWereLeft) {
 // Pages that fit no pattern but whose records repeat are kept as tables of
 // their distinct records; those whose records do not repeat stay full.
 TEST(ShadowPages, PagesThatFitNoPatternAreKeptAsTablesWhenTheirRecordsRepeat) {
-  ShadowPages shadow, expected;
+  ShadowPages shadow(/*tablesBeyondFullPages=*/0), expected;
   for (ShadowPages* s : {&shadow, &expected}) {
     fillPage(*s, 0, 1);
     s->at(5).push_back(record(40));  // a second record on a word
@@ -112,7 +112,7 @@ void fillStraddlingPage(ShadowPages& shadow, uint64_t page) {
 }
 
 TEST(ShadowPages, PagesOfTwoBlocksAndTheirHaloReadersAreKeptAsTables) {
-  ShadowPages shadow, expected;
+  ShadowPages shadow(/*tablesBeyondFullPages=*/0), expected;
   fillStraddlingPage(shadow, 0);
   fillStraddlingPage(expected, 0);
   shadow.at(1000);
@@ -130,11 +130,32 @@ TEST(ShadowPages, PagesOfTwoBlocksAndTheirHaloReadersAreKeptAsTables) {
   for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) EXPECT_EQ(shadow.at(i), expected.at(i)) << "word " << i;
 }
 
+// Tables cost a fit, and a copy at every visit of the page: they are made
+// only while many pages are full, where the memory they save matters.
+TEST(ShadowPages, TablesAreMadeOnlyWhileManyPagesAreFull) {
+  ShadowPages shadow(/*tablesBeyondFullPages=*/4), expected;
+  fillStraddlingPage(shadow, 0);
+  fillStraddlingPage(expected, 0);  // (words 0..15 as page 4's)
+  shadow.at(1000);
+  shadow.settle();
+  EXPECT_EQ(shadow.tablePages(), 0u);
+  EXPECT_EQ(shadow.fullPages(), 2u);  // pages 0 and 62
+  for (uint64_t page = 1; page <= 3; ++page) fillPage(shadow, page, 0);  // threads in no order: full
+  fillStraddlingPage(shadow, 4);
+  shadow.at(1000);
+  shadow.settle();
+  // Page 4, with 5 pages full (page 0 is tried again when next left twice).
+  EXPECT_EQ(shadow.tablePages(), 1u);
+  EXPECT_EQ(shadow.fullPages(), 5u);
+  for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i)
+    EXPECT_EQ(shadow.at(4 * 16 + i), expected.at(i)) << "word " << i;
+}
+
 // A table of more than TablePage::kMaxEntries records costs about what the
 // page did, and a thread's write then read of one launch is a word the
 // launch comes back to (as CompressedPage's layers): both stay full.
 TEST(ShadowPages, PagesOfManyDistinctRecordsOrOfAWriteAndReadOfOneLaunchStayFull) {
-  ShadowPages shadow;
+  ShadowPages shadow(/*tablesBeyondFullPages=*/0);
   for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) {
     shadow.at(i).push_back(record(32 + (i % 9) * 5));  // 9 distinct records
     shadow.filled();
