@@ -40,67 +40,10 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
+#include "analysis/BlockPool.h"
 #include "analysis/PackedRecord.h"
 
 namespace predatar {
-
-// Heap blocks of CompressedPage's layers given back, by size, kept for the
-// next page that needs one (up to kMaxPooledBytes a size): a page is fitted
-// again whenever a block reads it, a layer more each time, and malloc's bins
-// did this slower (a quarter of a GEMM's run in _int_malloc, unlink_chunk
-// and _int_free).
-class LayerBlockPool {
- public:
-  void* take(size_t bytes) {
-    Free& f = free_[bytes];
-    if (!f.head) return ::operator new(bytes);
-    void* block = f.head;
-    f.head = f.head->next;
-    f.bytes -= bytes;
-    return block;
-  }
-  void give(void* block, size_t bytes) {
-    Free& f = free_[bytes];
-    if (f.bytes + bytes > kMaxPooledBytes) return ::operator delete(block);
-    f.head = new (block) Node{f.head};
-    f.bytes += bytes;
-  }
-  LayerBlockPool() = default;
-  LayerBlockPool(const LayerBlockPool&) = delete;
-  LayerBlockPool& operator=(const LayerBlockPool&) = delete;
-  ~LayerBlockPool() {
-    for (auto& [bytes, f] : free_)
-      while (Node* n = f.head) {
-        f.head = n->next;
-        ::operator delete(n);
-      }
-    gone = true;
-  }
-  // Set when this thread's pool is destroyed (the thread ends): a page
-  // destroyed after it on the thread (by another thread_local or a static
-  // object) gives its block straight back (layerBlock*, not the pool).
-  static inline thread_local bool gone = false;  // (trivial: outlives the pool)
-
- private:
-  static constexpr size_t kMaxPooledBytes = size_t(4) << 20;
-  struct Node {
-    Node* next;
-  };
-  struct Free {
-    Node* head = nullptr;
-    size_t bytes = 0;
-  };
-  absl::flat_hash_map<size_t, Free> free_;  // by block size (a dozen sizes)
-};
-// Per thread: each detector's pages stay with the thread that runs it.
-inline thread_local LayerBlockPool layerBlocks;
-inline void* takeLayerBlock(size_t bytes) {
-  return LayerBlockPool::gone ? ::operator new(bytes) : layerBlocks.take(bytes);
-}
-inline void giveLayerBlock(void* block, size_t bytes) {
-  if (LayerBlockPool::gone) return ::operator delete(block);
-  layerBlocks.give(block, bytes);
-}
 
 class CompressedPage {
  public:
@@ -282,7 +225,7 @@ class CompressedPage {
     Reader* readers() const { return reinterpret_cast<Reader*>(block_ + 1); }
     void release();
     // Room for a power of two of layers, so that blocks come in a few sizes
-    // that LayerBlockPool keeps: blocks of the exact size, each a layer more
+    // that BlockPool keeps: blocks of the exact size, each a layer more
     // than the last as the blocks that read a page came, sent malloc down its
     // slow paths (a quarter of a GEMM's run, and twice its time).
     static size_t bytesFor(size_t layers, bool readersOnly) {
@@ -358,7 +301,7 @@ inline std::optional<CompressedPage> CompressedPage::fit(const std::array<Record
 inline CompressedPage::RestLayers::RestLayers(const Layer& head, absl::InlinedVector<Layer, 4>&& layers) {
   bool readersOnly =
       std::all_of(layers.begin(), layers.end(), [&](const Layer& l) { return head.alikeButForReader(l); });
-  block_ = new (takeLayerBlock(bytesFor(layers.size(), readersOnly))) Header{uint32_t(layers.size()), readersOnly};
+  block_ = new (takeBlock(bytesFor(layers.size(), readersOnly))) Header{uint32_t(layers.size()), readersOnly};
   for (size_t i = 0; i < layers.size(); ++i) {
     const Layer& l = layers[i];
     if (!readersOnly) {
@@ -376,7 +319,7 @@ inline void CompressedPage::RestLayers::release() {
   if (!block_) return;
   if (!block_->readersOnly)
     for (uint32_t i = 0; i < block_->count; ++i) layers()[i].~Layer();
-  giveLayerBlock(block_, bytesFor(block_->count, block_->readersOnly));
+  giveBlock(block_, bytesFor(block_->count, block_->readersOnly));
   block_ = nullptr;
 }
 

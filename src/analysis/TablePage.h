@@ -78,7 +78,7 @@ class TablePage {
   static_assert(sizeof(Header) == 24 && sizeof(Header) % alignof(PackedRecord) == 0);
 
   TablePage() = default;
-  // Sizes in steps of 32 bytes: LayerBlockPool keeps blocks by size.
+  // Sizes in steps of 32 bytes: BlockPool keeps blocks by size.
   static size_t bytesFor(uint32_t entries, uint32_t records) {
     return (sizeof(Header) + entries * sizeof(PackedRecord) + records + 31) & ~size_t(31);
   }
@@ -92,7 +92,7 @@ class TablePage {
     return r;
   }
   void release() {
-    if (block_) giveLayerBlock(block_, bytesFor(header().entries, header().start[kWords]));
+    if (block_) giveBlock(block_, bytesFor(header().entries, header().start[kWords]));
     block_ = nullptr;
   }
 
@@ -128,7 +128,7 @@ inline std::optional<TablePage> TablePage::fit(const std::array<Records, kWords>
   header.start[kWords] = uint8_t(records);
   header.entries = uint8_t(entryCount);
   TablePage page;
-  page.block_ = static_cast<uint8_t*>(takeLayerBlock(bytesFor(entryCount, records)));
+  page.block_ = static_cast<uint8_t*>(takeBlock(bytesFor(entryCount, records)));
   std::memcpy(page.block_, &header, sizeof(Header));
   std::memcpy(page.block_ + sizeof(Header), entries.data(), entryCount * sizeof(PackedRecord));
   std::memcpy(page.block_ + sizeof(Header) + entryCount * sizeof(PackedRecord), indices.data(), records);

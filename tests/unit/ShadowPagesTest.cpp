@@ -459,7 +459,7 @@ TEST(CompressedPage, ReaderLayersShareOneHeapBlock) {
   expectExpandsTo(*page, words);
 }
 
-// A page destroyed on a thread after the thread's LayerBlockPool (by a
+// A page destroyed on a thread after the thread's BlockPool (by a
 // thread_local made before the pool) gives its block straight back: the
 // pool is destroyed by then (without the guard, its destroyed map took the
 // block, and the sanitizer build's LeakSanitizer failed this test).
