@@ -8,7 +8,6 @@
 #include <memory>
 
 #include "absl/container/inlined_vector.h"
-#include "analysis/BlockPool.h"
 #include "clock/VectorClock.h"
 #include "events/Event.h"
 
@@ -83,8 +82,7 @@ static_assert(sizeof(PackedRecord) == 32);
 // clock checks, and records of such reads may share a compressed page.
 inline bool isPlainRead(const PackedRecord& r) { return r.type() == AccessType::Read && !r.strong(); }
 
-// Heap bytes that word record vectors (Records) hold (their blocks from
-// BlockPool), counted on the thread
+// Heap bytes that word record vectors (Records) hold, counted on the thread
 // that allocates and frees them; AccessHistory charges each of its calls'
 // change to itself (its RecordHeapCharge). Why: --stats counted each record
 // beyond a word's first at 32 bytes, but a vector that left its inline slot
@@ -103,11 +101,11 @@ struct CountedRecordAllocator {
   CountedRecordAllocator(const CountedRecordAllocator<U>&) {}
   T* allocate(size_t n) {
     recordHeapBytesOnThisThread += heapBytes(n);
-    return static_cast<T*>(takeBlock(n * sizeof(T)));
+    return std::allocator<T>().allocate(n);
   }
   void deallocate(T* p, size_t n) {
     recordHeapBytesOnThisThread -= heapBytes(n);
-    giveBlock(p, n * sizeof(T));
+    std::allocator<T>().deallocate(p, n);
   }
   static int64_t heapBytes(size_t n) { return int64_t(n * sizeof(T) + kMallocChunkOverhead); }
   friend bool operator==(const CountedRecordAllocator&, const CountedRecordAllocator&) { return true; }

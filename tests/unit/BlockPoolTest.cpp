@@ -1,10 +1,8 @@
 // BlockPool (analysis/BlockPool.h): heap blocks given back are taken again by
-// the next block of their size, record vectors' blocks included.
+// the next block of their size.
 #include "analysis/BlockPool.h"
 
 #include <gtest/gtest.h>
-
-#include "analysis/PackedRecord.h"
 
 namespace predatar {
 namespace {
@@ -22,16 +20,6 @@ TEST(BlockPool, ABlockGivenBackIsTakenAgainForItsSizeOnly) {
   pool.give(other, 64);
   pool.give(a, 48);
   pool.give(large, 5000);
-}
-
-TEST(BlockPool, ARecordVectorsBlockIsTheNextOnesOfItsSize) {
-  const PackedRecord* first;
-  {
-    Records r(2);
-    first = r.data();
-  }
-  Records again(2);
-  EXPECT_EQ(again.data(), first);
 }
 
 }  // namespace
