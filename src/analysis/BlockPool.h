@@ -53,8 +53,8 @@ class BlockPool {
 
  private:
   static constexpr size_t kMaxPooledBytes = size_t(4) << 20;
-  static constexpr size_t kGranule = 16;      // (every size is taken as a multiple)
-  static constexpr size_t kSmallBytes = 2048; // sizes up to this one: by index, not hashed
+  static constexpr size_t kGranule = 16;       // (every size is taken as a multiple)
+  static constexpr size_t kSmallBytes = 2048;  // sizes up to this one: by index, not hashed
   struct Node {
     Node* next;
   };

@@ -92,7 +92,7 @@ class ChunkedPages {
 
  private:
   struct Chunk {
-    uint16_t present = 0;                // bit i: the chunk's i-th page is here
+    uint16_t present = 0;      // bit i: the chunk's i-th page is here
     std::vector<Page> pages;   // the present ones, in order
     size_t position(uint32_t i) const { return size_t(std::popcount(uint32_t(present) & ((1u << i) - 1))); }
   };

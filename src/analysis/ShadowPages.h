@@ -26,8 +26,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "analysis/CompressedPage.h"
 #include "analysis/CompressedPages.h"
-#include "analysis/TablePage.h"
 #include "analysis/PackedRecord.h"
+#include "analysis/TablePage.h"
 
 namespace predatar {
 
@@ -41,7 +41,7 @@ class ShadowPages {
   // Pages that fit no pattern are kept as tables (TablePage) only while more
   // than this many pages are full (~42 MiB): a table costs a fit, and a copy
   // of its records whenever the page is visited (every launch), which paid
-  // off in memory but cost a launch-heavy program with a 24 MiB shadow 13%
+  // off in memory but cost a launch-heavy program with a 24 MiB shadow 5-13%
   // of its time (cdpAdvancedQuicksort: 2,823 launches, 609K tables fitted).
   static constexpr uint64_t kTablesBeyondFullPages = 65536;
 

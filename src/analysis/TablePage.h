@@ -13,7 +13,7 @@
 // A record is kept relative to its word (its thread less the word's index),
 // so the records a coalesced access of consecutive threads left on the page
 // are one entry: FDTD3d's straddling pages hold four (each block's column
-// reads and halo reads), 176 bytes where they cost ~1,300.
+// reads and halo reads), ~200 bytes where they cost ~1,300.
 //
 // `fit` keeps a page only when its expansion equals it record for record,
 // so the detectors, which only ever see expanded pages, cannot tell.
@@ -26,7 +26,7 @@
 #include <optional>
 #include <utility>
 
-#include "analysis/CompressedPage.h"
+#include "analysis/BlockPool.h"
 #include "analysis/PackedRecord.h"
 
 namespace predatar {
@@ -34,8 +34,9 @@ namespace predatar {
 class TablePage {
  public:
   static constexpr uint32_t kWords = 16;
-  // More distinct records than this and the table costs about what the page
-  // did (8 entries and 16 indices: 296 bytes, where a full page is ~670).
+  // Distinct records of a page: 8 entries and 16 indices cost 296 bytes,
+  // under half of a full page's ~670; beyond that the saving shrinks while
+  // each fit looks through more entries a record.
   static constexpr uint32_t kMaxEntries = 8;
   static constexpr uint32_t kMaxRecords = 128;  // of the page (8 readers of each word)
 
@@ -107,7 +108,8 @@ inline std::optional<TablePage> TablePage::fit(const std::array<Records, kWords>
   uint32_t entryCount = 0, records = 0;
   for (uint32_t w = 0; w < kWords; ++w) {
     header.start[w] = uint8_t(records);
-    if (records + words[w].size() > kMaxRecords) return std::nullopt;
+    // (Every word holds records: ShadowPages counts a compressed page's words as used.)
+    if (words[w].empty() || records + words[w].size() > kMaxRecords) return std::nullopt;
     for (uint32_t k = 0; k < words[w].size(); ++k) {
       // As CompressedPage's layers: a thread's write and then its read in
       // one launch are not kept, the launch comes back to such words.
