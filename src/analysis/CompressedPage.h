@@ -38,7 +38,6 @@
 #include <optional>
 #include <utility>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "analysis/BlockPool.h"
 #include "analysis/PackedRecord.h"
@@ -284,14 +283,8 @@ inline std::optional<CompressedPage> CompressedPage::fit(const std::array<Record
   for (size_t from = c.head_.recordsPerWord(); from < n; from += rest.back().recordsPerWord()) {
     std::optional<Layer> layer = Layer::fit(words, from);
     if (!layer) return std::nullopt;
-    // Layers of one launch (a thread's write, then its read of the word) are
-    // not kept: the launch comes back to such words, and expanding a page of
-    // several records a word costs a heap block a word (matrixMul 17 -> 24 s).
-    // Plain reads are: a block reads each page of a shared tile once, and the
-    // other readers' records, uncompressed, were most of a GEMM's memory.
     const PackedRecord &before = (rest.empty() ? c.head_ : rest.back()).pattern(), &now = layer->pattern();
-    if (now.launch < before.launch) return std::nullopt;
-    if (now.launch == before.launch && !(isPlainRead(before) && isPlainRead(now))) return std::nullopt;
+    if (now.launch < before.launch || launchComesBackTo(before, now)) return std::nullopt;
     rest.push_back(std::move(*layer));
   }
   if (!rest.empty()) c.rest_ = RestLayers(c.head_, std::move(rest));

@@ -82,6 +82,17 @@ static_assert(sizeof(PackedRecord) == 32);
 // clock checks, and records of such reads may share a compressed page.
 inline bool isPlainRead(const PackedRecord& r) { return r.type() == AccessType::Read && !r.strong(); }
 
+// Records `before` and then `now` of one word that a compressed page
+// (CompressedPage's layers, TablePage) does not keep: one launch's, not both
+// plain reads (a thread's write, then its read of the word). The launch
+// comes back to such words, and expanding a page of several records a word
+// costs a heap block a word (matrixMul 17 -> 24 s when they were kept).
+// Plain reads are kept: a block reads each page of a shared tile once, and
+// the other readers' records, uncompressed, were most of a GEMM's memory.
+inline bool launchComesBackTo(const PackedRecord& before, const PackedRecord& now) {
+  return now.launch == before.launch && !(isPlainRead(before) && isPlainRead(now));
+}
+
 // Heap bytes that word record vectors (Records) hold, counted on the thread
 // that allocates and frees them; AccessHistory charges each of its calls'
 // change to itself (its RecordHeapCharge). Why: --stats counted each record

@@ -111,11 +111,8 @@ inline std::optional<TablePage> TablePage::fit(const std::array<Records, kWords>
     // (Every word holds records: ShadowPages counts a compressed page's words as used.)
     if (words[w].empty() || records + words[w].size() > kMaxRecords) return std::nullopt;
     for (uint32_t k = 0; k < words[w].size(); ++k) {
-      // As CompressedPage's layers: a thread's write and then its read in
-      // one launch are not kept, the launch comes back to such words.
       const PackedRecord& r = words[w][k];
-      if (k && r.launch == words[w][k - 1].launch && !(isPlainRead(r) && isPlainRead(words[w][k - 1])))
-        return std::nullopt;
+      if (k && launchComesBackTo(words[w][k - 1], r)) return std::nullopt;
       PackedRecord entry = r;
       entry.thread -= w;  // (exact: unsigned arithmetic, undone by record())
       uint32_t e = 0;
