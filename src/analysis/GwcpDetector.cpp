@@ -125,6 +125,7 @@ void GwcpDetector::memory(const MemoryEvent& event) {
     readInRuns(threads_, event, history_, record, perLane, [&](ThreadClocks& t, uint32_t) {
       if (std::vector<HeldLock>* held = heldBy(t.block, t.thread); held && !held->empty()) return false;
       t.noteWcpClock(event.origin.seq & PackedRecord::kSeqMask);
+      t.quietSinceFence = 0;
       return true;
     });
   } else {
@@ -138,7 +139,9 @@ void GwcpDetector::fence(const FenceEvent& event) {
   countEvent();
   history_.notePublication(event.lanes.block, event.scope);
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t) {
-    messages_.fence(threads_.at(event.lanes.block, thread), event.scope, /*withWcp=*/true);
+    ThreadClocks& t = threads_.at(event.lanes.block, thread);
+    messages_.fence(t, event.scope, /*withWcp=*/true);
+    t.quietSinceFence = t.now;
   });
 }
 
@@ -165,6 +168,7 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
   }
   record.clock = t.now;
   t.noteWcpClock(event.origin.seq & PackedRecord::kSeqMask);  // (after rule (i)'s joins)
+  t.quietSinceFence = 0;
   forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t bytes) {
     uint64_t key = locationKey(event.space, t.block, word);
     if (strong && event.type != AccessType::Write)
@@ -261,6 +265,7 @@ void GwcpDetector::acquire(const LockEvent& event) {
     h.acquireClock = t.wcp;
     h.releasesAtAcquire = lock.releases;
     h.acquireNow = t.now;
+    t.quietSinceFence = 0;
     if (own) {
       h.lockWcp = own->wcp;
       h.lockWcpPending = true;
@@ -431,6 +436,52 @@ void GwcpDetector::recordConflicts(const ThreadClocks& t, const SharedClock& hb,
   }
 }
 
+// Whether a critical section of t, released now, needs a rule (ii) entry.
+// Rule (ii) joins H(r1) into P_t once C(acq1) <= C_t, which for t != u (the
+// section's thread) holds only when P_t[u] >= N_u(acq1): the acquire's own
+// entry. Every clock entry of u at or above N_u(acq1) went out in something
+// u published at or after acq1 (u ticks after each publication: a release, a
+// fence, a barrier or __syncwarp arrival), and clocks are joined whole. So
+// when u published nothing between acq1 and r1, the first such clock is
+// H(r1) itself, and every P_t that satisfies the entry already holds H(r1):
+// its join changes nothing, for t != u and, the same way, for u's own entry
+// (P_u[u] >= N_u(acq1)). Such a section needs no entry.
+// The emulator's locks publish one thing before the release: the fence of
+// the release pattern (fence, then atom.exch, which the release event
+// precedes). When nothing came after that fence but the release (no access,
+// no acquire: quietSinceFence), H(r1) is H at the fence with u's own entry
+// one higher, an entry no access and no acquire of u holds (u ticks at the
+// release), so joining H(r1) where the fence's H is joined orders nothing
+// more: no entry there either. (Tested against the reference on traces
+// shaped as the emulator's locks: Differential.GwcpEmulatedLocks.)
+bool GwcpDetector::publishedInside(const ThreadClocks& t, const HeldLock& held) {
+  if (t.now == held.acquireNow) return false;
+  return !(t.now == held.acquireNow + 1 && t.quietSinceFence == t.now);
+}
+
+void GwcpDetector::logCriticalSection(LockState& lock, uint64_t lockId, CriticalSection&& cs, ThreadLockState& mine,
+                                      const ThreadClocks& t, size_t deviceLogBelowP) {
+  bool device = cs.releaseScope != Scope::Block;
+  if (device && cs.acquireScope != Scope::Block) {
+    lock.deviceLog.entries.push_back(std::move(cs));
+    mine.pending.push_back(true, lock.deviceLog.end() - 1);
+    if (deviceLogBelowP) dropKnownBelowP(lock);
+    trimLog(lock, lock.deviceLog, true, t);
+    return;
+  }
+  CriticalSectionLog* found = lock.blockLog.find(t.block);
+  if (!found) {
+    found = &lock.blockLog[t.block];
+    blockLocks_[t.block].push_back(lockId);
+  }
+  CriticalSectionLog& log = *found;
+  log.entries.push_back(std::move(cs));
+  mine.pending.push_back(false, log.end() - 1);
+  if (device && std::find(lock.mixedBlocks.begin(), lock.mixedBlocks.end(), t.block) == lock.mixedBlocks.end())
+    lock.mixedBlocks.push_back(t.block);
+  trimLog(lock, log, false, t);  // blocks with no __syncthreads between critical sections
+}
+
 void GwcpDetector::release(const LockEvent& event) {
   countEvent();
   history_.notePublication(event.lanes.block, event.scope);
@@ -461,30 +512,16 @@ void GwcpDetector::release(const LockEvent& event) {
       return x.block == t.block && x.thread == t.thread;
     });
     if (holder != lock.holders.end()) lock.holders.erase(holder);
-    bool device = event.scope != Scope::Block;
     // (Entries trimmed from the logs leave the owners' pending lists lazily:
     // dropping them at each trim visited every thread with state for the lock.)
     const CriticalSectionLog* ownLog = lock.blockLog.find(t.block);
     mine.pending.popTrimmed(lock.deviceLog.base, ownLog ? ownLog->base : 0);
-    CriticalSection cs{t.block,     t.thread,      held.scope,      event.scope,     std::move(held.acquireClock),
-                       std::move(held.lockWcp), std::move(hb), held.acquireNow, ++lock.releases};
-    if (device && held.scope != Scope::Block) {
-      lock.deviceLog.entries.push_back(std::move(cs));
-      mine.pending.push_back(true, lock.deviceLog.end() - 1);
-      if (deviceLogBelowP) dropKnownBelowP(lock);
-      trimLog(lock, lock.deviceLog, true, t);
+    if (publishedInside(t, held)) {
+      CriticalSection cs{t.block,       t.thread,       held.scope,      event.scope,   std::move(held.acquireClock),
+                         std::move(held.lockWcp), std::move(hb), held.acquireNow, ++lock.releases};
+      logCriticalSection(lock, lockId, std::move(cs), mine, t, deviceLogBelowP);
     } else {
-      CriticalSectionLog* found = lock.blockLog.find(t.block);
-      if (!found) {
-        found = &lock.blockLog[t.block];
-        blockLocks_[t.block].push_back(lockId);
-      }
-      CriticalSectionLog& log = *found;
-      log.entries.push_back(std::move(cs));
-      mine.pending.push_back(false, log.end() - 1);
-      if (device && std::find(lock.mixedBlocks.begin(), lock.mixedBlocks.end(), t.block) == lock.mixedBlocks.end())
-        lock.mixedBlocks.push_back(t.block);
-      trimLog(lock, log, false, t);  // blocks with no __syncthreads between critical sections
+      ++lock.releases;
     }
     if (unkept) keepOrDropState(lock, t, tid, std::move(*unkept), event.scope);
     stack->erase(heldAt);

@@ -367,6 +367,11 @@ class GwcpDetector final : public Detector {
   // (0 where none is known).
   size_t applyRuleTwo(ThreadClocks& t, LockState& lock, gwcp::ThreadLockState& mine, const HeldLock& held,
                       Scope releaseScope);
+  // Whether the critical section t releases now published anything before its release (rule (ii) needs it then).
+  static bool publishedInside(const ThreadClocks& t, const HeldLock& held);
+  // Adds a released critical section to its log (device or block) and trims that log.
+  void logCriticalSection(LockState& lock, uint64_t lockId, gwcp::CriticalSection&& cs, gwcp::ThreadLockState& mine,
+                          const ThreadClocks& t, size_t deviceLogBelowP);
   void trimLog(LockState& lock, gwcp::CriticalSectionLog& log, bool deviceLog, const ThreadClocks& releaser);
   // The end of the log's prefix that the holders have consumed and whose H is
   // below the lock's P of its block (and the device P, for the device log).

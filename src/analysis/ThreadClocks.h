@@ -104,6 +104,11 @@ struct ThreadClocks {
     wcpCovers.note(c);
   }
   uint64_t lastBelowJoined = 0;  // (a stamp: 0, the empty clock's, claims nothing)
+  // N_t right after the thread's last fence; 0 once the thread accessed
+  // memory or acquired a lock since (gwcp: a critical section that published
+  // nothing before its release but the fence of its release pattern needs
+  // no rule (ii) entry, GwcpDetector::release).
+  Clock quietSinceFence = 0;
   // The stamp of the H snapshot (hbSnapshot) the thread published at its
   // last release, <= every later one (gwcp's rule (i) clocks: ConflictClock::Below).
   uint64_t lastReleaseHb = 0;

@@ -150,6 +150,53 @@ TEST(Differential, LocksetInterleavedCriticalSections) {
   runDifferential("lockset", lockHeavy(), deviceScopedLocks);
 }
 
+// Locks as the emulator infers them (sim/LockInference): an acquire is an
+// atom.cas of the lock word, a fence, then the acquire event; a release is a
+// fence, the release event, then the atom.exch of the lock word (both RMWs
+// marked as lock lanes), all at the lock's scope. The fence of a release
+// ticks inside its critical section: gwcp's rule (ii) log leaves out a
+// section that published nothing else (GwcpDetector::publishedInside).
+void emulatedLocks(Trace& trace) {
+  constexpr uint64_t kLockWords = 0x7000;  // (global words of their own, apart from g0 and g1)
+  auto lockWord = [&](const LockEvent& l, AtomicOp op) {
+    uint32_t lane = uint32_t(std::countr_zero(l.lanes.mask));
+    MemoryEvent m;
+    m.lanes = l.lanes;
+    m.type = AccessType::AtomicRmw;
+    m.strong = true;
+    m.op = op;
+    m.scope = l.scope;
+    m.space = MemorySpace::Global;
+    m.address[lane] = kLockWords + 4 * l.lock[lane];
+    m.lockLanes = l.lanes.mask;
+    m.origin = l.origin;
+    return m;
+  };
+  auto fenceOf = [](const LockEvent& l) { return FenceEvent{l.lanes, l.scope, l.origin}; };
+  std::vector<Event> out;
+  for (Event& e : trace.events) {
+    if (auto* a = std::get_if<AcquireEvent>(&e)) {
+      out.push_back(lockWord(*a, AtomicOp::Cas));
+      out.push_back(fenceOf(*a));
+      out.push_back(e);
+    } else if (auto* r = std::get_if<ReleaseEvent>(&e)) {
+      out.push_back(fenceOf(*r));
+      out.push_back(e);
+      out.push_back(lockWord(*r, AtomicOp::Exch));
+    } else {
+      out.push_back(e);
+    }
+  }
+  trace.events = std::move(out);
+  uint64_t seq = 0;  // trace positions in order again, pcs as randomTrace makes them
+  for (Event& e : trace.events) std::visit([&seq](auto& x) { x.origin.seq = seq++, x.origin.pc = uint32_t(seq); }, e);
+}
+TEST(Differential, GwcpEmulatedLocks) {
+  runDifferential("gwcp", {}, emulatedLocks);
+  runDifferential("gwcp", lockHeavy(), emulatedLocks);
+}
+TEST(Differential, HbEmulatedLocks) { runDifferential("hb", lockHeavy(), emulatedLocks); }
+
 // gwcp trimming its rule (ii) log at every release (GwcpDetector::trimLog):
 // dropping consumed critical sections must not change a single report.
 class TrimEveryRelease {

@@ -21,13 +21,15 @@ using testsupport::TraceBuilder;
 // Block-scoped critical sections with no __syncthreads between them, none
 // ordered before the next (each writes its own slot: no rule (i) conflict),
 // stay in their block's log until the block finishes: then no thread can
-// scan that log again, and it goes.
+// scan that log again, and it goes. (Each fences before its write: a section
+// that publishes nothing before its release is not logged at all,
+// GwcpDetector::publishedInside.)
 TEST(GwcpLog, AFinishedBlockLetsGoOfItsLog) {
   TraceBuilder b(2, 4);
   b.shared({"s0", "s1", "s2", "s3"});
   for (uint32_t block = 0; block < 2; ++block)
     for (uint32_t t = 0; t < 4; ++t)
-      b.acq(block, t, "m", Scope::Block).wr(block, t, "s" + std::to_string(t)).rel(block, t, "m", Scope::Block);
+      b.acq(block, t, "m", Scope::Block).fence(block, t).wr(block, t, "s" + std::to_string(t)).rel(block, t, "m", Scope::Block);
   Trace critical = b.build();
   for (uint32_t t = 0; t < 4; ++t) b.exit(0, t);
   Trace all = b.build();
@@ -44,6 +46,32 @@ TEST(GwcpLog, AFinishedBlockLetsGoOfItsLog) {
   EXPECT_EQ(gwcp.loggedCriticalSections(), 4u);  // block 1's
   gwcp.kernelEnd();
   EXPECT_TRUE(gwcp.races().races().empty());
+}
+
+// Rule (ii) needs an entry only for a critical section that published
+// something before its release (GwcpDetector::publishedInside): one that
+// published nothing, or only the fence of its release pattern (as the
+// emulator's locks do: fence, release, atom.exch), has none; a fence with an
+// access after it, or a nested critical section's release, keeps one.
+TEST(GwcpLog, OnlyCriticalSectionsThatPublishedBeforeTheirReleaseAreLogged) {
+  auto logged = [](auto section) {
+    TraceBuilder b(2, 4);
+    b.acq(0, 0, "m");
+    section(b);
+    b.rel(0, 0, "m");
+    Trace trace = b.build();
+    GwcpDetector gwcp(DetectorOptions{});
+    gwcp.kernelBegin(trace.kernel);
+    EventDelivery deliver{gwcp};
+    for (const auto& e : trace.events) std::visit(deliver, e);
+    return gwcp.loggedCriticalSections();
+  };
+  EXPECT_EQ(logged([](TraceBuilder& b) { b.rd(0, 0, "x").wr(0, 0, "x"); }), 0u);
+  EXPECT_EQ(logged([](TraceBuilder& b) { b.wr(0, 0, "x").fence(0, 0); }), 0u);
+  EXPECT_EQ(logged([](TraceBuilder& b) { b.fence(0, 0).wr(0, 0, "x"); }), 1u);
+  EXPECT_EQ(logged([](TraceBuilder& b) { b.wr(0, 0, "x").fence(0, 0).fence(0, 0); }), 1u);
+  EXPECT_EQ(logged([](TraceBuilder& b) { b.wr(0, 0, "x").fence(0, 0).acq(0, 0, "n").rel(0, 0, "n"); }), 1u);
+  EXPECT_EQ(logged([](TraceBuilder& b) { b.fence(0, 0).acq(0, 0, "n"); }), 1u);
 }
 
 // A lock in a block's shared memory dies with the block: once the block has
@@ -103,12 +131,14 @@ std::set<LocationKey> gwcpTrimmingAtEveryRelease(const Trace& trace, size_t* pea
 // updating a counter: each critical section's release H is in the lock's P
 // after the next one (rule (i) on the counter), so the device log keeps the
 // last entry only, though most of the grid has not started, and threads that
-// started have not taken the lock yet (trimLog, absorbedAtAcquire).
+// started have not taken the lock yet (trimLog, absorbedAtAcquire). (A
+// fence in each: see AFinishedBlockLetsGoOfItsLog.)
 TEST(GwcpLog, ThreadsThatHaveNotTakenALockDoNotHoldItsLog) {
   TraceBuilder b(8, 4);
   for (uint32_t block = 0; block < 8; ++block) {
     for (uint32_t t = 0; t < 4; ++t) b.rd(block, t, "input");
-    for (uint32_t t = 0; t < 4; ++t) b.acq(block, t, "m").rd(block, t, "count").wr(block, t, "count").rel(block, t, "m");
+    for (uint32_t t = 0; t < 4; ++t)
+      b.acq(block, t, "m").rd(block, t, "count").fence(block, t).wr(block, t, "count").rel(block, t, "m");
     for (uint32_t t = 0; t < 4; ++t) b.exit(block, t);
   }
   Trace trace = b.build();
@@ -288,12 +318,13 @@ TEST(GwcpLog, PerSlotLocksKeepAFewEntries) {
 // while its entry of the round before is still logged: deriving a state at
 // each release would join that entry again, so the lock keeps the states
 // (GwcpDetector::stateAtRelease), and rule (ii) orders as the reference does.
+// (A fence in each: see AFinishedBlockLetsGoOfItsLog.)
 TEST(GwcpLog, ALockTakenAgainWhileItsEntryIsLoggedKeepsThreadStates) {
   TraceBuilder b(1, 4);
   b.shared({"slot", "m"});
   for (uint32_t round = 0; round < 8; ++round)
     for (uint32_t t = 0; t < 4; ++t)
-      b.acq(0, t, "m", Scope::Block).rd(0, t, "slot").wr(0, t, "slot").rel(0, t, "m", Scope::Block);
+      b.acq(0, t, "m", Scope::Block).rd(0, t, "slot").fence(0, t).wr(0, t, "slot").rel(0, t, "m", Scope::Block);
   b.rd(0, 3, "slot");
   Trace trace = b.build();
   GwcpDetector gwcp(DetectorOptions{});
