@@ -109,6 +109,7 @@ void GwcpDetector::kernelBegin(const KernelInfo& kernel) {
   blockLocks_.clear();
   history_.beginLaunch(kernel);
   races_.beginKernel(kernel.name);
+  blockScopedAcquires_ = kernel.blockScopedAcquires;
 }
 
 void GwcpDetector::memory(const MemoryEvent& event) {
@@ -248,6 +249,7 @@ void GwcpDetector::acquire(const LockEvent& event) {
         overlappingHolders_ = true;
       }
     lock.holders.push_back({t.block, t.thread, event.scope});
+    blockScopedAcquires_ |= event.scope == Scope::Block;  // (a front end that said none: from here on, as if it had not)
     auto& table = held_[t.block];
     if (!table) table = std::make_unique<std::vector<std::vector<HeldLock>>>(threads_.threadsPerBlock());
     std::vector<HeldLock>& held = (*table)[thread];

@@ -442,6 +442,11 @@ class GwcpDetector final : public Detector {
   }
   absl::flat_hash_map<uint64_t, LockState> locks_;
   bool overlappingHolders_ = false;  // some lock's critical sections overlapped (recordConflicts)
+  // A critical section may be acquired at block scope and released at device
+  // scope (KernelInfo::blockScopedAcquires): it reads the whole device log
+  // having joined only its own block's P, so another block's entry must stay
+  // until that reader has it (trimLog's walk), not go once below the device P.
+  bool blockScopedAcquires_ = true;
   BlockLocalLocks blockLocal_;
   PendingArrivals arrivals_;
   // (lock, location); nodes stay in place (AccessedLocations::Location::conflicts)

@@ -131,7 +131,7 @@ void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool device
       return false;
     bool othersUnstarted = unstarted.size() > size_t(ownUnstarted);
     if (!othersUnstarted && ownFirst == others.begin() && ownEnd == others.end()) return true;  // (a block log)
-    if (belowDevice(i)) return true;
+    if (!blockScopedAcquires_ && belowDevice(i)) return true;
     return !othersUnstarted && std::all_of(others.begin(), ownFirst, absorbedNow) &&
            std::all_of(ownEnd, others.end(), absorbedNow);
   };
@@ -151,6 +151,7 @@ void GwcpDetector::trimLog(LockState& lock, CriticalSectionLog& log, bool device
 // 64 entries per lock until the walk, 7x hb's metadata.
 size_t GwcpDetector::cutBelowLockP(const LockState& lock, const CriticalSectionLog& log, bool deviceLog,
                                    const ThreadClocks& releaser) const {
+  if (deviceLog && blockScopedAcquires_) return log.base;
   absl::InlinedVector<const ThreadClocks*, 4> holders;
   for (const Holder& h : lock.holders)
     if (const ThreadClocks* t = threads_.find(h.block, h.thread); t && !t->exited) holders.push_back(t);
@@ -194,7 +195,11 @@ bool releaseBelow(const CriticalSection& cs, const VectorClock& p) {
 // changes. Without this, every thread of a grid that had not taken a lock
 // yet kept its whole device log (lock-heavy: 1.8 of its 2.8 MiB). Hence
 // belowBlockP and belowDeviceP, for the lock's P of cs's block and the
-// device one.
+// device one. The device log is also read by a critical section acquired at
+// block scope and released at device scope, whose acquire joined only its
+// own block's P: where a launch may have one (blockScopedAcquires_), another
+// block's entry goes only when every thread that could read it has it
+// (trimLog's walk), not once below the device P.
 bool GwcpDetector::belowBlockP(const LockState& lock, const CriticalSectionLog& log, size_t i,
                                const ThreadClocks* releaser) const {
   const CriticalSection& cs = log[i];
@@ -237,7 +242,7 @@ void GwcpDetector::LockState::DeviceLogBelowP::note(uint32_t block, size_t end) 
 // reader's scan that goes past it meets what it would have met next, since
 // "satisfied" is monotone along the log (applyRuleTwo's scanChain).
 void GwcpDetector::dropKnownBelowP(LockState& lock) {
-  if (!lock.exclusive || !lock.holders.empty()) return;
+  if (!lock.exclusive || !lock.holders.empty() || blockScopedAcquires_) return;
   CriticalSectionLog& log = lock.deviceLog;
   const auto& below = lock.deviceLogBelowP;
   size_t end = std::min(log.end(), below.device);

@@ -81,6 +81,13 @@ struct KernelInfo {
   // (MemoryEvent::beforeDependencyWait) overlap; later accesses are ordered
   // after it. UINT32_MAX: none. (In liveLaunches too.)
   uint32_t overlappedLaunch = UINT32_MAX;
+  // Whether a lock may be acquired at block scope in this launch (true where
+  // the front end cannot tell). The emulator's lock inference takes the
+  // narrower scope of a CAS and its fence, so a module with no .cta CAS or
+  // fence acquires none; a trace of no scopes (STD) neither. gwcp lets
+  // another block's critical sections go from its rule (ii) log sooner when
+  // none can be (GwcpDetector::trimLog).
+  bool blockScopedAcquires = true;
 
   uint32_t threadsPerBlock() const { return uint32_t(block.count()); }
   uint32_t warpsPerBlock() const { return (threadsPerBlock() + kWarpSize - 1) / kWarpSize; }

@@ -126,6 +126,7 @@ class StdBuilder {
     k.grid = Dim3{1, 1, 1};
     k.block = Dim3{uint32_t(std::max<size_t>(threads_.size(), 1)) * stride_, 1, 1};
     held_.assign(threads_.size(), {});
+    k.blockScopedAcquires = false;  // (STD locks are device scoped)
     sink_.kernelBegin(k);
   }
 

@@ -52,6 +52,9 @@ class LoadedModule final : public Module {
   // Per function, the special registers its instructions read (bit i:
   // ptx::Special i): a warp's register file gets only these rows.
   std::vector<uint32_t> specialsRead;
+  // Whether any instruction could give lock inference a block-scoped
+  // acquire: an atom.cas or a fence of .cta scope (KernelInfo::blockScopedAcquires).
+  bool blockScopedAcquires = false;
 };
 
 enum LaneWait : uint8_t { kNotWaiting = 0, kWaitBarrier = 1, kWaitWarpSync = 2 };

@@ -160,6 +160,8 @@ absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptxText, std::s
   for (uint32_t pc = 0; pc < ir.code.size(); ++pc) {
     const Instr& in = ir.code[pc];
     std::string error;
+    bool lockInferenceInput = in.op == Op::Membar || (in.op == Op::Atom && in.atom == ptx::AtomOp::Cas);
+    if (lockInferenceInput && toEventScope(in.scope) == Scope::Block) mod->blockScopedAcquires = true;
     switch (in.op) {
       case Op::Bra: mod->ctrl[pc] = Ctrl::Bra; continue;
       case Op::Call: mod->ctrl[pc] = Ctrl::Call; continue;
@@ -478,6 +480,7 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
   L.info.grid = config.grid;
   L.info.block = config.block;
   L.info.sources = mod->sources;
+  L.info.blockScopedAcquires = mod->blockScopedAcquires;
   // nvcc declares typed arrays as `.align A .b8 name[bytes]` with A the
   // element's alignment (int tile[64] -> .align 4 .b8 tile[256]), so reports
   // index such arrays by the alignment, not by byte.

@@ -95,6 +95,22 @@ TEST(Events, AtomicsAreStrongWithScope) {
   EXPECT_GT(atomics, 0);
 }
 
+// A module with a .cta CAS or fence may give lock inference a block-scoped
+// acquire (lock.cu's sharedLock: atom.shared.cta.cas, membar.cta), and its
+// launches say so; a module with neither acquires no lock at block scope
+// (KernelInfo::blockScopedAcquires, which lets gwcp trim its rule (ii) log sooner).
+TEST(Events, KernelInfoSaysWhetherALockMayBeAcquiredAtBlockScope) {
+  Fixture locks("lock");
+  RecordingSink rec;
+  ASSERT_TRUE(locks.run("lockedCounter", {2, 1, 1}, {32, 1, 1},
+                        locks.args(locks.zeros<int>(1), locks.zeros<int>(1), locks.zeros<float>(1)), rec)
+                  .ok());
+  EXPECT_TRUE(rec.kernel.blockScopedAcquires);
+  Fixture plain("errors");
+  ASSERT_TRUE(plain.run("itsFigure", {1, 1, 1}, {2, 1, 1}, plain.args(plain.zeros<int>(64)), rec).ok());
+  EXPECT_FALSE(rec.kernel.blockScopedAcquires);
+}
+
 TEST(Events, ShuffleReductionSyncWarp) {
   DeviceMemory mem;
   std::string ptx = R"(

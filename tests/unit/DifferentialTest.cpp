@@ -88,6 +88,11 @@ void runDifferential(const std::string& detector, const RandomTraceOptions& trac
   for (uint64_t seed = first; seed < first + count; ++seed) {
     Trace trace = testsupport::randomTrace(seed, traceOptions);
     if (transform) transform(trace);
+    // (as the emulator says: no block-scoped acquire where the trace has none)
+    trace.kernel.blockScopedAcquires = std::any_of(trace.events.begin(), trace.events.end(), [](const Event& e) {
+      auto* a = std::get_if<AcquireEvent>(&e);
+      return a && a->scope == Scope::Block;
+    });
     const reference::DetectorResult expected = referenceFor(detector, trace);
     if (!expected.locations.empty()) ++racyRuns;
     for (bool compression : {true, false}) {

@@ -131,8 +131,9 @@ std::set<LocationKey> gwcpTrimmingAtEveryRelease(const Trace& trace, size_t* pea
 // updating a counter: each critical section's release H is in the lock's P
 // after the next one (rule (i) on the counter), so the device log keeps the
 // last entry only, though most of the grid has not started, and threads that
-// started have not taken the lock yet (trimLog, absorbedAtAcquire). (A
-// fence in each: see AFinishedBlockLetsGoOfItsLog.)
+// started have not taken the lock yet (trimLog, absorbedAtAcquire), in a
+// launch with no block-scoped acquire (KernelInfo::blockScopedAcquires).
+// (A fence in each: see AFinishedBlockLetsGoOfItsLog.)
 TEST(GwcpLog, ThreadsThatHaveNotTakenALockDoNotHoldItsLog) {
   TraceBuilder b(8, 4);
   for (uint32_t block = 0; block < 8; ++block) {
@@ -142,6 +143,7 @@ TEST(GwcpLog, ThreadsThatHaveNotTakenALockDoNotHoldItsLog) {
     for (uint32_t t = 0; t < 4; ++t) b.exit(block, t);
   }
   Trace trace = b.build();
+  trace.kernel.blockScopedAcquires = false;
   size_t peakLogged = 0;
   EXPECT_EQ(gwcpTrimmingAtEveryRelease(trace, &peakLogged), reference::gwcp(trace).locations);
   EXPECT_EQ(peakLogged, 1u);  // (a release trims the log right after adding its entry)
@@ -161,6 +163,8 @@ TEST(GwcpLog, AnEntryANonHolderWillNeedIsKept) {
   b.acq(0, 1, "m", Scope::Block).rel(0, 1, "m", Scope::Block).rd(0, 1, "x");
   Trace trace = b.build();
   EXPECT_EQ(gwcpTrimmingAtEveryRelease(trace), reference::gwcp(trace).locations);
+  trace.kernel.blockScopedAcquires = false;  // (C releases at block scope: it reads its own block's entries only)
+  EXPECT_EQ(gwcpTrimmingAtEveryRelease(trace), reference::gwcp(trace).locations);
 }
 
 // The same in the device log, read by other blocks: B's read of x (rule (i))
@@ -178,6 +182,8 @@ TEST(GwcpLog, AnEntryAnotherBlockWillNeedIsKept) {
   b.acq(1, 0, "m").rel(1, 0, "m").rd(1, 0, "x");
   Trace trace = b.build();
   EXPECT_EQ(gwcpTrimmingAtEveryRelease(trace), reference::gwcp(trace).locations);
+  trace.kernel.blockScopedAcquires = false;  // (B releases at block scope)
+  EXPECT_EQ(gwcpTrimmingAtEveryRelease(trace), reference::gwcp(trace).locations);
 }
 
 // What a device-scoped release knows without a walk (LockState::DeviceLogBelowP)
@@ -187,14 +193,16 @@ TEST(GwcpLog, AnEntryAnotherBlockWillNeedIsKept) {
 // entry, logged next, is not. C is GWCP-after B's
 // acquire of m through n (rule (i) on y) and needs B's entry at its release
 // (rule (ii)) to order B's write of z before its read. Fails if the note
-// reaches one entry further.
+// reaches one entry further. (A fences before its write, so that its
+// section is logged: GwcpDetector::publishedInside.)
 TEST(GwcpLog, AReleaseKnowsTheEntriesBeforeItsOwnAreBelowItsP) {
   TraceBuilder b(3, 2);
-  b.acq(1, 1, "m").wr(1, 1, "x").rel(1, 1, "m");
+  b.acq(1, 1, "m").fence(1, 1).wr(1, 1, "x").rel(1, 1, "m");
   b.acq(1, 0, "m").rd(1, 0, "x").acq(1, 0, "n").wr(1, 0, "y").rel(1, 0, "n").wr(1, 0, "z").rel(1, 0, "m");
   b.acq(2, 0, "n").rd(2, 0, "y").rel(2, 0, "n");
   b.acq(2, 0, "m").rel(2, 0, "m").rd(2, 0, "z");
   Trace trace = b.build();
+  trace.kernel.blockScopedAcquires = false;
   EXPECT_TRUE(reference::gwcp(trace).locations.empty());
   EXPECT_EQ(gwcpTrimmingAtEveryRelease(trace), reference::gwcp(trace).locations);
 }
@@ -207,19 +215,22 @@ TEST(GwcpLog, AReleaseKnowsTheEntriesBeforeItsOwnAreBelowItsP) {
 // u's block, GWCP-after u's acquire through n, takes m at block scope and
 // needs it (rule (ii)) to order u's write of z before its read; block 1's
 // first entry is let go. Fails if entries not yet below their own block's P
-// are let go.
+// are let go. (Every section fences inside, so that it is logged; w releases
+// at block scope, so the launch may say it has no block-scoped acquire that
+// reads other blocks' entries: KernelInfo::blockScopedAcquires.)
 TEST(GwcpLog, EntriesBehindOneStillNeededAreLetGoInPlace) {
   TraceBuilder b(3, 2);
   for (uint32_t round = 0; round < 2; ++round)
     for (uint32_t block = 0; block < 3; ++block)
       for (uint32_t t = 0; t < 2; ++t) {
-        b.acq(block, t, "m").rd(block, t, "count").wr(block, t, "count");
+        b.acq(block, t, "m").rd(block, t, "count").fence(block, t).wr(block, t, "count");
         if (round == 1 && block == 0 && t == 1) b.acq(0, 1, "n").wr(0, 1, "y").rel(0, 1, "n").wr(0, 1, "z");
         b.rel(block, t, "m");
       }
   size_t entriesBefore = 0;
   {
     Trace rounds = b.build();
+    rounds.kernel.blockScopedAcquires = false;
     GwcpDetector gwcp(DetectorOptions{});
     gwcp.kernelBegin(rounds.kernel);
     EventDelivery deliver{gwcp};
@@ -230,6 +241,7 @@ TEST(GwcpLog, EntriesBehindOneStillNeededAreLetGoInPlace) {
   b.acq(0, 0, "n").rd(0, 0, "y").rel(0, 0, "n");
   b.acq(0, 0, "m", Scope::Block).rel(0, 0, "m", Scope::Block).rd(0, 0, "z");
   Trace trace = b.build();
+  trace.kernel.blockScopedAcquires = false;
   EXPECT_TRUE(reference::gwcp(trace).locations.empty());
   EXPECT_EQ(gwcpTrimmingAtEveryRelease(trace), reference::gwcp(trace).locations);
   GwcpDetector gwcp(DetectorOptions{});
@@ -240,22 +252,21 @@ TEST(GwcpLog, EntriesBehindOneStillNeededAreLetGoInPlace) {
   EXPECT_EQ(gwcp.races().locations(), reference::gwcp(trace).locations);
 }
 
-// KNOWN BUG (found in round 41, not fixed): a critical section acquired at
-// block scope and released at device scope reads every entry of the device
-// log (applyRuleTwo keys the scan on the release's scope), but its acquire
-// joined only its own block's P. trimLog and cutBelowLockP drop an entry of
-// another block once its H is below that block's P and the device P
-// (belowBlockP, belowDeviceP), which this reader has not joined: here B's
-// release lets A's entry go, and C, GWCP-after A's acquire through n, misses
-// the rule (ii) join of A's release and reports A's write of x against its
-// read (a false alarm, with the log trimmed at every release; at the default
-// thresholds the log is still whole here). A sound trim would need a
-// device-log entry below the P of every block that may still acquire at
-// block scope and release at device scope.
-TEST(GwcpLog, DISABLED_ABlockAcquiredDeviceReleasedSectionNeedsOtherBlocksEntries) {
+// A critical section acquired at block scope and released at device scope
+// reads every entry of the device log (applyRuleTwo keys the scan on the
+// release's scope), but its acquire joined only its own block's P. Here B's
+// release puts A's entry below block 1's P and the device P; C, GWCP-after
+// A's acquire through n, takes m at block scope in block 0 and releases it
+// at device scope, and needs A's entry (rule (ii)) to order A's write of x
+// before its read (B fences inside, so that its release is logged and
+// trims). A launch that may have such a section
+// (KernelInfo::blockScopedAcquires) keeps another block's entry until every
+// thread that could read it has it. Found in round 41 (a false alarm with
+// the log trimmed at every release), fixed in round 44.
+TEST(GwcpLog, ABlockAcquiredDeviceReleasedSectionNeedsOtherBlocksEntries) {
   TraceBuilder b(2, 2);
   b.acq(1, 0, "m").acq(1, 0, "n").wr(1, 0, "y").rel(1, 0, "n").wr(1, 0, "x").rel(1, 0, "m");
-  b.acq(1, 1, "m").rd(1, 1, "x").rel(1, 1, "m");
+  b.acq(1, 1, "m").rd(1, 1, "x").fence(1, 1).wr(1, 1, "w").rel(1, 1, "m");  // (logged: it trims)
   b.acq(0, 0, "n").rd(0, 0, "y").rel(0, 0, "n");
   b.acq(0, 0, "m", Scope::Block).rel(0, 0, "m").rd(0, 0, "x");
   Trace trace = b.build();
