@@ -500,9 +500,13 @@ void GwcpDetector::release(const LockEvent& event) {
     HeldLock& held = *heldAt;
 
     LockState& lock = blockLocal_.stateOf(locks_, event, lane);
+    // Rule (ii) has nothing to do for a section it does not log when no log
+    // holds an entry to join (locks whose sections publish only at their
+    // release: no thread state either).
+    bool logged = publishedInside(t, held);
     std::optional<ThreadLockState> unkept;  // (the thread's state, when it was not kept)
-    ThreadLockState& mine = stateAtRelease(lock, t, tid, unkept);
-    size_t deviceLogBelowP = applyRuleTwo(t, lock, mine, held, event.scope);
+    ThreadLockState* mine = logged || lock.logsReadBy(t.block) ? &stateAtRelease(lock, t, tid, unkept) : nullptr;
+    size_t deviceLogBelowP = mine ? applyRuleTwo(t, lock, *mine, held, event.scope) : 0;
     SharedClock hb = t.hbSnapshot();
     recordConflicts(t, hb, held, event.scope, lock);
     t.lastReleaseHb = hb.stamp();
@@ -516,12 +520,14 @@ void GwcpDetector::release(const LockEvent& event) {
     if (holder != lock.holders.end()) lock.holders.erase(holder);
     // (Entries trimmed from the logs leave the owners' pending lists lazily:
     // dropping them at each trim visited every thread with state for the lock.)
-    const CriticalSectionLog* ownLog = lock.blockLog.find(t.block);
-    mine.pending.popTrimmed(lock.deviceLog.base, ownLog ? ownLog->base : 0);
-    if (publishedInside(t, held)) {
+    if (mine) {
+      const CriticalSectionLog* ownLog = lock.blockLog.find(t.block);
+      mine->pending.popTrimmed(lock.deviceLog.base, ownLog ? ownLog->base : 0);
+    }
+    if (logged) {
       CriticalSection cs{t.block,       t.thread,       held.scope,      event.scope,   std::move(held.acquireClock),
                          std::move(held.lockWcp), std::move(hb), held.acquireNow, ++lock.releases};
-      logCriticalSection(lock, lockId, std::move(cs), mine, t, deviceLogBelowP);
+      logCriticalSection(lock, lockId, std::move(cs), *mine, t, deviceLogBelowP);
     } else {
       ++lock.releases;
     }

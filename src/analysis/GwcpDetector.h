@@ -325,6 +325,12 @@ class GwcpDetector final : public Detector {
     gwcp::CriticalSectionLog deviceLog;  // acquired and released at device scope
     gwcp::FirstBlockInline<gwcp::CriticalSectionLog> blockLog;  // the others, by block
     std::vector<uint32_t> mixedBlocks;  // blocks whose blockLog has a device-scoped release
+    // Whether a release by a thread of `block` may find an entry to join
+    // (its block's log, the device log, other blocks' device-scoped releases).
+    bool logsReadBy(uint32_t block) const {
+      const gwcp::CriticalSectionLog* own = blockLog.find(block);
+      return !deviceLog.entries.empty() || !mixedBlocks.empty() || (own && !own->entries.empty());
+    }
     absl::flat_hash_map<uint64_t, gwcp::ThreadLockState> perThread;  // by global thread id
     size_t nextSweep = 0;  // perThread's size at which sweepThreadStates runs next (or 2 * sweepFloor())
     bool statesDropped = false;  // a thread's state was dropped while it said something (keepOrDropState)
