@@ -328,8 +328,10 @@ Expectation parseExpectation(Lexer& lex, uint32_t line) {
 // more than the largest block and thread its events name.
 struct GeometryScan {
   uint32_t maxBlock = 0, maxThread = 0;
+  bool blockScopedAcquire = false;  // (KernelInfo::blockScopedAcquires)
   void observe(const RawEvent& e) {
     maxBlock = std::max(maxBlock, e.who.block + 1);
+    blockScopedAcquire |= e.op == Op::Acq && e.scope == Scope::Block;
     if (e.who.kind == Who::Thread) maxThread = std::max(maxThread, e.who.index + 1);
     if (e.who.kind == Who::Warp) {
       uint32_t top = e.who.mask ? 32 - std::countl_zero(*e.who.mask) : 32;
@@ -346,7 +348,9 @@ class TraceBuilder {
   TraceBuilder(LitmusSummary& out, EventSink& sink, std::set<std::string> sharedNames)
       : out_(out), sink_(sink), shared_(std::move(sharedNames)) {}
 
-  void begin(uint32_t blocks, uint32_t threads) {
+  // `blockScopedAcquires`: whether the trace may acquire a lock at block
+  // scope (true unless a first pass read every event).
+  void begin(uint32_t blocks, uint32_t threads, bool blockScopedAcquires = true) {
     blocks_ = blocks;
     threads_ = threads;
     if (uint64_t(blocks_) * threads_ > (1u << 24)) fail("the launch has more than 2^24 threads");
@@ -354,6 +358,7 @@ class TraceBuilder {
     k.name = out_.path;
     k.grid = Dim3{blocks_, 1, 1};
     k.block = Dim3{threads_, 1, 1};
+    k.blockScopedAcquires = blockScopedAcquires;
     exited_.assign(uint64_t(blocks_) * threads_, false);
     held_.assign(uint64_t(blocks_) * threads_, {});
     sink_.kernelBegin(k);
@@ -661,7 +666,7 @@ absl::StatusOr<LitmusSummary> streamLines(io::LineReader& in, EventSink& sink) {
       }
       builder.emplace(out, sink, header.shared);
       builder->begin(header.blocks.value_or(std::max(scan.maxBlock, 1u)),
-                     header.threads.value_or(std::max(scan.maxThread, 1u)));
+                     header.threads.value_or(std::max(scan.maxThread, 1u)), scan.blockScopedAcquire);
       while (header.firstEventLine && in.next(raw)) {
         lineNo = uint32_t(in.lineNumber());
         Lexer lex(stripComment(raw));

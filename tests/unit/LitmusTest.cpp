@@ -25,6 +25,15 @@ TEST(Litmus, InfersTheLaunchFromTheEvents) {
   EXPECT_EQ(f.trace.kernel.block.x, 41u);  // lane 8 of warp 1 is thread 40
 }
 
+// Whether a lock may be acquired at block scope (KernelInfo::blockScopedAcquires):
+// known from the events when the reader goes over them once to find the
+// launch; a trace streamed after its `launch` line may.
+TEST(Litmus, SaysWhetherALockIsAcquiredAtBlockScope) {
+  EXPECT_FALSE(parseOk("b0.t0: acq m\nb0.t0: rel m\n").trace.kernel.blockScopedAcquires);
+  EXPECT_TRUE(parseOk("b0.t0: acq.block m\nb0.t0: rel.block m\n").trace.kernel.blockScopedAcquires);
+  EXPECT_TRUE(parseOk("launch blocks=1 threads=1\nb0.t0: acq m\nb0.t0: rel m\n").trace.kernel.blockScopedAcquires);
+}
+
 TEST(Litmus, LaneIndexedWarpEvents) {
   LitmusFile f = parseOk("launch blocks=1 threads=40\nshared buf\nb0.w1: wr buf[lane+1]\n");
   const auto& m = std::get<MemoryEvent>(f.trace.events.at(0));
