@@ -38,8 +38,13 @@ void MessagePassing::fence(ThreadClocks& t, Scope scope, bool withWcp) {
   // device fence every writer.
   auto acquire = [&](VectorClock& pending) {
     if (pending.empty()) return;
+    // P_t is often H_t itself, shared (a barrier's join puts H into P, and
+    // P <= H): then one join serves both (a grid barrier's spinners joined
+    // each arrival's release twice, a walk of the grid's clock each time).
+    bool wcpIsHb = withWcp && t.wcp.sharesListWith(t.hb);
     t.hb.join(pending);
-    if (withWcp) t.wcp.join(pending);
+    if (wcpIsHb) t.wcp = t.hb;
+    else if (withWcp) t.wcp.join(pending);
     pending.clear();
   };
   acquire(p.pendingSame);
