@@ -18,6 +18,14 @@ namespace {
 
 using testsupport::TraceBuilder;
 
+// Begins `trace`'s launch in `gwcp` and delivers every event (no kernelEnd:
+// callers look at the logs first).
+void deliverAll(GwcpDetector& gwcp, const Trace& trace) {
+  gwcp.kernelBegin(trace.kernel);
+  EventDelivery deliver{gwcp};
+  for (const auto& e : trace.events) std::visit(deliver, e);
+}
+
 // Block-scoped critical sections with no __syncthreads between them, none
 // ordered before the next (each writes its own slot: no rule (i) conflict),
 // stay in their block's log until the block finishes: then no thread can
@@ -61,9 +69,7 @@ TEST(GwcpLog, OnlyCriticalSectionsThatPublishedBeforeTheirReleaseAreLogged) {
     b.rel(0, 0, "m");
     Trace trace = b.build();
     GwcpDetector gwcp(DetectorOptions{});
-    gwcp.kernelBegin(trace.kernel);
-    EventDelivery deliver{gwcp};
-    for (const auto& e : trace.events) std::visit(deliver, e);
+    deliverAll(gwcp, trace);
     return gwcp.loggedCriticalSections();
   };
   EXPECT_EQ(logged([](TraceBuilder& b) { b.rd(0, 0, "x").wr(0, 0, "x"); }), 0u);
@@ -245,9 +251,7 @@ TEST(GwcpLog, EntriesBehindOneStillNeededAreLetGoInPlace) {
   EXPECT_TRUE(reference::gwcp(trace).locations.empty());
   EXPECT_EQ(gwcpTrimmingAtEveryRelease(trace), reference::gwcp(trace).locations);
   GwcpDetector gwcp(DetectorOptions{});
-  gwcp.kernelBegin(trace.kernel);
-  EventDelivery deliver{gwcp};
-  for (const auto& e : trace.events) std::visit(deliver, e);
+  deliverAll(gwcp, trace);
   gwcp.kernelEnd();
   EXPECT_EQ(gwcp.races().locations(), reference::gwcp(trace).locations);
 }
@@ -339,9 +343,7 @@ TEST(GwcpLog, ALockTakenAgainWhileItsEntryIsLoggedKeepsThreadStates) {
   b.rd(0, 3, "slot");
   Trace trace = b.build();
   GwcpDetector gwcp(DetectorOptions{});
-  gwcp.kernelBegin(trace.kernel);
-  EventDelivery deliver{gwcp};
-  for (const auto& e : trace.events) std::visit(deliver, e);
+  deliverAll(gwcp, trace);
   EXPECT_EQ(gwcp.threadLockStates(), 4u);
   gwcp.kernelEnd();
   EXPECT_EQ(gwcp.races().locations(), reference::gwcp(trace).locations);
@@ -361,9 +363,7 @@ TEST(GwcpLog, AnOwnEntryPastTheJoinedOneIsJoined) {
     DetectorOptions options;
     options.compression = compression;
     GwcpDetector gwcp(options);
-    gwcp.kernelBegin(trace.kernel);
-    EventDelivery deliver{gwcp};
-    for (const auto& e : trace.events) std::visit(deliver, e);
+    deliverAll(gwcp, trace);
     gwcp.kernelEnd();
     EXPECT_EQ(gwcp.races().locations(), reference::gwcp(trace).locations) << "compression " << compression;
   }
