@@ -249,7 +249,8 @@ void GwcpDetector::acquire(const LockEvent& event) {
         overlappingHolders_ = true;
       }
     lock.holders.push_back({t.block, t.thread, event.scope});
-    blockScopedAcquires_ |= event.scope == Scope::Block;  // (a front end that said none: from here on, as if it had not)
+    // (a front end that said the launch has none: from here on, as if it had not)
+    blockScopedAcquires_ |= event.scope == Scope::Block;
     auto& table = held_[t.block];
     if (!table) table = std::make_unique<std::vector<std::vector<HeldLock>>>(threads_.threadsPerBlock());
     std::vector<HeldLock>& held = (*table)[thread];

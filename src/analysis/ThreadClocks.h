@@ -107,7 +107,7 @@ struct ThreadClocks {
   // N_t right after the thread's last fence; 0 once the thread accessed
   // memory or acquired a lock since (gwcp: a critical section that published
   // nothing before its release but the fence of its release pattern needs
-  // no rule (ii) entry, GwcpDetector::release).
+  // no rule (ii) entry, GwcpDetector::publishedInside).
   Clock quietSinceFence = 0;
   // The stamp of the H snapshot (hbSnapshot) the thread published at its
   // last release, <= every later one (gwcp's rule (i) clocks: ConflictClock::Below).

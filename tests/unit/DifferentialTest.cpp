@@ -163,7 +163,7 @@ TEST(Differential, LocksetInterleavedCriticalSections) {
 // section that published nothing else (GwcpDetector::publishedInside).
 void emulatedLocks(Trace& trace) {
   constexpr uint64_t kLockWords = 0x7000;  // (global words of their own, apart from g0 and g1)
-  auto lockWord = [&](const LockEvent& l, AtomicOp op) {
+  auto lockWord = [](const LockEvent& l, AtomicOp op) {
     uint32_t lane = uint32_t(std::countr_zero(l.lanes.mask));
     MemoryEvent m;
     m.lanes = l.lanes;

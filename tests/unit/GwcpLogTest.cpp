@@ -36,8 +36,10 @@ TEST(GwcpLog, AFinishedBlockLetsGoOfItsLog) {
   TraceBuilder b(2, 4);
   b.shared({"s0", "s1", "s2", "s3"});
   for (uint32_t block = 0; block < 2; ++block)
-    for (uint32_t t = 0; t < 4; ++t)
-      b.acq(block, t, "m", Scope::Block).fence(block, t).wr(block, t, "s" + std::to_string(t)).rel(block, t, "m", Scope::Block);
+    for (uint32_t t = 0; t < 4; ++t) {
+      b.acq(block, t, "m", Scope::Block).fence(block, t).wr(block, t, "s" + std::to_string(t));
+      b.rel(block, t, "m", Scope::Block);
+    }
   Trace critical = b.build();
   for (uint32_t t = 0; t < 4; ++t) b.exit(0, t);
   Trace all = b.build();
