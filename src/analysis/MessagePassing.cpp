@@ -66,6 +66,7 @@ void MessagePassing::fence(ThreadClocks& t, Scope scope, bool withWcp) {
   if (device) {
     p.fenceDevice = p.fenceAny;
     p.fencedDevice = true;
+    p.fenceDeviceBelowP = !withWcp || t.hb.empty() || t.wcp.sharesListWith(t.hb);
   }
   t.tick();
 }
@@ -106,9 +107,10 @@ void MessagePassing::strongRead(const ThreadClocks& t, uint64_t key, Scope scope
   // read brings no other block's release.)
   if (!takenBefore) o.broughtSame = false;
   if (!takenBefore || !device) o.broughtOther = false;
-  bool contributed = std::any_of(c.writers.begin(), c.writers.end(), [&](const Writer& w) {
+  auto self = std::find_if(c.writers.begin(), c.writers.end(), [&](const Writer& w) {
     return w.block == t.block && w.thread == t.thread;
   });
+  bool contributed = self != c.writers.end();
   PerThread* p = nullptr;
   auto pending = [&](bool sameBlock) -> VectorClock& {
     if (!p) p = &at(t);
@@ -127,11 +129,19 @@ void MessagePassing::strongRead(const ThreadClocks& t, uint64_t key, Scope scope
     if (own != c.byBlock.end()) take(own->second, true);
     if (device) take(c.device, false);
   } else {
-    // Rule 4 needs W by another thread: join the other writers one by one.
+    // Rule 4 needs W by another thread. The device join holds t's own
+    // releases too, but those are <= H_t, and <= P_t where they were when
+    // published (deviceBelowP): taking them changes nothing but t's own
+    // entry, which goes back to what the others' releases say of t. One
+    // join of a clock that shares its chunks with every spinner's, where
+    // a grid barrier's spinners joined each arrival's release, a walk of the
+    // grid's clock, blocks^2 / 2 times a barrier.
+    bool deviceAtOnce = device && !c.device.empty() && (!self->device || self->deviceBelowP);
+    if (deviceAtOnce) takeDeviceJoin(pending(false), c, *self);
     for (const Writer& w : c.writers) {
-      if ((w.block == t.block && w.thread == t.thread) || w.stamp <= takenBefore) continue;
+      if (&w == &*self || w.stamp <= takenBefore) continue;
       if (w.block == t.block) takeWriter(w, w.fenceAny, true);
-      else if (device && w.device) takeWriter(w, w.fenceDevice, false);
+      else if (device && w.device && !deviceAtOnce) takeWriter(w, w.fenceDevice, false);
     }
   }
   if (o.broughtSame || o.broughtOther) {
@@ -139,6 +149,16 @@ void MessagePassing::strongRead(const ThreadClocks& t, uint64_t key, Scope scope
     if (o.broughtSame) q.pendingSameRead = origin;
     if (o.broughtOther) q.pendingOtherRead = origin;
   }
+}
+
+void MessagePassing::takeDeviceJoin(VectorClock& pending, const Chain& c, const Writer& self) {
+  Clock before = pending.get(self.block, self.thread);
+  pending.join(c.device);
+  if (!self.device) return;
+  // (deviceHb's entry of `self`: what the writers' H said of it, its own
+  // releases' included, which are <= P_self as above)
+  Clock fromReleases = std::max(before, c.deviceHb.get(self.block, self.thread));
+  if (pending.get(self.block, self.thread) != fromReleases) pending.set(self.block, self.thread, fromReleases);
 }
 
 void MessagePassing::noteUnfenced(const ThreadClocks& t, const UnfencedWrite& w, bool device) {
@@ -171,7 +191,9 @@ void MessagePassing::chainAdd(const ThreadClocks& t, uint64_t key, Scope scope, 
   writer.fenceAny.joinInto(own->second, t.block, t.thread);
   if (device) {
     c.device.setGeometry(geometry_);
+    c.deviceHb.setGeometry(geometry_);
     writer.fenceDevice.joinInto(c.device, t.block, t.thread);
+    c.deviceHb.join(writer.fenceDevice.hb);
   }
   if (w == c.writers.end())
     w = c.writers.insert(c.writers.end(), {t.block, t.thread, false, {VectorClock(geometry_)}, {VectorClock(geometry_)}});
@@ -180,6 +202,7 @@ void MessagePassing::chainAdd(const ThreadClocks& t, uint64_t key, Scope scope, 
   if (device) {
     w->device = true;
     w->fenceDevice.join(writer.fenceDevice);
+    w->deviceBelowP = w->deviceBelowP && writer.fenceDeviceBelowP;
   }
 }
 

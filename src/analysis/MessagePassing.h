@@ -148,6 +148,9 @@ class MessagePassing {
   struct PerThread {
     Release fenceAny, fenceDevice;           // H at the latest fence, at the latest device fence
     bool fencedAny = false, fencedDevice = false;
+    // Whether H at the latest device fence was <= P_t then (gwcp; always for
+    // hb), so <= P_t ever after: a reader that published it may take it back.
+    bool fenceDeviceBelowP = true;
     VectorClock pendingSame, pendingOther;   // observed releases awaiting a covering fence
     Origin pendingSameRead, pendingOtherRead;  // the latest read that brought one
   };
@@ -164,11 +167,13 @@ class MessagePassing {
     uint32_t block, thread;
     bool device;  // made a device-scoped write after a device fence
     Release fenceAny, fenceDevice;
+    bool deviceBelowP = true;  // every fenceDevice joined was <= the writer's P at its fence
     uint64_t stamp = 0;  // the chain's stamp when these releases last changed
   };
   struct Chain {
     std::vector<std::pair<uint32_t, VectorClock>> byBlock;  // writer block -> join of H at its latest fence
     VectorClock device;  // device-scoped writes: join of H at their latest device fence
+    VectorClock deviceHb;  // the same without each writer's own entry (Release::hb's join)
     std::vector<Writer> writers;
     uint64_t stamp = 0;  // changes whenever the chain's releases change (never reused)
   };
@@ -185,6 +190,10 @@ class MessagePassing {
   // word cost ~130 bytes a thread).
   using ObservedWords = KeyedList<Observed, 1, 8>;
 
+  // `pending` joins the chain's device releases but for the own entry of
+  // `self`, a writer of the chain: that entry joins only what the releases' H
+  // say of it.
+  static void takeDeviceJoin(VectorClock& pending, const Chain& c, const Writer& self);
   PerThread& at(const ThreadClocks& t);
   void noteUnfenced(const ThreadClocks& t, const UnfencedWrite& w, bool device);
   const PerThread* find(const ThreadClocks& t) const;

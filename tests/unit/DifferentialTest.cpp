@@ -202,6 +202,53 @@ TEST(Differential, GwcpEmulatedLocks) {
 }
 TEST(Differential, HbEmulatedLocks) { runDifferential("hb", lockHeavy(), emulatedLocks); }
 
+// A flag that its writers also read, as a grid barrier's spinners do: before
+// some events, one of the event's threads arrives (a device fence, then an
+// atomic add of the flag) or spins (a strong read of the flag, then a device
+// fence). A reader that wrote the flag takes the other writers' releases and
+// never its own (MessagePassing::takeDeviceJoin); with locks about, its own
+// release may hold what P does not.
+void flagWritersReadBack(Trace& trace) {
+  constexpr uint64_t kFlag = 0x7800;  // (a global word of its own, apart from g0 and g1)
+  std::vector<Event> out;
+  for (Event& e : trace.events) {
+    std::optional<WarpLanes> lanes;
+    uint64_t seq = 0;
+    std::visit([&](auto& x) { seq = x.origin.seq; }, e);
+    if (auto* m = std::get_if<MemoryEvent>(&e)) lanes = m->lanes;
+    if (auto* f = std::get_if<FenceEvent>(&e)) lanes = f->lanes;
+    if (auto* a = std::get_if<AcquireEvent>(&e)) lanes = a->lanes;
+    if (auto* r = std::get_if<ReleaseEvent>(&e)) lanes = r->lanes;
+    uint64_t pick = (seq + 1) * 2654435761u;
+    if (lanes && lanes->mask && (pick >> 8) % 3 == 0) {
+      uint32_t lane = uint32_t(std::countr_zero(lanes->mask));
+      WarpLanes one{lanes->block, lanes->warp, 1u << lane};
+      MemoryEvent flag;
+      flag.lanes = one;
+      flag.strong = true;
+      flag.scope = Scope::Device;
+      flag.space = MemorySpace::Global;
+      flag.address[lane] = kFlag;
+      bool arrive = (pick >> 16) % 2 == 0;
+      flag.type = arrive ? AccessType::AtomicRmw : AccessType::Read;
+      flag.op = arrive ? AtomicOp::Add : AtomicOp::None;
+      FenceEvent fence{one, Scope::Device, {}};
+      if (arrive) out.push_back(fence);
+      out.push_back(flag);
+      if (!arrive) out.push_back(fence);
+    }
+    out.push_back(e);
+  }
+  trace.events = std::move(out);
+  uint64_t seq = 0;  // trace positions in order again, pcs as randomTrace makes them
+  for (Event& e : trace.events) std::visit([&seq](auto& x) { x.origin.seq = seq++, x.origin.pc = uint32_t(seq); }, e);
+}
+TEST(Differential, GwcpFlagWritersReadBack) {
+  runDifferential("gwcp", {}, flagWritersReadBack);
+  runDifferential("gwcp", lockHeavy(), flagWritersReadBack);
+}
+TEST(Differential, HbFlagWritersReadBack) { runDifferential("hb", lockHeavy(), flagWritersReadBack); }
+
 // gwcp trimming its rule (ii) log at every release (GwcpDetector::trimLog):
 // dropping consumed critical sections must not change a single report.
 class TrimEveryRelease {
