@@ -26,6 +26,7 @@
 #include "analysis/Detector.h"
 #include "litmus/Litmus.h"
 #include "support/RandomTrace.h"
+#include "support/TraceLitmus.h"
 #include "support/ReferenceModel.h"
 
 namespace predatar {

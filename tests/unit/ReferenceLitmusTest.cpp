@@ -7,6 +7,7 @@
 
 #include "litmus/Litmus.h"
 #include "support/RandomTrace.h"
+#include "support/TraceLitmus.h"
 #include "support/ReferenceModel.h"
 
 namespace predatar {

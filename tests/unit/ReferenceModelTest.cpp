@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "support/RandomTrace.h"
+#include "support/TraceLitmus.h"
 #include "support/ReferenceModel.h"
 #include "support/TraceBuilder.h"
 
