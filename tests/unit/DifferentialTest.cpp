@@ -156,6 +156,14 @@ TEST(Differential, LocksetInterleavedCriticalSections) {
   runDifferential("lockset", lockHeavy(), deviceScopedLocks);
 }
 
+// A transform's events become the trace's, with trace positions in order
+// again and pcs as randomTrace makes them.
+void replaceEvents(Trace& trace, std::vector<Event> events) {
+  trace.events = std::move(events);
+  uint64_t seq = 0;
+  for (Event& e : trace.events) std::visit([&seq](auto& x) { x.origin.seq = seq++, x.origin.pc = uint32_t(seq); }, e);
+}
+
 // Locks as the emulator infers them (sim/LockInference): an acquire is an
 // atom.cas of the lock word, a fence, then the acquire event; a release is a
 // fence, the release event, then the atom.exch of the lock word (both RMWs
@@ -193,9 +201,7 @@ void emulatedLocks(Trace& trace) {
       out.push_back(e);
     }
   }
-  trace.events = std::move(out);
-  uint64_t seq = 0;  // trace positions in order again, pcs as randomTrace makes them
-  for (Event& e : trace.events) std::visit([&seq](auto& x) { x.origin.seq = seq++, x.origin.pc = uint32_t(seq); }, e);
+  replaceEvents(trace, std::move(out));
 }
 TEST(Differential, GwcpEmulatedLocks) {
   runDifferential("gwcp", {}, emulatedLocks);
@@ -240,9 +246,7 @@ void flagWritersReadBack(Trace& trace) {
     }
     out.push_back(e);
   }
-  trace.events = std::move(out);
-  uint64_t seq = 0;  // trace positions in order again, pcs as randomTrace makes them
-  for (Event& e : trace.events) std::visit([&seq](auto& x) { x.origin.seq = seq++, x.origin.pc = uint32_t(seq); }, e);
+  replaceEvents(trace, std::move(out));
 }
 TEST(Differential, GwcpFlagWritersReadBack) {
   runDifferential("gwcp", {}, flagWritersReadBack);
