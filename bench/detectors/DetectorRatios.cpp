@@ -173,7 +173,8 @@ int main(int argc, char** argv) {
   fmt::print("\n== time per doubling of the grid (128 threads per block; target <= 2.2x; grid-sync's events grow\n"
              "   about 3.8x per doubling, every block spinning after each later arrival: its gwcp us an event\n"
              "   is what should stay flat)\n");
-  fmt::print("| shape | blocks | events | hb s | hb growth | gwcp s | gwcp growth | gwcp us/event | hb MiB | gwcp MiB |\n");
+  fmt::print("| shape | blocks | events | hb s | hb growth | gwcp s | gwcp growth | gwcp us/event | hb MiB "
+             "| gwcp MiB |\n");
   fmt::print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (Shape shape : {Shape::SlotLocks, Shape::BlockLocks, Shape::GridSync})
     if (wanted(shape)) scaling(shape, maxBlocks, rounds);

@@ -5,6 +5,26 @@
 #include "analysis/LaneLoop.h"
 
 namespace predatar {
+namespace {
+
+// Where writer (block, thread) is, or goes, in a chain's writers, which are
+// sorted by (block, thread); and where `block`'s join is in its byBlock,
+// sorted by block. (A grid barrier's counter has a writer per block, looked
+// up at every take and add: a walk of the grid's writers each time.)
+template <class Writers>
+auto writerPosition(Writers& writers, uint32_t block, uint32_t thread) {
+  return std::lower_bound(writers.begin(), writers.end(), std::pair{block, thread},
+                          [](const auto& w, std::pair<uint32_t, uint32_t> key) {
+                            return std::pair{w.block, w.thread} < key;
+                          });
+}
+template <class ByBlock>
+auto blockPosition(ByBlock& byBlock, uint32_t block) {
+  return std::lower_bound(byBlock.begin(), byBlock.end(), block,
+                          [](const auto& e, uint32_t b) { return e.first < b; });
+}
+
+}  // namespace
 
 void MessagePassing::reset(uint32_t threadsPerBlock, const ClockGeometry* geometry) {
   geometry_ = geometry;
@@ -107,10 +127,8 @@ void MessagePassing::strongRead(const ThreadClocks& t, uint64_t key, Scope scope
   // read brings no other block's release.)
   if (!takenBefore) o.broughtSame = false;
   if (!takenBefore || !device) o.broughtOther = false;
-  auto self = std::find_if(c.writers.begin(), c.writers.end(), [&](const Writer& w) {
-    return w.block == t.block && w.thread == t.thread;
-  });
-  bool contributed = self != c.writers.end();
+  auto self = writerPosition(c.writers, t.block, t.thread);
+  bool contributed = self != c.writers.end() && self->block == t.block && self->thread == t.thread;
   PerThread* p = nullptr;
   auto pending = [&](bool sameBlock) -> VectorClock& {
     if (!p) p = &at(t);
@@ -125,8 +143,8 @@ void MessagePassing::strongRead(const ThreadClocks& t, uint64_t key, Scope scope
   };
   if (!contributed) {
     // The common case (a flag written by others): the chain's joins.
-    auto own = std::find_if(c.byBlock.begin(), c.byBlock.end(), [&](const auto& e) { return e.first == t.block; });
-    if (own != c.byBlock.end()) take(own->second, true);
+    auto own = blockPosition(c.byBlock, t.block);
+    if (own != c.byBlock.end() && own->first == t.block) take(own->second, true);
     if (device) take(c.device, false);
   } else {
     // Rule 4 needs W by another thread. The device join holds t's own
@@ -137,11 +155,17 @@ void MessagePassing::strongRead(const ThreadClocks& t, uint64_t key, Scope scope
     // a grid barrier's spinners joined each arrival's release, a walk of the
     // grid's clock, blocks^2 / 2 times a barrier.
     bool deviceAtOnce = device && !c.device.empty() && (!self->device || self->deviceBelowP);
-    if (deviceAtOnce) takeDeviceJoin(pending(false), c, *self);
-    for (const Writer& w : c.writers) {
-      if (&w == &*self || w.stamp <= takenBefore) continue;
-      if (w.block == t.block) takeWriter(w, w.fenceAny, true);
-      else if (device && w.device && !deviceAtOnce) takeWriter(w, w.fenceDevice, false);
+    if (deviceAtOnce) {
+      takeDeviceJoin(pending(false), c, *self);
+      // (then only t's block's other writers are left: a range of them)
+      for (auto w = writerPosition(c.writers, t.block, 0); w != c.writers.end() && w->block == t.block; ++w)
+        if (w != self && w->stamp > takenBefore) takeWriter(*w, w->fenceAny, true);
+    } else {
+      for (const Writer& w : c.writers) {
+        if (&w == &*self || w.stamp <= takenBefore) continue;
+        if (w.block == t.block) takeWriter(w, w.fenceAny, true);
+        else if (device && w.device) takeWriter(w, w.fenceDevice, false);
+      }
     }
   }
   if (o.broughtSame || o.broughtOther) {
@@ -178,16 +202,16 @@ void MessagePassing::chainAdd(const ThreadClocks& t, uint64_t key, Scope scope, 
   const PerThread& writer = p->second;
   bool device = scope != Scope::Block && writer.fencedDevice;
   Chain& c = chains_[key];
-  auto w = std::find_if(c.writers.begin(), c.writers.end(),
-                        [&](const Writer& x) { return x.block == t.block && x.thread == t.thread; });
+  auto w = writerPosition(c.writers, t.block, t.thread);
+  bool known = w != c.writers.end() && w->block == t.block && w->thread == t.thread;
   // A writer adding what it added before (an RMW in a spin loop) changes
   // nothing: its releases already are in its block's join and the device's.
-  if (w != c.writers.end() && writer.fenceAny.leq(w->fenceAny, t.block, t.thread) &&
+  if (known && writer.fenceAny.leq(w->fenceAny, t.block, t.thread) &&
       (!device || (w->device && writer.fenceDevice.leq(w->fenceDevice, t.block, t.thread))))
     return;
   c.stamp = ++stamps_;
-  auto own = std::find_if(c.byBlock.begin(), c.byBlock.end(), [&](const auto& e) { return e.first == t.block; });
-  if (own == c.byBlock.end()) own = c.byBlock.insert(c.byBlock.end(), {t.block, VectorClock(geometry_)});
+  auto own = blockPosition(c.byBlock, t.block);
+  if (own == c.byBlock.end() || own->first != t.block) own = c.byBlock.insert(own, {t.block, VectorClock(geometry_)});
   writer.fenceAny.joinInto(own->second, t.block, t.thread);
   if (device) {
     c.device.setGeometry(geometry_);
@@ -195,8 +219,7 @@ void MessagePassing::chainAdd(const ThreadClocks& t, uint64_t key, Scope scope, 
     writer.fenceDevice.joinInto(c.device, t.block, t.thread);
     c.deviceHb.join(writer.fenceDevice.hb);
   }
-  if (w == c.writers.end())
-    w = c.writers.insert(c.writers.end(), {t.block, t.thread, false, {VectorClock(geometry_)}, {VectorClock(geometry_)}});
+  if (!known) w = c.writers.insert(w, {t.block, t.thread, false, {VectorClock(geometry_)}, {VectorClock(geometry_)}});
   w->stamp = c.stamp;
   w->fenceAny.join(writer.fenceAny);
   if (device) {

@@ -171,10 +171,10 @@ class MessagePassing {
     uint64_t stamp = 0;  // the chain's stamp when these releases last changed
   };
   struct Chain {
-    std::vector<std::pair<uint32_t, VectorClock>> byBlock;  // writer block -> join of H at its latest fence
+    std::vector<std::pair<uint32_t, VectorClock>> byBlock;  // writer block -> join of H at its latest fence (by block)
     VectorClock device;  // device-scoped writes: join of H at their latest device fence
     VectorClock deviceHb;  // the same without each writer's own entry (Release::hb's join)
-    std::vector<Writer> writers;
+    std::vector<Writer> writers;  // sorted by (block, thread)
     uint64_t stamp = 0;  // changes whenever the chain's releases change (never reused)
   };
   struct Observed {
