@@ -284,7 +284,7 @@ uint64_t MessagePassing::bytes() const {
     total += p.fenceAny.hb.bytes() + p.fenceDevice.hb.bytes() + p.pendingSame.bytes() + p.pendingOther.bytes();
   for (const auto& [_, words] : observed_) total += words.heapBytes();
   for (const auto& [_, c] : chains_) {
-    total += c.device.bytes();
+    total += c.device.bytes() + c.deviceHb.bytes();
     for (const auto& [b, clock] : c.byBlock) total += clock.bytes() + sizeof(b);
     for (const Writer& w : c.writers) total += sizeof(w) + w.fenceAny.hb.bytes() + w.fenceDevice.hb.bytes();
   }
