@@ -26,8 +26,8 @@
 #include "analysis/Detector.h"
 #include "litmus/Litmus.h"
 #include "support/RandomTrace.h"
-#include "support/TraceLitmus.h"
 #include "support/ReferenceModel.h"
+#include "support/TraceLitmus.h"
 
 namespace predatar {
 namespace {

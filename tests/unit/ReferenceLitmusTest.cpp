@@ -7,8 +7,8 @@
 
 #include "litmus/Litmus.h"
 #include "support/RandomTrace.h"
-#include "support/TraceLitmus.h"
 #include "support/ReferenceModel.h"
+#include "support/TraceLitmus.h"
 
 namespace predatar {
 namespace {

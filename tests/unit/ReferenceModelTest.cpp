@@ -10,9 +10,9 @@
 #include <variant>
 
 #include "support/RandomTrace.h"
-#include "support/TraceLitmus.h"
 #include "support/ReferenceModel.h"
 #include "support/TraceBuilder.h"
+#include "support/TraceLitmus.h"
 
 namespace predatar {
 namespace {
