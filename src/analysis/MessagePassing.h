@@ -171,7 +171,8 @@ class MessagePassing {
     uint64_t stamp = 0;  // the chain's stamp when these releases last changed
   };
   struct Chain {
-    std::vector<std::pair<uint32_t, VectorClock>> byBlock;  // writer block -> join of H at its latest fence (by block)
+    // writer block -> join of H at its latest fence, sorted by block
+    std::vector<std::pair<uint32_t, VectorClock>> byBlock;
     VectorClock device;  // device-scoped writes: join of H at their latest device fence
     VectorClock deviceHb;  // the same without each writer's own entry (Release::hb's join)
     std::vector<Writer> writers;  // sorted by (block, thread)

@@ -13,14 +13,8 @@
 namespace predatar::testsupport {
 namespace {
 
-const char* scopeSuffix(Scope s) {
-  switch (s) {
-    case Scope::Block: return ".block";
-    case Scope::Device: return ".device";
-    case Scope::System: return ".system";
-  }
-  return "";
-}
+// ".block", ".device", ".system"
+std::string scopeSuffix(Scope s) { return std::string(".") + toString(s); }
 
 std::string hexMask(LaneMask mask) {
   char buf[16];
