@@ -252,6 +252,37 @@ TEST(ShadowPages, SharedPagesStayFullAndAreKeptEmptyAcrossABarrier) {
   EXPECT_EQ(shadow.words(), 0u);
 }
 
+TEST(ShadowPages, AFinishedBlocksSharedPageServesTheNextBlockEmptyWithItsRoom) {
+  ShadowPages shadow;
+  auto sharedWord = [](uint32_t block, uint64_t word) { return (uint64_t(1) << 63) | (uint64_t(block) << 32) | word; };
+  auto drop = [](const ShadowPages::Records&) {};
+  const uint64_t bytesEmpty = shadow.bytes();
+  // Block 3's words 16..31 are each read by five threads (a tile's word and its neighbours').
+  for (uint64_t w = 16; w < 32; ++w) {
+    auto& r = shadow.at(sharedWord(3, w));
+    for (uint32_t t = 0; t < 5; ++t) r.push_back(record(t));
+    shadow.filled();
+  }
+  shadow.erase(sharedWord(3, 0), sharedWord(3, 31), drop);  // block 3 finished
+  EXPECT_EQ(shadow.pages(), 0u);
+  EXPECT_EQ(shadow.words(), 0u);
+  EXPECT_GT(shadow.bytes(), bytesEmpty);  // the spare page still counts
+  // Block 4's page at the same offset is that page: empty, with room for five.
+  auto& next = shadow.at(sharedWord(4, 20));
+  EXPECT_TRUE(next.empty());
+  EXPECT_GE(next.capacity(), 5u);
+  next.push_back(record(40));
+  shadow.filled();
+  EXPECT_EQ(shadow.words(), 1u);
+  EXPECT_EQ(shadow.at(sharedWord(4, 20)).size(), 1u);
+  EXPECT_EQ(shadow.at(sharedWord(4, 20))[0].thread, 40u);
+  EXPECT_TRUE(shadow.at(sharedWord(4, 21)).empty());
+  // At another offset, or in global memory, a page is new.
+  EXPECT_EQ(shadow.at(sharedWord(4, 40)).capacity(), 1u);
+  EXPECT_EQ(shadow.at(1000).capacity(), 1u);
+  EXPECT_EQ(shadow.pages(), 3u);
+}
+
 // Elements of `bytes` (1 or 2) by consecutive threads from `firstThread`:
 // each word holds one record per element, and the threads of each warp come
 // with their own event (seq 100 + warp), as a warp's access leaves them.
