@@ -14,6 +14,11 @@
 // neighbouring blocks, so half of each row's pages hold two blocks' threads.
 // Reports words per second, the shadow's bytes a word and the pages kept full.
 //
+// And a shared-memory tile with its halo (a Jacobi step, HSOpticalFlow's):
+// block after block, each of the tile's words written by one thread and read
+// by five (its own and its neighbours'), and the block's shared words erased
+// when it finishes. Reports words per second.
+//
 //   build/bench/shadow_benchmark [--benchmark_filter=...]
 #include <benchmark/benchmark.h>
 
@@ -133,6 +138,37 @@ void BM_ShadowPagesStencilRows(benchmark::State& state) {
   state.counters["full_pages"] = double(full) / double(words / ShadowPages::kWordsPerPage);
 }
 BENCHMARK(BM_ShadowPagesStencilRows)->Arg(256)->Unit(benchmark::kMillisecond);
+
+// Args: blocks. A block's tile is two arrays of 34 x 8 words (32 x 6 threads
+// and the halo); thread t writes word t and reads it and its four neighbours'.
+void BM_ShadowPagesSharedTiles(benchmark::State& state) {
+  constexpr uint32_t kTileWords = 34 * 8, kArrays = 2;
+  const uint32_t blocks = uint32_t(state.range(0));
+  auto drop = [](const Records&) {};
+  for (auto _ : state) {
+    ShadowPages shadow;
+    uint64_t seq = 1;
+    for (uint32_t b = 0; b < blocks; ++b) {
+      const uint64_t base = (uint64_t(1) << 63) | (uint64_t(b) << 32);
+      auto add = [&](uint64_t word, uint32_t thread, AccessType type) {
+        Records& r = shadow.at(base + word);
+        bool wasEmpty = r.empty();
+        r.push_back(PackedRecord::pack(b, thread, 3, type, false, false, Scope::Block, 0xf, Origin{seq, 40, 5}, 1));
+        if (wasEmpty) shadow.filled();
+      };
+      for (uint32_t a = 0; a < kArrays; ++a, ++seq)
+        for (uint32_t w = 0; w < kTileWords; ++w) add(a * kTileWords + w, w % 192, AccessType::Write);
+      for (int32_t offset : {0, -1, 1, -34, 34})
+        for (uint32_t a = 0; a < kArrays; ++a, ++seq)
+          for (uint32_t w = 35; w < kTileWords - 35; ++w)
+            add(a * kTileWords + uint32_t(int32_t(w) + offset), w % 192, AccessType::Read);
+      shadow.erase(base, base + kArrays * kTileWords - 1, drop);  // the block finished
+    }
+    shadow.clear();
+  }
+  state.SetItemsProcessed(int64_t(blocks) * kArrays * kTileWords * int64_t(state.iterations()));  // items: words
+}
+BENCHMARK(BM_ShadowPagesSharedTiles)->Arg(1600)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace predatar
