@@ -30,6 +30,7 @@ void forEachLaneThread(ThreadTable& table, const WarpLanes& lanes, F&& f) {
 // exited, ascending.
 inline std::vector<uint32_t> liveLanes(ThreadTable& table, const WarpLanes& lanes) {
   std::vector<uint32_t> threads;
+  threads.reserve(size_t(std::popcount(lanes.mask)));  // (grown lane by lane: six allocations a full warp)
   forEachLane(lanes, [&](uint32_t thread, uint32_t) {
     if (!table.at(lanes.block, thread).exited) threads.push_back(thread);
   });
