@@ -50,9 +50,12 @@ void ConflictClock::add(uint32_t block, uint32_t thread, const SharedClock& hb, 
     return;
   }
   // (`last` only grows while one thread gives it: the new P_t, <= the new
-  // H_t, is <= it too.)
+  // H_t, is <= it too. Here `last` is only ever that thread's earlier H
+  // snapshot, so the new one replaces it without a comparison: a lock taken
+  // by one thread only walked both clocks at each release.)
   if (!last.empty() && lastBlock == block && lastThread == thread) {
-    joinShared(last);
+    assert(last.leq(hb));
+    last = hb;
     lastBelow = below;
     return;
   }
@@ -124,7 +127,7 @@ void GwcpDetector::memory(const MemoryEvent& event) {
     // A run's later lane waits for sameWordReads when it holds no lock (rule
     // (i) is the per-lane path's), after noting its clock as access() does.
     readInRuns(threads_, event, history_, record, perLane, [&](ThreadClocks& t, uint32_t) {
-      if (std::vector<HeldLock>* held = heldBy(t.block, t.thread); held && !held->empty()) return false;
+      if (t.locksHeld) return false;
       t.noteWcpClock(event.origin.seq & PackedRecord::kSeqMask);
       t.quietSinceFence = 0;
       return true;
@@ -153,7 +156,7 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
   record.block = t.block;
   record.thread = t.thread;
   record.beforeDependencyWait = (event.beforeDependencyWait >> lane) & 1;
-  std::vector<HeldLock>* held = heldBy(t.block, t.thread);
+  std::vector<HeldLock>* held = t.locksHeld ? heldBy(t.block, t.thread) : nullptr;
   auto ordered = [&t](const AccessRecord& r) { return t.orderedByWcp(r.block, r.thread, r.clock, r.origin.seq); };
   // Rule (i) for every word first: a conflict on any word orders the whole access.
   if (held && !held->empty()) {
@@ -263,6 +266,7 @@ void GwcpDetector::acquire(const LockEvent& event) {
     else lock.clocks.acquire(t, event.scope, /*withWcp=*/true);
     // C_t is P_t with t's own entry N_t: P_t is shared, N_t kept beside it.
     HeldLock& h = held.emplace_back();  // (fields set in place: clang has no parenthesized aggregate init)
+    ++t.locksHeld;
     h.lock = lockId;
     h.scope = event.scope;
     h.acquireClock = t.wcp;
@@ -534,6 +538,7 @@ void GwcpDetector::release(const LockEvent& event) {
     }
     if (unkept) keepOrDropState(lock, t, tid, std::move(*unkept), event.scope);
     stack->erase(heldAt);
+    --t.locksHeld;
     t.tick();
   });
 }
@@ -545,7 +550,9 @@ void GwcpDetector::exit(const ExitEvent& event) {
       for (const HeldLock& h : *stack) lockJoinsPending_ -= h.lockWcpPending;
       stack->clear();
     }
-    messages_.exit(threads_.at(event.lanes.block, thread));
+    ThreadClocks& t = threads_.at(event.lanes.block, thread);
+    t.locksHeld = 0;
+    messages_.exit(t);
     threads_.exit(event.lanes.block, thread);
   });
   if (history_.exited(event)) {

@@ -24,9 +24,20 @@ struct ThreadClocks {
   uint32_t block = 0;
   uint32_t thread = 0;
   Clock now = 1;
+  // N_t right after the thread's last fence; 0 once the thread accessed
+  // memory or acquired a lock since (gwcp: a critical section that published
+  // nothing before its release but the fence of its release pattern needs
+  // no rule (ii) entry, GwcpDetector::publishedInside). Beside `now`, in the
+  // cache line every access reads: at the end of the struct it was a line
+  // more per lane of each access.
+  Clock quietSinceFence = 0;
   VectorClock hb;
   VectorClock wcp;
   bool exited = false;
+  // Locks the thread holds (gwcp): an access reads its lock stack for rule
+  // (i) only when there is one (the stacks of a warp's lanes are 12 cache
+  // lines of vector headers, read at every access).
+  uint16_t locksHeld = 0;
   // Since when `hb` and `wcp` have not changed: each detector notes its own
   // clock (noteHbClock, noteWcpClock) for orderedByHb, orderedByWcp.
   struct SteadySince {
@@ -104,11 +115,6 @@ struct ThreadClocks {
     wcpCovers.note(c);
   }
   uint64_t lastBelowJoined = 0;  // (a stamp: 0, the empty clock's, claims nothing)
-  // N_t right after the thread's last fence; 0 once the thread accessed
-  // memory or acquired a lock since (gwcp: a critical section that published
-  // nothing before its release but the fence of its release pattern needs
-  // no rule (ii) entry, GwcpDetector::publishedInside).
-  Clock quietSinceFence = 0;
   // The stamp of the H snapshot (hbSnapshot) the thread published at its
   // last release, <= every later one (gwcp's rule (i) clocks: ConflictClock::Below).
   uint64_t lastReleaseHb = 0;

@@ -62,6 +62,22 @@ TEST(GwcpRuleOne, RepeatedAccessesOfASectionReadItsStateInPlace) {
   EXPECT_EQ(gwcpLocations(trace), reference::gwcp(trace).locations);
 }
 
+// An access checks rule (i) only when its thread holds a lock (a count
+// beside its clocks, not its lock stack): A still holds n after releasing m,
+// the lock it took first, so its write of x in n's critical section is
+// ordered after B's release of n (B wrote x in its own), and with it B's
+// earlier write of z. A count left at 0 by the first release would report z.
+TEST(GwcpRuleOne, AThreadStillHoldingALockAfterReleasingAnotherKeepsRuleOne) {
+  TraceBuilder b(1, 2);
+  b.wr(0, 1, "z").acq(0, 1, "n").wr(0, 1, "x").rel(0, 1, "n");
+  b.acq(0, 0, "m").acq(0, 0, "n").rel(0, 0, "m").wr(0, 0, "x").rel(0, 0, "n").wr(0, 0, "z");
+  Trace trace = b.build();
+  std::set<LocationKey> expected = reference::gwcp(trace).locations;
+  EXPECT_EQ(gwcpLocations(trace), expected);
+  EXPECT_FALSE(expected.contains(b.loc("z")));
+  EXPECT_FALSE(expected.contains(b.loc("x")));
+}
+
 TEST(FirstBlockInline, HoldsTheFirstBlockInlineOthersInAMapAndErasesEither) {
   gwcp::FirstBlockInline<std::vector<int>> byBlock;
   EXPECT_EQ(byBlock.find(3), nullptr);
