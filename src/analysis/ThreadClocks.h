@@ -20,7 +20,14 @@ namespace predatar {
 // apart so that a barrier leaves every participant's clock compressed);
 // `wcp` is gwcp's P_t (events strictly GWCP-before the thread's current
 // point; its own entry counts only where a GWCP edge put it there).
-struct ThreadClocks {
+//
+// Layout: what an access or a __syncwarp reads of a thread (now,
+// quietSinceFence, the two clocks, exited, locksHeld, the steady marks,
+// lastReleaseHb) is its first 112 bytes, two cache lines at 64-byte
+// alignment. Unaligned, a warp's 32 threads at 344 bytes apiece spread them
+// over 2-3 lines each, and gwcp's lastReleaseHb at the end was one more:
+// warp-lock at 10^5 threads read 12% fewer lines from memory this way.
+struct alignas(64) ThreadClocks {
   uint32_t block = 0;
   uint32_t thread = 0;
   Clock now = 1;
@@ -50,6 +57,9 @@ struct ThreadClocks {
     }
   };
   SteadySince hbSteady, wcpSteady;
+  // The stamp of the H snapshot (hbSnapshot) the thread published at its
+  // last release, <= every later one (gwcp's rule (i) clocks: ConflictClock::Below).
+  uint64_t lastReleaseHb = 0;
   // Stamps of clocks known to be <= `hb` and <= `wcp`, which only grow while
   // t lives (VectorClock::stamp: equal stamps, equal clocks). A critical
   // section's release H reaches P_t through rule (i) once per conflicting
@@ -115,9 +125,6 @@ struct ThreadClocks {
     wcpCovers.note(c);
   }
   uint64_t lastBelowJoined = 0;  // (a stamp: 0, the empty clock's, claims nothing)
-  // The stamp of the H snapshot (hbSnapshot) the thread published at its
-  // last release, <= every later one (gwcp's rule (i) clocks: ConflictClock::Below).
-  uint64_t lastReleaseHb = 0;
   // P_t := P_t join c, for a c that may be the clock of stamp
   // lastBelowJoined; whether that took a walk of both clocks.
   bool joinWcpLater(const VectorClock& c) {
