@@ -94,7 +94,10 @@ void synchronize(ThreadTable& table, const ClockGeometry& geometry, uint32_t blo
   for (uint32_t thread : threads) {
     ThreadClocks& t = table.at(block, thread);
     if (!previous || !t.hb.sharesListWith(previous->hb)) joinedHb.join(t.hb, skip);
-    if (withWcp && (!previous || !t.wcp.sharesListWith(previous->wcp))) wcps.push_back(&t.wcp);
+    // (A P_t that is H_t's list is <= joinedHb: a warp's lanes between two
+    // __syncwarps with nothing but accesses were a comparison of both clocks.)
+    if (withWcp && !t.wcp.sharesListWith(t.hb) && (!previous || !t.wcp.sharesListWith(previous->wcp)))
+      wcps.push_back(&t.wcp);
     latest = std::max(latest, t.now);
     previous = &t;
   }
