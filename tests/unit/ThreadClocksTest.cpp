@@ -233,5 +233,21 @@ TEST_F(ThreadClocksTest, AWarpsThreadsAreFoundTogetherOnceEachHasActed) {
   EXPECT_TRUE(table.at(0, 33).exited);
 }
 
+// A block's threads start on cache lines (each ThreadClocks is a whole
+// number of lines, so every thread's first two lines hold what each event
+// reads of it), in storage from plain operator new that the next block's
+// threads reuse.
+TEST_F(ThreadClocksTest, ABlocksThreadsStartOnCacheLines) {
+  static_assert(sizeof(ThreadClocks) % 64 == 0);
+  for (uint32_t thread : {0u, 1u, 33u, 63u})
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(&table.at(0, thread)) % 64, 0u) << thread;
+  LineAlignedAllocator<ThreadClocks> allocator;
+  for (size_t n : {1, 3, 128}) {
+    ThreadClocks* p = allocator.allocate(n);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u) << n;
+    allocator.deallocate(p, n);  // (a wrong pointer freed: ASan's error)
+  }
+}
+
 }  // namespace
 }  // namespace predatar
