@@ -159,7 +159,7 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
   std::vector<HeldLock>* held = t.locksHeld ? heldBy(t.block, t.thread) : nullptr;
   auto ordered = [&t](const AccessRecord& r) { return t.orderedByWcp(r.block, r.thread, r.clock, r.origin.seq); };
   // Rule (i) for every word first: a conflict on any word orders the whole access.
-  if (held && !held->empty()) {
+  if (held) {
     forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t) {
       uint64_t key = locationKey(event.space, t.block, word);
       for (HeldLock& h : *held) {
