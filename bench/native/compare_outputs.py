@@ -3,8 +3,9 @@
 
 usage: compare_outputs.py [--native LOGS.tar.xz ...] --predatar-logs DIR [--all] [NAME...]
 
-DIR is run_samples.py's --logs folder. The native logs are h200-logs.tar.xz (76 samples) and
-h100-logs.tar.xz (the 15 driver-API and NVRTC samples), unless --native names others. Lines that
+DIR is run_samples.py's --logs folder. The native logs are h200-logs.tar.xz (76 samples),
+h100-logs.tar.xz (the 15 driver-API and NVRTC samples) and h200-domain-logs.tar.xz (the 22 of
+bench/samples/domain.list), unless --native names others. Lines that
 differ between any two runs on a GPU are left out of the comparison: predatar's own lines, timings
 and rates, the device's name, the binary's path.
 Prints, per sample, how many lines differ and (with --all, or for named samples) the differences.
@@ -40,7 +41,7 @@ def main():
     parser.add_argument("names", nargs="*")
     args = parser.parse_args()
     native = {}
-    for archive in args.native or [str(HERE / "h200-logs.tar.xz"), str(HERE / "h100-logs.tar.xz")]:
+    for archive in args.native or [str(HERE / f"{n}-logs.tar.xz") for n in ("h200", "h100", "h200-domain")]:
         for name, text in ground_truth.read_logs(archive, "samples").items():
             native.setdefault(name, text)
     names = args.names or sorted(native)

@@ -9,7 +9,8 @@ It runs, within one time budget (phases stop early rather than overrun it):
   1. bench/apps: each application, race-free and racy build, at the small and paper sizes (native wall time);
   2. tests/programs: each feature program, its standard output compared with NAME.expected;
   3. NVIDIA's cuda-samples (a binary folder and a Samples tree, built as bench/samples/README.md says):
-     each with its default arguments, from its own folder, classified like run_samples.py does;
+     each with its default arguments, from its own folder, classified like run_samples.py does, with its
+     time and peak RSS;
   4. compute-sanitizer --tool racecheck (shared-memory hazards only) over all of the above, in parallel.
 
 usage: ground_truth.py --out DIR [--samples-bin DIR --samples-tree DIR] [--budget SECONDS]
@@ -26,8 +27,10 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -64,9 +67,16 @@ class Logs:
                 tar.addfile(info, io.BytesIO(data))
 
 
+class Run(NamedTuple):
+    rc: object  # the exit code, or "timeout" or "missing"
+    wall: float
+    cpu: float  # of the process tree
+    out: str
+    err: str  # standard error when asked for separately, else in `out`
+    max_rss_mb: float  # the process's own peak resident set
+
+
 def run(cmd, cwd, timeout, separate_stderr=False):
-    """(exit code, 'timeout' or 'missing'; wall seconds; CPU seconds of the process tree; output; standard
-    error when `separate_stderr`, else in the output)"""
     start = time.monotonic()
     before = os.times()
     try:
@@ -74,17 +84,44 @@ def run(cmd, cwd, timeout, separate_stderr=False):
                                 stderr=subprocess.PIPE if separate_stderr else subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
     except OSError as e:
-        return "missing", 0.0, 0.0, str(e), ""
-    try:
-        out, err = proc.communicate(timeout=timeout)
-        rc = proc.returncode
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)  # its whole session: a sanitizer and the program under it
-        out, err = proc.communicate()
-        rc = "timeout"
+        return Run("missing", 0.0, 0.0, str(e), "", 0.0)
+    # Reaped here with wait4, not by Popen, for the process's own peak RSS.
+    streams = {"out": proc.stdout, "err": proc.stderr}
+    texts = {"out": b"", "err": b""}
+
+    def drain(key):
+        if streams[key]:
+            texts[key] = streams[key].read()
+
+    readers = [threading.Thread(target=drain, args=(key,)) for key in streams]
+    for reader in readers:
+        reader.start()
+    timed_out = threading.Event()
+
+    def stop():
+        timed_out.set()
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # its whole session: a sanitizer and the program under it
+        except ProcessLookupError:
+            pass
+
+    timer = threading.Timer(timeout, stop)
+    timer.start()
+    _, status, usage = os.wait4(proc.pid, 0)
+    timer.cancel()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if not timed_out.is_set():  # its children may hold the pipes open
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    for reader in readers:
+        reader.join()
     after = os.times()
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
-    return rc, time.monotonic() - start, cpu, out.decode(errors="replace"), (err or b"").decode(errors="replace")
+    rc = "timeout" if timed_out.is_set() else proc.returncode
+    return Run(rc, time.monotonic() - start, cpu, texts["out"].decode(errors="replace"),
+               texts["err"].decode(errors="replace"), usage.ru_maxrss / 1024)
 
 
 def read_logs(path, folder):
@@ -126,7 +163,7 @@ def native_apps(out, logs, until):
                     return
                 binary = REPO / "bench" / "apps" / "bin" / (app + suffix)
                 first_wall = run([str(binary), size], cwd=tempfile.gettempdir(), timeout=60)[1]
-                rc, wall, cpu, text, _ = run([str(binary), size], cwd=tempfile.gettempdir(), timeout=60)
+                rc, wall, cpu, text, _, _ = run([str(binary), size], cwd=tempfile.gettempdir(), timeout=60)
                 logs.add(f"apps/{app}{suffix}.{size}.log", text)
                 table.row(app, suffix.strip("-") or "clean", size, rc, f"{wall:.3f}", f"{cpu:.2f}", f"{first_wall:.3f}",
                           last_line(text))
@@ -146,7 +183,7 @@ def native_programs(out, logs, until, targets=""):
         if not re.search(targets, f"programs/{name}"):
             continue
         with tempfile.TemporaryDirectory() as work:
-            rc, wall, _, stdout, stderr = run([str(binary)], work, timeout=30, separate_stderr=True)
+            rc, wall, _, stdout, stderr, _ = run([str(binary)], work, timeout=30, separate_stderr=True)
         logs.add(f"programs/{name}.log", stdout + "\n--- stderr ---\n" + stderr)
         expected_path = folder / f"{name}.expected"
         expected = expected_path.read_text() if expected_path.exists() else None
@@ -165,25 +202,28 @@ def native_programs(out, logs, until, targets=""):
 
 
 def native_samples(out, logs, args, until):
-    table = Table(out / "samples.tsv", ["sample", "verdict", "rc", "wall_s", "cpu_s", "reason"])
-    for directory, name in run_samples.read_list(HERE.parent / "samples" / "samples.list"):
+    table = Table(out / "samples.tsv", ["sample", "verdict", "rc", "wall_s", "cpu_s", "max_rss_mb", "reason"])
+    for directory, name in run_samples.read_list(args.list):
         if elapsed() > until:
             return
         binary = Path(args.samples_bin) / name
         if not os.access(binary, os.X_OK):
-            table.row(name, "NOBIN", "", "", "", "no binary")
+            table.row(name, "NOBIN", "", "", "", "", "no binary")
             continue
-        rc, wall, cpu, text, _ = run([str(binary)], cwd=Path(args.samples_tree) / "Samples" / directory,
-                                     timeout=args.sample_timeout)
-        logs.add(f"samples/{name}.log", text)
-        row = {"name": name, "cpu": cpu, "races": 0}
-        if rc == "timeout":
+        cwd = Path(args.samples_tree) / "Samples" / directory
+        if args.warm_up:  # the first run compiles the binary's PTX for this GPU (then cached)
+            run([str(binary)], cwd=cwd, timeout=args.sample_timeout)
+        result = run([str(binary)], cwd=cwd, timeout=args.sample_timeout)
+        logs.add(f"samples/{name}.log", result.out)
+        row = {"name": name, "cpu": result.cpu, "races": 0}
+        if result.rc == "timeout":
             row["verdict"], row["reason"] = "TIMEOUT", f"wall-clock limit ({args.sample_timeout} s)"
-        elif rc == "missing":  # it could not be started: the error says why
-            row["verdict"], row["reason"] = "NORUN", text.strip()[:160]
+        elif result.rc == "missing":  # it could not be started: the error says why
+            row["verdict"], row["reason"] = "NORUN", result.out.strip()[:160]
         else:
-            run_samples.classify(row, text, rc if rc >= 0 else 128 - rc, False, 10**6)
-        table.row(name, row["verdict"], rc, f"{wall:.3f}", f"{cpu:.2f}", row["reason"])
+            run_samples.classify(row, result.out, result.rc if result.rc >= 0 else 128 - result.rc, False, 10**6)
+        table.row(name, row["verdict"], result.rc, f"{result.wall:.3f}", f"{result.cpu:.2f}",
+                  f"{result.max_rss_mb:.0f}", row["reason"])
 
 
 def our_programs():
@@ -200,7 +240,7 @@ def sanitizer_targets(args):
     """(label, command, working directory) of everything the sanitizer phases look at."""
     targets = [(label, cmd, tempfile.gettempdir()) for label, cmd in our_programs()]
     if args.samples_bin:
-        for directory, name in run_samples.read_list(HERE.parent / "samples" / "samples.list"):
+        for directory, name in run_samples.read_list(args.list):
             binary = Path(args.samples_bin) / name
             if os.access(binary, os.X_OK):
                 targets.append((f"samples/{name}", [str(binary)], str(Path(args.samples_tree) / "Samples" / directory)))
@@ -226,7 +266,7 @@ def sanitize(tool, out, logs, args, until):
         if budget < 5:
             return label, "skipped", 0.0, ""
         options = ["--racecheck-report", "all"] if tool == "racecheck" else []
-        rc, wall, _, text, _ = run([sanitizer, "--tool", tool, *options, "--print-limit", "50", *cmd], cwd=cwd,
+        rc, wall, _, text, _, _ = run([sanitizer, "--tool", tool, *options, "--print-limit", "50", *cmd], cwd=cwd,
                                    timeout=min(args.racecheck_timeout, budget))
         return label, rc, wall, text
 
@@ -261,6 +301,10 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--samples-bin", help="folder of the samples' binaries (bench/samples/build_samples.sh)")
     parser.add_argument("--samples-tree", help="the cuda-samples checkout (its Samples/ folders hold their data)")
+    parser.add_argument("--list", default=str(HERE.parent / "samples" / "samples.list"),
+                        help="the samples to run (default bench/samples/samples.list; domain.list beside it)")
+    parser.add_argument("--warm-up", action="store_true",
+                        help="run each sample once unmeasured first, so its time leaves out the PTX's JIT")
     parser.add_argument("--budget", type=float, default=480, help="seconds for everything (default 480)")
     parser.add_argument("--sample-timeout", type=float, default=20)
     parser.add_argument("--racecheck-timeout", type=float, default=90)
