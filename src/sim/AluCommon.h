@@ -28,8 +28,15 @@ template <class T> inline T get(uint64_t v) {
   else if constexpr (std::is_same_v<T, bool>) return v != 0;
   else return T(v);
 }
+// An f32 NaN that arithmetic produces is the canonical 0x7FFFFFFF, whatever
+// the NaN it came from (measured on an H200: 0/0, inf-inf, sqrt(-1), a NaN
+// operand's payload, neg, abs, a cvt from f64; bench/native/RESULTS.md, round
+// 48). The host's would be 0xFFC00000 or the operand's payload. f64 and f16
+// NaNs are left as the host makes them (not measured).
+constexpr uint32_t kCanonicalNanF32 = 0x7FFFFFFFu;
+
 template <class T> inline uint64_t put(T v) {
-  if constexpr (std::is_same_v<T, float>) return std::bit_cast<uint32_t>(v);
+  if constexpr (std::is_same_v<T, float>) return v != v ? kCanonicalNanF32 : std::bit_cast<uint32_t>(v);
   else if constexpr (std::is_same_v<T, double>) return std::bit_cast<uint64_t>(v);
   else if constexpr (std::is_same_v<T, bool>) return v ? 1 : 0;
   else return uint64_t(std::make_unsigned_t<T>(v));

@@ -18,7 +18,12 @@ template <class T> void fMul(Ctx& x, const Instr& in, uint32_t m) { floatBinary<
 template <class T> void fDiv(Ctx& x, const Instr& in, uint32_t m) { floatBinary<T>(x, in, m, [](T a, T b) { return a / b; }); }
 template <class T> void fMin(Ctx& x, const Instr& in, uint32_t m) { floatBinary<T>(x, in, m, [](T a, T b) { return std::fmin(a, b); }); }
 template <class T> void fMax(Ctx& x, const Instr& in, uint32_t m) { floatBinary<T>(x, in, m, [](T a, T b) { return std::fmax(a, b); }); }
-template <class T> void fCopysign(Ctx& x, const Instr& in, uint32_t m) { binaryLoop<T>(x, in, m, [](T a, T b) { return std::copysign(b, a); }); }
+// Bitwise, as the hardware does it: a NaN keeps its payload.
+template <class T> void fCopysign(Ctx& x, const Instr& in, uint32_t m) {
+  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  constexpr Bits kSign = Bits(1) << (8 * sizeof(T) - 1);
+  binaryLoop<Bits>(x, in, m, [](Bits a, Bits b) { return Bits((b & ~kSign) | (a & kSign)); });
+}
 template <class T> void fFma(Ctx& x, const Instr& in, uint32_t m) {
   RoundScope rs(in.round);
   if (!in.ftz && !in.sat) return ternaryLoop<T>(x, in, m, [](T a, T b, T c) { return std::fma(a, b, c); });
