@@ -22,7 +22,7 @@ HERE = Path(__file__).resolve().parent
 MACHINE = re.compile(r"time|throughput|GB/s|GFlop|msec|\bms\b|seconds|bandwidth|perf|clock|"
                      r"device \d|\"NVIDIA|GPU Device|PreDataR emulated|H200|H100|Hopper|starting\.\.\.|returned OK|"
                      r"^=+$|Driver version|MB/s|elapsed|Mpixels|TFLOPS|\bTOPS\b|host CPUs|Starting \[|"
-                     r"OS_System_Type|iterations while waiting|Mtexlookups|Mpix/s|"
+                     r"OS_System_Type|iterations while waiting|Mtexlookups|Mpix/s|per second|per sec\.|Gsamples/s|\] - Test Summary|"
                      # ptxas's report in a JIT info log (registers: the GPU's compiler, not the program), and
                      # host threads printing a context's address in whatever order they run (threadMigration)
                      r"^ptxas|^info +:|Context=0x", re.IGNORECASE)
