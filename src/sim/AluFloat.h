@@ -2,6 +2,7 @@
 // over the active lanes (private to sim/Alu.cpp).
 #pragma once
 
+#include "ptx/Contraction.h"
 #include "sim/AluCommon.h"
 
 namespace predatar::sim::alu {
@@ -32,6 +33,17 @@ template <class T> void fFma(Ctx& x, const Instr& in, uint32_t m) {
     T r = std::fma(a, b, c);
     if (in.ftz) r = flush(r);
     return in.sat ? saturate(r) : r;
+  });
+}
+// A fused multiply-add with negated terms, as ptx/Contraction.h makes of a
+// mul and a sub.
+template <class T> void fFmaSigned(Ctx& x, const Instr& in, uint32_t m) {
+  T product = (in.mode & ptx::kFmaNegateProduct) ? T(-1) : T(1);
+  T addend = (in.mode & ptx::kFmaNegateAddend) ? T(-1) : T(1);
+  ternaryLoop<T>(x, in, m, [&](T a, T b, T c) {
+    if (in.ftz) { a = flush(a); b = flush(b); c = flush(c); }
+    T r = std::fma(product * a, b, addend * c);
+    return in.ftz ? flush(r) : r;
   });
 }
 template <class T> void fAbs(Ctx& x, const Instr& in, uint32_t m) { floatUnary<T>(x, in, m, [](T a) { return std::fabs(a); }); }

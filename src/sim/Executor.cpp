@@ -8,6 +8,7 @@
 #include <random>
 
 #include "ptx/Parser.h"
+#include "ptx/Contraction.h"
 #include "ptx/RegisterSlots.h"
 #include "sim/Exec.h"
 #include "sim/BarrierCheck.h"
@@ -151,6 +152,7 @@ absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptxText, std::s
   if (!parsed.ok()) return parsed.status();
   auto mod = std::make_unique<LoadedModule>();
   mod->ir = std::move(*parsed);
+  ptx::contractMultiplyAdds(mod->ir);
   ptx::shareRegisterSlots(mod->ir);
   const ptx::Module& ir = mod->ir;
   mod->specialsRead = specialsReadByFunction(ir);
