@@ -7,8 +7,8 @@
 #include <chrono>
 #include <random>
 
-#include "ptx/Parser.h"
 #include "ptx/Contraction.h"
+#include "ptx/Parser.h"
 #include "ptx/RegisterSlots.h"
 #include "sim/Exec.h"
 #include "sim/BarrierCheck.h"
