@@ -68,6 +68,14 @@ void addVolatileOption(CLI::App& command, std::string& value) {
       ->capture_default_str();
 }
 
+void addFmadOption(CLI::App& command, std::string& value) {
+  command.add_option("--fmad", value,
+                     "on: fuse each mul and add (or sub) without rounding modifier into one multiply-add where ptxas "
+                     "would, as a GPU runs nvcc's PTX by default; off: round each, as ptxas --fmad=false does")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+}
+
 int emitReport(const ReportOptions& options, const Report& report) {
   std::ofstream file;
   if (!options.output.empty()) {

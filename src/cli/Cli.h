@@ -41,6 +41,8 @@ struct ReportOptions {
 void addReportOptions(CLI::App& command, ReportOptions& options);
 // --volatile plain|strong (race-semantics.md, the volatile bullet).
 void addVolatileOption(CLI::App& command, std::string& value);
+// --fmad on|off: multiply-add contraction as ptxas does it (ptx/Contraction.h), or none.
+void addFmadOption(CLI::App& command, std::string& value);
 
 // Writes the report where --output says, in --format; returns the exit code.
 int emitReport(const ReportOptions& options, const Report& report);

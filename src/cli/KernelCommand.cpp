@@ -34,6 +34,7 @@ struct KernelCommandArgs {
   bool dump = false;
   size_t dumpLimit = 64;
   std::string dumpDir;
+  std::string fmad = "on";
   ReportOptions report;
 };
 
@@ -64,7 +65,7 @@ int runKernel(const KernelCommandArgs& a) {
   if (!text.ok()) return fail(std::string(text.status().message()));
 
   sim::DeviceMemory memory;
-  auto module = sim::loadPtx(*text, a.ptx, memory);
+  auto module = sim::loadPtx(*text, a.ptx, memory, {.fusedMultiplyAdd = a.fmad == "on"});
   if (!module.ok()) return fail(std::string(module.status().message()));
   const sim::KernelSignature* kernel = nullptr;
   std::string available;
@@ -179,6 +180,7 @@ void addKernelCommand(CLI::App& app, int& exitCode) {
                   "Blocks resident at once: gpu (what an sm_90 GPU holds; more come in, with a warning, when resident "
                   "blocks wait on others), all, or a number")
       ->capture_default_str();
+  addFmadOption(*cmd, a->fmad);
   cmd->add_flag("--dump", a->dump, "Print the argument buffers after the run (stderr)");
   cmd->add_option("--dump-limit", a->dumpLimit, "Elements printed per buffer with --dump")->capture_default_str();
   cmd->add_option("--dump-dir", a->dumpDir, "Write each buffer as raw bytes to DIR/NAME.bin");

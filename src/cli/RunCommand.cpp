@@ -45,6 +45,7 @@ struct RunArgs {
   std::string residentBlocks;
   bool verbose = false;
   std::string replayRepeats = "on";
+  std::string fmad = "on";
 };
 
 int fail(const std::string& message) {
@@ -315,6 +316,7 @@ int runProgram(const RunArgs& a) {
   settings.launchCount = a.launchCount;
   settings.verbose = a.verbose;
   settings.replayRepeats = a.replayRepeats == "on";
+  settings.fusedMultiplyAdd = a.fmad == "on";
   if (auto program = cudart::inspectProgram(a.command.front()); program.ok())
     for (const std::string& library : cudart::ownLibraries())
       if (std::find(program->needed.begin(), program->needed.end(), library) != program->needed.end() &&
@@ -412,6 +414,7 @@ void addRunCommand(CLI::App& app, int& exitCode) {
                   "races are the earlier one's); off: run every launch")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
+  addFmadOption(*cmd, a->fmad);
   cmd->add_flag("--verbose", a->verbose, "Print each launch as it runs");
   cmd->prefix_command(false);
   cmd->callback([a, &exitCode] { exitCode = runProgram(*a); });

@@ -42,6 +42,7 @@ std::vector<std::pair<std::string, std::string>> runtimeEnvironment(const RunSet
   if (s.quiet) env.emplace_back("PREDATAR_QUIET", "1");
   if (s.verbose) env.emplace_back("PREDATAR_VERBOSE", "1");
   if (!s.replayRepeats) env.emplace_back("PREDATAR_REPLAY", "off");
+  if (!s.fusedMultiplyAdd) env.emplace_back("PREDATAR_FMAD", "off");
   return env;
 }
 

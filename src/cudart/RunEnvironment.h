@@ -28,6 +28,7 @@ struct RunSettings {
   bool quiet = true;                           // the CLI prints the races, not the library
   bool verbose = false;
   bool replayRepeats = true;                   // false: PREDATAR_REPLAY=off
+  bool fusedMultiplyAdd = true;                // false: PREDATAR_FMAD=off
   // Which of predatar's other libraries (ownLibraries()) the program needs
   // directly (its DT_NEEDED): preloaded too, like libcudart.so.13.
   std::vector<std::string> neededLibraries;

@@ -90,11 +90,14 @@ class Module {
   virtual const std::vector<GlobalVariable>& globals() const = 0;
 };
 
+struct LoadOptions {
+  bool fusedMultiplyAdd = true;  // fuse mul/add pairs as ptxas does by default (ptx/Contraction.h)
+};
 // Parses and decodes PTX text; allocates and initializes its .global/.const
 // variables in `memory`. Errors name `sourceName`, the PTX line and what is
 // unsupported.
 absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptx, std::string sourceName,
-                                                DeviceMemory& memory);
+                                                DeviceMemory& memory, const LoadOptions& options = {});
 
 inline constexpr uint32_t kAllBlocksResident = UINT32_MAX;
 inline constexpr uint64_t kDefaultStepLimit = uint64_t(1) << 32;

@@ -147,12 +147,12 @@ std::vector<uint32_t> specialsReadByFunction(const ptx::Module& ir) {
 // ---------------------------------------------------------------- loading
 
 absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptxText, std::string sourceName,
-                                                DeviceMemory& memory) {
+                                                DeviceMemory& memory, const LoadOptions& options) {
   auto parsed = ptx::parse(ptxText, sourceName);
   if (!parsed.ok()) return parsed.status();
   auto mod = std::make_unique<LoadedModule>();
   mod->ir = std::move(*parsed);
-  ptx::contractMultiplyAdds(mod->ir);
+  if (options.fusedMultiplyAdd) ptx::contractMultiplyAdds(mod->ir);
   ptx::shareRegisterSlots(mod->ir);
   const ptx::Module& ir = mod->ir;
   mod->specialsRead = specialsReadByFunction(ir);

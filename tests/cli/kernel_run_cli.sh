@@ -47,6 +47,12 @@ mm="-g 1 -b 16,16 -a buf:f32:256 -a buf:f32:256 -a buf:f32:256 -a scalar:int:16"
 printf '.version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k() { frobnicate.b32 %%r1; ret; }\n' >"$tmp/bad.ptx"
 [ "$(run "$p" kernel "$tmp/bad.ptx" -e k)" = 3 ] && grep -q "bad.ptx:4" "$tmp/err" && grep -q "unsupported instruction 'frobnicate.b32'" "$tmp/err" && ok || bad "unsupported PTX: $(cat "$tmp/err")"
 
+# --fmad: a mul/mul/sub nvcc leaves to ptxas is fused (2^-24 with inputs 1 + 2^-12), or rounded twice (0)
+fused() { "$p" kernel "$cuda/contraction.ptx" -e residual -a buf:float:1:zeros -a buf:float:4:fill:1.000244140625 \
+  --dump -d none "$@" 2>&1 | grep "residual_param_0"; }
+fused | grep -q "f32\[1\]: 5.96046448e-08$" && ok || bad "kernel --fmad on: $(fused)"
+fused --fmad off | grep -q "f32\[1\]: 0$" && ok || bad "kernel --fmad off: $(fused --fmad off)"
+[ "$(run "$p" kernel "$cuda/contraction.ptx" -e residual -a buf:float:1 -a buf:float:4 --fmad maybe)" = 2 ] && ok || bad "kernel --fmad maybe accepted"
 # run: an unmodified CUDA program (committed binary) with races at lines 23/25/27.
 app=$root/tests/cuda/run/bin/shared_race
 [ "$(run "$p" run --format json -- "$app")" = 1 ] && ok || bad "run exit"
@@ -56,6 +62,8 @@ lines={a['line'] for r in d['races'] for a in (r['first'], r['second'])}
 assert lines == {23, 25, 27}, lines" && ok || bad "run json lines: $(head -c 300 "$tmp/out")"
 grep -q "shiftSum: out\[0\]" "$tmp/err" && ok || bad "program stdout should move to stderr with --format json"
 [ "$(run "$p" run --error-exitcode 9 -- "$app")" = 9 ] && ok || bad "run --error-exitcode"
+[ "$(run "$p" run --fmad off -- "$app")" = 1 ] && ok || bad "run --fmad off: $(tail -2 "$tmp/err")"
+[ "$(run "$p" run --fmad maybe -- "$app")" = 2 ] && ok || bad "run --fmad maybe accepted"
 # --detectors none runs the program and says that nothing was checked (never "0 races")
 [ "$(run "$p" run --detectors none -- "$app")" = 0 ] && grep -q "RACE SUMMARY: not checked" "$tmp/out" &&
   grep -q "executed, none checked for races (--detectors none)" "$tmp/err" && ! grep -q "0 unique races" "$tmp/out" &&

@@ -107,5 +107,19 @@ TEST(Contraction, FusedPairsRoundOnce) {
   EXPECT_EQ(out[5], t * a + 1.0f);  // the product of the loop's first t, rounded, plus 1
 }
 
+// --fmad off (LoadOptions): every pair is rounded twice, as the PTX reads.
+TEST(Contraction, OffRoundsEachMulAndAdd) {
+  Fixture fx;
+  fx.load(kPairs, "pairs.ptx", {.fusedMultiplyAdd = false});
+  ASSERT_TRUE(fx.module);
+  const float a = 1.0f + std::ldexp(1.0f, -12);
+  float* out = fx.zeros<float>(6);
+  NullSink sink;
+  ASSERT_TRUE(fx.run("pairs", {1, 1, 1}, {1, 1, 1}, fx.args(out, a), sink).ok());
+  EXPECT_EQ(out[0], 0.0f);
+  EXPECT_EQ(out[2], 0.0f);
+  EXPECT_EQ(out[4], 0.0f);
+}
+
 }  // namespace
 }  // namespace predatar::ptx

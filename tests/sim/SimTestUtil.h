@@ -69,10 +69,11 @@ struct Fixture {
   std::unique_ptr<Module> module;
   std::vector<std::vector<uint8_t>> argStorage;
 
+  Fixture() = default;
   explicit Fixture(const std::string& cudaName) { load(cudaPtx(cudaName), cudaName + ".ptx"); }
   explicit Fixture(const PtxText& ptx) { load(ptx.text, ptx.name); }
-  void load(std::string_view text, const std::string& name) {
-    auto m = loadPtx(text, name, memory);
+  void load(std::string_view text, const std::string& name, const LoadOptions& options = {}) {
+    auto m = loadPtx(text, name, memory, options);
     EXPECT_TRUE(m.ok()) << m.status();
     if (m.ok()) module = std::move(*m);
   }

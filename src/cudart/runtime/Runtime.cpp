@@ -136,6 +136,11 @@ RunOptions RunOptions::fromEnvironment() {
     if (s == "off" || s == "0") o.replayRepeats = false;
     else if (s != "on" && s != "1") o.errors.push_back(absl::StrCat("PREDATAR_REPLAY='", s, "' is not on or off"));
   }
+  if (const char* v = env("PREDATAR_FMAD")) {
+    std::string s = v;
+    if (s == "off" || s == "0") o.fusedMultiplyAdd = false;
+    else if (s != "on" && s != "1") o.errors.push_back(absl::StrCat("PREDATAR_FMAD='", s, "' is not on or off"));
+  }
   return o;
 }
 
@@ -275,7 +280,7 @@ cudaError_t Runtime::ensureLoaded(RegisteredModule& m) {
   if (!m.loadAttempted) {
     m.loadAttempted = true;
     MemoryActivity activity("loading the PTX of %s", m.sourceName.c_str());
-    auto loaded = sim::loadPtx(m.ptx, m.sourceName, *memory_);
+    auto loaded = sim::loadPtx(m.ptx, m.sourceName, *memory_, {.fusedMultiplyAdd = options_.fusedMultiplyAdd});
     if (!loaded.ok()) {
       m.loadStatus = loaded.status();
       warn(absl::StrCat("cannot load the PTX of ", m.sourceName, ": ", describe(m.loadStatus)));

@@ -44,6 +44,7 @@ struct RunOptions {
   bool quiet = false;                           // PREDATAR_QUIET=1: no race text on stderr
   bool perLocation = false;                     // PREDATAR_PER_LOCATION=1
   bool replayRepeats = true;                    // PREDATAR_REPLAY=off: run exact repeats again
+  bool fusedMultiplyAdd = true;                 // PREDATAR_FMAD=off: no mul/add contraction (ptx/Contraction.h)
   std::vector<std::string> errors;              // malformed variables
   static RunOptions fromEnvironment();
 };
