@@ -289,7 +289,8 @@ WRAP(HAbs, iAbs) WRAP(HNeg, iNeg) WRAP(HMin, iMin) WRAP(HMax, iMax) WRAP(HAnd, b
 WRAP(HXor, bXor) WRAP(HNot, bNot) WRAP(HCnot, bCnot) WRAP(HShl, iShl) WRAP(HShr, iShr) WRAP(HPopc, iPopc)
 WRAP(HBfind, iBfind) WRAP(HClz, iClz) WRAP(HBrev, iBrev) WRAP(HBfe, iBfe) WRAP(HBfi, iBfi) WRAP(HLop3, iLop3) WRAP(HSad, iSad)
 WRAP(HFAdd, fAdd) WRAP(HFSub, fSub) WRAP(HFMul, fMul) WRAP(HFDiv, fDiv) WRAP(HFMin, fMin) WRAP(HFMax, fMax)
-WRAP(HFFma, fFma) WRAP(HFFmaSigned, fFmaSigned) WRAP(HFAbs, fAbs) WRAP(HFNeg, fNeg) WRAP(HFRcp, fRcp) WRAP(HFSqrt, fSqrt)
+WRAP(HFFma, fFma) WRAP(HFFmaSigned, fFmaSigned) WRAP(HFFmaHw, fFmaHw)
+WRAP(HFFmaHwNegProduct, fFmaHwNegProduct) WRAP(HFFmaHwNegAddend, fFmaHwNegAddend) WRAP(HFAbs, fAbs) WRAP(HFNeg, fNeg) WRAP(HFRcp, fRcp) WRAP(HFSqrt, fSqrt)
 WRAP(HFRsqrt, fRsqrt) WRAP(HFEx2, fEx2) WRAP(HFLg2, fLg2) WRAP(HFSin, fSin) WRAP(HFCos, fCos)
 WRAP(HFTanh, fTanh) WRAP(HFCopysign, fCopysign) WRAP(HFTestp, fTestp) WRAP(HSetpG, setpGeneral)
 WRAP(HSet, setInstr) WRAP(HMov, movT)
@@ -393,7 +394,13 @@ ExecFn selectAlu(const Instr& in, std::string& error) {
     case Op::Sub: return pick(byInt<HSub>(in.type), byFloat<HFSub>(in.type));
     case Op::Mul: return pick(byInt<HMul>(in.type), byFloat<HFMul>(in.type));
     case Op::Mad: return pick(byInt<HMad>(in.type), byFloat<HFFma>(in.type));
-    case Op::Fma: return pick(nullptr, in.mode ? byFloat<HFFmaSigned>(in.type) : byFloat<HFFma>(in.type));
+    case Op::Fma: {
+      if (!cpuHasFma() || in.ftz || in.sat)
+        return pick(nullptr, in.mode ? byFloat<HFFmaSigned>(in.type) : byFloat<HFFma>(in.type));
+      if (in.mode == ptx::kFmaNegateProduct) return pick(nullptr, byFloat<HFFmaHwNegProduct>(in.type));
+      if (in.mode == ptx::kFmaNegateAddend) return pick(nullptr, byFloat<HFFmaHwNegAddend>(in.type));
+      return pick(nullptr, byFloat<HFFmaHw>(in.type));
+    }
     case Op::Div: return pick(byInt<HDiv>(in.type), byFloat<HFDiv>(in.type));
     case Op::Rem: return pick(byInt<HRem>(in.type), nullptr);
     case Op::Abs: return pick(byInt<HAbs>(in.type), byFloat<HFAbs>(in.type));

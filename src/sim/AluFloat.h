@@ -46,6 +46,43 @@ template <class T> void fFmaSigned(Ctx& x, const Instr& in, uint32_t m) {
     return in.ftz ? flush(r) : r;
   });
 }
+// fma with the CPU's FMA instruction, for the plain (no .ftz/.sat) forms:
+// std::fma is otherwise a call into libm for every lane, as the build
+// targets x86-64 without FMA, and nvcc's PTX is full of fused pairs
+// (ptx/Contraction.h). Chosen only when the CPU has the instruction
+// (cpuHasFma). Negate: 0 or a ptx::kFmaNegate* term.
+#if defined(__x86_64__) && defined(__GNUC__)
+inline bool cpuHasFma() {
+  static const bool has = __builtin_cpu_supports("fma");
+  return has;
+}
+template <class T, uint8_t Negate>
+__attribute__((target("fma"))) void fFmaHardware(Ctx& x, const Instr& in, uint32_t m) {
+  RoundScope rs(in.round);
+  uint64_t* d = D(x, in.dst[0]);
+  const uint64_t* a = S(x, in.src[0]);
+  const uint64_t* b = S(x, in.src[1]);
+  const uint64_t* c = S(x, in.src[2]);
+  for (uint32_t lanes = m; lanes; lanes &= lanes - 1) {
+    uint32_t l = uint32_t(std::countr_zero(lanes));
+    T av = get<T>(a[l]), bv = get<T>(b[l]), cv = get<T>(c[l]);
+    if constexpr (Negate == ptx::kFmaNegateProduct) av = -av;
+    if constexpr (Negate == ptx::kFmaNegateAddend) cv = -cv;
+    if constexpr (std::is_same_v<T, float>) d[l] = put<T>(__builtin_fmaf(av, bv, cv));
+    else d[l] = put<T>(__builtin_fma(av, bv, cv));
+  }
+}
+#else
+inline bool cpuHasFma() { return false; }
+template <class T, uint8_t Negate> void fFmaHardware(Ctx& x, const Instr& in, uint32_t m) { fFma<T>(x, in, m); }
+#endif
+template <class T> void fFmaHw(Ctx& x, const Instr& in, uint32_t m) { fFmaHardware<T, 0>(x, in, m); }
+template <class T> void fFmaHwNegProduct(Ctx& x, const Instr& in, uint32_t m) {
+  fFmaHardware<T, ptx::kFmaNegateProduct>(x, in, m);
+}
+template <class T> void fFmaHwNegAddend(Ctx& x, const Instr& in, uint32_t m) {
+  fFmaHardware<T, ptx::kFmaNegateAddend>(x, in, m);
+}
 template <class T> void fAbs(Ctx& x, const Instr& in, uint32_t m) { floatUnary<T>(x, in, m, [](T a) { return std::fabs(a); }); }
 template <class T> void fNeg(Ctx& x, const Instr& in, uint32_t m) { floatUnary<T>(x, in, m, [](T a) { return -a; }); }
 template <class T> void fRcp(Ctx& x, const Instr& in, uint32_t m) { floatUnary<T>(x, in, m, [](T a) { return T(1) / a; }); }
