@@ -74,7 +74,10 @@ __attribute__((target("fma"))) void fFmaHardware(Ctx& x, const Instr& in, uint32
 }
 #else
 inline bool cpuHasFma() { return false; }
-template <class T, uint8_t Negate> void fFmaHardware(Ctx& x, const Instr& in, uint32_t m) { fFma<T>(x, in, m); }
+template <class T, uint8_t Negate> void fFmaHardware(Ctx& x, const Instr& in, uint32_t m) {  // (never chosen)
+  if constexpr (Negate != 0) fFmaSigned<T>(x, in, m);
+  else fFma<T>(x, in, m);
+}
 #endif
 template <class T> void fFmaHw(Ctx& x, const Instr& in, uint32_t m) { fFmaHardware<T, 0>(x, in, m); }
 template <class T> void fFmaHwNegProduct(Ctx& x, const Instr& in, uint32_t m) {
