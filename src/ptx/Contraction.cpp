@@ -24,7 +24,7 @@ bool writes(const Instr& in, Ref r) {
 class FunctionFacts {
  public:
   FunctionFacts(const Module& module, const Function& f)
-      : module_(module), f_(f), reads_(f.numRegs), writes_(f.numRegs), definedAt_(f.numRegs, UINT32_MAX),
+      : f_(f), reads_(f.numRegs), writes_(f.numRegs), definedAt_(f.numRegs, UINT32_MAX),
         blocks_(basicBlocks(module, f)), blockAt_(f.end - f.begin) {
     for (uint32_t pc = f.begin; pc < f.end; ++pc) {
       const Instr& in = module.code[pc];
@@ -40,7 +40,6 @@ class FunctionFacts {
     onCycle_.resize(blocks_.size());
   }
 
-  const std::vector<BasicBlock>& blocks() const { return blocks_; }
   uint32_t reads(Ref r) const { return reads_[r & kRefIndexMask]; }
   uint32_t writes(Ref r) const { return writes_[r & kRefIndexMask]; }
   uint32_t definedAt(Ref r) const { return definedAt_[r & kRefIndexMask]; }
@@ -66,7 +65,6 @@ class FunctionFacts {
   }
 
  private:
-  const Module& module_;
   const Function& f_;
   std::vector<uint32_t> reads_, writes_, definedAt_;
   std::vector<BasicBlock> blocks_;

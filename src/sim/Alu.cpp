@@ -289,7 +289,7 @@ WRAP(HAbs, iAbs) WRAP(HNeg, iNeg) WRAP(HMin, iMin) WRAP(HMax, iMax) WRAP(HAnd, b
 WRAP(HXor, bXor) WRAP(HNot, bNot) WRAP(HCnot, bCnot) WRAP(HShl, iShl) WRAP(HShr, iShr) WRAP(HPopc, iPopc)
 WRAP(HBfind, iBfind) WRAP(HClz, iClz) WRAP(HBrev, iBrev) WRAP(HBfe, iBfe) WRAP(HBfi, iBfi) WRAP(HLop3, iLop3) WRAP(HSad, iSad)
 WRAP(HFAdd, fAdd) WRAP(HFSub, fSub) WRAP(HFMul, fMul) WRAP(HFDiv, fDiv) WRAP(HFMin, fMin) WRAP(HFMax, fMax)
-WRAP(HFFma, fFma) WRAP(HFFmaSigned, fFmaSigned) WRAP(HFFmaHw, fFmaHw)
+WRAP(HFFma, fFma) WRAP(HFFmaHw, fFmaHw)
 WRAP(HFFmaHwNegProduct, fFmaHwNegProduct) WRAP(HFFmaHwNegAddend, fFmaHwNegAddend)
 WRAP(HFAbs, fAbs) WRAP(HFNeg, fNeg) WRAP(HFRcp, fRcp) WRAP(HFSqrt, fSqrt)
 WRAP(HFRsqrt, fRsqrt) WRAP(HFEx2, fEx2) WRAP(HFLg2, fLg2) WRAP(HFSin, fSin) WRAP(HFCos, fCos)
@@ -375,6 +375,15 @@ void predOr(Ctx& x, const Instr& in, uint32_t m) { binaryLoop<uint64_t>(x, in, m
 void predXor(Ctx& x, const Instr& in, uint32_t m) { binaryLoop<uint64_t>(x, in, m, [](uint64_t a, uint64_t b) { return uint64_t((a != 0) ^ (b != 0)); }); }
 void predNot(Ctx& x, const Instr& in, uint32_t m) { unaryLoop<uint64_t>(x, in, m, [](uint64_t a) { return uint64_t(a == 0); }); }
 
+// fma's handler: the CPU's FMA instruction for the plain forms where it has
+// one, else std::fma (which also does .ftz/.sat).
+ExecFn floatFma(const Instr& in) {
+  if (!cpuHasFma() || in.ftz || in.sat) return byFloat<HFFma>(in.type);
+  if (in.mode == ptx::kFmaNegateProduct) return byFloat<HFFmaHwNegProduct>(in.type);
+  if (in.mode == ptx::kFmaNegateAddend) return byFloat<HFFmaHwNegAddend>(in.type);
+  return byFloat<HFFmaHw>(in.type);
+}
+
 }  // namespace
 
 ExecFn selectAlu(const Instr& in, std::string& error) {
@@ -394,14 +403,8 @@ ExecFn selectAlu(const Instr& in, std::string& error) {
     case Op::Add: return pick(byInt<HAdd>(in.type), byFloat<HFAdd>(in.type));
     case Op::Sub: return pick(byInt<HSub>(in.type), byFloat<HFSub>(in.type));
     case Op::Mul: return pick(byInt<HMul>(in.type), byFloat<HFMul>(in.type));
-    case Op::Mad: return pick(byInt<HMad>(in.type), byFloat<HFFma>(in.type));
-    case Op::Fma: {
-      if (!cpuHasFma() || in.ftz || in.sat)
-        return pick(nullptr, in.mode ? byFloat<HFFmaSigned>(in.type) : byFloat<HFFma>(in.type));
-      if (in.mode == ptx::kFmaNegateProduct) return pick(nullptr, byFloat<HFFmaHwNegProduct>(in.type));
-      if (in.mode == ptx::kFmaNegateAddend) return pick(nullptr, byFloat<HFFmaHwNegAddend>(in.type));
-      return pick(nullptr, byFloat<HFFmaHw>(in.type));
-    }
+    case Op::Mad: return pick(byInt<HMad>(in.type), floatFma(in));  // mad.f32/f64 is fma
+    case Op::Fma: return pick(nullptr, floatFma(in));
     case Op::Div: return pick(byInt<HDiv>(in.type), byFloat<HFDiv>(in.type));
     case Op::Rem: return pick(byInt<HRem>(in.type), nullptr);
     case Op::Abs: return pick(byInt<HAbs>(in.type), byFloat<HFAbs>(in.type));

@@ -25,25 +25,17 @@ template <class T> void fCopysign(Ctx& x, const Instr& in, uint32_t m) {
   constexpr Bits kSign = Bits(1) << (8 * sizeof(T) - 1);
   binaryLoop<Bits>(x, in, m, [](Bits a, Bits b) { return Bits((b & ~kSign) | (a & kSign)); });
 }
+// (in.mode: a term negated, as ptx/Contraction.h makes of a mul and a sub)
 template <class T> void fFma(Ctx& x, const Instr& in, uint32_t m) {
   RoundScope rs(in.round);
-  if (!in.ftz && !in.sat) return ternaryLoop<T>(x, in, m, [](T a, T b, T c) { return std::fma(a, b, c); });
+  if (!in.ftz && !in.sat && !in.mode) return ternaryLoop<T>(x, in, m, [](T a, T b, T c) { return std::fma(a, b, c); });
   ternaryLoop<T>(x, in, m, [&](T a, T b, T c) {
     if (in.ftz) { a = flush(a); b = flush(b); c = flush(c); }
+    if (in.mode & ptx::kFmaNegateProduct) a = -a;
+    if (in.mode & ptx::kFmaNegateAddend) c = -c;
     T r = std::fma(a, b, c);
     if (in.ftz) r = flush(r);
     return in.sat ? saturate(r) : r;
-  });
-}
-// A fused multiply-add with negated terms, as ptx/Contraction.h makes of a
-// mul and a sub.
-template <class T> void fFmaSigned(Ctx& x, const Instr& in, uint32_t m) {
-  T product = (in.mode & ptx::kFmaNegateProduct) ? T(-1) : T(1);
-  T addend = (in.mode & ptx::kFmaNegateAddend) ? T(-1) : T(1);
-  ternaryLoop<T>(x, in, m, [&](T a, T b, T c) {
-    if (in.ftz) { a = flush(a); b = flush(b); c = flush(c); }
-    T r = std::fma(product * a, b, addend * c);
-    return in.ftz ? flush(r) : r;
   });
 }
 // fma with the CPU's FMA instruction, for the plain (no .ftz/.sat) forms:
@@ -74,10 +66,7 @@ __attribute__((target("fma"))) void fFmaHardware(Ctx& x, const Instr& in, uint32
 }
 #else
 inline bool cpuHasFma() { return false; }
-template <class T, uint8_t Negate> void fFmaHardware(Ctx& x, const Instr& in, uint32_t m) {  // (never chosen)
-  if constexpr (Negate != 0) fFmaSigned<T>(x, in, m);
-  else fFma<T>(x, in, m);
-}
+template <class T, uint8_t Negate> void fFmaHardware(Ctx& x, const Instr& in, uint32_t m) { fFma<T>(x, in, m); }
 #endif
 template <class T> void fFmaHw(Ctx& x, const Instr& in, uint32_t m) { fFmaHardware<T, 0>(x, in, m); }
 template <class T> void fFmaHwNegProduct(Ctx& x, const Instr& in, uint32_t m) {
