@@ -21,6 +21,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "analysis/AccessRecord.h"
+#include "analysis/AlikeRecordSkip.h"
 #include "analysis/FinishedBlocks.h"
 #include "analysis/ShadowPages.h"
 #include "clock/VectorClock.h"
@@ -35,10 +36,13 @@ class AccessHistory {
   // then records it. `ordered(r)` tells whether r is ordered before `access`,
   // `excused(r)` whether an unordered conflicting r races with it all the
   // same (same-location observation), `note(r)` the fence that would have
-  // ordered them.
+  // ordered them. `ordered` answers false for every other thread's record
+  // of this launch later in the trace than `unorderedAfter`, and `excused`,
+  // true for a record, is true for every record alike (AlikeRecordSkip)
+  // earlier in the trace.
   template <class OrderedFn, class ExcusedFn = NoExcuse, class NoteFn = NoNote>
   void access(uint64_t key, const AccessRecord& access, OrderedFn&& ordered, RaceLog& log,
-              ExcusedFn&& excused = {}, NoteFn&& note = {}) {
+              ExcusedFn&& excused = {}, NoteFn&& note = {}, uint64_t unorderedAfter = UINT64_MAX) {
     RecordHeapCharge charge(*this);
     Records& records = shadow_.at(key);
     finished_.used(key);
@@ -111,21 +115,38 @@ class AccessHistory {
       if (kept != mask) group.setLanes(warp, kept);
       return true;
     };
+    // After a record of this launch was checked and kept: what its alike
+    // records will need (a block's atomics on one word: one check, not one
+    // per thread).
+    AlikeRecordSkip alike(unorderedAfter, access);
+    auto learnFrom = [&](const PackedRecord& r) {
+      if (!alike.canLearn(r)) return;
+      AccessRecord earlier = AccessRecord::unpack(r);
+      bool conflicting = (access.writes() || earlier.writes()) && conflicts(earlier, access);
+      bool isReported = conflicting && reportedCount > 0 && reported(earlier.origin.pc, classify(earlier.access(), access.access()));
+      alike.learn(r, conflicting, isReported, conflicting && !isReported && excused(earlier));
+    };
     // Checks `access` against list[from, to), drops the records it stands for
     // from now on (keeping the others' order) and returns the range's new end.
     bool dropped = false;
     auto scan = [&](Records& list, size_t from, size_t to) {
       size_t kept = from;
       for (size_t i = from; i < to; ++i) {
-        const AccessRecord earlier = AccessRecord::unpack(list[i]);
-        if (earlier.launch != launch_) [[unlikely]] {
+        if (alike.skips(list[i])) {
+          // (kept as it is)
+        } else if (const AccessRecord earlier = AccessRecord::unpack(list[i]); earlier.launch != launch_) [[unlikely]] {
           // (a group's threads all answer alike: only the launches' order counts)
           if (!keepEarlierLaunch(key, earlier, access, log, firstReport)) continue;
         } else if (list[i].group()) [[unlikely]] {
           // Other threads' reads neither conflict with a read nor are dropped by one.
-          if (access.writes() && !keepGroup(list[i])) continue;
+          if (access.writes()) {
+            if (!keepGroup(list[i])) continue;
+            learnFrom(list[i]);
+          }
         } else if (!keepEarlier(earlier)) {
           continue;
+        } else {
+          learnFrom(list[i]);
         }
         if (kept != i) list[kept] = list[i];
         ++kept;

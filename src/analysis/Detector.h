@@ -18,6 +18,10 @@ struct DetectorOptions {
   // gwcp, hb: the later lanes of a run of lanes reading one word take one
   // step (SameWordReads.h); off, each takes the per-lane path (tests compare).
   bool sameWordReads = true;
+  // gwcp, hb: an access passes records alike to one it checked, unordered
+  // with it, without checking each (AlikeRecordSkip.h); off, it checks
+  // every record (tests compare).
+  bool skipAlikeRecords = true;
   // gwcp: a block-scoped acquire whose P join would walk both clocks leaves
   // it to the thread's next event that reads or publishes P, mostly the
   // critical section's first access (GwcpDetector::HeldLock::lockWcp); off
@@ -44,7 +48,8 @@ class Detector : public EventSink {
   explicit Detector(std::string name, const DetectorOptions& options)
       : races_(std::move(name), options.perLocationDedup),
         volatileStrong_(options.volatileStrong),
-        sameWordReads_(options.sameWordReads) {}
+        sameWordReads_(options.sameWordReads),
+        skipAlikeRecords_(options.skipAlikeRecords) {}
   // Whether an access is strong for race purposes: atomics, strong ld/st, and
   // volatile ones only under --volatile strong.
   bool isStrong(const MemoryEvent& e) const {
@@ -54,6 +59,7 @@ class Detector : public EventSink {
   RaceLog races_;
   bool volatileStrong_ = false;
   bool sameWordReads_ = true;
+  bool skipAlikeRecords_ = true;
 };
 
 // "gwcp", "hb", "lockset" and their aliases "predatar", "barracuda", "scord".

@@ -180,7 +180,8 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
     record.bytes = bytes;
     history_.access(
         key, record, ordered, races_, messages_.excuses(key, t),
-        [&](const AccessRecord& r) { return messages_.missingFence(t, r); });
+        [&](const AccessRecord& r) { return messages_.missingFence(t, r); },
+        skipAlikeRecords_ ? t.wcpSteady.seq : UINT64_MAX);
   });
 }
 

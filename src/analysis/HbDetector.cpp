@@ -38,7 +38,8 @@ void HbDetector::memory(const MemoryEvent& event) {
       record.bytes = bytes;
       history_.access(
           key, record, ordered, races_, messages_.excuses(key, t),
-          [&](const AccessRecord& r) { return messages_.missingFence(t, r); });
+          [&](const AccessRecord& r) { return messages_.missingFence(t, r); },
+          skipAlikeRecords_ ? t.hbSteady.seq : UINT64_MAX);
     });
   };
   if (sameWordReads_ && !strong && event.type == AccessType::Read) {

@@ -11,26 +11,13 @@
 
 #include "AccessHistoryFixture.h"
 #include "analysis/Detector.h"
+#include "support/DescribeRaces.h"
 #include "support/RandomTrace.h"
 
 namespace predatar {
 namespace {
 
-std::string describe(const Access& a) {
-  std::ostringstream out;
-  out << a.block << "/" << a.thread << " " << int(a.type) << int(a.strong) << int(a.scope) << " pc " << a.origin.pc
-      << " seq " << a.origin.seq << " launch " << a.launch;
-  return out.str();
-}
-
-std::string describe(const RaceLog& log) {
-  std::ostringstream out;
-  for (const Race& r : log.races())
-    out << r.kernel << " " << int(r.kind) << " " << int(r.space) << ":" << r.sharedBlock << ":" << r.address << " ["
-        << describe(r.first) << "] [" << describe(r.second) << "] x" << r.count << " fence "
-        << int(r.missingFence.side) << "\n";
-  return out.str();
-}
+std::string describe(const RaceLog& log) { return testsupport::describeRaces(log); }
 
 std::string describe(const std::vector<PackedRecord>& records) {
   std::ostringstream out;
@@ -206,14 +193,6 @@ TEST_F(SameWordReadsTest, ALaterLaneCompactsAsItsOwnAccessWould) {
   EXPECT_EQ(runs_->history.records(), 2u);  // the first launch's reads merged into one
 }
 
-std::string describeDetector(const Detector& d) {
-  std::ostringstream out;
-  out << describe(d.races());
-  DetectorStats s = d.stats();
-  out << "stats " << s.events << " " << s.peakShadowBytes << " " << s.peakThreadClockBytes << "\n";
-  return out.str();
-}
-
 // The detectors, on the differential test's random traces (lane-uniform
 // warp reads among them): the same races, every field, either way.
 TEST(SameWordReadsDetectors, SameReportsWithAndWithout) {
@@ -228,7 +207,7 @@ TEST(SameWordReadsDetectors, SameReportsWithAndWithout) {
         options.sameWordReads = oneStep;
         std::unique_ptr<Detector> d = makeDetector(name, options);
         replay(trace, *d);
-        reports[oneStep] = describeDetector(*d);
+        reports[oneStep] = testsupport::describeDetector(*d);
       }
       ASSERT_EQ(reports[0], reports[1]) << name << ", seed " << seed;
     }
