@@ -23,6 +23,7 @@
 #include "analysis/AccessRecord.h"
 #include "analysis/AlikeRecordSkip.h"
 #include "analysis/FinishedBlocks.h"
+#include "analysis/RecordOrder.h"
 #include "analysis/ShadowPages.h"
 #include "clock/VectorClock.h"
 #include "events/Event.h"
@@ -102,19 +103,6 @@ class AccessHistory {
       }
       return true;
     };
-    // A group of this launch meets a write: each of its threads is checked
-    // as its own record, and leaves the group when the write stands for it.
-    auto keepGroup = [&](PackedRecord& group) {
-      AccessRecord member = AccessRecord::unpack(group);
-      uint32_t warp = group.warp(), mask = group.laneMask(), kept = 0;
-      for (uint32_t lanes = mask; lanes; lanes &= lanes - 1) {
-        member.thread = warp * 32 + uint32_t(std::countr_zero(lanes));
-        if (keepEarlier(member)) kept |= lanes & -lanes;
-      }
-      if (kept == 0) return false;
-      if (kept != mask) group.setLanes(warp, kept);
-      return true;
-    };
     // After a record of this launch was checked and kept: what its alike
     // records will need (a block's atomics on one word: one check, not one
     // per thread).
@@ -122,15 +110,49 @@ class AccessHistory {
     auto learnFrom = [&](const PackedRecord& r) {
       if (!alike.canLearn(r)) return;
       AccessRecord earlier = AccessRecord::unpack(r);
-      bool conflicting = (access.writes() || earlier.writes()) && conflicts(earlier, access);
-      bool isReported = conflicting && reportedCount > 0 && reported(earlier.origin.pc, classify(earlier.access(), access.access()));
-      alike.learn(r, conflicting, isReported, conflicting && !isReported && excused(earlier));
+      bool readAfterRead = !access.writes() && !earlier.writes();
+      bool conflicting = !readAfterRead && conflicts(earlier, access);
+      bool subsumed = !readAfterRead && subsumes(access, earlier);
+      bool isReported =
+          conflicting && reportedCount > 0 && reported(earlier.origin.pc, classify(earlier.access(), access.access()));
+      alike.learn(r, conflicting, subsumed, isReported, conflicting && !isReported && excused(earlier));
+    };
+    // A group of this launch meets an access it may conflict with (a write,
+    // or a group of strong accesses): each of its threads is checked as its
+    // own record, and leaves the group when the access stands for it.
+    auto keepGroup = [&](PackedRecord& group) {
+      AccessRecord member = AccessRecord::unpack(group);
+      uint32_t warp = group.warp(), mask = group.laneMask(), kept = 0;
+      uint32_t own = group.block == access.block && group.holds(access.thread) ? 1u << (access.thread & 31) : 0;
+      for (uint32_t lanes = mask; lanes;) {
+        uint32_t lane = lanes & -lanes;
+        PackedRecord alone = group;  // (the member as a record of its own)
+        alone.setLanes(warp, lane);
+        if (alike.skips(alone)) {
+          // (so are the other threads left but the accessing one: alike, at one position)
+          kept |= lanes & ~own;
+          lanes &= own;
+          continue;
+        }
+        lanes &= ~lane;
+        member.thread = alone.thread;
+        if (keepEarlier(member)) {
+          kept |= lane;
+          learnFrom(alone);
+        }
+      }
+      if (kept == 0) return false;
+      if (kept != mask) group.setLanes(warp, kept);
+      return true;
     };
     // Checks `access` against list[from, to), drops the records it stands for
     // from now on (keeping the others' order) and returns the range's new end.
     bool dropped = false;
     auto scan = [&](Records& list, size_t from, size_t to) {
       size_t kept = from;
+      // (A few records are checked as fast as learnt from: a histogram's bin
+      // holds about one of the block's.)
+      bool learns = to - from >= kLearnFromRecords;
       for (size_t i = from; i < to; ++i) {
         if (alike.skips(list[i])) {
           // (kept as it is)
@@ -138,14 +160,14 @@ class AccessHistory {
           // (a group's threads all answer alike: only the launches' order counts)
           if (!keepEarlierLaunch(key, earlier, access, log, firstReport)) continue;
         } else if (list[i].group()) [[unlikely]] {
-          // Other threads' reads neither conflict with a read nor are dropped by one.
-          if (access.writes()) {
+          // Other threads' plain reads neither conflict with a read nor are dropped by one.
+          if (access.writes() || !isPlainRead(list[i])) {
             if (!keepGroup(list[i])) continue;
             learnFrom(list[i]);
           }
         } else if (!keepEarlier(earlier)) {
           continue;
-        } else {
+        } else if (learns) {
           learnFrom(list[i]);
         }
         if (kept != i) list[kept] = list[i];
@@ -195,11 +217,13 @@ class AccessHistory {
         scan(strong->second, 0, strong->second.size());
     }
     if (ownStrong) {
-      ownStrong->insert(ownStrong->begin() + ptrdiff_t(ownStrongEnd), packed);  // (at the end, mostly)
-      ++liveRecords_;
+      if (!joinsWarpEvent(*ownStrong, ownStrongEnd, packed)) {
+        ownStrong->insert(ownStrong->begin() + ptrdiff_t(ownStrongEnd), packed);  // (at the end, mostly)
+        ++liveRecords_;
+      }
     } else if (isPlainRead(packed)) {
       addPlainRead(records, insertAt, packed, alreadyThere, joins);
-    } else {
+    } else if (!joinsWarpEvent(records, insertAt, packed)) {
       insertRecord(records, insertAt, packed);
       ++liveRecords_;
     }
@@ -416,31 +440,6 @@ class AccessHistory {
     if (records.capacity() >= 8 && records.capacity() >= 4 * records.size()) records.shrink_to_fit();
   }
   void clearStrongDevice() { strongDevice_.clear(); }
-  // A word's strong device-scoped records, by block and within a block in
-  // the order they came: a block's records are a range of one vector. Sorted
-  // by block, so that the scan order, and so which earlier access a report
-  // names, is the same in every detector instance (a hash map's order depends
-  // on where its table lives). One vector of records in place of a vector of
-  // groups: a million-thread histogram has a group per bin and block of about
-  // one record, and the groups' vector moved them one by one as it grew
-  // (a sixth of the run under hb).
-  //
-  // The range of `block`'s records in `records` (empty, where they would go,
-  // when it has none). Blocks come mostly in order: the last block's range,
-  // walked from the end (the scan reads it anyway), or a new one at the end.
-  static std::pair<size_t, size_t> blockRange(const Records& records, uint32_t block) {
-    size_t end = records.size();
-    if (end == 0 || records[end - 1].block < block) return {end, end};
-    if (records[end - 1].block == block) {
-      size_t from = end;
-      while (from > 0 && records[from - 1].block == block) --from;
-      return {from, end};
-    }
-    auto byBlock = [](const PackedRecord& r, uint32_t b) { return r.block < b; };
-    auto from = std::lower_bound(records.begin(), records.end(), block, byBlock);
-    auto to = std::find_if(from, records.end(), [&](const PackedRecord& r) { return r.block != block; });
-    return {size_t(from - records.begin()), size_t(to - records.begin())};
-  }
   void markPublished(uint32_t block) {
     if (block < published_.size()) published_[block] = true;
   }
@@ -451,6 +450,9 @@ class AccessHistory {
     return ((a.seqAndKind ^ b.seqAndKind) >> PackedRecord::kSeqBits & 0x3ff) == 0 && a.pc == b.pc &&
            a.source == b.source && a.launch == b.launch;
   }
+  // Scans of fewer records check each without learning what alike records
+  // will need (AlikeRecordSkip).
+  static constexpr size_t kLearnFromRecords = 4;
   // Words with at least this many records are compacted when their count
   // reaches a power of two (amortized: a pass per doubling). 2 in the
   // differential tests (PREDATAR_COMPACT_READS_AT). At 64, a GEMM's input
@@ -551,19 +553,6 @@ class AccessHistory {
   // its bytes are apart, and then `access` does not subsume it.
   static bool ownSubsumed(const PackedRecord& r, const AccessRecord& access) {
     return (r.bytes() & access.bytes) && subsumes(access, r);
-  }
-  static bool readBefore(const PackedRecord& a, const PackedRecord& b) {
-    uint32_t aWarp = a.warp(), bWarp = b.warp();
-    return std::tie(a.launch, a.block, aWarp) < std::tie(b.launch, b.block, bWarp);
-  }
-  static size_t plainReadsBegin(const Records& records) {
-    size_t n = records.size();
-    if (n == 0 || !isPlainRead(records[n - 1])) return n;
-    if (isPlainRead(records[0])) return 0;
-    if (n > 1 && isPlainRead(records[1])) return 1;  // a write, then its readers
-    return size_t(std::partition_point(records.begin(), records.end(),
-                                       [](const PackedRecord& r) { return !isPlainRead(r); }) -
-                  records.begin());
   }
   // The plain reads of `read`'s warp and launch: [first, last). Blocks run
   // one after another, so a word's readers come mostly in order: the last

@@ -232,6 +232,8 @@ void GwcpDetector::barrier(const BarrierEvent& event) {
   if (!arrivals_.apply(threads_, event, /*withWcp=*/true)) return;  // an arrival only
   history_.barrier(event.block, event.threads.size());
   trimAtBarrier(event);
+  for (uint32_t thread : event.threads)  // (as HbDetector::barrier)
+    threads_.at(event.block, thread).noteWcpClock(event.origin.seq & PackedRecord::kSeqMask);
 }
 
 void GwcpDetector::syncWarp(const SyncWarpEvent& event) {

@@ -66,6 +66,11 @@ void HbDetector::barrier(const BarrierEvent& event) {
   countEvent();
   if (!arrivals_.apply(threads_, event, /*withWcp=*/false)) return;  // an arrival only
   history_.barrier(event.block, event.threads.size());
+  // (From here, not from each thread's next access: the accesses other
+  // threads make before it are unordered too, a loop's first round after
+  // __syncthreads included. AlikeRecordSkip.)
+  for (uint32_t thread : event.threads)
+    threads_.at(event.block, thread).noteHbClock(event.origin.seq & PackedRecord::kSeqMask);
 }
 
 void HbDetector::syncWarp(const SyncWarpEvent& event) {

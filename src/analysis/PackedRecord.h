@@ -18,8 +18,9 @@ namespace predatar {
 //
 // A record may stand for a group of threads of one warp (threads 32w ..
 // 32w + 31 of a block): plain reads of one word alike in all but the thread
-// (same launch, epoch, instruction, bytes). `thread` then holds the lane
-// mask, and the kind the warp w.
+// (same launch, epoch, instruction, bytes), or strong accesses of one warp
+// event alike so (AccessHistory::joinsWarpEvent). `thread` then holds the
+// lane mask, and the kind the warp w.
 struct PackedRecord {
   uint64_t seqAndKind = 0;
   uint32_t block = 0;
@@ -135,6 +136,25 @@ inline void insertRecord(Records& records, size_t at, const PackedRecord& r) {
   if (at + 1 == records.size()) return;
   std::move_backward(records.begin() + ptrdiff_t(at), records.end() - 1, records.end());
   records[at] = r;
+}
+
+// A strong access of one lane of a warp event goes into the record of the
+// event's earlier lanes, as a group, when that comes right before `at` and
+// is alike but for the thread (their records would lie side by side, in
+// lane order, as a group's threads are visited): a block's atomics on one
+// word keep a record per warp event, not per thread. Only the same event
+// (trace position): same-location observation compares a strong write's
+// position, which a group keeps for all its threads. (Plain writes are left
+// alone: a warp's lanes writing one word race, rare in working code.)
+// True when it joined; false, with nothing changed, otherwise.
+inline bool joinsWarpEvent(Records& records, size_t at, const PackedRecord& r) {
+  if (at == 0 || !r.strong() || r.thread >= PackedRecord::kGroupWarps * 32) return false;
+  PackedRecord& before = records[at - 1];
+  if (!before.strong() || !before.alikeBesidesThreads(r) || before.warp() != r.warp() ||
+      ((before.seqAndKind ^ r.seqAndKind) & PackedRecord::kSeqMask) != 0 || before.holds(r.thread))
+    return false;
+  before.setLanes(before.warp(), before.lanes() | 1u << (r.thread & 31));
+  return true;
 }
 
 }  // namespace predatar

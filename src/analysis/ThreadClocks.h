@@ -48,7 +48,8 @@ struct alignas(64) ThreadClocks {
   // Since when `hb` and `wcp` have not changed: each detector notes its own
   // clock (noteHbClock, noteWcpClock) for orderedByHb, orderedByWcp.
   struct SteadySince {
-    uint64_t seq = 0;             // the position of the thread's first access after the clock changed
+    uint64_t seq = 0;             // a position since which the clock has not changed: the thread's
+                                  // first access after it changed, or the barrier that changed it
     uint64_t stamp = UINT64_MAX;  // the clock's stamp then
     void note(const VectorClock& clock, uint64_t at) {
       if (clock.stamp() == stamp) return;
