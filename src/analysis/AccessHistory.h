@@ -115,7 +115,9 @@ class AccessHistory {
       bool subsumed = !readAfterRead && subsumes(access, earlier);
       bool isReported =
           conflicting && reportedCount > 0 && reported(earlier.origin.pc, classify(earlier.access(), access.access()));
-      alike.learn(r, conflicting, subsumed, isReported, conflicting && !isReported && excused(earlier));
+      std::optional<uint64_t> excusedThrough;
+      if (conflicting && !isReported && excused(earlier)) excusedThrough = excusedThroughOf(excused, earlier);
+      alike.learn(r, conflicting, subsumed, isReported, excusedThrough);
     };
     // A group of this launch meets an access it may conflict with (a write,
     // or a group of strong accesses): each of its threads is checked as its
@@ -233,6 +235,16 @@ class AccessHistory {
     if (wasEmpty && !records.empty()) shadow_.filled();
     else if (!wasEmpty && records.empty()) shadow_.emptied();
     notePeakIfPassed();
+  }
+
+  // How far records alike to an excused `write` are excused: as `excused`
+  // says when it can (MessagePassing::Excuses), else through `write` itself.
+  template <class ExcusedFn>
+  static uint64_t excusedThroughOf(ExcusedFn& excused, const AccessRecord& write) {
+    if constexpr (requires { excused.excusedThrough(write); })
+      return std::max<uint64_t>(write.origin.seq, excused.excusedThrough(write));
+    else
+      return write.origin.seq;
   }
 
   // A later lane of a warp's plain read whose lanes read one word (`*factor`

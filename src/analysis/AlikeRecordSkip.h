@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 #include "analysis/AccessRecord.h"
 #include "analysis/PackedRecord.h"
@@ -37,7 +38,9 @@ namespace predatar {
 //  * r did not conflict, or its (instruction, kind) has been reported, or
 //    r was excused and r' is no later in the trace (`excused` must be
 //    monotone so: MessagePassing::excuses is, a write being excused when
-//    the thread observed the word after it);
+//    the thread observed the word after it), or no later than where the
+//    excuse says its alike records are excused (an `excusedThrough`
+//    member, which MessagePassing::Excuses has);
 //  * and, when the access subsumes them, r' is later than `unorderedAfter`
 //    (not ordered, so not dropped).
 class AlikeRecordSkip {
@@ -49,14 +52,16 @@ class AlikeRecordSkip {
   bool skips(const PackedRecord& r) const {
     if (!known_ || !alike(r) || own(r)) return false;
     uint64_t seq = r.seqAndKind & PackedRecord::kSeqMask;
-    return (passed_ || seq <= excusedThrough_) && (!subsumed_ || seq > unorderedAfter_);
+    return (passed_ || seq < excusedBelow_) && (!subsumed_ || seq > unorderedAfter_);
   }
   // Whether `r` (of the current launch) can be learnt from.
   bool canLearn(const PackedRecord& r) const { return !own(r); }
   // After `r` (canLearn) was checked and kept: whether it conflicts with
   // the access, is subsumed by it, has its (instruction, kind) reported,
-  // is excused.
-  void learn(const PackedRecord& r, bool conflicting, bool subsumed, bool reported, bool excused) {
+  // and, when it is excused, the latest position through which records
+  // alike are (its own at least).
+  void learn(const PackedRecord& r, bool conflicting, bool subsumed, bool reported,
+             std::optional<uint64_t> excusedThrough) {
     if (!known_ || !alike(r)) {
       known_ = true;
       kind_ = kindOf(r);
@@ -65,10 +70,10 @@ class AlikeRecordSkip {
       launch_ = r.launch;
       subsumed_ = subsumed;
       passed_ = false;
-      excusedThrough_ = 0;
+      excusedBelow_ = 0;
     }
     if (!conflicting || reported) passed_ = true;
-    else if (excused) excusedThrough_ = std::max(excusedThrough_, r.seqAndKind & PackedRecord::kSeqMask);
+    else if (excusedThrough) excusedBelow_ = std::max(excusedBelow_, *excusedThrough + 1);
   }
 
  private:
@@ -84,7 +89,7 @@ class AlikeRecordSkip {
   uint32_t block_, thread_;
   bool known_ = false, subsumed_ = false, passed_ = false;
   uint64_t kind_ = 0;
-  uint64_t excusedThrough_ = 0;  // (0: none yet; a write at position 0 is excused by nothing)
+  uint64_t excusedBelow_ = 0;  // alike records before this position are excused
   uint32_t pc_ = 0, recordBlock_ = 0, launch_ = 0;
 };
 

@@ -248,6 +248,17 @@ bool MessagePassing::Observations::excuse(const AccessRecord& write) const {
   return blockScoped_ > after && morallyStrong(write.scope, write.block, Scope::Block, block_);
 }
 
+uint64_t MessagePassing::Observations::excusedThrough(const AccessRecord& write) const {
+  if (!write.strong || !write.writes()) return 0;
+  // excuse(): a read at seq + 1 > after = write's seq + 1, so writes at seq <= read - 2
+  uint64_t through = 0;
+  if (deviceScoped_ >= 2 && morallyStrong(write.scope, write.block, Scope::Device, block_))
+    through = deviceScoped_ - 2;
+  if (blockScoped_ >= 2 && morallyStrong(write.scope, write.block, Scope::Block, block_))
+    through = std::max(through, blockScoped_ - 2);
+  return through;
+}
+
 MissingFence MessagePassing::missingFence(const ThreadClocks& t, const AccessRecord& earlier) const {
   if (const PerThread* p = find(t)) {
     if (earlier.clock <= p->pendingSame.get(earlier.block, earlier.thread))

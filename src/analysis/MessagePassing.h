@@ -79,6 +79,10 @@ class MessagePassing {
   class Observations {
    public:
     bool excuse(const AccessRecord& write) const;
+    // The latest trace position at which a write alike to `write` (same
+    // strength, scope and block) is excused; 0 when none is. excuse(w) is
+    // exactly w.origin.seq <= excusedThrough(w) for w with a nonzero answer.
+    uint64_t excusedThrough(const AccessRecord& write) const;
 
    private:
     friend class MessagePassing;
@@ -90,13 +94,32 @@ class MessagePassing {
   // observations are looked up at the first record that asks, once (a word
   // that a block's threads all update atomically has a thousand records,
   // and two hash lookups each were a fifth of simpleAttributes' run).
-  auto excuses(uint64_t key, const ThreadClocks& t) const {
-    return [this, key, &t, seen = std::optional<Observations>()](const AccessRecord& write) mutable {
+  // excusedThrough(write) tells AccessHistory how far writes alike are
+  // excused (AlikeRecordSkip).
+  class Excuses {
+   public:
+    Excuses(const MessagePassing& messages, uint64_t key, const ThreadClocks& t)
+        : messages_(messages), key_(key), t_(t) {}
+    bool operator()(const AccessRecord& write) {
       if (!write.strong || !write.writes()) return false;  // (without the lookup)
-      if (!seen) seen = observations(key, t);
-      return seen->excuse(write);
-    };
-  }
+      return seen().excuse(write);
+    }
+    uint64_t excusedThrough(const AccessRecord& write) {
+      if (!write.strong || !write.writes()) return 0;
+      return seen().excusedThrough(write);
+    }
+
+   private:
+    const Observations& seen() {
+      if (!seen_) seen_ = messages_.observations(key_, t_);
+      return *seen_;
+    }
+    const MessagePassing& messages_;
+    uint64_t key_;
+    const ThreadClocks& t_;
+    std::optional<Observations> seen_;
+  };
+  Excuses excuses(uint64_t key, const ThreadClocks& t) const { return Excuses(*this, key, t); }
   // The fence that would order `earlier` before thread t's current access: a
   // fence after a flag read t made whose pattern lacks only that, or a fence
   // before the flag write that t read and then fenced after.

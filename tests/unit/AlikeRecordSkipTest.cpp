@@ -97,9 +97,22 @@ class AlikeRecordHistories : public AccessHistoryFixture {
     auto ordered = [&t](const AccessRecord& e) {
       return e.origin.seq <= t.steadySince && e.clock <= t.view[e.block * kThreads + e.thread];
     };
+    // (Odd positions: as a lambda; even: with how far alike writes are excused.)
     auto excused = [&t](const AccessRecord& e) { return e.strong && e.writes() && e.origin.seq < t.lastStrong; };
-    sides_[0]->history.access(key, r, ordered, sides_[0]->log, excused, NoNote{}, UINT64_MAX);
-    sides_[1]->history.access(key, r, ordered, sides_[1]->log, excused, NoNote{}, t.steadySince);
+    struct ExcusedThrough {
+      const Thread& t;
+      bool operator()(const AccessRecord& e) const { return e.strong && e.writes() && e.origin.seq < t.lastStrong; }
+      uint64_t excusedThrough(const AccessRecord& e) const {
+        return e.strong && e.writes() && t.lastStrong > 0 ? t.lastStrong - 1 : 0;
+      }
+    };
+    if (r.origin.seq % 2) {
+      sides_[0]->history.access(key, r, ordered, sides_[0]->log, excused, NoNote{}, UINT64_MAX);
+      sides_[1]->history.access(key, r, ordered, sides_[1]->log, excused, NoNote{}, t.steadySince);
+    } else {
+      sides_[0]->history.access(key, r, ordered, sides_[0]->log, ExcusedThrough{t}, NoNote{}, UINT64_MAX);
+      sides_[1]->history.access(key, r, ordered, sides_[1]->log, ExcusedThrough{t}, NoNote{}, t.steadySince);
+    }
   }
 
   void randomEvent(std::mt19937& rng, uint64_t seq) {
