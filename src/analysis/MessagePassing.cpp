@@ -241,22 +241,23 @@ MessagePassing::Observations MessagePassing::observations(uint64_t key, const Th
   return o;
 }
 
+// seq + 1 of the latest read of the word by the thread that is morally
+// strong with `write` (0: none).
+uint64_t MessagePassing::Observations::latestReadAfter(const AccessRecord& write) const {
+  if (!write.strong || !write.writes()) return 0;
+  uint64_t latest = 0;
+  if (morallyStrong(write.scope, write.block, Scope::Device, block_)) latest = deviceScoped_;
+  if (morallyStrong(write.scope, write.block, Scope::Block, block_)) latest = std::max(latest, blockScoped_);
+  return latest;
+}
+
 bool MessagePassing::Observations::excuse(const AccessRecord& write) const {
-  if (!write.strong || !write.writes()) return false;
-  uint64_t after = write.origin.seq + 1;  // seq + 1 of a read later than the write
-  if (deviceScoped_ > after && morallyStrong(write.scope, write.block, Scope::Device, block_)) return true;
-  return blockScoped_ > after && morallyStrong(write.scope, write.block, Scope::Block, block_);
+  return latestReadAfter(write) > write.origin.seq + 1;  // a read later than the write
 }
 
 uint64_t MessagePassing::Observations::excusedThrough(const AccessRecord& write) const {
-  if (!write.strong || !write.writes()) return 0;
-  // excuse(): a read at seq + 1 > after = write's seq + 1, so writes at seq <= read - 2
-  uint64_t through = 0;
-  if (deviceScoped_ >= 2 && morallyStrong(write.scope, write.block, Scope::Device, block_))
-    through = deviceScoped_ - 2;
-  if (blockScoped_ >= 2 && morallyStrong(write.scope, write.block, Scope::Block, block_))
-    through = std::max(through, blockScoped_ - 2);
-  return through;
+  uint64_t latest = latestReadAfter(write);  // excuse(): writes at seq <= latest - 2
+  return latest >= 2 ? latest - 2 : 0;
 }
 
 MissingFence MessagePassing::missingFence(const ThreadClocks& t, const AccessRecord& earlier) const {

@@ -86,6 +86,7 @@ class MessagePassing {
 
    private:
     friend class MessagePassing;
+    uint64_t latestReadAfter(const AccessRecord& write) const;
     uint64_t blockScoped_ = 0, deviceScoped_ = 0;  // seq + 1 of the latest read (0: none)
     uint32_t block_ = 0;
   };
