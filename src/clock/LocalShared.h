@@ -13,6 +13,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "clock/ClockMemory.h"
+
 namespace predatar {
 namespace local_shared_detail {
 
@@ -56,7 +58,10 @@ struct Node {
   T value;
   // (Out of line: GCC's -Wuse-after-free cannot follow the count, and warned
   // at a holder's read after another holder's release.)
-  [[gnu::noinline]] static void destroy(Node* node) { delete node; }
+  [[gnu::noinline]] static void destroy(Node* node) {
+    node->~Node();
+    freeClockMemory(node);
+  }
 };
 
 template <class T>
@@ -65,7 +70,7 @@ struct alignas(uint64_t) ArrayHeader {
   uint32_t size;  // elements, which follow the header
   [[gnu::noinline]] static void destroy(ArrayHeader* header) {  // (as Node::destroy)
     header->~ArrayHeader();
-    ::operator delete(header);
+    freeClockMemory(header);
   }
 };
 
@@ -82,7 +87,8 @@ class LocalShared : public local_shared_detail::CountedHandle<local_shared_detai
 
   template <class... Args>
   static LocalShared make(Args&&... args) {
-    return LocalShared(new Node{1, T(std::forward<Args>(args)...)});
+    static_assert(alignof(Node) <= alignof(std::max_align_t));  // (what allocateClockMemory gives)
+    return LocalShared(new (allocateClockMemory(sizeof(Node))) Node{1, T(std::forward<Args>(args)...)});
   }
 
   T* get() const { return this->counted_ ? &this->counted_->value : nullptr; }
@@ -105,7 +111,7 @@ class LocalSharedArray : public local_shared_detail::CountedHandle<local_shared_
   using Base::Base;
 
   static LocalSharedArray make(size_t n) {
-    return LocalSharedArray(new (::operator new(sizeof(Header) + n * sizeof(T))) Header{1, uint32_t(n)});
+    return LocalSharedArray(new (allocateClockMemory(sizeof(Header) + n * sizeof(T))) Header{1, uint32_t(n)});
   }
 
   T* get() const { return this->counted_ ? reinterpret_cast<T*>(this->counted_ + 1) : nullptr; }

@@ -181,7 +181,7 @@ class VectorClock {
   // and does not follow later changes of its arrays' sharing (a statistic).
   // Inline room for one block: a clock of one block (a thread that synchronized
   // only within its block) costs one allocation per chunk copy, not two.
-  using BlockList = absl::InlinedVector<Block, 1>;
+  using BlockList = absl::InlinedVector<Block, 1, ClockAllocator<Block>>;
   struct Blocks : BlockList {
     static constexpr uint64_t kUnmeasured = UINT64_MAX;
     Blocks() = default;
@@ -197,7 +197,7 @@ class VectorClock {
     uint32_t index = 0;              // holds the blocks b with geometry.chunkOf(b) == index
     LocalShared<Blocks> blocks;  // never empty
   };
-  using Chunks = absl::InlinedVector<Chunk, 1>;  // sorted by index (one chunk: one allocation a copy)
+  using Chunks = absl::InlinedVector<Chunk, 1, ClockAllocator<Chunk>>;  // sorted by index (one chunk: one allocation a copy)
   const Chunks& chunks() const;
   Chunks& ownChunks();                         // a private chunk index, before a write
   Blocks& ownBlocks(Chunk& chunk) const;       // a private chunk, before a write

@@ -45,5 +45,19 @@ TEST(LocalSharedArray, OneAllocationSharedUntilTheLastHolder) {
   EXPECT_EQ(b.use_count(), 0u);
 }
 
+// Clocks' memory is mimalloc's, not the process's malloc (ClockMemory.h), in
+// every build but the sanitizer one, where the system heap keeps ASan's checks.
+TEST(ClockMemory, ClocksLiveOnMimallocsHeapOutsideTheSanitizerBuild) {
+  auto array = LocalSharedArray<uint32_t>::make(64);
+  auto object = LocalShared<std::vector<int>>::make(3, 7);
+#ifdef PREDATAR_CLOCKS_ON_SYSTEM_HEAP
+  GTEST_SKIP() << "sanitizer build: clocks on the system heap";
+#else
+  EXPECT_TRUE(mi_is_in_heap_region(array.get()));
+  EXPECT_TRUE(mi_is_in_heap_region(object.get()));
+  EXPECT_EQ((*object)[2], 7);
+#endif
+}
+
 }  // namespace
 }  // namespace predatar
