@@ -21,6 +21,10 @@ double cpuSeconds() {
 }  // namespace
 
 ChildResult runChild(const StreamSpec& spec, const std::string& detector, bool compression) {
+  return finishChild(startChild(spec, detector, compression));
+}
+
+StartedChild startChild(const StreamSpec& spec, const std::string& detector, bool compression) {
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("pipe");
   pid_t pid = fork();
@@ -44,11 +48,15 @@ ChildResult runChild(const StreamSpec& spec, const std::string& detector, bool c
     _exit(0);
   }
   close(fds[1]);
+  return StartedChild{pid, fds[0]};
+}
+
+ChildResult finishChild(StartedChild child) {
   ChildResult r;
-  ssize_t n = read(fds[0], &r, sizeof r);
-  close(fds[0]);
+  ssize_t n = read(child.resultFd, &r, sizeof r);
+  close(child.resultFd);
   int status = 0;
-  waitpid(pid, &status, 0);
+  waitpid(child.pid, &status, 0);
   if (n != sizeof r) r = ChildResult{};
   return r;
 }

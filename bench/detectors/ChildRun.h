@@ -19,4 +19,11 @@ struct ChildResult {
 
 ChildResult runChild(const StreamSpec& spec, const std::string& detector, bool compression);
 
+// runChild in two halves, so that two children can run at once (one a core).
+struct StartedChild {
+  int pid = -1, resultFd = -1;
+};
+StartedChild startChild(const StreamSpec& spec, const std::string& detector, bool compression);
+ChildResult finishChild(StartedChild child);
+
 }  // namespace predatar::bench

@@ -5,7 +5,7 @@
 //
 //   detector_ratios [--rounds 32] [--max-blocks 64] [--big-threads 100000]
 //                   [--shapes block-locks,...] [--threads 8192,100000] [--max-blocks 0: no scaling table]
-//                   [--order rounds|blocks] [--repeat 3]
+//                   [--order rounds|blocks] [--repeat 3] [--pairs in-turn|together]
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -25,6 +25,7 @@ namespace {
 
 bool blocksInTurn = false;  // --order blocks
 unsigned repeat = 3;        // --repeat
+bool together = false;      // --pairs together
 
 StreamSpec spec(Shape shape, uint64_t threads, uint32_t blockSize, uint64_t rounds) {
   StreamSpec s;
@@ -58,6 +59,8 @@ void addBreakdown(const StreamSpec& s, const char* detector, const ChildResult& 
 // at a time, so two least-of-N times taken apart can still be 1.8x off; the
 // two runs of a pair are back to back (their order alternates), so a pair's
 // ratio is taken in one mode, and the median drops pairs split by a switch.
+// With --pairs together a pair's two runs go at once, one a core: the whole
+// of each run sees the same mode.
 // Metadata and RSS are those of the first run: the same every run.
 struct PairedRuns {
   ChildResult hb, gwcp;
@@ -73,8 +76,15 @@ PairedRuns runBoth(const StreamSpec& s) {
   std::vector<double> ratios;
   for (unsigned i = 0; i < repeat; ++i) {
     bool hbFirst = i % 2 == 0;
-    ChildResult first = runChild(s, hbFirst ? "hb" : "gwcp", true);
-    ChildResult second = runChild(s, hbFirst ? "gwcp" : "hb", true);
+    ChildResult first, second;
+    if (together) {
+      StartedChild a = startChild(s, hbFirst ? "hb" : "gwcp", true), b = startChild(s, hbFirst ? "gwcp" : "hb", true);
+      first = finishChild(a);
+      second = finishChild(b);
+    } else {
+      first = runChild(s, hbFirst ? "hb" : "gwcp", true);
+      second = runChild(s, hbFirst ? "gwcp" : "hb", true);
+    }
     const ChildResult& hb = hbFirst ? first : second;
     const ChildResult& gwcp = hbFirst ? second : first;
     keepLeast(runs.hb, hb);
@@ -144,8 +154,16 @@ int main(int argc, char** argv) {
   app.add_option("--repeat", repeat, "Runs of each detector per workload (hb and gwcp in turn): the least CPU time is shown")
       ->check(CLI::Range(1u, 100u))
       ->capture_default_str();
+  std::string pairs = "in-turn";
+  app.add_option("--pairs", pairs,
+                 "in-turn: a pair's hb and gwcp runs one after the other; together: at once, one a core (on a "
+                 "machine whose speed changes for minutes at a time, both runs of a pair then see the same speed; "
+                 "needs two idle cores)")
+      ->check(CLI::IsMember({"in-turn", "together"}))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   blocksInTurn = order == "blocks";
+  together = pairs == "together";
   auto wanted = [&](Shape s) { return shapes.find(toString(s)) != std::string::npos; };
   std::vector<uint64_t> threadCounts{8192, bigThreads};
   if (!threadList.empty()) {

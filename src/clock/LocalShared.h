@@ -88,7 +88,13 @@ class LocalShared : public local_shared_detail::CountedHandle<local_shared_detai
   template <class... Args>
   static LocalShared make(Args&&... args) {
     static_assert(alignof(Node) <= alignof(std::max_align_t));  // (what allocateClockMemory gives)
-    return LocalShared(new (allocateClockMemory(sizeof(Node))) Node{1, T(std::forward<Args>(args)...)});
+    void* memory = allocateClockMemory(sizeof(Node));
+    try {
+      return LocalShared(new (memory) Node{1, T(std::forward<Args>(args)...)});
+    } catch (...) {  // (T's constructor ran out of memory: ours goes back)
+      freeClockMemory(memory);
+      throw;
+    }
   }
 
   T* get() const { return this->counted_ ? &this->counted_->value : nullptr; }

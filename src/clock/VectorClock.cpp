@@ -23,14 +23,6 @@ void VectorClock::own(Block& block) const {
   if (block.lanes && block.lanes.use_count() > 1) block.lanes = copyOf(block.lanes, 32 * slotCount(block));
 }
 
-VectorClock& VectorClock::operator=(const VectorClock& other) {
-  if (this == &other) return *this;
-  geometry_ = other.geometry_;
-  chunks_ = other.chunks_;  // shares the list, and so every block's arrays
-  stamp_ = other.stamp_;
-  return *this;
-}
-
 const VectorClock::Chunks& VectorClock::chunks() const {
   static const Chunks kNoChunks;
   return chunks_ ? *chunks_ : kNoChunks;

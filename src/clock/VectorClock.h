@@ -65,7 +65,14 @@ class VectorClock {
   VectorClock() = default;
   explicit VectorClock(const ClockGeometry* geometry) : geometry_(geometry) {}
   VectorClock(const VectorClock& other) { *this = other; }
-  VectorClock& operator=(const VectorClock& other);
+  // (Inline: a __syncwarp assigns the joined clocks to each of 32 lanes, gwcp two a lane.)
+  VectorClock& operator=(const VectorClock& other) {
+    if (this == &other) return *this;
+    geometry_ = other.geometry_;
+    chunks_ = other.chunks_;  // shares the list, and so every block's arrays
+    stamp_ = other.stamp_;
+    return *this;
+  }
   VectorClock(VectorClock&& other) noexcept { *this = std::move(other); }
   VectorClock& operator=(VectorClock&& other) noexcept {
     if (this == &other) return *this;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,15 @@ TEST(LocalSharedArray, OneAllocationSharedUntilTheLastHolder) {
   b.reset();
   EXPECT_FALSE(b);
   EXPECT_EQ(b.use_count(), 0u);
+}
+
+// An object whose constructor throws leaves no allocation behind (the
+// sanitizer build's leak check would name it).
+TEST(LocalShared, AConstructorThatThrowsGivesItsMemoryBack) {
+  struct Throws {
+    Throws() { throw std::runtime_error("out of memory"); }
+  };
+  EXPECT_THROW(LocalShared<Throws>::make(), std::runtime_error);
 }
 
 // Clocks' memory is mimalloc's, not the process's malloc (ClockMemory.h), in
