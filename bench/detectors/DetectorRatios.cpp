@@ -76,14 +76,16 @@ PairedRuns runBoth(const StreamSpec& s) {
   std::vector<double> ratios;
   for (unsigned i = 0; i < repeat; ++i) {
     bool hbFirst = i % 2 == 0;
+    const char* firstName = hbFirst ? "hb" : "gwcp";
+    const char* secondName = hbFirst ? "gwcp" : "hb";
     ChildResult first, second;
     if (together) {
-      StartedChild a = startChild(s, hbFirst ? "hb" : "gwcp", true), b = startChild(s, hbFirst ? "gwcp" : "hb", true);
+      StartedChild a = startChild(s, firstName, true), b = startChild(s, secondName, true);
       first = finishChild(a);
       second = finishChild(b);
     } else {
-      first = runChild(s, hbFirst ? "hb" : "gwcp", true);
-      second = runChild(s, hbFirst ? "gwcp" : "hb", true);
+      first = runChild(s, firstName, true);
+      second = runChild(s, secondName, true);
     }
     const ChildResult& hb = hbFirst ? first : second;
     const ChildResult& gwcp = hbFirst ? second : first;
