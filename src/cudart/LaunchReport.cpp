@@ -136,9 +136,11 @@ void keepOnlyRaceSources(LaunchRecord& launch) {
     }
     origin.source = to;
   };
+  // (A missing-fence note names the flag access by its source too.)
   for (Race& race : launch.races) {
     keep(race.first.origin);
     keep(race.second.origin);
+    if (race.missingFence) keep(race.missingFence.at);
   }
   launch.info.sources = SourceTable(std::move(kept));
 }

@@ -128,15 +128,21 @@ TEST(LaunchReport, KeepsOnlyTheSourcesItsRacesName) {
     r.first.origin.source = 3;
     r.second.origin.source = 1;
   }
+  // (the flag read a missing-fence note names, at a source no access has)
+  l.races[0].missingFence = {MissingFence::Side::AfterRead, Origin{0, 0x8, 4}};
   std::string before = describeRace(l, l.races[0]);
+  std::string beforeNotes = launchesToJson({l});
   keepOnlyRaceSources(l);
-  ASSERT_EQ(l.info.sources.size(), 2u);
+  ASSERT_EQ(l.info.sources.size(), 3u);
   EXPECT_EQ(describeRace(l, l.races[0]), before);
   EXPECT_NE(before.find("shared_race.cu:23:3"), std::string::npos) << before;
   for (const Race& r : l.races) {
     EXPECT_EQ(l.info.sources[r.first.origin.source].line, 23u);
     EXPECT_EQ(l.info.sources[r.second.origin.source].line, 25u);
   }
+  EXPECT_EQ(l.info.sources[l.races[0].missingFence.at.source].line, 40u);
+  for (const std::string& json : {beforeNotes, launchesToJson({l})})
+    EXPECT_NE(json.find("no fence after the flag read at shared_race.cu:40:7"), std::string::npos) << json;
 }
 
 TEST(LaunchReport, MalformedOrMissingReports) {
