@@ -61,12 +61,26 @@ std::string nameLocation(const KernelInfo& kernel, MemorySpace space, uint64_t a
   return fmt::format("{:#x}", address);
 }
 
+namespace {
+
+// What would order two volatile accesses depends on how far apart their
+// threads are; when a message-passing pattern lacks one fence, the note after
+// this one names it.
+std::string volatileNote(const Race& race) {
+  std::string note = "both accesses are volatile: PTX treats volatile as .relaxed.sys, which orders nothing between threads";
+  if (race.missingFence) return note;
+  if (race.first.block != race.second.block)
+    return note + "; their blocks need a flag with a fence on both sides (message passing), or two kernel launches";
+  if (race.first.warp() != race.second.warp())
+    return note + "; add a barrier (__syncthreads()) between them, or a flag with a fence on both sides";
+  return note + "; add __syncwarp(), a barrier or a fence between them";
+}
+
+}  // namespace
+
 std::vector<std::string> raceNotes(const KernelInfo& kernel, const Race& race) {
   std::vector<std::string> notes;
-  if (race.first.isVolatile && race.second.isVolatile)
-    notes.push_back(
-        "both accesses are volatile: PTX treats volatile as .relaxed.sys, which orders nothing between threads; "
-        "add __syncwarp(), a barrier or a fence between them");
+  if (race.first.isVolatile && race.second.isVolatile) notes.push_back(volatileNote(race));
   if (race.missingFence) {
     Access flag;
     flag.origin = race.missingFence.at;

@@ -26,24 +26,32 @@ std::string text(const Report& r, void (*write)(std::ostream&, const Report&)) {
 }
 void writePlainText(std::ostream& out, const Report& r) { writeText(out, r); }
 
-// Two lanes of a warp exchanging through volatile shared memory.
-Trace volatileTrace() {
+// A volatile access (strong .relaxed.sys, marked volatile).
+MemoryEvent volatileAccess(AccessType type, uint32_t block, uint32_t thread, MemorySpace space, uint64_t seq) {
+  MemoryEvent e;
+  uint32_t lane = thread % 32;
+  e.lanes = {block, thread / 32, 1u << lane};
+  e.type = type;
+  e.strong = true;
+  e.isVolatile = true;
+  e.scope = Scope::System;
+  e.space = space;
+  e.address[lane] = 4;
+  e.origin.seq = seq;
+  e.origin.pc = seq + 1;
+  return e;
+}
+
+// Thread `writer` writes a volatile word that thread `reader` then reads:
+// two lanes of a warp exchanging through shared memory by default.
+Trace volatileTrace(uint32_t writerBlock = 0, uint32_t writer = 1, uint32_t readerBlock = 0, uint32_t reader = 0) {
   Trace t;
   t.kernel.name = "k";
-  t.kernel.block = {32, 1, 1};
-  for (auto [type, lane, seq] : {std::tuple{AccessType::Write, 1u, 0u}, std::tuple{AccessType::Read, 0u, 1u}}) {
-    MemoryEvent e;
-    e.lanes = {0, 0, 1u << lane};
-    e.type = type;
-    e.strong = true;
-    e.isVolatile = true;
-    e.scope = Scope::System;
-    e.space = MemorySpace::Shared;
-    e.address[lane] = 4;
-    e.origin.seq = seq;
-    e.origin.pc = seq + 1;
-    t.events.push_back(e);
-  }
+  t.kernel.grid = {2, 1, 1};
+  t.kernel.block = {64, 1, 1};
+  MemorySpace space = writerBlock == readerBlock ? MemorySpace::Shared : MemorySpace::Global;
+  t.events.push_back(volatileAccess(AccessType::Write, writerBlock, writer, space, 0));
+  t.events.push_back(volatileAccess(AccessType::Read, readerBlock, reader, space, 1));
   return t;
 }
 
@@ -56,6 +64,49 @@ TEST(RaceNotes, VolatileIsPlainByDefaultWithANote) {
   DetectorOptions strong;
   strong.volatileStrong = true;
   EXPECT_TRUE(reportOf(volatileTrace(), strong).races().empty());
+}
+
+// The volatile note's fix is one that can order the two threads.
+TEST(RaceNotes, TheVolatileNoteSuggestsWhatCanOrderTheTwoThreads) {
+  auto noteOf = [](const Trace& trace) {
+    Report r = reportOf(trace);
+    EXPECT_EQ(r.races().size(), 1u);
+    return r.races().empty() || r.races()[0].notes.empty() ? std::string() : r.races()[0].notes[0];
+  };
+  EXPECT_NE(noteOf(volatileTrace(0, 1, 0, 0)).find("add __syncwarp(), a barrier or a fence"), std::string::npos);
+  std::string warps = noteOf(volatileTrace(0, 33, 0, 0));
+  EXPECT_NE(warps.find("add a barrier (__syncthreads())"), std::string::npos) << warps;
+  EXPECT_EQ(warps.find("__syncwarp"), std::string::npos) << warps;
+  std::string blocks = noteOf(volatileTrace(0, 1, 1, 0));
+  EXPECT_NE(blocks.find("a fence on both sides (message passing), or two kernel launches"), std::string::npos)
+      << blocks;
+  EXPECT_EQ(blocks.find("barrier"), std::string::npos) << blocks;
+}
+
+// A message-passing pattern over volatile data that lacks the reader's fence:
+// the fence note names the fix, and the volatile note suggests none of its own.
+TEST(RaceNotes, AMissingFenceIsTheOnlyFixNamedForVolatileData) {
+  auto file = litmus::parse(
+      "launch blocks=2 threads=32\n"
+      "b0.t0: wr d\n"
+      "b0.t0: fence\n"
+      "b0.t0: awr f\n"
+      "b1.t0: ard f @ k.cu:41\n"
+      "b1.t0: rd d\n",
+      "notes.litmus");
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  for (Event& e : file->trace.events) {
+    auto* m = std::get_if<MemoryEvent>(&e);
+    if (!m || m->strong) continue;
+    m->strong = m->isVolatile = true;  // (d is volatile)
+    m->scope = Scope::System;
+  }
+  Report r = reportOf(file->trace);
+  ASSERT_EQ(r.races().size(), 1u);
+  const std::vector<std::string>& notes = r.races()[0].notes;
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[0], "both accesses are volatile: PTX treats volatile as .relaxed.sys, which orders nothing between threads");
+  EXPECT_NE(notes[1].find("no fence after the flag read at k.cu:41"), std::string::npos) << notes[1];
 }
 
 TEST(RaceNotes, MissingFenceAfterTheFlagRead) {
