@@ -284,6 +284,8 @@ class GwcpDetector final : public Detector {
   size_t trackedLocks() const { return locks_.size(); }
   size_t threadLockStates() const;  // threads' rule (ii) states, over all locks
   size_t trackedLockLocations() const { return conflicts_.size(); }
+  // Rule (i) entries kept by releasing block (LocationConflicts::byBlock).
+  size_t ruleOneBlockEntries() const;
   // Block-scoped acquires whose P join waited (HeldLock::lockWcp), and those
   // of them that took a walk when it came (the others were covered by then).
   uint64_t deferredLockJoins() const { return lockJoinsDeferred_; }
@@ -430,6 +432,7 @@ class GwcpDetector final : public Detector {
   void recordConflicts(const ThreadClocks& t, const gwcp::SharedClock& hb, const HeldLock& held, Scope releaseScope,
                        LockState& lock);
   void dropBlockLocalLocks(uint32_t block);
+  void dropFinishedBlockConflicts(uint32_t block);
   void sampleMemory();
   // Counts an event; metadata sizes are sampled for --stats (MemorySampleSchedule).
   void countEvent() {
@@ -457,6 +460,9 @@ class GwcpDetector final : public Detector {
   PendingArrivals arrivals_;
   // (lock, location); nodes stay in place (AccessedLocations::Location::conflicts)
   absl::node_hash_map<std::pair<uint64_t, uint64_t>, gwcp::LocationConflicts> conflicts_;
+  // block -> the keys of conflicts_ with entries of the block in byBlock, which
+  // only the block's own threads read (dropFinishedBlockConflicts)
+  absl::flat_hash_map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> blockConflicts_;
   absl::flat_hash_map<uint32_t, std::vector<uint64_t>> blockLocks_;  // block -> locks with a log of the block
   AccessHistory history_;
   MessagePassing messages_;

@@ -119,6 +119,37 @@ TEST(GwcpLog, AFinishedBlockLetsGoOfItsSharedMemoryLocks) {
   EXPECT_TRUE(hb.races().races().empty());
 }
 
+// A block's rule (i) entries (those its own block-scoped acquirers read) go
+// when it finishes; the device chain stays, and still orders a later block's
+// critical section after the finished block's on the same location.
+TEST(GwcpLog, AFinishedBlockLetsGoOfItsRuleOneEntries) {
+  TraceBuilder b(3, 4);
+  auto criticalSections = [&](uint32_t block) {
+    for (uint32_t t = 0; t < 4; ++t) b.acq(block, t, "g").fence(block, t).wr(block, t, "total").rel(block, t, "g");
+  };
+  for (uint32_t block = 0; block < 2; ++block) criticalSections(block);
+  Trace critical = b.build();
+  for (uint32_t t = 0; t < 4; ++t) b.exit(0, t);
+  Trace exited = b.build();
+  criticalSections(2);
+  Trace all = b.build();
+
+  GwcpDetector gwcp(DetectorOptions{});
+  gwcp.kernelBegin(all.kernel);
+  EventDelivery deliver{gwcp};
+  size_t at = 0;
+  for (; at < critical.events.size(); ++at) std::visit(deliver, all.events[at]);
+  size_t twoBlocks = gwcp.ruleOneBlockEntries();
+  EXPECT_EQ(twoBlocks % 2, 0u);
+  EXPECT_GT(twoBlocks, 0u);
+  for (; at < exited.events.size(); ++at) std::visit(deliver, all.events[at]);
+  EXPECT_EQ(gwcp.ruleOneBlockEntries(), twoBlocks / 2);  // block 1's
+  EXPECT_EQ(gwcp.trackedLockLocations(), 1u);
+  for (; at < all.events.size(); ++at) std::visit(deliver, all.events[at]);
+  gwcp.kernelEnd();
+  EXPECT_TRUE(gwcp.races().races().empty());
+}
+
 // gwcp on `trace` with its rule (ii) logs trimmed at every release; the most
 // critical sections its logs held at once in `peakLogged`.
 std::set<LocationKey> gwcpTrimmingAtEveryRelease(const Trace& trace, size_t* peakLogged = nullptr) {
