@@ -1,6 +1,7 @@
 #include "analysis/LocksetDetector.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "analysis/AccessHistory.h"
 #include "analysis/LaneLoop.h"
@@ -118,7 +119,18 @@ void LocksetDetector::compareAcrossLaunches(uint64_t key, const Record& earlier,
                     later.launch});
 }
 
+// Each lane of a read record is compared as its own thread.
 void LocksetDetector::compare(uint64_t key, const Record& earlier, const Record& later) {
+  if (std::has_single_bit(earlier.lanes)) return compareLane(key, earlier, later);
+  Record lane = earlier;
+  for (LaneMask m = earlier.lanes; m; m &= m - 1) {
+    lane.thread = earlier.threadOf(uint32_t(std::countr_zero(m)));
+    lane.lanes = m & -m;
+    compareLane(key, lane, later);
+  }
+}
+
+void LocksetDetector::compareLane(uint64_t key, const Record& earlier, const Record& later) {
   if (earlier.launch != later.launch) return compareAcrossLaunches(key, earlier, later);
   if (!conflicting(earlier, later)) return;
   bool sameWarp = earlier.block == later.block && earlier.thread / kWarpSize == later.thread / kWarpSize;
@@ -143,7 +155,7 @@ void LocksetDetector::memory(const MemoryEvent& event) {
     const ThreadState& t = peek(event.lanes.block, thread);
     Record r{event.lanes.block, thread, event.type, isStrong(event),
              event.scope, t.lockset, t.lastBarrier, event.origin, 0xf, event.isVolatile, launch_,
-             bool((event.beforeDependencyWait >> lane) & 1)};
+             bool((event.beforeDependencyWait >> lane) & 1), LaneMask(1) << lane};
     forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t bytes) {
       r.bytes = bytes;
       accesses.emplace_back(locationKey(event.space, event.lanes.block, word), r);
@@ -175,14 +187,47 @@ void LocksetDetector::memory(const MemoryEvent& event) {
       h.lastWrites.push_back(r);
       continue;
     }
-    // An older read of the thread with the same lockset and kind is subsumed.
-    auto same = std::find_if(h.reads.begin(), h.reads.end(), [&](const Record& x) {
-      return x.launch == r.launch && x.block == r.block && x.thread == r.thread && x.lockset == r.lockset && x.strong == r.strong &&
-             x.scope == r.scope && x.bytes == r.bytes;
-    });
-    if (same != h.reads.end()) *same = r;
-    else h.reads.push_back(r);
+    keepRead(h, r);
   }
+}
+
+bool LocksetDetector::Record::joins(const Record& r) const {
+  return origin.seq == r.origin.seq && block == r.block && thread / kWarpSize == r.thread / kWarpSize &&
+         type == r.type && strong == r.strong && scope == r.scope && lockset == r.lockset && barrier == r.barrier &&
+         bytes == r.bytes && isVolatile == r.isVolatile && launch == r.launch &&
+         beforeDependencyWait == r.beforeDependencyWait;
+}
+
+// An older read of the thread with the same lockset and kind is subsumed (its
+// lane leaves that record); the read joins its warp event's record when alike.
+void LocksetDetector::keepRead(History& h, const Record& r) {
+  uint32_t lane = r.thread % kWarpSize;
+  auto same = std::find_if(h.reads.begin(), h.reads.end(), [&](const Record& x) {
+    return x.launch == r.launch && x.block == r.block && x.thread / kWarpSize == r.thread / kWarpSize &&
+           ((x.lanes >> lane) & 1) && x.lockset == r.lockset && x.strong == r.strong && x.scope == r.scope &&
+           x.bytes == r.bytes;
+  });
+  // (The record being joined is this warp event's, never the older `same`.)
+  bool joining = !h.reads.empty() && h.reads.back().joins(r);
+  if (same != h.reads.end()) {
+    if (same->lanes == r.lanes) {
+      if (!joining) {
+        *same = r;  // in its place, as a lone read always was
+        return;
+      }
+      h.reads.erase(same);
+    } else {
+      same->lanes &= ~r.lanes;
+      if (same->thread == r.thread) same->thread = same->threadOf(uint32_t(std::countr_zero(same->lanes)));
+    }
+  }
+  if (!joining) {
+    h.reads.push_back(r);
+    return;
+  }
+  Record& event = h.reads.back();
+  event.lanes |= r.lanes;
+  event.thread = std::min(event.thread, r.thread);
 }
 
 void LocksetDetector::barrier(const BarrierEvent& event) {

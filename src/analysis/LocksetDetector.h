@@ -51,7 +51,7 @@ class LocksetDetector final : public Detector {
     uint64_t lastFenceBlock = 0;   // ... of the last fence of any scope
   };
   struct Record {
-    uint32_t block, thread;
+    uint32_t block, thread;  // (a read of several lanes: its first lane's thread)
     AccessType type;
     bool strong;
     Scope scope;
@@ -62,7 +62,14 @@ class LocksetDetector final : public Detector {
     bool isVolatile = false;
     uint32_t launch = 0;  // KernelInfo::launch
     bool beforeDependencyWait = false;  // MemoryEvent::beforeDependencyWait (of a later access)
+    // A read stands for the lanes of one warp event that read the word alike
+    // (everything above but the thread): a warp's broadcast read keeps one
+    // record, not 32. Each lane is still compared as its own thread.
+    LaneMask lanes = 0;
     bool writes() const { return type != AccessType::Read; }
+    uint32_t threadOf(uint32_t lane) const { return thread / kWarpSize * kWarpSize + lane; }
+    // Whether `r` (one lane of the same warp event) can join this record.
+    bool joins(const Record& r) const;
   };
   struct History {
     // The lanes of the last instruction that wrote the word (unordered with
@@ -79,6 +86,8 @@ class LocksetDetector final : public Detector {
   bool races(const Record& earlier, const Record& later);
   bool barrierBetween(const Record& earlier, const ThreadState& t1, const ThreadState& t2, uint32_t thread2) const;
   void compare(uint64_t key, const Record& earlier, const Record& later);
+  void compareLane(uint64_t key, const Record& earlier, const Record& later);
+  void keepRead(History& h, const Record& r);
 
   // Accesses of earlier launches (KernelInfo::liveLaunches) that this launch
   // is not ordered after race when they conflict: no barrier, lock or fence

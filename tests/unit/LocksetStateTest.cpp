@@ -48,5 +48,69 @@ TEST(LocksetState, AFencingThreadsStateIsKeptAndCounted) {
   EXPECT_TRUE(d->races().locations().empty()) << "block 0 fenced after its write (ScoRD's check 3)";
 }
 
+// Every lane of block 0's warp 0 reads one word, in one warp event or one
+// event a lane; lane 5 then fences device-wide; block 1 writes the word when
+// `write`.
+Trace broadcastRead(bool oneEvent, bool write) {
+  Trace t;
+  t.kernel.grid = {2, 1, 1};
+  t.kernel.block = {32, 1, 1};
+  uint64_t seq = 1;
+  auto read = [&](LaneMask mask) {
+    MemoryEvent e;
+    e.lanes = {0, 0, mask};
+    e.type = AccessType::Read;
+    for (uint32_t lane = 0; lane < 32; ++lane) e.address[lane] = 0x1000;
+    e.origin = {seq, 7, Origin::kNoSource};  // (one instruction)
+    ++seq;
+    t.events.push_back(e);
+  };
+  if (oneEvent) read(0xffffffffu);
+  for (uint32_t lane = 0; !oneEvent && lane < 32; ++lane) read(LaneMask(1) << lane);
+  t.events.push_back(FenceEvent{{0, 0, 1u << 5}, Scope::Device, {seq, seq, Origin::kNoSource}}), ++seq;
+  if (write) {
+    MemoryEvent w = ::predatar::write(1, 0x1000, seq);
+    w.lanes.mask = 1;
+    t.events.push_back(w);
+  }
+  return t;
+}
+
+// A warp's broadcast read keeps one record, not 32, and each of its lanes
+// still answers for itself: the same occurrences, the same first reader.
+TEST(LocksetState, AWarpsBroadcastReadIsOneRecord) {
+  auto shadowBytes = [](bool oneEvent) {
+    auto d = makeDetector("lockset", {});
+    replay(broadcastRead(oneEvent, false), *d);
+    return d->stats().peakShadowBytes;
+  };
+  EXPECT_LT(shadowBytes(true), shadowBytes(false) / 8);
+  for (bool oneEvent : {true, false}) {
+    auto d = makeDetector("lockset", {});
+    replay(broadcastRead(oneEvent, true), *d);
+    ASSERT_EQ(d->races().races().size(), 1u);
+    EXPECT_EQ(d->races().occurrences(), 31u) << "every lane but the fenced one, lane 5";
+    EXPECT_EQ(d->races().races()[0].first.thread, 0u);
+  }
+}
+
+// A lane that reads the word again leaves the warp event's record for its
+// own; the others stay in it, and each lane races once.
+TEST(LocksetState, ALaneThatReadsAgainLeavesItsWarpsRecord) {
+  Trace t = broadcastRead(true, false);
+  MemoryEvent again = std::get<MemoryEvent>(t.events[0]);
+  again.lanes.mask = 1u << 3;
+  again.origin = {10, 9, Origin::kNoSource};
+  t.events.push_back(again);
+  MemoryEvent w = write(1, 0x1000, 11);
+  w.lanes.mask = 1;
+  t.events.push_back(w);
+  auto d = makeDetector("lockset", {});
+  replay(t, *d);
+  EXPECT_EQ(d->races().occurrences(), 31u);
+  ASSERT_EQ(d->races().races().size(), 2u) << "lane 3's second read is another instruction";
+  EXPECT_EQ(d->races().races()[0].count + d->races().races()[1].count, 31u);
+}
+
 }  // namespace
 }  // namespace predatar
