@@ -545,6 +545,8 @@ void GwcpDetector::release(const LockEvent& event) {
     stack->erase(heldAt);
     --t.locksHeld;
     t.tick();
+    if (event.scope != Scope::Block && lock.exclusive && lock.holders.empty() && lock.releases >= lock.ruleOneSweepAt)
+      sweepRuleOne(lock, lockId);
   });
 }
 

@@ -127,6 +127,7 @@ class FirstBlockInline {
     if (!others_) others_ = std::make_unique<absl::flat_hash_map<uint32_t, Value>>();
     return (*others_)[block];
   }
+  bool empty() const { return !hasFirst_ && (!others_ || others_->empty()); }
   void erase(uint32_t block) {
     if (hasFirst_ && block == firstBlock_) {
       first_ = Value{};
@@ -341,6 +342,7 @@ class GwcpDetector final : public Detector {
     bool exclusive = true;  // overlapping critical sections never interleaved
     uint64_t releases = 0;  // releases so far (CriticalSection::releaseIndex)
     std::vector<uint64_t> conflictLocations;  // locations with rule (i) state for this lock (conflicts_)
+    uint64_t ruleOneSweepAt = 0;  // `releases` at which sweepRuleOne runs next
     // What is known, without a walk, of the device log's entries against the
     // lock's P's (trimLog's belowBlockP, belowDeviceP): entries below
     // `device` have their H below the device P; below byBlock[b], below the
@@ -433,6 +435,10 @@ class GwcpDetector final : public Detector {
                        LockState& lock);
   void dropBlockLocalLocks(uint32_t block);
   void dropFinishedBlockConflicts(uint32_t block);
+  // After a device-scoped release of an exclusive lock that nobody holds.
+  void sweepRuleOne(LockState& lock, uint64_t lockId);
+  // Releases between two sweeps of a lock's rule (i) state, at least.
+  static constexpr uint64_t kRuleOneSweepFloor = 64;
   void sampleMemory();
   // Counts an event; metadata sizes are sampled for --stats (MemorySampleSchedule).
   void countEvent() {

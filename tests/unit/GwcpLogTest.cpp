@@ -150,6 +150,39 @@ TEST(GwcpLog, AFinishedBlockLetsGoOfItsRuleOneEntries) {
   EXPECT_TRUE(gwcp.races().races().empty());
 }
 
+// Rule (i) state of a grid-wide lock that no later holder can use goes: each
+// critical section writes a location of its own, and when each also updates
+// a shared total (so each is rule (i)-ordered after the one before, and its
+// H is in the lock's device P by the next release), the earlier sections'
+// locations leave nothing behind once their block has finished (its own
+// block-scoped acquirers could still read them until then). Without the
+// total, nothing orders them and every location keeps its clock. Either
+// way, no race.
+TEST(GwcpLog, RuleOneStateBelowTheLocksDevicePGoes) {
+  auto locationsKept = [](bool total) {
+    TraceBuilder b(8, 4);
+    for (uint32_t block = 0; block < 8; ++block) {  // (blocks run one after another)
+      for (uint32_t t = 0; t < 4; ++t) {
+        b.acq(block, t, "g").wr(block, t, "own" + std::to_string(block * 4 + t));
+        if (total) b.rd(block, t, "total").wr(block, t, "total");
+        b.rel(block, t, "g");
+      }
+      for (uint32_t t = 0; t < 4; ++t) b.exit(block, t);
+    }
+    Trace trace = b.build();
+    setenv("PREDATAR_GWCP_TRIM_EVERY", "1", 1);  // (and sweep at every release)
+    GwcpDetector gwcp(DetectorOptions{});
+    unsetenv("PREDATAR_GWCP_TRIM_EVERY");
+    deliverAll(gwcp, trace);
+    size_t kept = gwcp.trackedLockLocations();
+    gwcp.kernelEnd();
+    EXPECT_TRUE(gwcp.races().races().empty());
+    return kept;
+  };
+  EXPECT_EQ(locationsKept(false), 32u);
+  EXPECT_LE(locationsKept(true), 5u) << "the last block's four (it finished after the last sweep) and the total";
+}
+
 // gwcp on `trace` with its rule (ii) logs trimmed at every release; the most
 // critical sections its logs held at once in `peakLogged`.
 std::set<LocationKey> gwcpTrimmingAtEveryRelease(const Trace& trace, size_t* peakLogged = nullptr) {
