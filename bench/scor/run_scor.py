@@ -79,7 +79,7 @@ def run(args, binary, detectors, log_stem, stdin_path=None):
     row = {"rc": os.waitstatus_to_exitcode(wait_status), "cpu": usage.ru_utime + usage.ru_stime,
            "rss": usage.ru_maxrss // 1024, "program": exited[-1] if exited else "-",
            "metadata": {d: float(m) for d, m in STATS.findall(text)}, "races": [], "errors": [],
-           "killed": wall_out or usage.ru_utime + usage.ru_stime >= args.cpu_limit}
+           "killed": wall_out or usage.ru_utime + usage.ru_stime >= 0.99 * args.cpu_limit}
     if report.exists():
         try:
             data = json.loads(report.read_text())
