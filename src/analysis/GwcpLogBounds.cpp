@@ -351,12 +351,6 @@ void GwcpDetector::keepOrDropState(LockState& lock, const ThreadClocks& t, uint6
   lock.perThread.emplace(tid, std::move(state));
 }
 
-// A block log is scanned only by the threads of its block (unless the block
-// released a block-acquired lock at device scope: mixedBlocks), so once they
-// have all exited nothing reads it again, and no later P_t changes without it
-// (the argument of trimLog with no live thread left). Blocks run one after
-// another: without this, per-slot locks with no __syncthreads between
-// critical sections kept every finished block's log to the end of the launch.
 // Rule (i) state that no acquirer can use any more. A device-scoped acquire
 // joins the lock's device P into P_t before any access of its critical
 // section, and that P only grows; so a chain or cross-block clock (the only
@@ -396,6 +390,12 @@ void GwcpDetector::sweepRuleOne(LockState& lock, uint64_t lockId) {
                                                                                   lock.conflictLocations.size() / 2));
 }
 
+// A block log is scanned only by the threads of its block (unless the block
+// released a block-acquired lock at device scope: mixedBlocks), so once they
+// have all exited nothing reads it again, and no later P_t changes without it
+// (the argument of trimLog with no live thread left). Blocks run one after
+// another: without this, per-slot locks with no __syncthreads between
+// critical sections kept every finished block's log to the end of the launch.
 void GwcpDetector::dropFinishedBlockLogs(uint32_t block) {
   auto locks = blockLocks_.find(block);
   if (locks == blockLocks_.end()) return;
