@@ -147,7 +147,7 @@ void LocksetDetector::compareLane(uint64_t key, const Record& earlier, const Rec
 }
 
 void LocksetDetector::memory(const MemoryEvent& event) {
-  ++stats_.events;
+  if (sampling_.due(++stats_.events)) sampleMetadata();
   // Every lane is compared with the history before this instruction, then the
   // lanes with each other, then the history is updated.
   std::vector<std::pair<uint64_t, Record>> accesses;
@@ -300,6 +300,7 @@ void LocksetDetector::sampleMetadata() {
   uint64_t states = threads_.capacity() * (sizeof(uint64_t) + sizeof(ThreadState) + 1);
   for (const auto& [_, t] : threads_) states += t.locks.capacity() * sizeof(HeldLock);
   stats_.peakThreadClockBytes = std::max(stats_.peakThreadClockBytes, states);
+  sampling_.sampled(stats_.events, shadow_.size() + threads_.size());
 }
 
 }  // namespace predatar

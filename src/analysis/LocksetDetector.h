@@ -18,6 +18,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "analysis/Detector.h"
 #include "analysis/FinishedBlocks.h"
+#include "analysis/ThreadClocks.h"
 
 namespace predatar {
 
@@ -107,6 +108,9 @@ class LocksetDetector final : public Detector {
   FinishedBlocks finished_;
   uint64_t finishedBlocks_ = 0;
   void sampleMetadata();
+  // Samples during long launches too (an out-of-memory report names the
+  // metadata it saw last; blocks may not finish before memory runs out).
+  MemorySampleSchedule sampling_;
   uint64_t barriers_ = 0;
   // Per block, barriers of some of its live threads (named barriers with a
   // thread count, bar.arrive), id ascending, with their sorted threads.

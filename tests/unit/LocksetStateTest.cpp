@@ -112,5 +112,22 @@ TEST(LocksetState, ALaneThatReadsAgainLeavesItsWarpsRecord) {
   EXPECT_EQ(d->races().races()[0].count + d->races().races()[1].count, 31u);
 }
 
+// A launch whose blocks never finish (they run out of memory first, say)
+// still has its metadata sampled as it grows.
+TEST(LocksetState, MetadataIsSampledBeforeAnyBlockFinishes) {
+  auto d = makeDetector("lockset", {});
+  KernelInfo kernel;
+  kernel.grid = {1, 1, 1};
+  kernel.block = {32, 1, 1};
+  d->kernelBegin(kernel);
+  for (uint64_t seq = 1; seq <= (1 << 17); ++seq) {
+    MemoryEvent e = write(0, 0x10000 + 4 * seq, seq);
+    e.type = AccessType::Read;
+    e.lanes.mask = 1;  // (a word an event)
+    d->memory(e);
+  }
+  EXPECT_GT(d->stats().peakShadowBytes, 0u);
+}
+
 }  // namespace
 }  // namespace predatar
