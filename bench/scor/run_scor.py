@@ -53,16 +53,16 @@ def write_1dconv_input(path):
         f.write(" ".join(str(rng.randint(0, 99)) for _ in range(array_size)) + "\n")
 
 
-def run(args, binary, detectors, log_stem, stdin_path=None):
+def run(args, binary, detectors, log_stem, stdin_path=None, program_args=(), cwd=None):
     """One `predatar run`: exit status, CPU s, peak RSS MB, metadata by detector, the JSON report."""
-    report = Path(f"{log_stem}.json")
+    report = Path(f"{log_stem}.json").resolve()
     cmd = [args.predatar, "run", "-d", detectors, "--stats", "--progress", "0", "-f", "json", "-o", str(report),
-           "--", str(binary)]
+           "--", str(binary), *program_args]
     start = time.monotonic()
     wall_out = False
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
     with open(f"{log_stem}.log", "wb") as log:
-        proc = subprocess.Popen(cmd, cwd=args.logs, stdout=subprocess.DEVNULL, stderr=log, stdin=stdin,
+        proc = subprocess.Popen(cmd, cwd=cwd or args.logs, stdout=subprocess.DEVNULL, stderr=log, stdin=stdin,
                                 preexec_fn=limit_child(args.cpu_limit, int(args.mem_limit_gb * 2**30), 0))
         while True:
             pid, wait_status, usage = os.wait4(proc.pid, os.WNOHANG)
