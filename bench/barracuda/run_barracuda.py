@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scor"))
-from run_scor import DETECTORS, fault, instruction_pairs, line_pairs, run  # noqa: E402
+from run_scor import add_run_options, app_row, app_table, run_and_say, settle_run_options  # noqa: E402
 
 # name -> (folder under benchmarks/, arguments of its `run` file; OUTPUT: a file in --logs)
 APPS = {
@@ -32,22 +32,12 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--barracuda", required=True, help="checkout of upenn-acg/barracuda")
     p.add_argument("--bin", required=True, help="build_barracuda.sh's OUT_DIR")
-    p.add_argument("--predatar", required=True)
-    p.add_argument("--cpu-limit", type=int, default=900)
-    p.add_argument("--mem-limit-gb", type=float, default=12)
-    p.add_argument("--detectors", default=",".join(DETECTORS))
-    p.add_argument("--logs", default="/tmp/barracuda-logs")
-    p.add_argument("--output")
+    add_run_options(p, "/tmp/barracuda-logs")
     p.add_argument("names", nargs="*")
     args = p.parse_args()
-    args.detectors = [d for d in args.detectors.split(",") if d]
-    args.predatar = str(Path(args.predatar).resolve())
-    logs = Path(args.logs).resolve()
-    logs.mkdir(parents=True, exist_ok=True)
-    args.logs = str(logs)
-    lines = ["| application | program | none s / MB | " + " | ".join(f"{d} s / MB / MiB / races" for d in args.detectors) +
-             " | paper PD / BC+ / SRD | fault or refusal |",
-             "|---|---|---|" + "---|" * len(args.detectors) + "---|---|"]
+    settle_run_options(args)
+    logs = Path(args.logs)
+    lines = app_table(args.detectors, "application")
     for name, (folder, program_args) in APPS.items():
         binary = Path(args.bin) / name
         if (args.names and name not in args.names) or not binary.exists():
@@ -55,22 +45,9 @@ def main():
         runs = {}
         for d in ["none", *args.detectors]:
             argv = [str(logs / f"{name}-{d}.output") if a == "OUTPUT" else a for a in program_args]
-            r = run(args, binary, d, logs / f"{name}-{d}", program_args=argv,
-                    cwd=Path(args.barracuda) / "benchmarks" / folder)
-            runs[d] = r
-            races = f"{len(line_pairs(r['races'], d))} ({len(instruction_pairs(r['races'], d))})" if d != "none" else "-"
-            print(f"  {name} {d}: rc {r['rc']} (program {r['program']}), {r['cpu']:.2f} s, {r['rss']} MB, "
-                  f"races {races}{' (stopped)' if r['killed'] else ''}", flush=True)
-        cells = []
-        for d in args.detectors:
-            x = runs[d]
-            stopped = " (stopped)" if x["killed"] else ""
-            cells.append(f"{x['cpu']:.1f}{stopped} / {x['rss']} / {x['metadata'].get(d, 0):.1f} / "
-                         f"{len(line_pairs(x['races'], d))} ({len(instruction_pairs(x['races'], d))})")
-        none = runs["none"]
-        lines.append(f"| {name} | {none['program']} | {none['cpu']:.1f}{' (stopped)' if none['killed'] else ''} / "
-                     f"{none['rss']} | " + " | ".join(cells) +
-                     f" | {PAPER.get(name, '')} | {fault(none) or fault(runs[args.detectors[0]])} |")
+            runs[d] = run_and_say(args, name, binary, d, logs / f"{name}-{d}", program_args=argv,
+                                  cwd=Path(args.barracuda) / "benchmarks" / folder)
+        lines.append(app_row(name, runs, args.detectors, PAPER.get(name, "")))
     text = ("Races: unordered pairs of source lines (in parentheses: pairs of instructions and kind). "
             "CPU s and peak RSS MB of the process tree; peak metadata MiB (--stats).\n\n" + "\n".join(lines) + "\n")
     print(text)

@@ -44,6 +44,24 @@ STATS = re.compile(r"predatar stats: total \[(\w+)\]: \d+ events; peak metadata 
 SUMMARY = re.compile(r"program exited with (\d+)")
 
 
+def add_run_options(parser, logs):
+    """The options of `run` (and of the tables): predatar, limits, detectors, logs, output."""
+    parser.add_argument("--predatar", required=True)
+    parser.add_argument("--cpu-limit", type=int, default=900)
+    parser.add_argument("--mem-limit-gb", type=float, default=12)
+    parser.add_argument("--detectors", default=",".join(DETECTORS))
+    parser.add_argument("--logs", default=logs)
+    parser.add_argument("--output")
+
+
+def settle_run_options(args):
+    args.detectors = [d for d in args.detectors.split(",") if d]
+    args.predatar = str(Path(args.predatar).resolve())
+    logs = Path(args.logs).resolve()
+    logs.mkdir(parents=True, exist_ok=True)
+    args.logs = str(logs)
+
+
 def write_1dconv_input(path):
     rng = random.Random(1)
     filter_size, array_size = 9, 200000
@@ -87,6 +105,40 @@ def run(args, binary, detectors, log_stem, stdin_path=None, program_args=(), cwd
         except json.JSONDecodeError:
             row["errors"] = ["unreadable report"]
     return row
+
+
+def races_found(run_row, detector):
+    """'line pairs (instruction pairs)' of a detector's run, '-' for emulation alone."""
+    if detector == "none":
+        return "-"
+    return f"{len(line_pairs(run_row['races'], detector))} ({len(instruction_pairs(run_row['races'], detector))})"
+
+
+def run_and_say(args, name, binary, detectors, log_stem, **options):
+    """`run`, and a progress line on standard output."""
+    r = run(args, binary, detectors, log_stem, **options)
+    print(f"  {name} {detectors}: rc {r['rc']} (program {r['program']}), {r['cpu']:.2f} s, {r['rss']} MB, "
+          f"races {races_found(r, detectors)}{' (stopped)' if r['killed'] else ''}", flush=True)
+    return r
+
+
+def app_table(detectors, first_column):
+    """The header of an applications table; app_row gives its rows."""
+    return [f"| {first_column} | program | none s / MB | " +
+            " | ".join(f"{d} s / MB / MiB / races" for d in detectors) + " | paper PD / BC+ / SRD | fault or refusal |",
+            "|---|---|---|" + "---|" * len(detectors) + "---|---|"]
+
+
+def app_row(name, runs, detectors, paper):
+    """A row of app_table: `runs` by detector, "none" (emulation alone) among them."""
+    def cell(x, d):
+        stopped = " (stopped)" if x["killed"] else ""
+        if d == "none":
+            return f"{x['cpu']:.1f}{stopped} / {x['rss']}"
+        return f"{x['cpu']:.1f}{stopped} / {x['rss']} / {x['metadata'].get(d, 0):.1f} / {races_found(x, d)}"
+    none = runs["none"]
+    return (f"| {name} | {none['program']} | " + " | ".join(cell(runs[d], d) for d in ["none", *detectors]) +
+            f" | {paper} | {fault(none) or fault(runs[detectors[0]])} |")
 
 
 def line_pairs(races, detector):
@@ -144,11 +196,8 @@ def apps(args, names):
                 continue
             row = {"name": build, "runs": {}}
             for detectors in ["none", *args.detectors]:
-                r = run(args, binary, detectors, Path(args.logs) / f"app-{build}-{detectors}", inputs / input_name)
-                row["runs"][detectors] = r
-                pairs = len(line_pairs(r["races"], detectors)) if detectors != "none" else "-"
-                print(f"  {build} {detectors}: rc {r['rc']} (program {r['program']}), {r['cpu']:.2f} s, "
-                      f"{r['rss']} MB, races {pairs}{' (stopped)' if r['killed'] else ''}", flush=True)
+                row["runs"][detectors] = run_and_say(args, build, binary, detectors,
+                                                     Path(args.logs) / f"app-{build}-{detectors}", stdin_path=inputs / input_name)
             rows.append(row)
     return rows
 
@@ -178,22 +227,10 @@ def markdown(args, micro_rows, app_rows):
     if app_rows:
         out += ["Applications: program exit status; CPU s and peak RSS MB (process tree); peak metadata MiB "
                 "(--stats); races = unordered pairs of source lines (in parentheses: pairs of instructions and kind, "
-                "predatar's unique races). `none` = emulation alone.", "",
-                "| build | program | none s / MB | " +
-                " | ".join(f"{d} s / MB / MiB / races" for d in args.detectors) +
-                " | paper PD / BC+ / SRD | fault or refusal |",
-                "|---|---|---|" + "---|" * len(args.detectors) + "---|---|"]
+                "predatar's unique races). `none` = emulation alone.", ""] + app_table(args.detectors, "build")
         for r in app_rows:
-            none = r["runs"]["none"]
-            cells = []
-            for d in args.detectors:
-                x = r["runs"][d]
-                stopped = " (stopped)" if x["killed"] else ""
-                cells.append(f"{x['cpu']:.1f}{stopped} / {x['rss']} / {x['metadata'].get(d, 0):.1f} / "
-                             f"{len(line_pairs(x['races'], d))} ({len(instruction_pairs(x['races'], d))})")
             paper = PAPER.get(r["name"].removesuffix("-racy"), "") if r["name"].endswith("-racy") else ""
-            out.append(f"| {r['name']} | {none['program']} | {none['cpu']:.1f} / {none['rss']} | " +
-                       " | ".join(cells) + f" | {paper} | {fault(none) or fault(r['runs'][args.detectors[0]])} |")
+            out.append(app_row(r["name"], r["runs"], args.detectors, paper))
     return "\n".join(out) + "\n"
 
 
@@ -215,20 +252,13 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--bin", required=True, help="build_scor.sh's OUT_DIR")
     p.add_argument("--inputs", help="folder of the applications' inputs (iGUARD's ScoR/input)")
-    p.add_argument("--predatar", required=True)
-    p.add_argument("--cpu-limit", type=int, default=900)
-    p.add_argument("--mem-limit-gb", type=float, default=12)
-    p.add_argument("--detectors", default=",".join(DETECTORS))
-    p.add_argument("--logs", default="/tmp/scor-logs")
-    p.add_argument("--output")
+    add_run_options(p, "/tmp/scor-logs")
     p.add_argument("--tsv")
     p.add_argument("--micro-only", action="store_true")
     p.add_argument("--apps-only", action="store_true")
     p.add_argument("names", nargs="*")
     args = p.parse_args()
-    args.detectors = [d for d in args.detectors.split(",") if d]
-    args.predatar = str(Path(args.predatar).resolve())
-    Path(args.logs).mkdir(parents=True, exist_ok=True)
+    settle_run_options(args)
     if not args.micro_only and not args.inputs:
         p.error("--inputs is needed for the applications (or --micro-only)")
     micro_rows = [] if args.apps_only else micro(args, set(args.names))
