@@ -18,13 +18,28 @@ namespace {
 
 using testsupport::TraceBuilder;
 
+// Delivers a trace to a detector a stretch at a time (its launch begun
+// first), so that callers can look at its state between stretches.
+class StepwiseDelivery {
+ public:
+  StepwiseDelivery(Detector& detector, const Trace& trace) : trace_(trace), deliver_{detector} {
+    detector.kernelBegin(trace.kernel);
+  }
+  // Delivers the events before `end` not delivered yet.
+  void until(size_t end) {
+    for (; at_ < end; ++at_) std::visit(deliver_, trace_.events[at_]);
+  }
+  void all() { until(trace_.events.size()); }
+
+ private:
+  const Trace& trace_;
+  EventDelivery deliver_;
+  size_t at_ = 0;
+};
+
 // Begins `trace`'s launch in `gwcp` and delivers every event (no kernelEnd:
 // callers look at the logs first).
-void deliverAll(GwcpDetector& gwcp, const Trace& trace) {
-  gwcp.kernelBegin(trace.kernel);
-  EventDelivery deliver{gwcp};
-  for (const auto& e : trace.events) std::visit(deliver, e);
-}
+void deliverAll(GwcpDetector& gwcp, const Trace& trace) { StepwiseDelivery(gwcp, trace).all(); }
 
 // Block-scoped critical sections with no __syncthreads between them, none
 // ordered before the next (each writes its own slot: no rule (i) conflict),
@@ -45,14 +60,12 @@ TEST(GwcpLog, AFinishedBlockLetsGoOfItsLog) {
   Trace all = b.build();
 
   GwcpDetector gwcp(DetectorOptions{});
-  gwcp.kernelBegin(all.kernel);
-  EventDelivery deliver{gwcp};
-  size_t at = 0;
-  for (; at < critical.events.size(); ++at) std::visit(deliver, all.events[at]);
+  StepwiseDelivery deliver(gwcp, all);
+  deliver.until(critical.events.size());
   EXPECT_EQ(gwcp.loggedCriticalSections(), 8u);
-  for (; at + 1 < all.events.size(); ++at) std::visit(deliver, all.events[at]);
+  deliver.until(all.events.size() - 1);
   EXPECT_EQ(gwcp.loggedCriticalSections(), 8u);  // thread 3 of block 0 still lives
-  std::visit(deliver, all.events[at]);
+  deliver.all();
   EXPECT_EQ(gwcp.loggedCriticalSections(), 4u);  // block 1's
   gwcp.kernelEnd();
   EXPECT_TRUE(gwcp.races().races().empty());
@@ -99,19 +112,14 @@ TEST(GwcpLog, AFinishedBlockLetsGoOfItsSharedMemoryLocks) {
 
   GwcpDetector gwcp(DetectorOptions{});
   HbDetector hb(DetectorOptions{});
-  for (Detector* d : {static_cast<Detector*>(&gwcp), static_cast<Detector*>(&hb)}) {
-    d->kernelBegin(all.kernel);
-    EventDelivery deliver{*d};
-    for (size_t at = 0; at < critical.events.size(); ++at) std::visit(deliver, all.events[at]);
-  }
+  StepwiseDelivery toGwcp(gwcp, all), toHb(hb, all);
+  for (StepwiseDelivery* deliver : {&toGwcp, &toHb}) deliver->until(critical.events.size());
   EXPECT_EQ(gwcp.trackedLocks(), 3u);  // m of blocks 0 and 1, g
   EXPECT_EQ(gwcp.trackedLockLocations(), 3u);
   EXPECT_EQ(hb.trackedLocks(), 3u);
-  for (Detector* d : {static_cast<Detector*>(&gwcp), static_cast<Detector*>(&hb)}) {
-    EventDelivery deliver{*d};
-    for (size_t at = critical.events.size(); at < all.events.size(); ++at) std::visit(deliver, all.events[at]);
-    d->kernelEnd();
-  }
+  for (StepwiseDelivery* deliver : {&toGwcp, &toHb}) deliver->all();
+  gwcp.kernelEnd();
+  hb.kernelEnd();
   EXPECT_EQ(gwcp.trackedLocks(), 2u);  // block 0's m went
   EXPECT_EQ(gwcp.trackedLockLocations(), 2u);
   EXPECT_EQ(hb.trackedLocks(), 2u);
@@ -135,17 +143,15 @@ TEST(GwcpLog, AFinishedBlockLetsGoOfItsRuleOneEntries) {
   Trace all = b.build();
 
   GwcpDetector gwcp(DetectorOptions{});
-  gwcp.kernelBegin(all.kernel);
-  EventDelivery deliver{gwcp};
-  size_t at = 0;
-  for (; at < critical.events.size(); ++at) std::visit(deliver, all.events[at]);
+  StepwiseDelivery deliver(gwcp, all);
+  deliver.until(critical.events.size());
   size_t twoBlocks = gwcp.ruleOneBlockEntries();
   EXPECT_EQ(twoBlocks % 2, 0u);
   EXPECT_GT(twoBlocks, 0u);
-  for (; at < exited.events.size(); ++at) std::visit(deliver, all.events[at]);
+  deliver.until(exited.events.size());
   EXPECT_EQ(gwcp.ruleOneBlockEntries(), twoBlocks / 2);  // block 1's
   EXPECT_EQ(gwcp.trackedLockLocations(), 1u);
-  for (; at < all.events.size(); ++at) std::visit(deliver, all.events[at]);
+  deliver.all();
   gwcp.kernelEnd();
   EXPECT_TRUE(gwcp.races().races().empty());
 }

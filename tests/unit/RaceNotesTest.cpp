@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <string_view>
 
 #include "analysis/Detector.h"
 #include "litmus/Litmus.h"
@@ -25,6 +26,22 @@ std::string text(const Report& r, void (*write)(std::ostream&, const Report&)) {
   return out.str();
 }
 void writePlainText(std::ostream& out, const Report& r) { writeText(out, r); }
+
+// The trace of a litmus text (a parse error fails the test, and leaves no events).
+Trace traceOf(std::string_view litmusText) {
+  auto file = litmus::parse(litmusText, "notes.litmus");
+  EXPECT_TRUE(file.ok()) << file.status().message();
+  return file.ok() ? file->trace : Trace{};
+}
+
+// Message passing whose consumer lacks the fence after its flag read (k.cu:41).
+constexpr std::string_view kReaderFenceMissing =
+    "launch blocks=2 threads=32\n"
+    "b0.t0: wr d\n"
+    "b0.t0: fence\n"
+    "b0.t0: awr f\n"
+    "b1.t0: ard f @ k.cu:41\n"
+    "b1.t0: rd d\n";
 
 // A volatile access (strong .relaxed.sys, marked volatile).
 MemoryEvent volatileAccess(AccessType type, uint32_t block, uint32_t thread, MemorySpace space, uint64_t seq) {
@@ -86,22 +103,14 @@ TEST(RaceNotes, TheVolatileNoteSuggestsWhatCanOrderTheTwoThreads) {
 // A message-passing pattern over volatile data that lacks the reader's fence:
 // the fence note names the fix, and the volatile note suggests none of its own.
 TEST(RaceNotes, AMissingFenceIsTheOnlyFixNamedForVolatileData) {
-  auto file = litmus::parse(
-      "launch blocks=2 threads=32\n"
-      "b0.t0: wr d\n"
-      "b0.t0: fence\n"
-      "b0.t0: awr f\n"
-      "b1.t0: ard f @ k.cu:41\n"
-      "b1.t0: rd d\n",
-      "notes.litmus");
-  ASSERT_TRUE(file.ok()) << file.status().message();
-  for (Event& e : file->trace.events) {
+  Trace trace = traceOf(kReaderFenceMissing);
+  for (Event& e : trace.events) {
     auto* m = std::get_if<MemoryEvent>(&e);
     if (!m || m->strong) continue;
     m->strong = m->isVolatile = true;  // (d is volatile)
     m->scope = Scope::System;
   }
-  Report r = reportOf(file->trace);
+  Report r = reportOf(trace);
   ASSERT_EQ(r.races().size(), 1u);
   const std::vector<std::string>& notes = r.races()[0].notes;
   ASSERT_EQ(notes.size(), 2u);
@@ -110,47 +119,32 @@ TEST(RaceNotes, AMissingFenceIsTheOnlyFixNamedForVolatileData) {
 }
 
 TEST(RaceNotes, MissingFenceAfterTheFlagRead) {
-  auto file = litmus::parse(
-      "launch blocks=2 threads=32\n"
-      "b0.t0: wr d\n"
-      "b0.t0: fence\n"
-      "b0.t0: awr f\n"
-      "b1.t0: ard f @ k.cu:41\n"
-      "b1.t0: rd d\n",
-      "notes.litmus");
-  ASSERT_TRUE(file.ok()) << file.status().message();
-  Report r = reportOf(file->trace);
+  Report r = reportOf(traceOf(kReaderFenceMissing));
   ASSERT_EQ(r.races().size(), 1u);
   EXPECT_NE(text(r, writePlainText).find("no fence after the flag read at k.cu:41"), std::string::npos)
       << text(r, writePlainText);
 }
 
 TEST(RaceNotes, MissingFenceBeforeTheFlagWrite) {
-  auto file = litmus::parse(
+  Report r = reportOf(traceOf(
       "launch blocks=2 threads=32\n"
       "b0.t0: wr d\n"
       "b0.t0: awr f @ k.cu:12\n"
       "b1.t0: ard f\n"
       "b1.t0: fence\n"
-      "b1.t0: rd d\n",
-      "notes.litmus");
-  ASSERT_TRUE(file.ok()) << file.status().message();
-  Report r = reportOf(file->trace);
+      "b1.t0: rd d\n"));
   ASSERT_EQ(r.races().size(), 1u);
   EXPECT_NE(text(r, writePlainText).find("no fence before the flag write at k.cu:12"), std::string::npos)
       << text(r, writePlainText);
 }
 
 TEST(RaceNotes, NoFenceNoteWhenBothFencesAreMissing) {
-  auto file = litmus::parse(
+  Report r = reportOf(traceOf(
       "launch blocks=2 threads=32\n"
       "b0.t0: wr d\n"
       "b0.t0: awr f\n"
       "b1.t0: ard f\n"
-      "b1.t0: rd d\n",
-      "notes.litmus");
-  ASSERT_TRUE(file.ok()) << file.status().message();
-  Report r = reportOf(file->trace);
+      "b1.t0: rd d\n"));
   ASSERT_EQ(r.races().size(), 1u);
   EXPECT_EQ(text(r, writePlainText).find("no fence"), std::string::npos) << text(r, writePlainText);
 }
