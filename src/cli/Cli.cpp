@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -74,6 +76,14 @@ void addFmadOption(CLI::App& command, std::string& value) {
                      "would, as a GPU runs nvcc's PTX by default; off: round each, as ptxas --fmad=false does")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
+}
+
+std::string checkSeconds(const std::string& value, bool zeroAllowed) {
+  double seconds = 0;
+  auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), seconds);
+  bool number = error == std::errc() && end == value.data() + value.size() && std::isfinite(seconds);
+  if (number && (seconds > 0 || (zeroAllowed && seconds == 0))) return "";
+  return fmt::format("{} is not a number of seconds {}", value, zeroAllowed ? "(0 or more)" : "above 0");
 }
 
 int emitReport(const ReportOptions& options, const Report& report) {

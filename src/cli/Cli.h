@@ -44,6 +44,11 @@ void addVolatileOption(CLI::App& command, std::string& value);
 // --fmad on|off: multiply-add contraction as ptxas does it (ptx/Contraction.h), or none.
 void addFmadOption(CLI::App& command, std::string& value);
 
+// The check of a --timeout or --progress value: "" for a number of seconds
+// above 0 (or 0 too, when `zeroAllowed`), else what is wrong, in words
+// (CLI11's NonNegativeNumber named its bound, DBL_MAX, in 309 digits).
+std::string checkSeconds(const std::string& value, bool zeroAllowed);
+
 // Writes the report where --output says, in --format; returns the exit code.
 int emitReport(const ReportOptions& options, const Report& report);
 

@@ -172,9 +172,9 @@ void addKernelCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--seed", a->seed, "Seed of the random schedule")->capture_default_str();
   cmd->add_option("--step-limit", a->stepLimit, "Warp instructions before the run is stopped")->capture_default_str();
   cmd->add_option("--timeout", a->timeout, "Seconds before the launch is stopped (0: no limit)")
-      ->check(CLI::NonNegativeNumber);
+      ->check([](const std::string& v) { return checkSeconds(v, true); });
   cmd->add_option("--progress", a->progress, "Seconds between the progress lines of a long launch (0: none)")
-      ->check(CLI::NonNegativeNumber)
+      ->check([](const std::string& v) { return checkSeconds(v, true); })
       ->capture_default_str();
   cmd->add_option("--resident-blocks", a->residentBlocks,
                   "Blocks resident at once: gpu (what an sm_90 GPU holds; more come in, with a warning, when resident "

@@ -400,10 +400,11 @@ void addRunCommand(CLI::App& app, int& exitCode) {
       ->capture_default_str();
   cmd->add_option("--seed", a->seed, "Seed of the random schedule");
   cmd->add_option("--step-limit", a->stepLimit, "Warp instructions before a launch is stopped (default 2^32)");
-  cmd->add_option("--timeout", a->timeout, "Seconds before a launch is stopped")->check(CLI::PositiveNumber);
+  cmd->add_option("--timeout", a->timeout, "Seconds before a launch is stopped")
+      ->check([](const std::string& v) { return checkSeconds(v, false); });
   cmd->add_option("--progress", a->progress,
                   "Seconds between the progress lines of a long launch (default 30; 0: none)")
-      ->check(CLI::NonNegativeNumber);
+      ->check([](const std::string& v) { return checkSeconds(v, true); });
   cmd->add_option("--resident-blocks", a->residentBlocks,
                   "Blocks resident at once: gpu (what an sm_90 GPU holds; more come in, with a warning, when resident "
                   "blocks wait on others), all, or a number")

@@ -78,6 +78,9 @@ printf '# hide the shared-memory race\nrace:*shared_race.cu:25\nrace:launches*\n
 [ "$(run "$p" run --progress 0 -- "$app")" = 1 ] && ! grep -q "still running" "$tmp/err" && ok || bad "run --progress 0: $(cat "$tmp/err")"
 [ "$(run "$p" run -- "$app")" = 1 ] && ! grep -q "still running" "$tmp/err" && ok || bad "run: a short launch printed progress: $(cat "$tmp/err")"
 [ "$(run "$p" run --progress -1 -- "$app")" != 0 ] && ok || bad "run --progress -1 was accepted"
+# ... and the refusal says what a value must be, in one short line (not a 309-digit bound)
+[ "$(run "$p" run --timeout -3 -- "$app")" = 2 ] && grep -qx -- "--timeout: -3 is not a number of seconds above 0" "$tmp/err" &&
+  [ "$(wc -c < "$tmp/err")" -lt 200 ] && ok || bad "run --timeout -3: $(head -c 300 "$tmp/err")"
 # run --stats: per launch and in total, as kernel --stats
 run "$p" run --stats -- "$app" >/dev/null
 grep -q "predatar stats: launch 0 shiftSum(int const\*, int\*) \[gwcp\]: [0-9]* events; peak metadata" "$tmp/err" && grep -q "predatar stats: total \[gwcp\]" "$tmp/err" && grep -q "predatar stats: total: 1 launches" "$tmp/err" && ok || bad "run --stats: $(cat "$tmp/err")"
