@@ -31,6 +31,7 @@ struct KernelCommandArgs {
   double timeout = 0;
   double progress = 30;
   std::string residentBlocks = "gpu";
+  bool cooperative = false;
   bool dump = false;
   size_t dumpLimit = 64;
   std::string dumpDir;
@@ -109,6 +110,11 @@ int runKernel(const KernelCommandArgs& a) {
   auto args = sim::KernelArgs::build(*kernel, specs, memory);
   if (!args.ok()) return fail(a.entry + ": " + std::string(args.status().message()));
   config.args = args->pointers();
+  if (a.cooperative) {
+    uint64_t workspace = memory.allocate(sim::kGridWorkspaceBytes, "grid barrier workspace");
+    if (!workspace) return fail("cannot allocate the grid barrier workspace of --cooperative");
+    sim::makeCooperative(config, workspace);
+  }
 
   std::vector<std::unique_ptr<Detector>> owned;
   std::vector<EventSink*> sinks;
@@ -180,6 +186,10 @@ void addKernelCommand(CLI::App& app, int& exitCode) {
                   "Blocks resident at once: gpu (what an sm_90 GPU holds; more come in, with a warning, when resident "
                   "blocks wait on others), all, or a number")
       ->capture_default_str();
+  cmd->add_flag("--cooperative", a->cooperative,
+                "A cooperative launch (cudaLaunchCooperativeKernel): every block resident at once, and "
+                "cooperative_groups' grid.sync() works (in other launches it traps, as on a GPU)")
+      ->excludes("--resident-blocks");
   addFmadOption(*cmd, a->fmad);
   cmd->add_flag("--dump", a->dump, "Print the argument buffers after the run (stderr)");
   cmd->add_option("--dump-limit", a->dumpLimit, "Elements printed per buffer with --dump")->capture_default_str();

@@ -37,6 +37,12 @@ void hostFree(uint64_t base, uint64_t bytes) {
 
 DeviceMemory::DeviceMemory() = default;
 
+void makeCooperative(LaunchConfig& config, uint64_t workspace) {
+  std::memset(reinterpret_cast<void*>(workspace), 0, kGridWorkspaceBytes);
+  config.gridWorkspace = workspace;
+  config.schedule.maxResidentBlocks = kAllBlocksResident;
+}
+
 uint64_t DeviceMemory::allocate(uint64_t bytes, std::string label, Placement placement) {
   uint64_t size = (std::max<uint64_t>(bytes, 1) + 255) / 256 * 256;
   uint64_t base = 0;

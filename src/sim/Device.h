@@ -177,6 +177,12 @@ struct LaunchConfig {
   bool programmaticOverlap = false;
 };
 
+// Makes `config` a cooperative launch (cudaLaunchCooperativeKernel): every
+// block resident at once, and `workspace` (kGridWorkspaceBytes of device
+// memory, zeroed here) its grid barrier's.
+inline constexpr uint64_t kGridWorkspaceBytes = 64;
+void makeCooperative(LaunchConfig& config, uint64_t workspace);
+
 // Runs one kernel to completion, emitting its events to `sink` (kernelBegin
 // ... kernelEnd). A fault, deadlock, trap or step limit returns an error that
 // names the kernel, the PC/PTX line, the source line when known and the thread.

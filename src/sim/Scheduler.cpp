@@ -30,6 +30,15 @@ namespace {
 constexpr uint64_t kRotateSteps = 256;
 constexpr uint32_t kBusyWindows = 4096;
 
+// A kernel that reads the grid barrier workspace (%envreg1/2, 0 outside a
+// cooperative launch) traps there in cooperative_groups' grid.sync().
+std::string trapMessage(const Launch& L) {
+  bool readsWorkspace = std::ranges::find(L.specialRowsRead, uint32_t(ptx::kEnvReg1)) != L.specialRowsRead.end();
+  if (!readsWorkspace || L.cfg.gridWorkspace != 0) return "trap instruction executed";
+  return "trap instruction executed: cooperative_groups' grid.sync() traps in a launch that is not cooperative "
+         "(launch the kernel with cudaLaunchCooperativeKernel; predatar kernel: --cooperative)";
+}
+
 // The special registers of warp `wi` of any block, lane by lane (0 for the
 // block's own, %ctaid, set by materialize).
 void fillWarpSpecials(const Launch& L, uint32_t wi, uint32_t wpb, uint64_t* sp) {
@@ -302,7 +311,7 @@ uint64_t Runner::runWarp(Warp& w, uint64_t budget) {
             break;
           case Ctrl::Trap:
             if (exec) {
-              L.fault(w, uint32_t(std::countr_zero(exec)), pc, "trap instruction executed");
+              L.fault(w, uint32_t(std::countr_zero(exec)), pc, trapMessage(L));
               forLanes(mask, [&](uint32_t l) { w.pc[l] = pc; });
               return executed;
             }

@@ -78,6 +78,15 @@ printf '# hide the shared-memory race\nrace:*shared_race.cu:25\nrace:launches*\n
 [ "$(run "$p" run --progress 0 -- "$app")" = 1 ] && ! grep -q "still running" "$tmp/err" && ok || bad "run --progress 0: $(cat "$tmp/err")"
 [ "$(run "$p" run -- "$app")" = 1 ] && ! grep -q "still running" "$tmp/err" && ok || bad "run: a short launch printed progress: $(cat "$tmp/err")"
 [ "$(run "$p" run --progress -1 -- "$app")" != 0 ] && ok || bad "run --progress -1 was accepted"
+# kernel --cooperative: cooperative_groups' grid.sync() works in a cooperative launch; in another it traps,
+# and the fault says how to launch it
+[ "$(run "$p" kernel "$cuda/gridsync.ptx" -e gridShift -g 2 -b 32 -a buf:int:65)" = 3 ] &&
+  grep -q "grid.sync() traps in a launch that is not cooperative.*--cooperative" "$tmp/err" &&
+  ok || bad "kernel gridShift without --cooperative: $(cat "$tmp/err")"
+[ "$(run "$p" kernel "$cuda/gridsync.ptx" -e gridShift -g 2 -b 32 -a buf:int:65:iota --cooperative --dump)" = 0 ] &&
+  grep -q "i32\[65\]: 1 2 3 .* 63 64 " "$tmp/err" && ok || bad "kernel gridShift --cooperative: $(cat "$tmp/err")"
+[ "$(run "$p" kernel "$cuda/gridsync.ptx" -e gridShiftUnsynced -g 2 -b 32 -a buf:int:65 --cooperative)" = 1 ] &&
+  ok || bad "kernel gridShiftUnsynced --cooperative: no race"
 # ... and the refusal says what a value must be, in one short line (not a 309-digit bound)
 [ "$(run "$p" run --timeout -3 -- "$app")" = 2 ] && grep -qx -- "--timeout: -3 is not a number of seconds above 0" "$tmp/err" &&
   [ "$(wc -c < "$tmp/err")" -lt 200 ] && ok || bad "run --timeout -3: $(head -c 300 "$tmp/err")"

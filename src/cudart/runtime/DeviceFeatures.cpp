@@ -61,11 +61,9 @@ void prepareCooperativeLaunch(sim::LaunchConfig& config, sim::DeviceMemory& memo
   // One workspace for the process: launches run one at a time, and every
   // access to it is a strong atomic, so reusing it orders nothing by mistake.
   static uint64_t workspace = 0;
-  constexpr uint64_t kWorkspaceBytes = 64;
-  if (workspace == 0) workspace = memory.allocate(kWorkspaceBytes, "grid barrier workspace");
-  if (workspace != 0) std::memset(reinterpret_cast<void*>(workspace), 0, kWorkspaceBytes);
-  config.gridWorkspace = workspace;
-  config.schedule.maxResidentBlocks = sim::kAllBlocksResident;
+  if (workspace == 0) workspace = memory.allocate(sim::kGridWorkspaceBytes, "grid barrier workspace");
+  if (workspace != 0) sim::makeCooperative(config, workspace);
+  else config.schedule.maxResidentBlocks = sim::kAllBlocksResident;
 }
 
 int residentBlocksPerSm(int threadsPerBlock, uint64_t sharedBytes) {
