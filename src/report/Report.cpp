@@ -120,26 +120,42 @@ uint64_t Report::occurrences() const {
   return total;
 }
 
-void writeText(std::ostream& out, const Report& report, const TextOptions& options) {
-  size_t shown = 0;
-  for (const ReportedRace& r : report.races()) {
-    if (shown++ == options.printLimit) break;
-    const Race& race = r.race;
-    std::string space = race.space == MemorySpace::Shared ? fmt::format("shared memory of block {}", race.sharedBlock)
-                                                          : std::string("global memory");
-    fmt::print(out, "========= [{}] {} data race on {} ({}) in {}{}\n", race.detector, toString(race.kind), r.location,
-               space, race.kernel, r.launch ? fmt::format(", launch {}", *r.launch) : std::string());
-    for (const auto* a : {&r.first, &r.second}) {
-      fmt::print(out, "=========   {} by block {} thread {} (warp {}, lane {}) at {}\n",
-                 operation(a->access), dim(a->blockIndex), dim(a->threadIndex), a->access.warp(),
-                 a->access.lane(), where(*a));
-      if (a == &r.first) fmt::print(out, "=========   races with\n");
-    }
-    for (const std::string& note : r.notes) fmt::print(out, "=========   note: {}\n", note);
-    if (race.count > 1) fmt::print(out, "=========   ({} occurrences of this pair)\n", race.count);
-    fmt::print(out, "=========\n");
+namespace {
+
+// One race in the text format. `withPc` adds each access's instruction (PTX
+// index) after its source position: two races of different instruction pairs
+// at the same lines read the same without it (a struct copy's byte stores,
+// all at the line of the copy).
+std::string raceText(const ReportedRace& r, bool withPc) {
+  const Race& race = r.race;
+  std::string space = race.space == MemorySpace::Shared ? fmt::format("shared memory of block {}", race.sharedBlock)
+                                                        : std::string("global memory");
+  std::string text = fmt::format("========= [{}] {} data race on {} ({}) in {}{}\n", race.detector,
+                                 toString(race.kind), r.location, space, race.kernel,
+                                 r.launch ? fmt::format(", launch {}", *r.launch) : std::string());
+  for (const auto* a : {&r.first, &r.second}) {
+    bool pcShown = withPc && !a->file.empty();
+    text += fmt::format("=========   {} by block {} thread {} (warp {}, lane {}) at {}{}\n", operation(a->access),
+                        dim(a->blockIndex), dim(a->threadIndex), a->access.warp(), a->access.lane(), where(*a),
+                        pcShown ? fmt::format(" (pc {:#x})", a->access.origin.pc) : std::string());
+    if (a == &r.first) text += "=========   races with\n";
   }
-  if (shown > options.printLimit)
+  for (const std::string& note : r.notes) text += fmt::format("=========   note: {}\n", note);
+  if (race.count > 1) text += fmt::format("=========   ({} occurrences of this pair)\n", race.count);
+  return text + "=========\n";
+}
+
+}  // namespace
+
+void writeText(std::ostream& out, const Report& report, const TextOptions& options) {
+  size_t shown = std::min(report.races().size(), options.printLimit);
+  std::map<std::string, size_t> alike;  // races' text without instructions -> how many read so
+  for (size_t i = 0; i < shown; ++i) ++alike[raceText(report.races()[i], false)];
+  for (size_t i = 0; i < shown; ++i) {
+    std::string text = raceText(report.races()[i], false);
+    out << (alike[text] > 1 ? raceText(report.races()[i], true) : text);
+  }
+  if (report.races().size() > options.printLimit)
     fmt::print(out, "========= ... {} more unique races not shown (--print-limit)\n",
                report.races().size() - options.printLimit);
   for (const KernelError& e : report.errors()) {

@@ -1,0 +1,57 @@
+// The text format names each access's instruction only where two races would
+// otherwise read the same: a struct copy's byte stores race at one source
+// line, one unique race per pair of instructions.
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "report/Report.h"
+
+namespace predatar {
+namespace {
+
+ReportedRace writeWrite(uint64_t firstPc, uint64_t secondPc, uint32_t secondLine) {
+  ReportedRace r;
+  r.race.detector = "gwcp";
+  r.race.kernel = "k";
+  r.location = "out[1]";
+  r.first.access = Access{.block = 0, .thread = 1, .type = AccessType::Write, .origin = {.pc = firstPc}};
+  r.second.access = Access{.block = 0, .thread = 0, .type = AccessType::Write, .origin = {.pc = secondPc}};
+  r.first.file = r.second.file = "copy.cu";
+  r.first.line = 17;
+  r.second.line = secondLine;
+  return r;
+}
+
+std::string text(const Report& report, size_t limit = SIZE_MAX) {
+  std::ostringstream out;
+  writeText(out, report, {.printLimit = limit});
+  return out.str();
+}
+
+TEST(ReportText, RacesThatWouldReadTheSameNameTheirInstructions) {
+  Report report;
+  report.add(writeWrite(0x14, 0x1a, 17));
+  report.add(writeWrite(0x15, 0x1b, 17));
+  std::string out = text(report);
+  EXPECT_NE(out.find("at copy.cu:17 (pc 0x14)\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("at copy.cu:17 (pc 0x1b)\n"), std::string::npos) << out;
+}
+
+TEST(ReportText, RacesThatReadApartKeepTheirSourcePositionsAlone) {
+  Report report;
+  report.add(writeWrite(0x14, 0x1a, 17));
+  report.add(writeWrite(0x15, 0x1b, 18));
+  std::string out = text(report);
+  EXPECT_EQ(out.find("(pc "), std::string::npos) << out;
+  // ... and only the races shown count: one shown is alike to none
+  Report twins;
+  twins.add(writeWrite(0x14, 0x1a, 17));
+  twins.add(writeWrite(0x15, 0x1b, 17));
+  out = text(twins, 1);
+  EXPECT_EQ(out.find("(pc "), std::string::npos) << out;
+  EXPECT_NE(out.find("1 more unique races not shown"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace predatar
