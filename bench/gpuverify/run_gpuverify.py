@@ -348,10 +348,10 @@ def markdown(rows):
         cells = []
         for d in DETECTORS:
             v = r["verdicts"].get(d, "-")
-            cells.append(v if v == "-" or (v == "race") == (r["expects"] == "race") or r["expects"] == "other"
-                         else f"**{v}**")
+            agrees = (v == "race") == (r["expects"] == "race") or r["expects"] == "other"
+            cells.append(v if v == "-" or agrees or r["outcome"] != "ran" else f"**{v}**")  # (counted rows only)
         note = r["why"] or r.get("expect_why", "")
-        if r.get("free_constrained") and any(v == "race" for v in r["verdicts"].values()):
+        if r["expects"] == "none" and r.get("free_constrained") and any(v == "race" for v in r["verdicts"].values()):
             note = f"its __requires constrain {', '.join(r['free_constrained'])}, which the runs chose; " + note
         lines.append(f"| {r['test']} | {expects} | {r['gv_flags']} | " + " | ".join(cells) +
                      f" | {' '.join(r.get('lines', []))[:60]} | {note} |")

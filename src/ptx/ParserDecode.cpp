@@ -2,6 +2,17 @@
 #include "ptx/ParserImpl.h"
 
 namespace predatar::ptx::detail {
+namespace {
+
+// The warp-synchronous forms that came before .sync (PTX ISA < 6.0): ptxas
+// refuses them for sm_70 and later, whose threads are scheduled independently.
+std::string withoutSync(const std::string& opcode, const std::string& family) {
+  std::string cuda = family == "vote" ? "__any_sync, __all_sync or __ballot_sync" : "__shfl_sync and its kin";
+  return "'" + opcode + "' without .sync: sm_70 and later need " + family +
+         ".sync with a member mask (ptxas refuses it too); use " + family + ".sync, or " + cuda + " in CUDA";
+}
+
+}  // namespace
 
 absl::Status Parser::decode(std::string_view base, const std::vector<std::string_view>& parts, Mods& m,
                     const std::vector<POp>& ops, Instr& in, uint32_t line) {
@@ -301,7 +312,7 @@ absl::Status Parser::decode(std::string_view base, const std::vector<std::string
   }
   if (base == "shfl") {
     in.op = Op::Shfl;
-    if (parts.size() < 2 || parts[1] != "sync") return err(line, "only shfl.sync is supported ('" + opcodeText_ + "')");
+    if (parts.size() < 2 || parts[1] != "sync") return err(line, withoutSync(opcodeText_, "shfl"));
     if (auto st = needOps(ops, 5, line); !st.ok()) return st;
     if (auto st = pairDestination(ops[0], in, line); !st.ok()) return st;
     for (size_t i = 1; i < 5; ++i) {
@@ -316,7 +327,7 @@ absl::Status Parser::decode(std::string_view base, const std::vector<std::string
     in.op = Op::Vote;
     // vote.sync.ballot and vote.ballot.sync (CUB's inline asm) are the same instruction.
     if (std::find(parts.begin() + 1, parts.end(), "sync") == parts.end())
-      return err(line, "only vote.sync is supported ('" + opcodeText_ + "')");
+      return err(line, withoutSync(opcodeText_, "vote"));
     if (auto st = needOps(ops, 3, line); !st.ok()) return st;
     auto d = dstRef(ops[0], line);
     if (!d.ok()) return d.status();

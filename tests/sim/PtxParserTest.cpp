@@ -159,6 +159,11 @@ TEST(PtxParser, ErrorsNameLineAndFunction) {
   EXPECT_NE(bad("bra $L_nowhere;").find("unknown label"), std::string::npos);
   EXPECT_NE(bad("add.cc.f32 %r1, %r1, 1;").find("unsupported instruction 'add.cc.f32'"), std::string::npos);
   EXPECT_NE(bad("ld.global.weird.u32 %r1, [%r2];").find("unsupported modifier '.weird'"), std::string::npos);
+  // Pre-Volta warp-synchronous forms: what ptxas says of them, and what to write instead
+  std::string vote = bad(".reg .pred %p<3>;\nvote.any.pred %p1, %p2;");
+  EXPECT_NE(vote.find("'vote.any.pred' without .sync: sm_70 and later need vote.sync with a member mask (ptxas "
+                      "refuses it too); use vote.sync, or __any_sync"), std::string::npos) << vote;
+  EXPECT_NE(bad("shfl.up.b32 %r1, %r1, 1, 0;").find("'shfl.up.b32' without .sync"), std::string::npos);
   auto m = parse(".version 8.0\n.target sm_75\n.address_size 64\n.maxclusterrank 2\n", "d.ptx");
   ASSERT_FALSE(m.ok());
   EXPECT_NE(std::string(m.status().message()).find("d.ptx:4: unsupported directive '.maxclusterrank'"), std::string::npos)
