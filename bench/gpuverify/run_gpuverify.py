@@ -105,9 +105,13 @@ def entries(ptx):
     return out
 
 
-def demangled_params(name):
-    """The C parameter types of a mangled kernel name (c++filt), or [] for an unmangled one."""
-    text = subprocess.run(["c++filt", name], capture_output=True, text=True).stdout.strip()
+def demangle(name):
+    """A kernel's C++ name with its parameter types (c++filt); an unmangled name as it is."""
+    return subprocess.run(["c++filt", name], capture_output=True, text=True).stdout.strip()
+
+
+def demangled_params(text):
+    """The C parameter types of a demangled kernel name, or [] for an unmangled one."""
     if "(" not in text:
         return []
     inside = text[text.index("(") + 1:text.rindex(")")]
@@ -284,7 +288,7 @@ def one_test(args, suite, test, expected):
         return row
     races, errors, clean, faulted = [], [], 0, []  # (faulted: a fault of one parameter value)
     for entry, params in kernels:
-        demangled = subprocess.run(["c++filt", entry], capture_output=True, text=True).stdout.strip()
+        demangled = demangle(entry)
         names = parameter_names(source, demangled)
         fixed = required_values(source, names, launch)
         row["free_constrained"] = sorted(set(row.get("free_constrained", [])) |
@@ -293,7 +297,7 @@ def one_test(args, suite, test, expected):
         # offset): a race of either run counts; a run that faults where the other ran is noted.
         entry_runs = []
         for free in (g * b, 1):
-            kargs, refusal, used = kernel_args(params, demangled_params(entry), g * b, fixed, free)
+            kargs, refusal, used = kernel_args(params, demangled_params(demangled), g * b, fixed, free)
             if kargs is None:
                 errors.append(refusal)
                 break
