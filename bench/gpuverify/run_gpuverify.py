@@ -41,7 +41,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "samples"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scor"))
 from run_samples import limit_child  # noqa: E402  (the same limits as the samples' runs)
+from run_scor import read_report  # noqa: E402  (the same reading of predatar's JSON report)
 
 HERE = Path(__file__).resolve().parent
 DETECTORS = ["gwcp", "hb", "lockset"]
@@ -231,13 +233,8 @@ def run_entry(args, ptx, entry, grid, block, kargs, log_stem, shared, cooperativ
     with open(f"{log_stem}.log", "wb") as log:
         proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=log,
                               preexec_fn=limit_child(args.cpu_limit, 8 << 30, 0))
-    row = {"rc": proc.returncode, "wall": time.monotonic() - start, "races": [], "errors": []}
-    if report.exists():
-        try:
-            data = json.loads(report.read_text())
-            row["races"], row["errors"] = data.get("races", []), data.get("errors", [])
-        except json.JSONDecodeError:
-            row["errors"] = ["unreadable report"]
+    races, errors = read_report(report)
+    row = {"rc": proc.returncode, "wall": time.monotonic() - start, "races": races, "errors": errors}
     if not row["errors"] and proc.returncode not in (0, 1):
         text = Path(f"{log_stem}.log").read_text(errors="replace").strip().splitlines()
         stopped = {-signal.SIGXCPU: f"stopped at the CPU limit ({args.cpu_limit} s)", -signal.SIGKILL: "killed"}

@@ -98,13 +98,19 @@ def run(args, binary, detectors, log_stem, stdin_path=None, program_args=(), cwd
            "rss": usage.ru_maxrss // 1024, "program": exited[-1] if exited else "-",
            "metadata": {d: float(m) for d, m in STATS.findall(text)}, "races": [], "errors": [],
            "killed": wall_out or usage.ru_utime + usage.ru_stime >= 0.99 * args.cpu_limit}
-    if report.exists():
-        try:
-            data = json.loads(report.read_text())
-            row["races"], row["errors"] = data.get("races", []), data.get("errors", [])
-        except json.JSONDecodeError:
-            row["errors"] = ["unreadable report"]
+    row["races"], row["errors"] = read_report(report)
     return row
+
+
+def read_report(path):
+    """(races, errors) of a JSON report; none when there is no report, an error when it is unreadable."""
+    if not path.exists():
+        return [], []
+    try:
+        data = json.loads(path.read_text())
+        return data.get("races", []), data.get("errors", [])
+    except json.JSONDecodeError:
+        return [], ["unreadable report"]
 
 
 def races_found(run_row, detector):

@@ -149,12 +149,10 @@ std::string raceText(const ReportedRace& r, bool withPc) {
 
 void writeText(std::ostream& out, const Report& report, const TextOptions& options) {
   size_t shown = std::min(report.races().size(), options.printLimit);
-  std::map<std::string, size_t> alike;  // races' text without instructions -> how many read so
-  for (size_t i = 0; i < shown; ++i) ++alike[raceText(report.races()[i], false)];
-  for (size_t i = 0; i < shown; ++i) {
-    std::string text = raceText(report.races()[i], false);
-    out << (alike[text] > 1 ? raceText(report.races()[i], true) : text);
-  }
+  std::vector<std::string> texts;  // without instructions
+  std::map<std::string, size_t> alike;  // such a text -> how many of the shown races read so
+  for (size_t i = 0; i < shown; ++i) ++alike[texts.emplace_back(raceText(report.races()[i], false))];
+  for (size_t i = 0; i < shown; ++i) out << (alike[texts[i]] > 1 ? raceText(report.races()[i], true) : texts[i]);
   if (report.races().size() > options.printLimit)
     fmt::print(out, "========= ... {} more unique races not shown (--print-limit)\n",
                report.races().size() - options.printLimit);

@@ -29,26 +29,26 @@ std::string text(const Report& report, size_t limit = SIZE_MAX) {
   return out.str();
 }
 
-TEST(ReportText, RacesThatWouldReadTheSameNameTheirInstructions) {
+// Two races of different instruction pairs; the second's second access at `line`
+// (17: the two read alike without their instructions).
+Report twoRaces(uint32_t line) {
   Report report;
   report.add(writeWrite(0x14, 0x1a, 17));
-  report.add(writeWrite(0x15, 0x1b, 17));
-  std::string out = text(report);
+  report.add(writeWrite(0x15, 0x1b, line));
+  return report;
+}
+
+TEST(ReportText, RacesThatWouldReadTheSameNameTheirInstructions) {
+  std::string out = text(twoRaces(17));
   EXPECT_NE(out.find("at copy.cu:17 (pc 0x14)\n"), std::string::npos) << out;
   EXPECT_NE(out.find("at copy.cu:17 (pc 0x1b)\n"), std::string::npos) << out;
 }
 
 TEST(ReportText, RacesThatReadApartKeepTheirSourcePositionsAlone) {
-  Report report;
-  report.add(writeWrite(0x14, 0x1a, 17));
-  report.add(writeWrite(0x15, 0x1b, 18));
-  std::string out = text(report);
+  std::string out = text(twoRaces(18));
   EXPECT_EQ(out.find("(pc "), std::string::npos) << out;
   // ... and only the races shown count: one shown is alike to none
-  Report twins;
-  twins.add(writeWrite(0x14, 0x1a, 17));
-  twins.add(writeWrite(0x15, 0x1b, 17));
-  out = text(twins, 1);
+  out = text(twoRaces(17), 1);
   EXPECT_EQ(out.find("(pc "), std::string::npos) << out;
   EXPECT_NE(out.find("1 more unique races not shown"), std::string::npos) << out;
 }
