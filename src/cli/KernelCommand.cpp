@@ -171,7 +171,7 @@ void addKernelCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--shared", a->sharedBytes, "Dynamic shared memory bytes per block");
   cmd->add_option("--arg,-a", a->args,
                   "One per kernel parameter, in order: buf:TYPE:COUNT[:zeros|iota|random[:SEED]|fill:V|file:PATH] "
-                  "or scalar:TYPE:VALUE");
+                  "or scalar:TYPE:VALUE or, for a struct by value, bytes:SIZE[:HEX] (memory order; the rest zero)");
   cmd->add_option("--schedule", a->schedule, kScheduleHelp)
       ->check(CLI::IsMember({"rr", "random"}))
       ->capture_default_str();

@@ -76,6 +76,19 @@ void storeNumber(uint8_t* out, ElementType t, double fv, uint64_t iv) {
   }
 }
 
+// "0a00ff" -> {0x0a, 0x00, 0xff}.
+absl::StatusOr<std::vector<uint8_t>> parseHexBytes(std::string_view hex) {
+  if (hex.size() % 2) return absl::InvalidArgumentError("'" + std::string(hex) + "' has an odd number of hex digits");
+  std::vector<uint8_t> out(hex.size() / 2);
+  for (size_t i = 0; i < out.size(); ++i) {
+    auto [p, ec] = std::from_chars(hex.data() + 2 * i, hex.data() + 2 * i + 2, out[i], 16);
+    if (ec != std::errc() || p != hex.data() + 2 * i + 2)
+      return absl::InvalidArgumentError("'" + std::string(hex.substr(2 * i, 2)) + "' in '" + std::string(hex) +
+                                        "' is not a byte in hex");
+  }
+  return out;
+}
+
 }  // namespace
 
 uint32_t elementBytes(ElementType t) {
@@ -122,15 +135,38 @@ absl::StatusOr<Dim3> parseDim3(std::string_view text) {
   return Dim3{v[0], v[1], v[2]};
 }
 
+namespace {
+
+template <typename Bad>
+absl::StatusOr<ArgSpec> parseBytesSpec(ArgSpec& a, const std::vector<std::string_view>& parts, const Bad& bad) {
+  if (parts.size() < 2 || parts.size() > 3) return bad("bytes takes a size and, optionally, its bytes in hex");
+  a.kind = ArgSpec::Kind::Bytes;
+  auto size = parseUnsigned(parts[1], "byte count");
+  if (!size.ok()) return bad(std::string(size.status().message()));
+  if (*size == 0 || *size > 4096) return bad("a parameter holds 1 to 4096 bytes");
+  a.count = *size;
+  if (parts.size() == 3) {
+    auto bytes = parseHexBytes(parts[2]);
+    if (!bytes.ok()) return bad(std::string(bytes.status().message()));
+    if (bytes->size() > a.count)
+      return bad(std::to_string(bytes->size()) + " bytes given for a parameter of " + std::to_string(a.count));
+    a.bytes = std::move(*bytes);
+  }
+  return a;
+}
+
+}  // namespace
+
 absl::StatusOr<ArgSpec> parseArgSpec(std::string_view spec) {
   ArgSpec a;
   a.text = std::string(spec);
   auto bad = [&](const std::string& why) {
     return absl::InvalidArgumentError("bad argument '" + std::string(spec) + "': " + why +
                                       " (expected buf:TYPE:COUNT[:zeros|iota|random[:SEED]|fill:V|file:PATH] or "
-                                      "scalar:TYPE:VALUE)");
+                                      "scalar:TYPE:VALUE or bytes:SIZE[:HEX])");
   };
   auto parts = split(spec, ':', 5);
+  if (parts[0] == "bytes") return parseBytesSpec(a, parts, bad);
   if (parts.size() < 3) return bad("too few fields");
   auto type = parseElementType(parts[1]);
   if (!type.ok()) return bad(std::string(type.status().message()));
@@ -189,15 +225,28 @@ absl::StatusOr<KernelArgs> KernelArgs::build(const KernelSignature& kernel, cons
     auto& bytes = out.values_[i];
     bytes.assign(std::max<uint32_t>(p.bytes, 8), 0);
     std::string where = "argument " + std::to_string(i + 1) + " ('" + s.text + "') for parameter " + p.name;
+    // (a parameter that is not 1, 2, 4 or 8 bytes is a struct passed by value)
+    std::string structHint = p.bytes != 1 && p.bytes != 2 && p.bytes != 4 && p.bytes != 8
+                                 ? " (a struct by value: pass bytes:" + std::to_string(p.bytes) + "[:HEX])"
+                                 : "";
+    if (s.kind == ArgSpec::Kind::Bytes) {
+      if (s.count != p.bytes)
+        return absl::InvalidArgumentError(where + ": " + std::to_string(s.count) + " bytes given, the parameter is " +
+                                          std::to_string(p.bytes));
+      std::copy(s.bytes.begin(), s.bytes.end(), bytes.begin());
+      continue;
+    }
     if (s.kind == ArgSpec::Kind::Scalar) {
       if (elementBytes(s.type) != p.bytes)
         return absl::InvalidArgumentError(where + ": a " + toString(s.type) + " is " +
                                           std::to_string(elementBytes(s.type)) + " bytes, the parameter is " +
-                                          std::to_string(p.bytes));
+                                          std::to_string(p.bytes) + structHint);
       if (auto st = encodeValue(s.value, s.type, bytes.data()); !st.ok()) return st;
       continue;
     }
-    if (p.bytes != 8) return absl::InvalidArgumentError(where + ": a buffer needs a 64-bit pointer parameter");
+    if (p.bytes != 8)
+      return absl::InvalidArgumentError(where + ": a buffer needs a 64-bit pointer parameter, this one is " +
+                                        std::to_string(p.bytes) + " bytes" + structHint);
     uint32_t eb = elementBytes(s.type);
     uint64_t size = s.count * eb;
     uint64_t addr = memory.allocate(size, p.name);

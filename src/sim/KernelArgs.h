@@ -6,6 +6,9 @@
 //       random: integers uniform in [0, 1000), floats uniform in [0, 1); SEED default 0
 //       file: raw little-endian elements; the file must hold COUNT elements
 //   scalar:TYPE:VALUE                            a value parameter
+//   bytes:SIZE[:HEX]                             a by-value parameter of SIZE bytes (a struct):
+//       HEX gives its first bytes in memory order, two digits each ("0a000000" is the
+//       int 10); the rest are zero
 //   TYPE = i8 u8 i16 u16 i32 u32 i64 u64 f32 f64, also int uint long ulong
 //          char uchar short ushort float double s32 s64 ...
 //
@@ -35,11 +38,12 @@ const char* toString(ElementType t);
 absl::StatusOr<ElementType> parseElementType(std::string_view name);
 
 struct ArgSpec {
-  enum class Kind : uint8_t { Buffer, Scalar };
+  enum class Kind : uint8_t { Buffer, Scalar, Bytes };
   enum class Init : uint8_t { Zeros, Iota, Random, Fill, File };
   Kind kind = Kind::Buffer;
   ElementType type = ElementType::I32;
-  uint64_t count = 0;      // buffer elements
+  uint64_t count = 0;      // buffer elements; bytes of a Bytes parameter
+  std::vector<uint8_t> bytes;  // Bytes: its leading bytes
   Init init = Init::Zeros;
   uint64_t seed = 0;       // random
   std::string path;        // file

@@ -71,6 +71,75 @@ TEST(KernelArgs, BuildsArgumentsAndRunsKernel) {
   EXPECT_FALSE(KernelArgs::build(*sig, {specs[0]}, fx.memory).ok());
 }
 
+TEST(KernelArgs, ParsesStructBytes) {
+  auto b = parseArgSpec("bytes:12:0a000000ff");
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(b->kind, ArgSpec::Kind::Bytes);
+  EXPECT_EQ(b->count, 12u);
+  EXPECT_EQ(b->bytes, (std::vector<uint8_t>{0x0a, 0, 0, 0, 0xff}));
+  EXPECT_TRUE(parseArgSpec("bytes:16")->bytes.empty());
+  for (const char* bad : {"bytes:4:0a0", "bytes:4:zz", "bytes:2:000000", "bytes:0", "bytes", "bytes:4:00:00"})
+    EXPECT_FALSE(parseArgSpec(bad).ok()) << bad;
+  EXPECT_NE(std::string(parseArgSpec("bytes:4:0g").status().message()).find("'0g' in '0g' is not a byte in hex"),
+            std::string::npos);
+}
+
+// struct Triple { int a, b, c; };
+// __global__ void useTriple(Triple t, int* out) { out[threadIdx.x] = t.a + t.b * t.c; }
+constexpr const char* kTriplePtx = R"(
+.version 8.0
+.target sm_75
+.address_size 64
+.visible .entry useTriple(
+	.param .align 4 .b8 useTriple_param_0[12],
+	.param .u64 useTriple_param_1
+)
+{
+	.reg .b32 	%r<6>;
+	.reg .b64 	%rd<5>;
+	ld.param.u64 	%rd1, [useTriple_param_1];
+	ld.param.u32 	%r1, [useTriple_param_0];
+	ld.param.u32 	%r2, [useTriple_param_0+8];
+	ld.param.u32 	%r3, [useTriple_param_0+4];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mad.lo.s32 	%r4, %r3, %r2, %r1;
+	mov.u32 	%r5, %tid.x;
+	mul.wide.u32 	%rd3, %r5, 4;
+	add.s64 	%rd4, %rd2, %rd3;
+	st.global.u32 	[%rd4], %r4;
+	ret;
+}
+)";
+
+TEST(KernelArgs, PassesAStructByValue) {
+  DeviceMemory memory;
+  auto module = loadPtx(kTriplePtx, "triple.ptx", memory);
+  ASSERT_TRUE(module.ok()) << module.status();
+  const KernelSignature& sig = (*module)->kernels().at(0);
+  // a = 10, b = 3, c = 7 (the missing high bytes of c are zero)
+  auto args = KernelArgs::build(sig, {*parseArgSpec("bytes:12:0a0000000300000007"), *parseArgSpec("buf:i32:2")},
+                                memory);
+  ASSERT_TRUE(args.ok()) << args.status();
+  LaunchConfig cfg;
+  cfg.block = *parseDim3("2");
+  cfg.args = args->pointers();
+  testing::NullSink sink;
+  ASSERT_TRUE(launch(**module, "useTriple", cfg, memory, sink).ok());
+  EXPECT_EQ(KernelArgs::format(args->buffers()[0]), "useTriple_param_1 (param 1) i32[2]: 31 31");
+
+  // A scalar, a buffer or the wrong size for the struct says what to pass.
+  for (const char* wrong : {"scalar:i32:1", "buf:i32:4"}) {
+    auto r = KernelArgs::build(sig, {*parseArgSpec(wrong), *parseArgSpec("buf:i32:2")}, memory);
+    ASSERT_FALSE(r.ok()) << wrong;
+    EXPECT_NE(std::string(r.status().message()).find("(a struct by value: pass bytes:12[:HEX])"), std::string::npos)
+        << r.status();
+  }
+  auto r = KernelArgs::build(sig, {*parseArgSpec("bytes:8"), *parseArgSpec("buf:i32:2")}, memory);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(std::string(r.status().message()).find("8 bytes given, the parameter is 12"), std::string::npos)
+      << r.status();
+}
+
 TEST(KernelArgs, RandomIsReproducibleAndFilesLoad) {
   DeviceMemory mem;
   KernelSignature sig{"k", {KernelParam{"a", 8, 8}, KernelParam{"b", 8, 8}, KernelParam{"c", 8, 8}}};
