@@ -111,6 +111,8 @@ int runKernel(const KernelCommandArgs& a) {
   if (!args.ok()) return fail(a.entry + ": " + std::string(args.status().message()));
   config.args = args->pointers();
   if (a.cooperative) {
+    if (absl::Status fits = sim::checkCooperativeGridFits(config, sim::demangledName(kernel->name)); !fits.ok())
+      return fail(std::string(fits.message()) + " (cudaLaunchCooperativeKernel fails so too)");
     uint64_t workspace = memory.allocate(sim::kGridWorkspaceBytes, "grid barrier workspace");
     if (!workspace) return fail("cannot allocate the grid barrier workspace of --cooperative");
     sim::makeCooperative(config, workspace);

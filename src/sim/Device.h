@@ -182,6 +182,15 @@ struct LaunchConfig {
 // memory, zeroed here) its grid barrier's.
 inline constexpr uint64_t kGridWorkspaceBytes = 64;
 void makeCooperative(LaunchConfig& config, uint64_t workspace);
+// Blocks of `threadsPerBlock` threads using `sharedBytes` of dynamic shared
+// memory that one SM holds at once, as the runtime counts them for
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor and cooperative launches
+// (threads and shared memory; the scheduler's residency also counts registers).
+int occupancyBlocksPerSm(int threadsPerBlock, uint64_t sharedBytes);
+// A cooperative grid must be resident at once: an error (as
+// cudaErrorCooperativeLaunchTooLarge) naming `kernel`, the grid and what
+// the device holds, when `config`'s grid is larger.
+absl::Status checkCooperativeGridFits(const LaunchConfig& config, std::string_view kernel);
 
 // Runs one kernel to completion, emitting its events to `sink` (kernelBegin
 // ... kernelEnd). A fault, deadlock, trap or step limit returns an error that

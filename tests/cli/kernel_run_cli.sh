@@ -85,6 +85,10 @@ printf '# hide the shared-memory race\nrace:*shared_race.cu:25\nrace:launches*\n
   ok || bad "kernel gridShift without --cooperative: $(cat "$tmp/err")"
 [ "$(run "$p" kernel "$cuda/gridsync.ptx" -e gridShift -g 2 -b 32 -a buf:int:65:iota --cooperative --dump)" = 0 ] &&
   grep -q "i32\[65\]: 1 2 3 .* 63 64 " "$tmp/err" && ok || bad "kernel gridShift --cooperative: $(cat "$tmp/err")"
+# (a cooperative grid larger than the device holds at once fails, as cudaLaunchCooperativeKernel does)
+[ "$(run "$p" kernel "$cuda/gridsync.ptx" -e gridShift -g 10000 -b 1024 -a buf:int:65 --cooperative)" = 2 ] &&
+  grep -q "10000 blocks, but the device holds 264 at once (2 per SM)" "$tmp/err" && ok ||
+  bad "kernel gridShift --cooperative, too large: $(cat "$tmp/err")"
 [ "$(run "$p" kernel "$cuda/gridsync.ptx" -e gridShiftUnsynced -g 2 -b 32 -a buf:int:65 --cooperative)" = 1 ] &&
   ok || bad "kernel gridShiftUnsynced --cooperative: no race"
 # ... and the refusal says what a value must be, in one short line (not a 309-digit bound)

@@ -15,9 +15,6 @@
 namespace predatar::cudart {
 namespace {
 
-// As cudaGetDeviceProperties reports them (Api.cpp; kMultiprocessors in Runtime.h).
-// residentBlocksPerSm is also cudaOccupancyMaxActiveBlocksPerMultiprocessor's answer.
-constexpr int kSharedPerSm = 228 * 1024;
 constexpr auto kCooperativeLaunchTooLarge = static_cast<cudaError_t>(720);  // cudaErrorCooperativeLaunchTooLarge
 
 // The text of `.entry mangled` up to the next entry (its body and what
@@ -67,10 +64,7 @@ void prepareCooperativeLaunch(sim::LaunchConfig& config, sim::DeviceMemory& memo
 }
 
 int residentBlocksPerSm(int threadsPerBlock, uint64_t sharedBytes) {
-  int warps = (threadsPerBlock + 31) / 32;
-  int byThreads = 64 / std::max(warps, 1);  // 2048 threads per SM
-  int byShared = sharedBytes ? int(kSharedPerSm / sharedBytes) : 32;
-  return std::max(0, std::min({byThreads, byShared, 32}));
+  return sim::occupancyBlocksPerSm(threadsPerBlock, sharedBytes);
 }
 
 static cudaError_t refuseLaunchAttribute(const char* what) {
@@ -92,13 +86,12 @@ cudaError_t cudaLaunchCooperativeKernel(
     std::lock_guard lock(Runtime::get().mutex());
     KernelRecord* k = Runtime::get().kernelByHost(func);
     if (k == nullptr) return fail(cudaErrorInvalidDeviceFunction);
-    uint64_t blocks = uint64_t(gridDim.x) * gridDim.y * gridDim.z;
-    int perSm = residentBlocksPerSm(int(blockDim.x * blockDim.y * blockDim.z), sharedMem);
-    if (blocks > uint64_t(perSm) * kMultiprocessors) {
-      std::fprintf(stderr,
-                   "predatar: cudaLaunchCooperativeKernel of %s: %llu blocks, but the device holds %d at once "
-                   "(%d per SM)\n",
-                   k->demangled.c_str(), static_cast<unsigned long long>(blocks), perSm * kMultiprocessors, perSm);
+    predatar::sim::LaunchConfig config;
+    config.grid = {gridDim.x, gridDim.y, gridDim.z};
+    config.block = {blockDim.x, blockDim.y, blockDim.z};
+    config.dynamicSharedBytes = uint32_t(sharedMem);
+    if (absl::Status fits = predatar::sim::checkCooperativeGridFits(config, k->demangled); !fits.ok()) {
+      std::fprintf(stderr, "predatar: cudaLaunchCooperativeKernel: %s\n", std::string(fits.message()).c_str());
       return fail(kCooperativeLaunchTooLarge);
     }
   }
