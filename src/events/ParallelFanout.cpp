@@ -7,6 +7,11 @@
 #include <limits>
 
 namespace predatar {
+namespace {
+thread_local bool analysisWorker = false;
+}  // namespace
+
+bool onAnalysisWorker() { return analysisWorker; }
 
 ParallelFanout::ParallelFanout(std::vector<EventSink*> sinks, unsigned workers, ParallelLimits limits)
     : limits_(limits) {
@@ -129,6 +134,7 @@ void ParallelFanout::deliver(const Item& item, EventSink& sink) {
 // A worker reads batch `next` without the mutex: the producer does not touch
 // that slot again until every worker's `consumed` has passed it.
 void ParallelFanout::run(Worker& worker) {
+  analysisWorker = true;
   bool failed = false;
   for (uint64_t next = 0;; ++next) {
     {

@@ -113,6 +113,11 @@ class ParallelFanout final : public EventSink {
   std::vector<Item>* current_ = nullptr;
 };
 
+// Whether the calling thread is one of a ParallelFanout's workers: the
+// runtime's out-of-memory handler tells the analysis's allocations from the
+// program's host code by it.
+bool onAnalysisWorker();
+
 // How many threads analysis uses: --threads / PREDATAR_THREADS.
 //   1: serial (the detectors run in the producer's thread);
 //   0: automatic: PREDATAR_THREADS when set, else one worker thread per

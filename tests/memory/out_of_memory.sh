@@ -2,16 +2,18 @@
 # Out of memory is loud: bin/out_of_memory caps its address space and runs out
 # inside a kernel launch; `predatar run` must name the kernel and the memory
 # in use, suggest what to do and exit with 5 (out of memory), and neither
-# abort ("terminate called", SIGABRT) nor pass.
+# abort ("terminate called", SIGABRT) nor pass. bin/host_bad_alloc's own host
+# code asks for 64 TiB and catches std::bad_alloc: that must still work.
 # usage: out_of_memory.sh PREDATAR_BINARY
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 predatar="${1:?usage: out_of_memory.sh PREDATAR_BINARY}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-program="$here/bin/out_of_memory"
+bin="$here/bin"
 nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
-if [ -x "$nvcc" ]; then "$here/build.sh" "$work/bin" && program="$work/bin/out_of_memory"; fi
+if [ -x "$nvcc" ]; then "$here/build.sh" "$work/bin" && bin="$work/bin"; fi
+program="$bin/out_of_memory"
 (cd "$work" && timeout 120 "$predatar" run -- "$program" >"$work/out" 2>"$work/err")
 status=$?
 fail() { echo "FAIL: $*"; sed 's/^/  stderr: /' "$work/err" | head -20; exit 1; }
@@ -22,4 +24,13 @@ grep -q "^predatar: error: out of memory while running kernel fill(int\*, int) (
 grep -q "resident memory [0-9]* MiB.*try --detectors none" "$work/err" || fail "no figures or advice"
 grep -q "KERNEL FAULT (cudaErrorMemoryAllocation) in fill" "$work/out" || fail "the report does not show the launch"
 grep -q "not reached" "$work/out" && fail "the program went on"
-echo "ok: out of memory is reported (exit 5)"
+
+# The program's own host allocation that fails is the program's: it gets
+# std::bad_alloc as it would natively, catches it and goes on (exit 0).
+(cd "$work" && timeout 120 "$predatar" run -- "$bin/host_bad_alloc" >"$work/out" 2>"$work/err")
+status=$?
+[ $status -eq 0 ] || fail "host_bad_alloc: predatar exited $status, expected 0"
+grep -q "caught std::bad_alloc" "$work/out" || fail "host_bad_alloc: the program did not get std::bad_alloc"
+grep -q "^predatar: note: an allocation of the program's host code failed: it gets std::bad_alloc" "$work/err" ||
+  fail "host_bad_alloc: no note"
+echo "ok: out of memory is reported (exit 5); the program's own failed allocation is the program's"

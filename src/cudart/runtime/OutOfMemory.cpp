@@ -12,6 +12,7 @@
 
 #include "cudart/runtime/Runtime.h"
 #include "cudart/runtime/SignalSafeWrite.h"
+#include "events/ParallelFanout.h"
 
 namespace predatar::cudart {
 namespace {
@@ -21,8 +22,7 @@ namespace {
 constexpr size_t kReserveBytes = size_t(16) << 20;
 void* reserve = nullptr;
 
-constexpr const char* kHostCode = "running the program's host code or a CUDA runtime call";
-char activity[320] = {};
+char activity[320] = {};  // empty: the program's host code runs
 
 // "Name:   12345 kB" of /proc/self/status, in bytes.
 uint64_t statusField(const char* status, const char* name) {
@@ -33,7 +33,26 @@ uint64_t statusField(const char* status, const char* name) {
 
 double mib(uint64_t bytes) { return double(bytes) / (1024.0 * 1024.0); }
 
+// The program's own host code (no runtime activity): it gets std::bad_alloc,
+// as it would without predatar (it may catch it and size its work down), with
+// a note of predatar's share of the memory in case that is why.
+void throwToTheProgram() {
+  uint64_t rss = 0, peak = 0;
+  residentBytes(rss, peak);
+  Runtime* runtime = Runtime::existing();
+  char message[512];
+  std::snprintf(message, sizeof message,
+                "predatar: note: an allocation of the program's host code failed: it gets std::bad_alloc, as it "
+                "would natively (resident memory %.0f MiB, of which device allocations %.0f MiB and detector "
+                "metadata %.0f MiB)\n",
+                mib(rss), mib(runtime ? runtime->deviceBytesInUse() : 0),
+                mib(runtime ? runtime->detectorMetadataBytes() : 0));
+  writeToStderr(message);
+  throw std::bad_alloc();
+}
+
 void onOutOfMemory() {
+  if (!activity[0] && !onAnalysisWorker()) throwToTheProgram();
   static std::atomic<int> entered{0};
   if (entered++ > 0) {  // the report itself ran out: leave at once
     writeToStderr("predatar: error: out of memory while reporting running out of memory\n");
@@ -51,7 +70,8 @@ void onOutOfMemory() {
                 "out of memory while %s: resident memory %.0f MiB (peak %.0f MiB), device allocations %.0f MiB, "
                 "detector metadata %.0f MiB; try --detectors none, fewer detectors, or checking fewer launches "
                 "(--kernel-name, --launch-skip, --launch-count)",
-                activity[0] ? activity : kHostCode, mib(rss), mib(peak), mib(device), mib(metadata));
+                activity[0] ? activity : "analysing the program's kernels", mib(rss), mib(peak), mib(device),
+                mib(metadata));
   writeToStderr("predatar: error: ");
   writeToStderr(message);
   writeToStderr("\n");

@@ -3,7 +3,11 @@
 // (SIGABRT), a new-handler names what was running and the memory in use,
 // suggests what to do, records the running launch as failed in the report,
 // leaves a marker beside the report (`predatar run` then exits with its
-// out-of-memory code) and exits with kOutOfMemoryExit.
+// out-of-memory code) and exits with kOutOfMemoryExit. That is for the
+// runtime's own work (a MemoryActivity names it) and the detectors' worker
+// threads; an allocation of the program's own host code gets std::bad_alloc,
+// as it would natively (a program may catch it and size its work down), after
+// a note of the memory predatar holds.
 #pragma once
 
 #include <cstdint>
