@@ -99,7 +99,7 @@ int emitReport(const ReportOptions& options, const Report& report) {
   if (options.format == "json") writeJson(out, report);
   else if (options.format == "sarif") writeSarif(out, report);
   else writeText(out, report, TextOptions{options.printLimit, options.detectorList().empty()});
-  if (!report.errors().empty()) return kExitKernelFault;
+  if (!report.complete()) return kExitKernelFault;
   return report.races().empty() ? kExitClean : options.errorExitCode;
 }
 

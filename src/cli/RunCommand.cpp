@@ -56,6 +56,23 @@ int fail(const std::string& message) {
 // One pattern per line ("race:PATTERN" or "PATTERN", '#' comments), matched
 // with shell wildcards against the kernel, the location and each access's
 // "file:line" and file, as ThreadSanitizer suppressions are.
+// ", 2 calls refused (the run did not do what it would on a GPU)" for the summary line; empty without.
+std::string refusedNote(const Report& report) {
+  size_t n = report.refusals().size();
+  if (!n) return {};
+  return fmt::format(", {} call{} refused (the run did not do what it would on a GPU)", n, n == 1 ? "" : "s");
+}
+
+// The calls the program's runtime refused (cudart::refusalMarkerSuffix), each once.
+std::vector<std::string> readRefusals(const std::string& path) {
+  std::vector<std::string> refusals;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && std::find(refusals.begin(), refusals.end(), line) == refusals.end())
+      refusals.push_back(line);
+  return refusals;
+}
+
 absl::StatusOr<std::vector<std::string>> readSuppressions(const std::string& path) {
   std::vector<std::string> patterns;
   if (path.empty()) return patterns;
@@ -333,6 +350,7 @@ int runProgram(const RunArgs& a) {
   auto status = execute(a.command, env, cleanStdout);
   // The program's process ran out of memory (it said so on stderr; cudart/runtime/OutOfMemory.h).
   bool outOfMemory = std::filesystem::exists(settings.reportPath + ".out-of-memory");
+  std::vector<std::string> refusals = readRefusals(settings.reportPath + cudart::refusalMarkerSuffix());
   auto launches = readRunReports(dir, settings.reportPath);
   if (!status.ok()) return fail(std::string(status.status().message()));
   if (!launches.ok()) return fail(std::string(launches.status().message()));
@@ -345,6 +363,7 @@ int runProgram(const RunArgs& a) {
     else kept.add(r);
   }
   for (const auto& e : all.errors()) kept.addError(e);
+  for (std::string& r : refusals) kept.addRefusal(std::move(r));
   if (a.report.stats) printRunStats(list);
   int code = emitReport(a.report, kept);
   size_t checked = 0, replayed = 0;
@@ -357,14 +376,14 @@ int runProgram(const RunArgs& a) {
                              replayed)
                : "";
   if (a.report.detectorList().empty())
-    std::cerr << fmt::format("predatar: {} kernel launch{} executed, none checked for races (--detectors none); "
+    std::cerr << fmt::format("predatar: {} kernel launch{} executed, none checked for races (--detectors none){}; "
                              "program exited with {}\n",
-                             list.size(), list.size() == 1 ? "" : "es", *status);
+                             list.size(), list.size() == 1 ? "" : "es", refusedNote(kept), *status);
   else
-    std::cerr << fmt::format("predatar: {} kernel launch{} checked{}, {} unique race{}{}{}; program exited with {}\n",
+    std::cerr << fmt::format("predatar: {} kernel launch{} checked{}, {} unique race{}{}{}{}; program exited with {}\n",
                              checked, checked == 1 ? "" : "es", replays, kept.uniqueRaces(),
                              kept.uniqueRaces() == 1 ? "" : "s", instructionPairsNote(kept),
-                             hidden ? fmt::format(" ({} suppressed)", hidden) : "", *status);
+                             hidden ? fmt::format(" ({} suppressed)", hidden) : "", refusedNote(kept), *status);
   if (programKilledBy && !receivedSignal)  // (killed from outside: a CPU limit, the OOM killer, kill -9)
     std::cerr << fmt::format(
         "predatar: the program was killed by signal {} ({}) before it ended: this report has the launches it "
@@ -377,7 +396,7 @@ int runProgram(const RunArgs& a) {
                              int(receivedSignal));
     return 128 + receivedSignal;
   }
-  if (!kept.errors().empty()) return kExitKernelFault;
+  if (!kept.complete()) return kExitKernelFault;
   if (!kept.races().empty()) return a.report.errorExitCode;
   return *status == 0 ? kExitClean : kExitProgramFailed;
 }

@@ -34,6 +34,11 @@ struct RunSettings {
   std::vector<std::string> neededLibraries;
 };
 
+// Beside reportPath, the library appends one line per call it refused (the
+// stderr line's text, "X is not supported by the emulator (returning Y)"):
+// `predatar run` lists them in its report and exits as for a fault.
+inline constexpr const char* refusalMarkerSuffix() { return ".refused"; }
+
 // The sonames of predatar's libraries besides libcudart.so.13, which a
 // program's RPATH to CUDA's lib64 could otherwise replace by NVIDIA's.
 const std::vector<std::string>& ownLibraries();

@@ -163,6 +163,9 @@ void writeText(std::ostream& out, const Report& report, const TextOptions& optio
                  e.file.empty() ? fmt::format("pc {}", e.pc) : fmt::format("{}:{} (pc {})", e.file, e.line, e.pc));
     fmt::print(out, "=========   (the races of this launch are incomplete)\n=========\n");
   }
+  for (const std::string& r : report.refusals())
+    fmt::print(out, "========= REFUSED: {}; the program got that error and went on, as it would not on a GPU\n=========\n",
+               r);
   if (options.unchecked) {
     fmt::print(out, "========= RACE SUMMARY: not checked (--detectors none: no detector ran)\n");
     return;
@@ -258,7 +261,8 @@ void writeJson(std::ostream& out, const Report& report) {
                         {"unique_races", report.uniqueRaces()},
                         {"instruction_pairs", report.instructionPairs()},
                         {"occurrences", report.occurrences()},
-                        {"errors", errors}}
+                        {"errors", errors},
+                        {"refused", report.refusals()}}
              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)  // non-UTF-8 text: U+FFFD
       << "\n";
 }
@@ -294,7 +298,9 @@ void writeSarif(std::ostream& out, const Report& report) {
                      {"shortDescription", {{"text", std::string(toString(k)) + " data race"}}}});
   nlohmann::json notifications = nlohmann::json::array();
   for (const KernelError& e : report.errors()) notifications.push_back(errorNotification(e));
-  nlohmann::json invocation{{"executionSuccessful", report.errors().empty()},
+  for (const std::string& r : report.refusals())
+    notifications.push_back({{"level", "error"}, {"descriptor", {{"id", "refused"}}}, {"message", {{"text", r}}}});
+  nlohmann::json invocation{{"executionSuccessful", report.complete()},
                             {"toolExecutionNotifications", notifications}};
   nlohmann::json sarif{
       {"$schema", "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"},

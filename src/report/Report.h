@@ -64,6 +64,14 @@ class Report {
  public:
   void addError(KernelError error) { errors_.push_back(std::move(error)); }
   const std::vector<KernelError>& errors() const { return errors_; }
+  // Calls the emulator refused while the program ran ("cuGetProcAddress of
+  // cuInit (...) is not supported by the emulator (returning ...)"): the
+  // program got an error a GPU would not give and went on, so the run did not
+  // do what it would on a GPU.
+  void addRefusal(std::string refusal) { refusals_.push_back(std::move(refusal)); }
+  const std::vector<std::string>& refusals() const { return refusals_; }
+  // Whether the run checked everything it was asked to: no error, no refusal.
+  bool complete() const { return errors_.empty() && refusals_.empty(); }
   void add(const KernelInfo& kernel, const RaceLog& log);
   void add(ReportedRace race) { races_.push_back(std::move(race)); }
   const std::vector<ReportedRace>& races() const { return races_; }
@@ -77,6 +85,7 @@ class Report {
  private:
   std::vector<ReportedRace> races_;
   std::vector<KernelError> errors_;
+  std::vector<std::string> refusals_;
 };
 
 // " in N pairs of instructions" when repeated launches report the same pairs

@@ -1,6 +1,6 @@
 // The text format names each access's instruction only where two races would
 // otherwise read the same: a struct copy's byte stores race at one source
-// line, one unique race per pair of instructions.
+// line, one unique race per pair of instructions. Refused calls are listed.
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -51,6 +51,25 @@ TEST(ReportText, RacesThatReadApartKeepTheirSourcePositionsAlone) {
   out = text(twoRaces(17), 1);
   EXPECT_EQ(out.find("(pc "), std::string::npos) << out;
   EXPECT_NE(out.find("1 more unique races not shown"), std::string::npos) << out;
+}
+
+// A call the emulator refused while the program went on is in every format,
+// and the report is not complete (predatar run then exits 3).
+TEST(ReportText, RefusedCallsAreListedInEveryFormat) {
+  Report report;
+  EXPECT_TRUE(report.complete());
+  report.addRefusal("cuGetProcAddress of cuInit is not supported by the emulator (returning CUDA_ERROR_NOT_SUPPORTED)");
+  EXPECT_FALSE(report.complete());
+  EXPECT_NE(text(report).find("========= REFUSED: cuGetProcAddress of cuInit is not supported by the emulator "
+                              "(returning CUDA_ERROR_NOT_SUPPORTED); the program got that error and went on"),
+            std::string::npos)
+      << text(report);
+  std::ostringstream json, sarif;
+  writeJson(json, report);
+  EXPECT_NE(json.str().find("\"refused\": [\n    \"cuGetProcAddress of cuInit"), std::string::npos) << json.str();
+  writeSarif(sarif, report);
+  EXPECT_NE(sarif.str().find("\"executionSuccessful\": false"), std::string::npos) << sarif.str();
+  EXPECT_NE(sarif.str().find("\"id\": \"refused\""), std::string::npos) << sarif.str();
 }
 
 }  // namespace

@@ -1,5 +1,8 @@
 #include "cudart/runtime/Unsupported.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -7,11 +10,29 @@
 #include <set>
 #include <string>
 
+#include "cudart/RunEnvironment.h"
 #include "cudart/runtime/Runtime.h"
 
 namespace predatar::cudart {
 
 namespace {
+
+// Appends the refusal to the marker beside the report, which `predatar run`
+// reads (RunEnvironment.h), so that a program that goes on after it does not
+// end in a clean-looking report.
+// (From the environment: a library may be refused before the program's first
+// runtime call, and a forked child's report has a name of its own.)
+void noteForTheReport(const std::string& line) {
+  const char* report = std::getenv("PREDATAR_REPORT");
+  if (!report || !*report) return;
+  std::string path = std::string(report) + refusalMarkerSuffix();
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  if (fd < 0) return;
+  std::string text = line + "\n";
+  ssize_t ignored = ::write(fd, text.data(), text.size());  // (one write: processes of one run append whole lines)
+  (void)ignored;
+  ::close(fd);
+}
 
 // Prints the refusal once per name; with PREDATAR_STRICT=1 the process exits.
 void announce(const char* name, const char* returning) {
@@ -19,8 +40,11 @@ void announce(const char* name, const char* returning) {
   static auto* reported = new std::set<std::string>;
   {
     std::lock_guard lock(mutex);
-    if (reported->insert(name).second)
-      std::fprintf(stderr, "predatar: %s is not supported by the emulator (returning %s)\n", name, returning);
+    if (reported->insert(name).second) {
+      std::string line = std::string(name) + " is not supported by the emulator (returning " + returning + ")";
+      std::fprintf(stderr, "predatar: %s\n", line.c_str());
+      noteForTheReport(line);
+    }
   }
   const char* strict = std::getenv("PREDATAR_STRICT");
   if (strict && *strict && std::strcmp(strict, "0") != 0) std::exit(125);
