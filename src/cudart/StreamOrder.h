@@ -28,6 +28,11 @@ class StreamOrder {
   static constexpr uintptr_t kDefault = 0, kLegacy = 1, kPerThread = 2;
 
   void createStream(uintptr_t handle, bool nonBlocking);
+  // The program uses the per-thread default stream (its runtime calls are the
+  // _ptsz/_ptds ones): from here on a launch on another stream stays live
+  // until something orders it before that stream's next work too. (A program
+  // that names cudaStreamPerThread itself is known to at its first use of it.)
+  void notePerThreadDefaultStream() { stream(kPerThread); }
   void destroyStream(uintptr_t handle);
 
   // The ordering of a new launch `launch` (ids increase) on `stream`.

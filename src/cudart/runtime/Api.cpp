@@ -323,7 +323,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, int kind) {
   return fail(rt().copy(dst, src, count, kind));
 }
 
-cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t count, int kind) {
+PREDATAR_CUDART_API cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t count, int kind) {
   PREDATAR_LOCK_AND_CHECK_STICKY();
   rt().order().synchronizeStream(StreamOrder::kPerThread);
   return fail(rt().copy(dst, src, count, kind));

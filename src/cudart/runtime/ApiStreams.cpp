@@ -48,7 +48,9 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   return cudaSuccess;
 }
 
-cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream) { return cudaStreamSynchronize(perThreadDefault(stream)); }
+PREDATAR_CUDART_API cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream) {
+  return cudaStreamSynchronize(perThreadDefault(stream));
+}
 
 // The work of a stream is complete (the host saw it complete), unless some of
 // it waits for a launch that waits for the host: that launch goes on as far
@@ -63,7 +65,9 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
   return cudaSuccess;
 }
 
-cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream) { return cudaStreamQuery(perThreadDefault(stream)); }
+PREDATAR_CUDART_API cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream) {
+  return cudaStreamQuery(perThreadDefault(stream));
+}
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
   PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH();
@@ -78,7 +82,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
   return cudaSuccess;
 }
 
-cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
+PREDATAR_CUDART_API cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
   return cudaStreamWaitEvent(perThreadDefault(stream), event, flags);
 }
 
@@ -106,7 +110,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   return cudaSuccess;
 }
 
-cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream) {
+PREDATAR_CUDART_API cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream) {
   return cudaEventRecord(event, perThreadDefault(stream));
 }
 
