@@ -38,7 +38,7 @@ enum class Op : uint8_t {
   Bra, BrxIdx, Call, Ret, Exit, Trap, Nanosleep, Nop,
   Unsupported,  // an instruction the emulator does not implement: refused when executed
   // extended-precision and packed integer arithmetic (sim/IntegerExtended.cpp)
-  AddCarry, SubCarry, MadCarry, Mul24, Mad24, Dp4a, Dp2a, Vabsdiff4,
+  AddCarry, SubCarry, MadCarry, Mul24, Mad24, Dp4a, Dp2a, Vabsdiff4, Vabsdiff2,
   // texture fetch through a texture object (sim/Texture.cpp): mode = coordinate count | kTex* flags
   Tex,
   // unformatted surface load/store (sim/Texture.cpp): mode = dimensions | out-of-range mode << 4

@@ -53,7 +53,7 @@ const char* toString(Op op) {
       "ld", "st", "atom", "red", "prefetch",
       "membar", "bar", "bar.warp.sync", "shfl", "vote", "match", "redux", "activemask",
       "bra", "brx.idx", "call", "ret", "exit", "trap", "nanosleep", "nop", "unsupported",
-      "add(carry)", "sub(carry)", "mad(carry)", "mul24", "mad24", "dp4a", "dp2a", "vabsdiff4", "tex", "suld", "sust",
+      "add(carry)", "sub(carry)", "mad(carry)", "mul24", "mad24", "dp4a", "dp2a", "vabsdiff4", "vabsdiff2", "tex", "suld", "sust",
       "wmma.load", "wmma.store", "wmma.mma", "cp.async", "cp.async.commit_group", "cp.async.wait",
       "cp.async.mbarrier.arrive", "mbarrier.init", "mbarrier.inval", "mbarrier.arrive", "mbarrier.tx",
       "mbarrier.test_wait", "mbarrier.pending_count", "cvt.tf32", "griddepcontrol.wait",

@@ -108,9 +108,12 @@ absl::Status Parser::decode(std::string_view base, const std::vector<std::string
   if (base == "addc" || base == "subc" || base == "madc" || base == "mul24" || base == "mad24" || base == "dp4a" ||
       base == "dp2a")
     return extendedInteger(base, parts, ops, in, line);
-  if (base == "vabsdiff4") {  // only the reducing form: d = c + sum of |a.byte - b.byte|
-    if (!m.hasMode || m.sat || m.types.size() != 3) return unsupported(line);
-    in.op = Op::Vabsdiff4;
+  if (base == "vabsdiff4" || base == "vabsdiff2") {  // (what CUDA's __vabsdiff*, __vsad* intrinsics emit)
+    // d = c + the sum of |a.elem - b.elem| (.add), or each element's |a - b| (clamped with
+    // .sat) in d; the element selectors and masks other than the whole word are not accepted.
+    if (m.types.size() != 3 || (m.hasMode && m.sat)) return unsupported(line);
+    in.op = base == "vabsdiff4" ? Op::Vabsdiff4 : Op::Vabsdiff2;
+    in.mode = uint8_t(m.hasMode) | uint8_t(ptx::isSigned(m.types[0]) ? 2 : 0);  // 1: reduce into c; 2: signed d
     in.type = m.types[1];
     in.type2 = m.types[2];
     return simple(in, ops, 3, line, {m.types[1], m.types[2], m.types[0]});

@@ -46,7 +46,7 @@ absl::Status Parser::instruction() {
       "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "selp", "slct", "testp", "cvt", "setp", "set",
       "mov", "cvta", "ld", "ldu", "st", "atom", "red", "membar", "fence", "bar", "barrier", "shfl", "vote",
       "match", "redux", "shf", "bfind", "isspacep", "activemask", "bra", "brx", "call", "ret", "exit", "trap", "brkpt", "pmevent", "nanosleep",
-      "prefetch", "prefetchu", "discard", "addc", "subc", "madc", "mul24", "mad24", "dp4a", "dp2a", "tex", "suld", "sust", "vabsdiff4",
+      "prefetch", "prefetchu", "discard", "addc", "subc", "madc", "mul24", "mad24", "dp4a", "dp2a", "tex", "suld", "sust", "vabsdiff4", "vabsdiff2",
       "wmma", "mma", "ldmatrix", "cp", "mbarrier", "griddepcontrol"};
   bool bmskClamp = base == "bmsk" && hasPart(parts, "clamp");  // ParserDecode.cpp (.wrap is not supported)
   if (!known.count(base) && !bmskClamp) {  // kept, so that kernels that do not execute it still run

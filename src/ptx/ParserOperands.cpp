@@ -113,7 +113,7 @@ absl::Status Parser::parseMods(std::string_view base, const std::vector<std::str
       if (p == "clamp") { m.mode |= 2; continue; }
     }
     if (base == "bfind" && p == "shiftamt") { m.mode = 1; continue; }
-    if (base == "vabsdiff4" && p == "add") { m.hasMode = true; continue; }
+    if ((base == "vabsdiff4" || base == "vabsdiff2") && p == "add") { m.hasMode = true; continue; }
     if ((base == "tex" || base == "suld" || base == "sust") && (p == "1d" || p == "2d" || p == "3d")) continue;
     if (base == "tex" && (p == "a1d" || p == "a2d" || p == "cube" || p == "acube")) continue;
     if ((base == "suld" || base == "sust") && (p == "b" || p == "trap" || p == "clamp" || p == "zero")) continue;

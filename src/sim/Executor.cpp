@@ -177,7 +177,7 @@ absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptxText, std::s
       case Op::Nanosleep: mod->ctrl[pc] = Ctrl::Nanosleep; continue;
       case Op::BrxIdx: mod->ctrl[pc] = Ctrl::BrxIdx; continue;
       case Op::AddCarry: case Op::SubCarry: case Op::MadCarry: case Op::Mul24: case Op::Mad24: case Op::Dp4a:
-      case Op::Dp2a: case Op::Vabsdiff4:
+      case Op::Dp2a: case Op::Vabsdiff4: case Op::Vabsdiff2:
         mod->fns[pc] = selectIntegerExtended(in, error);
         break;
       case Op::Tex: case Op::SurfLoad: case Op::SurfStore: mod->fns[pc] = selectTexture(in, error); break;

@@ -1,6 +1,7 @@
 // Extended-precision and packed integer arithmetic: add.cc/addc, sub.cc/subc,
 // mad.cc/madc (the per-lane carry flag lives in Warp::carry), mul24/mad24 and
-// the byte/halfword dot products dp4a/dp2a and the byte SIMD vabsdiff4.add.
+// the byte/halfword dot products dp4a/dp2a and the SIMD vabsdiff4/vabsdiff2.
+#include <algorithm>
 #include <type_traits>
 
 #include "sim/Exec.h"
@@ -129,20 +130,36 @@ void dotProduct(Ctx& x, const Instr& in, uint32_t m) {
   });
 }
 
-// vabsdiff4.add: c + the sum over the four bytes of |a.byte - b.byte|.
-void absoluteDifference4(Ctx& x, const Instr& in, uint32_t m) {
+// vabsdiff4 / vabsdiff2 (SIMD over bytes / halfwords): with .add, c + the sum
+// over the elements of |a.elem - b.elem|; else d holds each element's
+// difference, cut to the element's width (with .sat, clamped to the range of
+// d's element type, signed when d is .s32).
+void absoluteDifference(Ctx& x, const Instr& in, uint32_t m) {
   uint64_t* d = D(x, in.dst[0]);
   const uint64_t* a = S(x, in.src[0]);
   const uint64_t* b = S(x, in.src[1]);
   const uint64_t* c = S(x, in.src[2]);
   bool sa = ptx::isSigned(in.type), sb = ptx::isSigned(in.type2);
+  bool reduce = in.mode & 1, signedResult = in.mode & 2;
+  bool bytes = in.op == Op::Vabsdiff4;
+  uint32_t elements = bytes ? 4 : 2, bits = bytes ? 8 : 16;
+  int32_t most = signedResult ? (1 << (bits - 1)) - 1 : (1 << bits) - 1;
+  auto element = [&](uint64_t v, uint32_t i, bool isSigned) {
+    return bytes ? byteOf(v, i, isSigned) : halfOf(v, i, isSigned);
+  };
   forLanes(m, [&](uint32_t l) {
-    uint32_t sum = uint32_t(c[l]);
-    for (uint32_t i = 0; i < 4; ++i) {
-      int32_t diff = byteOf(a[l], i, sa) - byteOf(b[l], i, sb);
-      sum += uint32_t(diff < 0 ? -diff : diff);
+    uint32_t result = reduce ? uint32_t(c[l]) : 0;
+    for (uint32_t i = 0; i < elements; ++i) {
+      int32_t diff = element(a[l], i, sa) - element(b[l], i, sb);
+      int32_t magnitude = diff < 0 ? -diff : diff;
+      if (reduce) {
+        result += uint32_t(magnitude);
+      } else {
+        if (in.sat) magnitude = std::min(magnitude, most);
+        result |= (uint32_t(magnitude) & ((1u << bits) - 1)) << (bits * i);
+      }
     }
-    d[l] = sum;
+    d[l] = result;
   });
 }
 
@@ -171,7 +188,7 @@ ExecFn selectIntegerExtended(const Instr& in, std::string& error) {
     case Op::Mul24: f = s32 ? &mul24<true, false> : &mul24<false, false>; break;
     case Op::Mad24: f = s32 ? &mul24<true, true> : &mul24<false, true>; break;
     case Op::Dp4a: case Op::Dp2a: f = &dotProduct; break;
-    case Op::Vabsdiff4: f = &absoluteDifference4; break;
+    case Op::Vabsdiff4: case Op::Vabsdiff2: f = &absoluteDifference; break;
     default: break;
   }
   if (!f) error = std::string("unsupported instruction ") + ptx::toString(in.op) + "." + ptx::toString(in.type);

@@ -1,7 +1,8 @@
 // Integer PTX the samples use: extended-precision add/sub/mad with carry
 // (add.cc/addc, sub.cc/subc, mad.cc/madc), 24-bit multiplies (mul24/mad24),
-// dot products (dp4a/dp2a), byte SIMD (vabsdiff4.add), indirect branches
-// (brx.idx) and WARP_SZ.
+// dot products (dp4a/dp2a), byte SIMD (vabsdiff4.add), CUDA's SIMD absolute
+// differences (__vabsdiff*, __vsad*: vabsdiff4 and vabsdiff2, with and without
+// .add, as nvcc emits them), indirect branches (brx.idx) and WARP_SZ.
 // Each thread writes its own results: no races.
 #include <cstdio>
 #include <cstdint>
@@ -71,6 +72,15 @@ __global__ void integers(uint32_t* out, int perThread) {
   uint32_t sad;
   asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(sad) : "r"(0x10FF0380u + t), "r"(0x2001FF7Fu), "r"(5u));
   o[17] = sad;
+  uint32_t x = 0x10FF0380u + t, y = 0x2001FF7Fu;
+  o[18] = __vabsdiffu4(x, y);
+  o[19] = __vabsdiffs4(x, y);
+  o[20] = __vsadu4(x, y);
+  o[21] = __vsads4(x, y);
+  o[22] = __vabsdiffu2(x, y);
+  o[23] = __vabsdiffs2(x, y);
+  o[24] = __vsadu2(x, y);
+  o[25] = __vsads2(x, y);
 }
 
 // The same values computed on the host.
@@ -106,10 +116,22 @@ void reference(int t, uint32_t* o) {
   uint32_t a = 0x10FF0380u + t, b = 0x2001FF7Fu, sad = 5;
   for (int i = 0; i < 4; ++i) sad += uint32_t(abs(int((a >> (8 * i)) & 0xFF) - int((b >> (8 * i)) & 0xFF)));
   o[17] = sad;
+  for (int bits : {8, 16}) {  // per element |a - b| (unsigned, then signed), then their sums
+    uint32_t elems[2] = {0, 0}, sums[2] = {0, 0};
+    for (int i = 0; i < 32 / bits; ++i) {
+      uint32_t mask = (1u << bits) - 1, ua = (a >> (bits * i)) & mask, ub = (b >> (bits * i)) & mask;
+      int sa = bits == 8 ? int8_t(ua) : int16_t(ua), sb = bits == 8 ? int8_t(ub) : int16_t(ub);
+      uint32_t du = uint32_t(abs(int(ua) - int(ub))), ds = uint32_t(abs(sa - sb));
+      elems[0] |= (du & mask) << (bits * i), elems[1] |= (ds & mask) << (bits * i);
+      sums[0] += du, sums[1] += ds;
+    }
+    int at = bits == 8 ? 18 : 22;
+    o[at] = elems[0], o[at + 1] = elems[1], o[at + 2] = sums[0], o[at + 3] = sums[1];
+  }
 }
 
 int main() {
-  const int threads = 4, perThread = 18;
+  const int threads = 4, perThread = 26;
   uint32_t* d;
   cudaMalloc(&d, threads * perThread * sizeof(uint32_t));
   integers<<<1, threads>>>(d, perThread);
