@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Runs HeCBench's CUDA programs (zjin-lcf/HeCBench, fetched outside the repository) under
+`predatar run` and tables how each ended: the program's own verdict (most compare with a CPU
+reference and print PASS or FAIL), predatar's refusals and faults, and the CPU time.
+
+HeCBench is several hundred small applications by many authors, each in `src/NAME-cuda` with a
+Makefile whose `run` target starts the program through `$(LAUNCHER)`. That is a corpus of CUDA
+as people write it that we did not write: what it shows is which runtime calls and instructions
+predatar lacks, where it faults on valid code and where it computes wrong answers.
+
+For each program named (or a seeded sample of them, `--sample N`):
+
+1. `make ARCH=sm_75 EXTRA_CFLAGS="-cudart shared -lineinfo"` in its folder (kept when built);
+2. `make run LAUNCHER="predatar run -d DETECTORS ... --"` with a CPU limit: the program's own
+   arguments, sized for a GPU, so many stop at the limit; what they did before is still read;
+3. a verdict: PASS or FAIL (the program printed it), DONE (exit 0, no verdict printed), REFUSED
+   (predatar stopped or changed the run: a call or instruction it does not support, a kernel
+   fault, a deadlock, its own error), LIMIT (the
+   CPU limit), INPUT (no kernel ran: an input file HeCBench keeps apart, with DVC, is missing),
+   EXIT (a non-zero exit without a predatar error: the program's own check),
+   CRASH (predatar died by a signal), BUILD (nvcc failed).
+
+Usage: run_hecbench.py --hecbench HECBENCH/src --predatar PREDATAR [--sample N] [--seed S]
+                       [--cpu-limit 60] [--detectors gwcp] [--jobs 2] [--output RESULTS.md] [NAME...]
+"""
+import argparse
+import concurrent.futures
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "samples"))
+from run_samples import limit_child  # noqa: E402  (the same limits as the samples' runs)
+
+def build_flags(folder):
+    """make's variables: sm_75 (ARCH is the whole name in most Makefiles, its number in some), the
+    shared runtime predatar replaces, line numbers for the reports."""
+    makefile = (folder / "Makefile").read_text(errors="replace")
+    arch = "75" if re.search(r"(sm|compute)_\$\(ARCH\)", makefile) else "sm_75"
+    return [f"ARCH={arch}", "EXTRA_CFLAGS=-cudart shared -lineinfo"]
+# predatar's own errors, refused calls and kernel faults (what stopped or changed the run)
+PREDATAR_ERROR = re.compile(r"^predatar: error: (.*)$|^========= REFUSED: (.*)$|^========= (KERNEL FAULT .*)$", re.M)
+EXITED = re.compile(r"program exited with (-?\d+)")
+RACES = re.compile(r"(\d+) unique races")
+LAUNCHES = re.compile(r"predatar: (\d+) kernel launch")
+MISSING_INPUT = re.compile(r"does not exist|[Ff]ailed to (load|open|recognize)|[Cc]annot open|[Cc]ould not (open|stat)|"
+                           r"[Uu]nable to (open|read)|No such file|[Ee]rror (opening|reading)|not found|Bad file|"
+                           r"Assertion `file' failed|was not opened")
+
+
+def programs(root, names, sample, seed):
+    """The program folders to run: those named, or a seeded sample of all with a Makefile."""
+    every = sorted(p.name[:-len("-cuda")] for p in root.glob("*-cuda") if (p / "Makefile").exists())
+    if names:
+        missing = [n for n in names if n not in every]
+        if missing:
+            sys.exit(f"run_hecbench.py: no {', '.join(missing)} in {root} (a NAME is a folder's name without -cuda)")
+        return names
+    return sorted(random.Random(seed).sample(every, min(sample, len(every)))) if sample else every
+
+
+def build(folder, log):
+    """Whether `make` built the program (its output goes to `log`)."""
+    with open(log, "wb") as out:
+        done = subprocess.run(["make", "-s", *build_flags(folder)], cwd=folder, stdout=out, stderr=subprocess.STDOUT,
+                              timeout=1800)
+    return done.returncode == 0
+
+
+def run(args, folder, log):
+    """`make run` under predatar: (wait status, CPU s, whether a limit stopped it)."""
+    launcher = (f"{args.predatar} run -d {args.detectors} --threads 1 --progress 0 --error-exitcode 0 "
+                f"--print-limit 3 --")
+    cmd = ["make", "-s", "run", *build_flags(folder), f"LAUNCHER={launcher}"]
+    start = time.monotonic()
+    killed = False
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, cwd=folder, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                preexec_fn=limit_child(args.cpu_limit, int(args.mem_limit_gb * 2**30), 0))
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if not killed and time.monotonic() - start > 3 * args.cpu_limit:  # (a program asleep or waiting)
+                killed = True
+                os.killpg(proc.pid, signal.SIGKILL)
+            time.sleep(0.2)
+    # (the children's time: make waits for predatar)
+    cpu = usage.ru_utime + usage.ru_stime
+    return status, cpu, killed
+
+
+def verdict(text, status, cpu, killed, cpu_limit):
+    """(verdict, reason) of one run's output."""
+    errors = [a or b or c for a, b, c in PREDATAR_ERROR.findall(text)]
+    exited = EXITED.findall(text)
+    launched = LAUNCHES.findall(text)
+    if killed or cpu >= 0.98 * cpu_limit or "CPU time limit" in text or re.search(r"Killed|signal 24", text):
+        return "LIMIT", errors[0] if errors else ""
+    if exited and exited[-1] != "0" and launched and launched[-1] == "0" and MISSING_INPUT.search(text):
+        # (no kernel ran: HeCBench keeps its data apart)
+        return "INPUT", next(line for line in text.splitlines() if MISSING_INPUT.search(line))[:160]
+    if re.search(r"\bFAIL(ED|URE)?\b", text) and not errors:
+        return "FAIL", next(line for line in text.splitlines() if re.search(r"\bFAIL", line))[:160]
+    if errors:
+        return "REFUSED", errors[0][:200]
+    if re.search(r"terminated by signal|Segmentation fault|Aborted|core dumped", text):
+        return "CRASH", next((line for line in text.splitlines() if "signal" in line or "fault" in line), "")[:160]
+    if exited and exited[-1] != "0":
+        return "EXIT", f"program exited with {exited[-1]}"
+    if re.search(r"\bPASS(ED)?\b", text):
+        return "PASS", ""
+    if os.waitstatus_to_exitcode(status) != 0:
+        return "EXIT", f"make run exited with {os.waitstatus_to_exitcode(status)}"
+    return "DONE", ""
+
+
+def one(args, name):
+    folder = Path(args.hecbench) / f"{name}-cuda"
+    logs = Path(args.logs)
+    row = {"name": name, "verdict": "BUILD", "reason": "", "cpu": 0.0, "races": "-", "launches": "-"}
+    try:
+        built = build(folder, logs / f"{name}.build")
+    except subprocess.TimeoutExpired:
+        built = False
+    if not built:
+        text = (logs / f"{name}.build").read_text(errors="replace")
+        row["reason"] = next((line for line in text.splitlines() if "error" in line), text[-160:])[:160]
+        return row
+    status, cpu, killed = run(args, folder, logs / f"{name}.log")
+    text = (logs / f"{name}.log").read_text(errors="replace")
+    row["verdict"], row["reason"] = verdict(text, status, cpu, killed, args.cpu_limit)
+    row["cpu"] = cpu
+    races = RACES.findall(text)
+    row["races"] = races[-1] if races else "-"
+    launches = LAUNCHES.findall(text)
+    row["launches"] = launches[-1] if launches else "-"
+    return row
+
+
+def markdown(rows, args):
+    counts = {}
+    for r in rows:
+        counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
+    out = [f"{len(rows)} HeCBench programs, `-d {args.detectors}`, CPU limit {args.cpu_limit} s: " +
+           ", ".join(f"{v} {n}" for v, n in sorted(counts.items(), key=lambda x: -x[1])), "",
+           "| program | verdict | CPU s | launches | races | reason |", "|---|---|---:|---:|---:|---|"]
+    for r in rows:
+        reason = r["reason"].replace("|", "\\|").replace("\n", " ").strip()
+        out.append(f"| {r['name']} | {r['verdict']} | {r['cpu']:.1f} | {r['launches']} | {r['races']} | {reason} |")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hecbench", required=True, help="HeCBench's src folder")
+    parser.add_argument("--predatar", required=True)
+    parser.add_argument("--sample", type=int, default=0, help="run this many programs, chosen with --seed")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cpu-limit", type=int, default=60)
+    parser.add_argument("--mem-limit-gb", type=float, default=8)
+    parser.add_argument("--detectors", default="gwcp")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--logs", default="/tmp/hecbench-runs")
+    parser.add_argument("--output")
+    parser.add_argument("names", nargs="*")
+    args = parser.parse_args()
+    args.predatar = str(Path(args.predatar).resolve())
+    Path(args.logs).mkdir(parents=True, exist_ok=True)
+    names = programs(Path(args.hecbench), args.names, args.sample, args.seed)
+    rows = []
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for i, row in enumerate(pool.map(lambda n: one(args, n), names)):
+            rows.append(row)
+            print(f"[{i + 1}/{len(names)}] {row['name']}: {row['verdict']} {row['cpu']:.1f} s {row['reason']}",
+                  flush=True)
+    text = markdown(rows, args)
+    if args.output:
+        Path(args.output).write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
