@@ -53,9 +53,6 @@ int fail(const std::string& message) {
   return kExitInputError;
 }
 
-// One pattern per line ("race:PATTERN" or "PATTERN", '#' comments), matched
-// with shell wildcards against the kernel, the location and each access's
-// "file:line" and file, as ThreadSanitizer suppressions are.
 // ", 2 calls refused (the run did not do what it would on a GPU)" for the summary line; empty without.
 std::string refusedNote(const Report& report) {
   size_t n = report.refusals().size();
@@ -73,6 +70,9 @@ std::vector<std::string> readRefusals(const std::string& path) {
   return refusals;
 }
 
+// One pattern per line ("race:PATTERN" or "PATTERN", '#' comments), matched
+// with shell wildcards against the kernel, the location and each access's
+// "file:line" and file, as ThreadSanitizer suppressions are.
 absl::StatusOr<std::vector<std::string>> readSuppressions(const std::string& path) {
   std::vector<std::string> patterns;
   if (path.empty()) return patterns;

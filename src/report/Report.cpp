@@ -164,8 +164,8 @@ void writeText(std::ostream& out, const Report& report, const TextOptions& optio
     fmt::print(out, "=========   (the races of this launch are incomplete)\n=========\n");
   }
   for (const std::string& r : report.refusals())
-    fmt::print(out, "========= REFUSED: {}; the program got that error and went on, as it would not on a GPU\n=========\n",
-               r);
+    fmt::print(out, "========= REFUSED: {}; the program got that error and went on, as it would not on a GPU\n"
+               "=========\n", r);
   if (options.unchecked) {
     fmt::print(out, "========= RACE SUMMARY: not checked (--detectors none: no detector ran)\n");
     return;

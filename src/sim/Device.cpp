@@ -1,14 +1,14 @@
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
 #include <iterator>
 
+#include "absl/strings/str_cat.h"
 #include "sim/Device.h"
 #include "sim/DeviceArena.h"
-#include "absl/strings/str_cat.h"
 
 namespace predatar::sim {
 namespace {
