@@ -143,7 +143,7 @@ absl::StatusOr<ArgSpec> parseBytesSpec(ArgSpec& a, const std::vector<std::string
   a.kind = ArgSpec::Kind::Bytes;
   auto size = parseUnsigned(parts[1], "byte count");
   if (!size.ok()) return bad(std::string(size.status().message()));
-  if (*size == 0 || *size > 4096) return bad("a parameter holds 1 to 4096 bytes");
+  if (*size == 0 || *size > 32764) return bad("a parameter holds 1 to 32764 bytes (CUDA's limit for all of them)");
   a.count = *size;
   if (parts.size() == 3) {
     auto bytes = parseHexBytes(parts[2]);
