@@ -73,11 +73,21 @@ def build(folder, log):
     return done.returncode == 0
 
 
-def run(args, folder, log):
-    """`make run` under predatar: (wait status, CPU s, whether a limit stopped it)."""
+def program_name(folder):
+    """The Makefile's `program = NAME` (main when it says none)."""
+    m = re.search(r"^program\s*=\s*(\S+)", (folder / "Makefile").read_text(errors="replace"), re.M)
+    return m.group(1) if m else "main"
+
+
+def run(args, folder, log, arguments=None):
+    """`make run` under predatar, or with `arguments` the program itself with them: (wait status,
+    CPU s, whether a limit stopped it)."""
     launcher = (f"{args.predatar} run -d {args.detectors} --threads 1 --progress 0 --error-exitcode 0 "
                 f"--print-limit 3 --")
-    cmd = ["make", "-s", "run", *build_flags(folder), f"LAUNCHER={launcher}"]
+    if arguments is None:
+        cmd = ["make", "-s", "run", *build_flags(folder), f"LAUNCHER={launcher}"]
+    else:
+        cmd = [*launcher.split(), f"./{program_name(folder)}", *arguments.split()]
     start = time.monotonic()
     killed = False
     with open(log, "wb") as out:
@@ -133,7 +143,7 @@ def one(args, name):
         text = (logs / f"{name}.build").read_text(errors="replace")
         row["reason"] = next((line for line in text.splitlines() if "error" in line), text[-160:])[:160]
         return row
-    status, cpu, killed = run(args, folder, logs / f"{name}.log")
+    status, cpu, killed = run(args, folder, logs / f"{name}.log", args.arguments.get(name))
     text = (logs / f"{name}.log").read_text(errors="replace")
     row["verdict"], row["reason"] = verdict(text, status, cpu, killed, args.cpu_limit)
     row["cpu"] = cpu
@@ -169,8 +179,16 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--logs", default="/tmp/hecbench-runs")
     parser.add_argument("--output")
+    parser.add_argument("--args", help="a file of NAME<TAB>ARGUMENTS lines: run those programs with these "
+                                       "arguments (smaller than their Makefiles' GPU sizes) instead of `make run`")
     parser.add_argument("names", nargs="*")
     args = parser.parse_args()
+    args.arguments = {}
+    if args.args:
+        for line in Path(args.args).read_text().splitlines():
+            if line.strip() and not line.startswith("#"):
+                name, _, arguments = line.partition("\t")
+                args.arguments[name.strip()] = arguments.strip()
     args.predatar = str(Path(args.predatar).resolve())
     Path(args.logs).mkdir(parents=True, exist_ok=True)
     names = programs(Path(args.hecbench), args.names, args.sample, args.seed)
