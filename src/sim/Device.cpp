@@ -1,12 +1,10 @@
 #include <sys/mman.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
 
-#include "absl/strings/str_cat.h"
 #include "sim/Device.h"
 #include "sim/DeviceArena.h"
 
@@ -43,24 +41,6 @@ void makeCooperative(LaunchConfig& config, uint64_t workspace) {
   std::memset(reinterpret_cast<void*>(workspace), 0, kGridWorkspaceBytes);
   config.gridWorkspace = workspace;
   config.schedule.maxResidentBlocks = kAllBlocksResident;
-}
-
-int occupancyBlocksPerSm(int threadsPerBlock, uint64_t sharedBytes) {
-  constexpr int kSharedPerSm = 228 * 1024;  // (as cudaGetDeviceProperties reports it)
-  int warps = (threadsPerBlock + 31) / 32;
-  int byThreads = 64 / std::max(warps, 1);  // 2048 threads per SM
-  int byShared = sharedBytes ? int(std::min<uint64_t>(kSharedPerSm / sharedBytes, 32)) : 32;
-  return std::max(0, std::min({byThreads, byShared, 32}));
-}
-
-absl::Status checkCooperativeGridFits(const LaunchConfig& config, std::string_view kernel) {
-  constexpr int kMultiprocessors = 132;
-  uint64_t blocks = config.grid.count();
-  int perSm = occupancyBlocksPerSm(int(config.block.count()), config.dynamicSharedBytes);
-  if (blocks <= uint64_t(perSm) * kMultiprocessors) return absl::OkStatus();
-  return absl::ResourceExhaustedError(absl::StrCat("cooperative launch of ", std::string(kernel), ": ", blocks,
-                                                   " blocks, but the device holds ", perSm * kMultiprocessors,
-                                                   " at once (", perSm, " per SM)"));
 }
 
 uint64_t DeviceMemory::allocate(uint64_t bytes, std::string label, Placement placement) {

@@ -185,7 +185,8 @@ void makeCooperative(LaunchConfig& config, uint64_t workspace);
 // Blocks of `threadsPerBlock` threads using `sharedBytes` of dynamic shared
 // memory that one SM holds at once, as the runtime counts them for
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor and cooperative launches
-// (threads and shared memory; the scheduler's residency also counts registers).
+// (threads and shared memory; the scheduler's residency, sim/Residency.cpp
+// beside these, also counts registers).
 int occupancyBlocksPerSm(int threadsPerBlock, uint64_t sharedBytes);
 // A cooperative grid must be resident at once: an error (as
 // cudaErrorCooperativeLaunchTooLarge) naming `kernel`, the grid and what

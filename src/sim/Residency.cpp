@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "absl/strings/str_cat.h"
+
 namespace predatar::sim {
 namespace {
 
@@ -44,6 +46,25 @@ uint32_t blocksPerSm(const Launch& L, const DeviceLimits& device) {
   uint32_t perWarp = (registersPerThread(L) * 32 + device.registerUnit - 1) / device.registerUnit * device.registerUnit;
   uint32_t byRegisters = device.registersPerSm / (perWarp * warps);
   return std::max<uint32_t>(1, std::min({byThreads, byShared, byRegisters, device.blocksPerSm}));
+}
+
+int occupancyBlocksPerSm(int threadsPerBlock, uint64_t sharedBytes) {
+  const DeviceLimits device;
+  int warps = std::max((threadsPerBlock + 31) / 32, 1);
+  int blocks = int(device.blocksPerSm);
+  int byThreads = int(device.threadsPerSm) / (warps * 32);
+  int byShared = sharedBytes ? int(std::min<uint64_t>(device.sharedPerSm / sharedBytes, blocks)) : blocks;
+  return std::max(0, std::min({byThreads, byShared, blocks}));
+}
+
+absl::Status checkCooperativeGridFits(const LaunchConfig& config, std::string_view kernel) {
+  const uint64_t multiprocessors = DeviceLimits{}.multiprocessors;
+  uint64_t blocks = config.grid.count();
+  int perSm = occupancyBlocksPerSm(int(config.block.count()), config.dynamicSharedBytes);
+  if (blocks <= perSm * multiprocessors) return absl::OkStatus();
+  return absl::ResourceExhaustedError(absl::StrCat("cooperative launch of ", std::string(kernel), ": ", blocks,
+                                                   " blocks, but the device holds ", perSm * multiprocessors,
+                                                   " at once (", perSm, " per SM)"));
 }
 
 Residency::Residency(const Launch& L) {
