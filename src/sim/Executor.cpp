@@ -146,18 +146,28 @@ std::vector<uint32_t> specialsReadByFunction(const ptx::Module& ir) {
 // constant bank holds them (in order, each at its alignment, the rest zero up
 // to 64 KiB): a load past the end of one reads the next, or zero, without a
 // fault, as on a GPU, where each in an allocation of its own faulted
-// (HeCBench's lci reads fact_table[189] of a 171-entry table). The bank's
-// base, 0 when the module has no constants.
-uint64_t constantBank(const ptx::Module& ir, DeviceMemory& memory) {
+// (HeCBench's lci reads fact_table[189] of a 171-entry table). The address
+// of each constant by variable index (0 for the others); all 0 when the
+// module has none or the bank cannot be allocated.
+std::vector<uint64_t> constantBank(const ptx::Module& ir, DeviceMemory& memory) {
   constexpr uint64_t kBankBytes = 64 * 1024;
+  std::vector<uint64_t> offsets(ir.variables.size(), 0);
   uint64_t used = 0;
-  for (const ptx::Variable& v : ir.variables)
-    if (v.space == ptx::Space::Const) used = (used + v.align - 1) / v.align * v.align + v.bytes;
-  if (used == 0) return 0;
+  for (size_t i = 0; i < ir.variables.size(); ++i) {
+    const ptx::Variable& v = ir.variables[i];
+    if (v.space != ptx::Space::Const) continue;
+    offsets[i] = (used + v.align - 1) / v.align * v.align;
+    used = offsets[i] + v.bytes;
+  }
+  std::vector<uint64_t> addresses(ir.variables.size(), 0);
+  if (used == 0) return addresses;
   uint64_t bytes = std::max(used, kBankBytes);
   uint64_t bank = memory.allocate(bytes, "__constant__ memory");
-  if (bank) std::memset(reinterpret_cast<void*>(bank), 0, bytes);
-  return bank;
+  if (!bank) return addresses;
+  std::memset(reinterpret_cast<void*>(bank), 0, bytes);
+  for (size_t i = 0; i < ir.variables.size(); ++i)
+    if (ir.variables[i].space == ptx::Space::Const) addresses[i] = bank + offsets[i];
+  return addresses;
 }
 
 }  // namespace
@@ -225,18 +235,11 @@ absl::StatusOr<std::unique_ptr<Module>> loadPtx(std::string_view ptxText, std::s
     }
   }
   mod->varAddress.assign(ir.variables.size(), 0);
-  uint64_t constants = constantBank(ir, memory);
-  for (size_t i = 0, constOffset = 0; i < ir.variables.size(); ++i) {
+  std::vector<uint64_t> constants = constantBank(ir, memory);
+  for (size_t i = 0; i < ir.variables.size(); ++i) {
     const ptx::Variable& v = ir.variables[i];
     if (v.space != ptx::Space::Global && v.space != ptx::Space::Const) continue;
-    uint64_t a = 0;
-    if (v.space == ptx::Space::Const && constants) {
-      constOffset = (constOffset + v.align - 1) / v.align * v.align;
-      a = constants + constOffset;
-      constOffset += v.bytes;
-    } else {
-      a = memory.allocate(std::max<uint64_t>(v.bytes, 1), v.name);
-    }
+    uint64_t a = constants[i] ? constants[i] : memory.allocate(std::max<uint64_t>(v.bytes, 1), v.name);
     if (!v.init.empty()) std::memcpy(reinterpret_cast<void*>(a), v.init.data(), std::min<size_t>(v.init.size(), v.bytes));
     mod->varAddress[i] = a;
     mod->globalVars.push_back(GlobalVariable{v.name, a, v.bytes, v.space == ptx::Space::Const});
