@@ -29,12 +29,18 @@ StreamOrder::Stream& StreamOrder::stream(uintptr_t handle) {
   return streams_.emplace(handle, std::move(s)).first->second;
 }
 
-void StreamOrder::createStream(uintptr_t handle, bool nonBlocking) {
+bool StreamOrder::createStream(uintptr_t handle, bool nonBlocking) {
   Stream s;
   s.number = nextNumber_++;
   s.blocking = !nonBlocking;
   s.frontier = host_;
   streams_[handle] = std::move(s);
+  // Whether a launch forgotten before the host ordered it may race with this
+  // stream's work (forgetCompleted).
+  return nonBlocking && std::any_of(forgotten_.begin(), forgotten_.end(), [&](const auto& entry) {
+    auto host = host_.find(entry.first);
+    return host == host_.end() || host->second <= entry.second;
+  });
 }
 
 void StreamOrder::destroyStream(uintptr_t handle) {
@@ -115,7 +121,19 @@ void StreamOrder::synchronizeDevice() {
 }
 
 // A launch is complete for the detectors when whatever any stream issues
-// next is ordered after it: no later launch can race with it.
+// next is ordered after it: no later launch can race with it. That includes
+// the blocking streams the program has yet to create (or first name, like
+// cudaStreamPerThread): they start from the host's frontier and the legacy
+// stream's. A launch only they could race with stays live, but its repeats
+// may still be replayed (mayRaceWithExistingStreams).
+//
+// Non-blocking streams yet to create start from the host's frontier alone:
+// holding launches for them would keep every launch of the legacy stream
+// live until the host synchronizes (the detectors' records of each, across
+// the launches of a program that synchronizes once at the end). Instead
+// `forgotten_` remembers, per stream, the latest launch forgotten before the
+// host ordered it, and createStream says when a non-blocking stream may race
+// with such a launch unchecked.
 void StreamOrder::forgetCompleted() {
   if (live_.empty()) return;
   std::vector<Frontier> next;
@@ -130,9 +148,15 @@ void StreamOrder::forgetCompleted() {
     }
     next.push_back(std::move(f));
   }
-  std::erase_if(live_, [&](const LiveLaunch& l) {
+  Frontier yetToCreate = host_;  // a blocking stream created now
+  if (auto legacy = streams_.find(kLegacy); legacy != streams_.end()) join(yetToCreate, legacy->second.frontier);
+  std::erase_if(live_, [&](LiveLaunch& l) {
     if (ordered(host_, l)) return true;
-    return std::all_of(next.begin(), next.end(), [&](const Frontier& f) { return ordered(f, l); });
+    l.onlyNewStreamsMayRace = std::all_of(next.begin(), next.end(), [&](const Frontier& f) { return ordered(f, l); });
+    if (!l.onlyNewStreamsMayRace || !ordered(yetToCreate, l)) return false;
+    uint64_t& latest = forgotten_[l.stream];
+    latest = std::max(latest, uint64_t(l.id));
+    return true;
   });
 }
 

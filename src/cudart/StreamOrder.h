@@ -27,12 +27,10 @@ class StreamOrder {
   // Stream handles as the CUDA API passes them.
   static constexpr uintptr_t kDefault = 0, kLegacy = 1, kPerThread = 2;
 
-  void createStream(uintptr_t handle, bool nonBlocking);
-  // The program uses the per-thread default stream (its runtime calls are the
-  // _ptsz/_ptds ones): from here on a launch on another stream stays live
-  // until something orders it before that stream's next work too. (A program
-  // that names cudaStreamPerThread itself is known to at its first use of it.)
-  void notePerThreadDefaultStream() { stream(kPerThread); }
+  // True when the new stream is non-blocking and an earlier launch the host
+  // has not waited for was already forgotten (forgetCompleted): a race
+  // between the two goes unreported, which the caller tells the user.
+  bool createStream(uintptr_t handle, bool nonBlocking);
   void destroyStream(uintptr_t handle);
 
   // The ordering of a new launch `launch` (ids increase) on `stream`.
@@ -71,6 +69,15 @@ class StreamOrder {
       if (s.dependentsOf == launch) return true;
     return false;
   }
+  // Whether a later launch of a stream that exists now may be unordered with
+  // `launch` (isLive, less the launches kept for streams yet to be created).
+  bool mayRaceWithExistingStreams(uint32_t launch) const {
+    for (const LiveLaunch& l : live_)
+      if (l.id == launch) return !l.onlyNewStreamsMayRace;
+    for (const auto& [_, s] : streams_)
+      if (s.dependentsOf == launch) return true;
+    return false;
+  }
 
  private:
   // Per stream number: 1 + the id of the latest launch of that stream ordered before.
@@ -85,6 +92,7 @@ class StreamOrder {
     uint32_t id;
     uint32_t stream;  // number
     uintptr_t handle;
+    bool onlyNewStreamsMayRace = false;  // every existing stream is ordered after it
   };
   static void join(Frontier& into, const Frontier& from);
   static bool ordered(const Frontier& f, const LiveLaunch& l);
@@ -98,6 +106,9 @@ class StreamOrder {
   std::map<uintptr_t, Frontier> events_;
   Frontier host_;
   std::vector<LiveLaunch> live_;
+  // Per stream number: the id of the latest launch forgotten while the host
+  // had not ordered it (forgetCompleted).
+  std::map<uint32_t, uint64_t> forgotten_;
   uint32_t nextNumber_ = 1;
 };
 

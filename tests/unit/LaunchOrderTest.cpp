@@ -167,6 +167,28 @@ TEST(StreamOrderTest, ALaunchThatTriggeredIsOverlappedByTheNextProgrammaticOne) 
   EXPECT_EQ(order.launch(StreamOrder::kDefault, 3, /*programmatic=*/true).overlapped, UINT32_MAX);
 }
 
+// A stream created (or first named) after a launch starts from the host's
+// frontier, and a blocking one from the legacy stream's too: a launch no
+// existing stream can race with stays live while such a stream could.
+TEST(StreamOrderTest, StreamsCreatedLaterKeepEarlierLaunchesLive) {
+  StreamOrder order;
+  const uintptr_t s1 = 0x1000, s2 = 0x1010, nb = 0x1020;
+  EXPECT_FALSE(order.createStream(s1, false));
+  order.launch(s1, 0);
+  EXPECT_TRUE(order.isLive(0));  // the only stream is ordered after it; one created next is not
+  EXPECT_FALSE(order.createStream(s2, false));
+  EXPECT_EQ(order.launch(s2, 1).unordered, std::vector<uint32_t>{0});
+  EXPECT_EQ(order.launch(StreamOrder::kPerThread, 2).unordered, (std::vector<uint32_t>{0, 1}));
+  order.synchronizeDevice();
+  // The legacy stream's launch: any blocking stream created later waits for it.
+  order.launch(StreamOrder::kDefault, 3);
+  EXPECT_FALSE(order.isLive(3));
+  // A non-blocking one does not: creating it says the launch went unchecked.
+  EXPECT_TRUE(order.createStream(nb, true));
+  order.synchronizeDevice();
+  EXPECT_FALSE(order.createStream(0x1030, true));  // the host has waited for it since
+}
+
 TEST(StreamOrderTest, OnlyTheDefaultStreamKeepsNothingLive) {
   StreamOrder order;
   for (uint32_t i = 0; i < 3; ++i) {

@@ -13,13 +13,9 @@ namespace predatar::cudart::api {
 inline Runtime& rt() { return Runtime::get(); }
 
 // The _ptsz entry points (nvcc --default-stream per-thread): stream 0 is the
-// per-thread default stream. The program uses that stream from its first such
-// call (a launch on another stream too), which the stream order learns then.
+// per-thread default stream. (The stream order keeps launches live for a
+// blocking stream first used later: StreamOrder::forgetCompleted.)
 inline cudaStream_t perThreadDefault(cudaStream_t stream) {
-  {
-    std::lock_guard lock(rt().mutex());
-    rt().order().notePerThreadDefaultStream();
-  }
   return stream == nullptr ? reinterpret_cast<cudaStream_t>(StreamOrder::kPerThread) : stream;
 }
 

@@ -167,7 +167,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
                       "), (", block.x, ",", block.y, ",", block.z, "), ", dynamicShared, ">>>",
                       record.checked ? "" : " (not checked)"));
   bool orderedAfterAll = order.unordered.empty() && !config.programmaticOverlap;
-  if (replayRepeat(kernel, *sig, config, orderedAfterAll && !order_.isLive(uint32_t(record.index)), record,
+  if (replayRepeat(kernel, *sig, config, orderedAfterAll && !order_.mayRaceWithExistingStreams(uint32_t(record.index)), record,
                    f.repeat)) {
     noteLaunchOrder(record, reinterpret_cast<uintptr_t>(stream));
     launches_.push_back(std::move(record));

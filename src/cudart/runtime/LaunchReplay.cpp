@@ -29,8 +29,12 @@ void copyRaces(const LaunchRecord& earlier, LaunchRecord& record) {
 // * the launch it repeats ran under the detectors if this one is to be
 //   checked (then its races, the same as this launch's, were reported);
 // * `mayReplay`: nothing else can race with this launch (no earlier launch is
-//   unordered with it and every later one will be ordered after it), so its
-//   events matter to no race but its own.
+//   unordered with it and every later one of the streams that exist will be
+//   ordered after it), so its events matter to no race but its own. A stream
+//   created later may be unordered with it; the launch it repeats, of the
+//   same stream, stays live as long and stands for it (the same accesses),
+//   unless a launch between them dropped its records (ordered after it,
+//   it may have left a read where the repeat would have written).
 bool Runtime::replayRepeat(KernelRecord& kernel, const sim::KernelSignature& sig, const sim::LaunchConfig& config,
                            bool mayReplay, LaunchRecord& record, RepeatProbe& repeat) {
   // --verbose says why a launch runs instead of being replayed (a user

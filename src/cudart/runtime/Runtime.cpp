@@ -432,7 +432,11 @@ cudaStream_t Runtime::createStream(bool nonBlocking) {
   uintptr_t h = nextHandle_;
   nextHandle_ += 16;
   streams_.insert(h);
-  order_.createStream(h, nonBlocking);
+  if (order_.createStream(h, nonBlocking))
+    warn(absl::StrCat("note: ", order_.streamName(h), " is created with cudaStreamNonBlocking while kernels "
+                      "launched earlier were not yet waited for by the host; races between those kernels and "
+                      "this stream's work are not reported (a kernel is forgotten once every stream that exists is "
+                      "ordered after it)"));
   return reinterpret_cast<cudaStream_t>(h);
 }
 
