@@ -72,10 +72,10 @@ class StreamOrder {
   // Whether a later launch of a stream that exists now may be unordered with
   // `launch` (isLive, less the launches kept for streams yet to be created).
   bool mayRaceWithExistingStreams(uint32_t launch) const {
-    for (const LiveLaunch& l : live_)
-      if (l.id == launch) return !l.onlyNewStreamsMayRace;
     for (const auto& [_, s] : streams_)
       if (s.dependentsOf == launch) return true;
+    for (const LiveLaunch& l : live_)
+      if (l.id == launch) return !l.onlyNewStreamsMayRace;
     return false;
   }
 

@@ -176,6 +176,7 @@ TEST(StreamOrderTest, StreamsCreatedLaterKeepEarlierLaunchesLive) {
   EXPECT_FALSE(order.createStream(s1, false));
   order.launch(s1, 0);
   EXPECT_TRUE(order.isLive(0));  // the only stream is ordered after it; one created next is not
+  EXPECT_FALSE(order.mayRaceWithExistingStreams(0));  // (so its repeats may be replayed)
   EXPECT_FALSE(order.createStream(s2, false));
   EXPECT_EQ(order.launch(s2, 1).unordered, std::vector<uint32_t>{0});
   EXPECT_EQ(order.launch(StreamOrder::kPerThread, 2).unordered, (std::vector<uint32_t>{0, 1}));
@@ -187,6 +188,12 @@ TEST(StreamOrderTest, StreamsCreatedLaterKeepEarlierLaunchesLive) {
   EXPECT_TRUE(order.createStream(nb, true));
   order.synchronizeDevice();
   EXPECT_FALSE(order.createStream(0x1030, true));  // the host has waited for it since
+
+  StreamOrder overlapping;  // a launch that let its stream's next one start early
+  overlapping.createStream(s1, false);
+  overlapping.launch(s1, 0);
+  overlapping.keptForDependents(s1, 0);
+  EXPECT_TRUE(overlapping.mayRaceWithExistingStreams(0));
 }
 
 TEST(StreamOrderTest, OnlyTheDefaultStreamKeepsNothingLive) {
