@@ -59,6 +59,10 @@ def programs(root, names, sample, seed):
     every = sorted(p.name[:-len("-cuda")] for p in root.glob("*-cuda") if (p / "Makefile").exists())
     if names:
         missing = [n for n in names if n not in every]
+        no_makefile = [n for n in missing if (root / f"{n}-cuda").is_dir()]
+        if no_makefile:
+            sys.exit(f"run_hecbench.py: {', '.join(n + '-cuda' for n in no_makefile)} in {root} has no Makefile "
+                     "(built with CMake: not run by this script)")
         if missing:
             sys.exit(f"run_hecbench.py: no {', '.join(missing)} in {root} (a NAME is a folder's name without -cuda)")
         return names
