@@ -10,7 +10,8 @@ predatar lacks, where it faults on valid code and where it computes wrong answer
 
 For each program named (or a seeded sample of them, `--sample N`):
 
-1. `make ARCH=sm_75 EXTRA_CFLAGS="-cudart shared -lineinfo"` in its folder (kept when built);
+1. `make ARCH=sm_75 EXTRA_CFLAGS="-cudart shared -lineinfo"` in its folder (kept when built; `--arch`
+   picks another architecture);
 2. `make run LAUNCHER="predatar run -d DETECTORS ... --"` with a CPU limit: the program's own
    arguments, sized for a GPU, so many stop at the limit; what they did before is still read;
 3. a verdict: PASS or FAIL (the program printed it), DONE (exit 0, no verdict printed), REFUSED
@@ -38,11 +39,14 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "samples"))
 from run_samples import limit_child  # noqa: E402  (the same limits as the samples' runs)
 
+ARCH = "75"  # --arch
+
+
 def build_flags(folder):
-    """make's variables: sm_75 (ARCH is the whole name in most Makefiles, its number in some), the
-    shared runtime predatar replaces, line numbers for the reports."""
+    """make's variables: sm_75 or --arch's (ARCH is the whole name in most Makefiles, its number in
+    some), the shared runtime predatar replaces, line numbers for the reports."""
     makefile = (folder / "Makefile").read_text(errors="replace")
-    arch = "75" if re.search(r"(sm|compute)_\$\(ARCH\)", makefile) else "sm_75"
+    arch = ARCH if re.search(r"(sm|compute)_\$\(ARCH\)", makefile) else f"sm_{ARCH}"
     return [f"ARCH={arch}", "EXTRA_CFLAGS=-cudart shared -lineinfo"]
 # predatar's own errors, refused calls and kernel faults (what stopped or changed the run)
 PREDATAR_ERROR = re.compile(r"^predatar: error: (.*)$|^========= REFUSED: (.*)$|^========= (KERNEL FAULT .*)$", re.M)
@@ -180,6 +184,8 @@ def main():
     parser.add_argument("--cpu-limit", type=int, default=60)
     parser.add_argument("--mem-limit-gb", type=float, default=8)
     parser.add_argument("--detectors", default="gwcp")
+    parser.add_argument("--arch", default="75", help="the GPU architecture number to build for (75: sm_75); "
+                        "binaries are kept where they were built, so use a separate copy of HeCBench per arch")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--logs", default="/tmp/hecbench-runs")
     parser.add_argument("--output")
@@ -187,6 +193,8 @@ def main():
                                        "arguments (smaller than their Makefiles' GPU sizes) instead of `make run`")
     parser.add_argument("names", nargs="*")
     args = parser.parse_args()
+    global ARCH
+    ARCH = args.arch
     args.arguments = {}
     if args.args:
         for line in Path(args.args).read_text().splitlines():
