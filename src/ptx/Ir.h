@@ -137,6 +137,10 @@ struct Constant {
   bool operator==(const Constant&) const = default;
 };
 
+// Instr::mode of cvt: .relu (negative results are 0) and .satfinite (an
+// infinite or overflowing result is the largest finite value of its sign).
+inline constexpr uint8_t kCvtRelu = 1, kCvtSatfinite = 2;
+
 struct Instr {
   Op op = Op::Nop;
   Type type = Type::None;   // the instruction type (cvt: destination)

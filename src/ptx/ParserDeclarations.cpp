@@ -418,7 +418,7 @@ std::optional<Sym> Parser::lookup(std::string_view name) const {
 }
 
 absl::Status Parser::declareReg() {
-  uint32_t line = next().line;  // .reg
+  uint32_t line = next().line;  // .reg (or .reg.TYPE)
   while (peek().kind == Tok::Ident && peek().text[0] == '.') next();  // type, .v2 ...
   Function& f = m_.functions[curFunc_];
   do {
@@ -476,7 +476,8 @@ absl::Status Parser::body() {
       continue;
     }
     if (isPunct(';')) { next(); continue; }
-    if (t.kind == Tok::Ident && t.text == ".reg") {
+    // (`.reg.b16 h;`, as cuda_fp16.hpp's inline asm writes it, is one token)
+    if (t.kind == Tok::Ident && (t.text == ".reg" || t.text.starts_with(".reg."))) {
       if (auto st = declareReg(); !st.ok()) return st;
       continue;
     }

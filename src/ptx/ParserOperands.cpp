@@ -152,6 +152,10 @@ absl::Status Parser::parseMods(std::string_view base, const std::vector<std::str
       if (p == "aligned" || p == "cta") continue;
       if (p == "warp") { m.uni = true; continue; }  // bar.warp.sync
     }
+    if (base == "cvt") {
+      if (p == "relu") { m.mode |= kCvtRelu; continue; }
+      if (p == "satfinite") { m.mode |= kCvtSatfinite; continue; }
+    }
     if (base == "testp") {
       static const std::map<std::string_view, TestpMode> tm = {
           {"finite", TestpMode::Finite}, {"infinite", TestpMode::Infinite}, {"number", TestpMode::Number},

@@ -153,7 +153,7 @@ template <class T> void setInstr(Ctx& x, const Instr& in, uint32_t m) {
   const uint64_t* a = S(x, in.src[0]);
   const uint64_t* b = S(x, in.src[1]);
   const uint64_t* c = in.nsrc > 2 ? S(x, in.src[2]) : nullptr;
-  bool fdst = in.type2 == Type::F32;
+  uint32_t truth = setTrueBits(in.type2);
   forLanes(m, [&](uint32_t l) {
     bool t = compare<T>(in.cmp, get<T>(a[l]), get<T>(b[l]));
     if (c) {
@@ -162,7 +162,7 @@ template <class T> void setInstr(Ctx& x, const Instr& in, uint32_t m) {
       else if (in.boolOp == ptx::BoolOp::Or) t = t || cv;
       else if (in.boolOp == ptx::BoolOp::Xor) t = t != cv;
     }
-    d[l] = fdst ? (t ? 0x3F800000u : 0u) : (t ? 0xFFFFFFFFu : 0u);
+    d[l] = t ? truth : 0u;
   });
 }
 
@@ -254,6 +254,28 @@ template <class Dt, class St> void cvtHandler(Ctx& x, const Instr& in, uint32_t 
     // signed integer destinations are kept sign-extended in their register
     if constexpr (std::is_integral_v<Dt> && std::is_signed_v<Dt>) v = uint64_t(int64_t(Dt(v)));
     d[l] = v;
+  });
+}
+
+// cvt.{rn,rz}{.relu}{.satfinite}.{f16,bf16}.f32 (N = 1) and the packed
+// .{f16,bf16}x2.f32 d, a, b (N = 2: a to the upper half, b to the lower).
+template <bool BF> uint16_t toHalfBits(float v, const Instr& in) {
+  uint16_t h = BF ? floatToBf16(v) : floatToF16(v);  // (to nearest even)
+  const uint16_t maxFinite = BF ? 0x7F7F : 0x7BFF, canonicalNan = 0x7FFF;
+  if (std::isnan(v)) return in.mode & (ptx::kCvtRelu | ptx::kCvtSatfinite) ? canonicalNan : h;
+  // toward zero: one step back in magnitude where rounding went past v (infinity included)
+  if (in.round == ptx::Round::Rz && (h & 0x7FFF) != 0 && std::fabs(hget<BF>(h)) > std::fabs(v)) --h;
+  if ((in.mode & ptx::kCvtSatfinite) && (h & 0x7FFF) > maxFinite) h = uint16_t((h & 0x8000) | maxFinite);
+  if ((in.mode & ptx::kCvtRelu) && (h & 0x8000)) h = 0;
+  return h;
+}
+template <bool BF, int N> void cvtToHalves(Ctx& x, const Instr& in, uint32_t m) {
+  uint64_t* d = D(x, in.dst[0]);
+  const uint64_t* a = S(x, in.src[0]);
+  const uint64_t* b = N == 2 ? S(x, in.src[1]) : a;
+  forLanes(m, [&](uint32_t l) {
+    uint64_t hi = toHalfBits<BF>(get<float>(a[l]), in);
+    d[l] = N == 2 ? (hi << 16) | toHalfBits<BF>(get<float>(b[l]), in) : hi;
   });
 }
 
@@ -353,6 +375,15 @@ template <class Dt> ExecFn cvtFromSrc(Type s) {
   }
 }
 ExecFn cvtSelect(const Instr& in) {
+  bool fromF32 = in.type2 == Type::F32 && !in.ftz && !in.sat &&
+                 (in.round == ptx::Round::Rn || in.round == ptx::Round::Rz);
+  if (in.type == Type::F16x2) return fromF32 ? &cvtToHalves<false, 2> : nullptr;
+  if (in.type == Type::BF16x2) return fromF32 ? &cvtToHalves<true, 2> : nullptr;
+  if (in.mode != 0) {  // .relu / .satfinite: f32 to f16 or bf16 only
+    if (in.type == Type::F16 && fromF32) return &cvtToHalves<false, 1>;
+    if (in.type == Type::BF16 && fromF32) return &cvtToHalves<true, 1>;
+    return nullptr;
+  }
   switch (in.type) {
     case Type::S8: return cvtFromSrc<int8_t>(in.type2);
     case Type::U8: case Type::B8: return cvtFromSrc<uint8_t>(in.type2);
@@ -394,7 +425,8 @@ ExecFn selectAlu(const Instr& in, std::string& error) {
   };
   bool isPred = in.type == Type::Pred;
   bool isHalf = in.type == Type::F16 || in.type == Type::F16x2 || in.type == Type::BF16 || in.type == Type::BF16x2;
-  if (isHalf && in.op != Op::Cvt && in.op != Op::Setp && in.op != Op::Mov && in.op != Op::Selp) {
+  if (isHalf && in.op != Op::Cvt && in.op != Op::Setp && in.op != Op::Set && in.op != Op::Mov &&
+      in.op != Op::Selp) {
     ExecFn f = halfSelect(in);
     if (!f) error = std::string("unsupported instruction ") + ptx::toString(in.op) + "." + ptx::toString(in.type);
     return f;
@@ -441,7 +473,10 @@ ExecFn selectAlu(const Instr& in, std::string& error) {
     case Op::Testp: return pick(nullptr, byFloat<HFTestp>(in.type));
     case Op::Cvt: {
       ExecFn f = cvtSelect(in);
-      if (!f) error = std::string("unsupported conversion cvt.") + ptx::toString(in.type) + "." + ptx::toString(in.type2);
+      if (!f)
+        error = std::string("unsupported conversion cvt") + (in.mode & ptx::kCvtRelu ? ".relu" : "") +
+                (in.mode & ptx::kCvtSatfinite ? ".satfinite" : "") + "." + ptx::toString(in.type) + "." +
+                ptx::toString(in.type2);
       return f;
     }
     case Op::Setp: {
@@ -454,6 +489,10 @@ ExecFn selectAlu(const Instr& in, std::string& error) {
       switch (in.type) {
         case Type::F32: f = &setInstr<float>; break;
         case Type::F64: f = &setInstr<double>; break;
+        case Type::F16: f = &halfSet<false, 1>; break;
+        case Type::F16x2: f = &halfSet<false, 2>; break;
+        case Type::BF16: f = &halfSet<true, 1>; break;
+        case Type::BF16x2: f = &halfSet<true, 2>; break;
         default: f = byInt<HSet>(in.type);
       }
       if (!f) error = "unsupported type for set";

@@ -180,4 +180,44 @@ template <bool BF, int N> void halfSetp(Ctx& x, const Instr& in, uint32_t m) {
   });
 }
 
+// What `set` writes for true into a destination of type `dtype`: 1.0 in a
+// floating-point one, all ones in an integer one; for a pair compare (f16x2,
+// bf16x2 sources) the bits of one half, each half set apart.
+inline uint32_t setTrueBits(ptx::Type dtype) {
+  using ptx::Type;
+  switch (dtype) {
+    case Type::F32: return 0x3F800000u;
+    case Type::F16: case Type::F16x2: return 0x3C00u;
+    case Type::BF16: case Type::BF16x2: return 0x3F80u;
+    case Type::U16: case Type::S16: case Type::B16: return 0xFFFFu;
+    default: return 0xFFFFFFFFu;
+  }
+}
+
+// set.CmpOp.dtype.{f16,bf16,f16x2,bf16x2}: the comparison of halfSetp,
+// written as setTrueBits (per half for a pair: 0xFFFF in a .u32/.s32).
+template <bool BF, int N> void halfSet(Ctx& x, const Instr& in, uint32_t m) {
+  uint64_t* d = D(x, in.dst[0]);
+  const uint64_t* a = S(x, in.src[0]);
+  const uint64_t* b = S(x, in.src[1]);
+  const uint64_t* c = in.nsrc > 2 ? S(x, in.src[2]) : nullptr;
+  uint32_t truth = setTrueBits(in.type2);
+  if (N == 2) truth &= 0xFFFFu;
+  forLanes(m, [&](uint32_t l) {
+    uint64_t bits = 0;
+    for (int k = 0; k < N; ++k) {
+      double av = hget<BF>(uint16_t(a[l] >> (16 * k))), bv = hget<BF>(uint16_t(b[l] >> (16 * k)));
+      bool t = compare<double>(in.cmp, av, bv);
+      if (c) {
+        bool cv = (c[l] != 0) != in.negC;
+        if (in.boolOp == ptx::BoolOp::And) t = t && cv;
+        else if (in.boolOp == ptx::BoolOp::Or) t = t || cv;
+        else if (in.boolOp == ptx::BoolOp::Xor) t = t != cv;
+      }
+      if (t) bits |= uint64_t(truth) << (16 * k);
+    }
+    d[l] = bits;
+  });
+}
+
 }  // namespace predatar::sim::alu
