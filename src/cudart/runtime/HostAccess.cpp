@@ -1,5 +1,7 @@
 #include "cudart/runtime/HostAccess.h"
 
+#include <dlfcn.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -34,10 +36,70 @@ void chain(int sig, siginfo_t* info, void* context) {
   signal(SIGSEGV, SIG_DFL);
 }
 
+// The instruction that faulted (null where this machine's context is unknown).
+const void* faultingInstruction(void* context) {
+  auto* uc = static_cast<ucontext_t*>(context);
+#if defined(__x86_64__)
+  return reinterpret_cast<const void*>(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+  return reinterpret_cast<const void*>(uc->uc_mcontext.pc);
+#else
+  (void)uc;
+  return nullptr;
+#endif
+}
+
+// A fault outside device memory that will kill the program (no handler of
+// its own before ours): says whose code faulted, so that a crash in the
+// program's host code (an unchecked failed malloc, a missing input file)
+// is not taken for predatar's, nor the other way round.
+void describeCrash(siginfo_t* info, void* context) {
+  static volatile sig_atomic_t described = 0;
+  if (described) return;
+  described = 1;
+  bool programDies = !(previousAction.sa_flags & SA_SIGINFO) && previousAction.sa_handler == SIG_DFL;
+  if (!programDies) return;
+  const void* pc = faultingInstruction(context);
+  Dl_info where{}, self{};
+  bool known = pc && dladdr(pc, &where) && where.dli_fname;
+  dladdr(reinterpret_cast<const void*>(&describeCrash), &self);
+  auto address = reinterpret_cast<unsigned long long>(info->si_addr);
+  auto offset = known ? (unsigned long long)(static_cast<const char*>(pc) - static_cast<const char*>(where.dli_fbase))
+                      : 0ull;
+  // "fread (libc.so.6+0x766be)", or a program's own function, which has no
+  // dynamic symbol: "./main+0x13f7 (addr2line -f -e ./main 0x13f7 names it)".
+  char place[512];
+  if (!known)
+    std::snprintf(place, sizeof place, "unknown code");
+  else if (where.dli_sname)
+    std::snprintf(place, sizeof place, "%s (%s+0x%llx)", where.dli_sname, where.dli_fname, offset);
+  else
+    std::snprintf(place, sizeof place, "%s+0x%llx (addr2line -f -e %s 0x%llx names the function and line)",
+                  where.dli_fname, offset, where.dli_fname, offset);
+  char text[1280];
+  if (known && where.dli_fbase == self.dli_fbase) {
+    std::snprintf(text, sizeof text,
+                  "predatar: error: predatar's runtime crashed (SIGSEGV at address 0x%llx in %s): this is a bug in "
+                  "predatar, not in the program; please report it with the program\n",
+                  address, place);
+  } else {
+    std::snprintf(text, sizeof text,
+                  "predatar: error: the program's host code crashed: SIGSEGV at address 0x%llx in %s%s\n", address,
+                  place,
+                  address < 4096 ? "; a null pointer: an allocation that failed (malloc returns NULL) or a file "
+                                   "that could not be opened, unchecked?"
+                                 : "");
+  }
+  writeToStderr(text);
+}
+
 void onSegv(int sig, siginfo_t* info, void* context) {
   const sim::DeviceArena* arena = sim::DeviceArena::current();
   auto address = reinterpret_cast<uint64_t>(info->si_addr);
-  if (arena == nullptr || !arena->contains(address) || arena->isOpen()) return chain(sig, info, context);
+  if (arena == nullptr || !arena->contains(address) || arena->isOpen()) {
+    describeCrash(info, context);
+    return chain(sig, info, context);
+  }
   char text[640];
   uint64_t base = 0, bytes = 0;
   if (arena->blockOf(address, base, bytes)) {
