@@ -1,9 +1,12 @@
 #include "sim/DeviceArena.h"
 
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 namespace predatar::sim {
@@ -26,6 +29,13 @@ constexpr uint64_t kReturnPagesFrom = 1 << 20;
 // 6600 times), and mprotect walks one entry per page, 512 times fewer with
 // 2 MiB pages (8% of scan's CPU time was spent there).
 constexpr uint64_t kProtectionGranule = uint64_t(2) << 20;
+
+// Whether the process has a data limit (ulimit -d), which writable private
+// memory counts against: only then can opening the arena fail.
+bool dataLimited() {
+  rlimit limit{};
+  return getrlimit(RLIMIT_DATA, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY;
+}
 
 }  // namespace
 
@@ -66,11 +76,22 @@ uint64_t DeviceArena::allocate(uint64_t bytes) {
     if (size > size_ - top_) return 0;
     offset = top_;
     uint64_t oldEnd = roundUp(top_, kProtectionGranule);
+    uint64_t newEnd = roundUp(top_ + size, kProtectionGranule);
+    // Fresh pages are zero; open them now if the arena is open. Closed, the
+    // arena must still be able to open with them: under a data limit
+    // (ulimit -d) making them writable can fail, and then every later copy
+    // into the block would fault. So that is tried now, and such an
+    // allocation fails as one the device has no room for.
+    if (newEnd > oldEnd) {
+      void* fresh = reinterpret_cast<void*>(base_ + oldEnd);
+      if (depth_ > 0) {
+        if (mprotect(fresh, newEnd - oldEnd, PROT_READ | PROT_WRITE) != 0) return 0;
+      } else if (dataLimited()) {  // (two mprotects over the used part: only where they can fail)
+        if (mprotect(reinterpret_cast<void*>(base_), newEnd, PROT_READ | PROT_WRITE) != 0) return 0;
+        mprotect(reinterpret_cast<void*>(base_), newEnd, PROT_NONE);
+      }
+    }
     top_ += size;
-    uint64_t newEnd = roundUp(top_, kProtectionGranule);
-    // Fresh pages are zero; open them now if the arena is open.
-    if (depth_ > 0 && newEnd > oldEnd)
-      mprotect(reinterpret_cast<void*>(base_ + oldEnd), newEnd - oldEnd, PROT_READ | PROT_WRITE);
   } else {
     zero(offset, size);
   }
@@ -130,13 +151,23 @@ void DeviceArena::zero(uint64_t offset, uint64_t size) {
   close();
 }
 
-void DeviceArena::setProtection(bool readWrite) {
+bool DeviceArena::setProtection(bool readWrite) {
   uint64_t used = roundUp(top_, kProtectionGranule);
-  if (used) mprotect(reinterpret_cast<void*>(base_), used, readWrite ? PROT_READ | PROT_WRITE : PROT_NONE);
+  return !used || mprotect(reinterpret_cast<void*>(base_), used, readWrite ? PROT_READ | PROT_WRITE : PROT_NONE) == 0;
 }
 
 void DeviceArena::open() {
-  if (depth_++ == 0) setProtection(true);
+  if (depth_++ != 0 || setProtection(true)) return;
+  // Allocation made sure the arena could open (allocate()); the process's
+  // other memory has grown past its data limit since. Going on would fault
+  // at the first access, so stop here and say why.
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "predatar: error: out of memory: device memory (%llu MiB allocated) cannot be made accessible "
+                "(mprotect: %s); the process's data limit (ulimit -d) is too small for it\n",
+                static_cast<unsigned long long>(top_ >> 20), std::strerror(errno));
+  if (write(STDERR_FILENO, text, std::strlen(text)) < 0) {}
+  _exit(5);  // (cudart's kOutOfMemoryExit)
 }
 
 void DeviceArena::close() {

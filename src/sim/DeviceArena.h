@@ -28,7 +28,8 @@ class DeviceArena {
   DeviceArena(const DeviceArena&) = delete;
   DeviceArena& operator=(const DeviceArena&) = delete;
 
-  // Zero-filled, 256-byte aligned; 0 when the arena is full.
+  // Zero-filled, 256-byte aligned; 0 when the arena is full (or the process
+  // could not make it accessible: a data limit).
   uint64_t allocate(uint64_t bytes);
   void free(uint64_t base);  // base must come from allocate()
 
@@ -49,7 +50,7 @@ class DeviceArena {
 
  private:
   DeviceArena(uint64_t base, uint64_t size) : base_(base), size_(size) {}
-  void setProtection(bool readWrite);
+  bool setProtection(bool readWrite);
   void zero(uint64_t offset, uint64_t size);
 
   uint64_t base_, size_;

@@ -33,4 +33,15 @@ status=$?
 grep -q "caught std::bad_alloc" "$work/out" || fail "host_bad_alloc: the program did not get std::bad_alloc"
 grep -q "^predatar: note: an allocation of the program's host code failed: it gets std::bad_alloc" "$work/err" ||
   fail "host_bad_alloc: no note"
-echo "ok: out of memory is reported (exit 5); the program's own failed allocation is the program's"
+# A cudaMalloc over the process's data limit (the program sets 2 GiB and asks
+# for 3) fails as a refusal (exit 3): not a SIGSEGV at the first copy into
+# device memory, as when the arena could not be made accessible.
+(cd "$work" && timeout 120 "$predatar" run -- "$bin/device_alloc_over_limit" >"$work/out" 2>"$work/err")
+status=$?
+[ $status -eq 3 ] || fail "device_alloc_over_limit: predatar exited $status, expected 3"
+grep -q "1 MiB: cudaSuccess, 3 GiB: cudaErrorMemoryAllocation" "$work/out" &&
+  grep -q "copy into the 1 MiB block: cudaSuccess" "$work/out" || fail "device_alloc_over_limit: wrong output"
+grep -q "^predatar: cudaMalloc of 3221225472 bytes failed: predatar could not map that much memory" "$work/err" ||
+  fail "device_alloc_over_limit: no note"
+echo "ok: out of memory is reported (exit 5); the program's own failed allocation is the program's;" \
+  "a device allocation over the process's limit is refused"

@@ -2,6 +2,7 @@
 #include "cudart/runtime/DeviceFeatures.h"
 #include "cudart/runtime/Api.h"
 #include "cudart/runtime/Graph.h"
+#include "cudart/runtime/Unsupported.h"
 
 #include <cxxabi.h>
 #include <unistd.h>
@@ -351,7 +352,12 @@ cudaError_t Runtime::allocate(void** pointer, uint64_t bytes, AllocationKind kin
   auto placement = kind == AllocationKind::Device ? sim::DeviceMemory::Placement::DeviceOnly  // not host-mapped
                                                    : sim::DeviceMemory::Placement::HostShared;
   uint64_t base = memory_->allocate(bytes, absl::StrCat(api, " #", ++allocationCount_), placement);
-  if (base == 0) return cudaErrorMemoryAllocation;
+  if (base == 0) {  // the device has room (above): this process does not
+    refusedByTheHost(absl::StrCat(api, " of ", bytes, " bytes failed: predatar could not map that much memory in "
+                                  "this process (a data or address-space limit, ulimit -d / -v, or the machine's "
+                                  "memory), where the device has room for it (cudaErrorMemoryAllocation)"));
+    return cudaErrorMemoryAllocation;
+  }
   allocations_[base] = {bytes, kind};
   if (onDevice) deviceBytes_ += bytes;
   *pointer = reinterpret_cast<void*>(base);

@@ -52,6 +52,11 @@ void announce(const char* name, const char* returning) {
 
 }  // namespace
 
+void refusedByTheHost(const std::string& what) {
+  std::fprintf(stderr, "predatar: %s\n", what.c_str());
+  noteForTheReport(what);
+}
+
 int unsupported(const char* name) {
   announce(name, "cudaErrorNotSupported");
   return fail(cudaErrorNotSupported);
