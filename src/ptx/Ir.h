@@ -16,6 +16,7 @@ namespace predatar::ptx {
 enum class Type : uint8_t {
   None, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64,
   F16, F16x2, BF16, BF16x2, F32, F64, Pred,
+  E4M3x2, E5M2x2,  // two fp8 values in 16 bits (cvt only)
 };
 uint32_t typeBytes(Type t);
 bool isFloat(Type t);

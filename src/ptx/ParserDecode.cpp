@@ -125,8 +125,9 @@ absl::Status Parser::decode(std::string_view base, const std::vector<std::string
     in.op = Op::Cvt;
     if (m.types.size() != 2) return err(line, "cvt needs two types in '" + opcodeText_ + "'");
     // cvt.rn.f16x2.f32 d, a, b (bf16x2 too): two floats packed into one register
-    if ((in.type == Type::F16x2 || in.type == Type::BF16x2) && in.type2 == Type::F32)
-      return simple(in, ops, 2, line, {Type::F32, Type::F32});
+    // (and cvt.rn.satfinite.e4m3x2.f32 d, a, b: two fp8 in 16 bits)
+    bool pair = in.type == Type::F16x2 || in.type == Type::BF16x2 || in.type == Type::E4M3x2 || in.type == Type::E5M2x2;
+    if (pair && in.type2 == Type::F32) return simple(in, ops, 2, line, {Type::F32, Type::F32});
     return simple(in, ops, 1, line, {in.type2});
   }
   if (base == "setp" || base == "set") {

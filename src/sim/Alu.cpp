@@ -10,6 +10,7 @@
 #include "sim/AluFloat.h"
 #include "sim/AluInteger.h"
 #include "sim/Exec.h"
+#include "sim/Fp8.h"
 #include "sim/HalfFloat.h"
 
 namespace predatar::sim {
@@ -279,6 +280,45 @@ template <bool BF, int N> void cvtToHalves(Ctx& x, const Instr& in, uint32_t m) 
   });
 }
 
+// cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32 d, a, b (a to the upper byte),
+// the same from one f16x2 (its upper half to the upper byte), and back:
+// cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2} d, a.
+template <bool E4M3, bool FromHalves> void cvtToFp8Pair(Ctx& x, const Instr& in, uint32_t m) {
+  uint64_t* d = D(x, in.dst[0]);
+  const uint64_t* a = S(x, in.src[0]);
+  const uint64_t* b = FromHalves ? a : S(x, in.src[1]);
+  bool relu = in.mode & ptx::kCvtRelu;
+  forLanes(m, [&](uint32_t l) {
+    float hi = FromHalves ? f16ToFloat(uint16_t(a[l] >> 16)) : get<float>(a[l]);
+    float lo = FromHalves ? f16ToFloat(uint16_t(a[l])) : get<float>(b[l]);
+    d[l] = uint64_t(floatToFp8(hi, E4M3, relu)) << 8 | floatToFp8(lo, E4M3, relu);
+  });
+}
+template <bool E4M3> void cvtFromFp8Pair(Ctx& x, const Instr& in, uint32_t m) {
+  uint64_t* d = D(x, in.dst[0]);
+  const uint64_t* a = S(x, in.src[0]);
+  bool relu = in.mode & ptx::kCvtRelu;
+  auto half = [&](uint8_t bits) -> uint64_t {
+    float v = fp8ToFloat(bits, E4M3);
+    if (relu && std::isnan(v)) return 0x7FFF;
+    if (relu && v < 0) return 0;
+    return floatToF16(v);
+  };
+  forLanes(m, [&](uint32_t l) { d[l] = half(uint8_t(a[l] >> 8)) << 16 | half(uint8_t(a[l])); });
+}
+ExecFn fp8Select(const Instr& in) {
+  bool toNearest = in.round == ptx::Round::Rn;
+  if (in.type == Type::E4M3x2 || in.type == Type::E5M2x2) {
+    bool e4 = in.type == Type::E4M3x2;
+    if (!toNearest || !(in.mode & ptx::kCvtSatfinite)) return nullptr;  // (PTX has no other form)
+    if (in.type2 == Type::F32) return e4 ? &cvtToFp8Pair<true, false> : &cvtToFp8Pair<false, false>;
+    if (in.type2 == Type::F16x2) return e4 ? &cvtToFp8Pair<true, true> : &cvtToFp8Pair<false, true>;
+    return nullptr;
+  }
+  if (in.type != Type::F16x2 || !toNearest || (in.mode & ptx::kCvtSatfinite)) return nullptr;
+  return in.type2 == Type::E4M3x2 ? &cvtFromFp8Pair<true> : &cvtFromFp8Pair<false>;
+}
+
 // ---------------------------------------------------------------- selection
 
 template <template <class> class H>
@@ -375,6 +415,8 @@ template <class Dt> ExecFn cvtFromSrc(Type s) {
   }
 }
 ExecFn cvtSelect(const Instr& in) {
+  for (Type t : {in.type, in.type2})
+    if (t == Type::E4M3x2 || t == Type::E5M2x2) return fp8Select(in);
   bool fromF32 = in.type2 == Type::F32 && !in.ftz && !in.sat &&
                  (in.round == ptx::Round::Rn || in.round == ptx::Round::Rz);
   if (in.type == Type::F16x2) return fromF32 ? &cvtToHalves<false, 2> : nullptr;
