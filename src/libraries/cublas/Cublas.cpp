@@ -1,13 +1,15 @@
 // predatar's libcublas.so.13: the cuBLAS handle API and the level-1/2/3
 // routines of CublasKernels.cu (gemv, gemm, axpy, scal, dot, nrm2, asum,
 // batched and strided-batched gemm, batched LU (getrf); single and double
-// precision), launched on the handle's stream so the detectors check
+// precision; and the mixed-type cublasGemmEx and cublasDotEx: f16, bf16,
+// f32, f64 and int8 operands), launched on the handle's stream so the detectors check
 // their accesses like any kernel's. Results are those of a plain loop in
 // order, so they may differ from NVIDIA's in the last bits (its order of
 // summation differs). Everything else cuBLAS exports is refused by name
 // (Stubs.cpp).
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -44,7 +46,7 @@ EmbeddedModule& kernels() {
                           "predatar_cublas_sasum", "predatar_cublas_dasum", "predatar_cublas_sgemm_batched",
                           "predatar_cublas_dgemm_batched", "predatar_cublas_sgemm_strided",
                           "predatar_cublas_dgemm_strided", "predatar_cublas_sgetrf_batched",
-                          "predatar_cublas_dgetrf_batched"});
+                          "predatar_cublas_dgetrf_batched", "predatar_cublas_gemm_ex", "predatar_cublas_dot_ex"});
   return *module;
 }
 
@@ -139,28 +141,31 @@ cublasStatus scal(const char* kernel, cublasHandle_t h, int n, const T* alpha, T
 // In host pointer mode the result comes back to the host at the call's end
 // (cuBLAS waits for it too); in device mode it stays on the stream. `args`
 // are the kernel's arguments before the result's pointer.
-template <class T>
-cublasStatus reduction(const char* kernel, cublasHandle_t h, int n, T* result, std::vector<void*> args) {
+cublasStatus reduction(const char* kernel, cublasHandle_t h, int n, void* result, size_t bytes,
+                       std::vector<void*> args) {
   if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (!result) return CUBLAS_STATUS_INVALID_VALUE;
   bool host = h->pointerMode == CUBLAS_POINTER_MODE_HOST;
   if (n <= 0) {
-    if (host) *result = 0;
-    else if (cudaMemsetAsync(result, 0, sizeof(T), h->stream) != cudaSuccess) return CUBLAS_STATUS_EXECUTION_FAILED;
+    if (host) std::memset(result, 0, bytes);
+    else if (cudaMemsetAsync(result, 0, bytes, h->stream) != cudaSuccess) return CUBLAS_STATUS_EXECUTION_FAILED;
     return CUBLAS_STATUS_SUCCESS;
   }
-  T* target = result;
-  if (host && cudaMalloc(reinterpret_cast<void**>(&target), sizeof(T)) != cudaSuccess)
-    return CUBLAS_STATUS_EXECUTION_FAILED;
+  void* target = result;
+  if (host && cudaMalloc(&target, bytes) != cudaSuccess) return CUBLAS_STATUS_EXECUTION_FAILED;
   args.push_back(&target);
   cudaError_t e = kernels().launch(kernel, dim3{1, 1, 1}, dim3{256, 1, 1}, h->stream, args);
   if (host) {
     if (e == cudaSuccess)
-      e = cudaMemcpyAsync(result, target, sizeof(T), predatar::cudart::cudaMemcpyDeviceToHost, h->stream);
+      e = cudaMemcpyAsync(result, target, bytes, predatar::cudart::cudaMemcpyDeviceToHost, h->stream);
     if (e == cudaSuccess) e = cudaStreamSynchronize(h->stream);
     cudaFree(target);
   }
   return launched(e);
+}
+template <class T>
+cublasStatus reduction(const char* kernel, cublasHandle_t h, int n, T* result, std::vector<void*> args) {
+  return reduction(kernel, h, n, result, sizeof(T), std::move(args));
 }
 
 template <class T>
@@ -423,4 +428,89 @@ CUBLAS_API cublasStatus cublasSgetrfBatched(cublasHandle_t h, int n, float* cons
 CUBLAS_API cublasStatus cublasDgetrfBatched(cublasHandle_t h, int n, double* const A[], int lda, int* pivots,
                                             int* info, int batch) {
   return getrfBatched("predatar_cublas_dgetrf_batched", h, n, A, lda, pivots, info, batch);
+}
+
+// ---------------------------------------------------------------- mixed types
+
+namespace {
+
+enum DataType : int { R_32F = 0, R_64F = 1, R_16F = 2, R_8I = 3, R_32I = 10, R_16BF = 14 };
+
+size_t bytesOf(int type) {
+  switch (type) {
+    case R_32F: case R_32I: return 4;
+    case R_64F: return 8;
+    case R_16F: case R_16BF: return 2;
+    case R_8I: return 1;
+    default: return 0;
+  }
+}
+
+// What a cublasComputeType_t (or, as older code passes, a cudaDataType)
+// means here: the type of alpha and beta and what the products are summed in
+// (the kernel's `accumulate`: 0 float, 1 double, 2 int). The 16F compute
+// types sum in float, not half: results may differ from NVIDIA's in the last
+// bits of a half.
+struct Compute {
+  int scalarType = -1;
+  int accumulate = 0;
+};
+Compute computeOf(int computeType) {
+  switch (computeType) {
+    case 64: case 65: case R_16F: return {R_16F, 0};                      // CUBLAS_COMPUTE_16F{,_PEDANTIC}
+    case 68: case 69: case 74: case 75: case 77: case R_32F: return {R_32F, 0};  // 32F, its FAST_* kinds
+    case 70: case 71: case R_64F: return {R_64F, 1};                      // CUBLAS_COMPUTE_64F{,_PEDANTIC}
+    case 72: case 73: case R_32I: return {R_32I, 2};                      // CUBLAS_COMPUTE_32I{,_PEDANTIC}
+    default: return {};
+  }
+}
+
+bool isOperandType(int t) { return t == R_16F || t == R_16BF || t == R_32F || t == R_64F || t == R_8I; }
+bool isResultType(int t) { return t == R_16F || t == R_16BF || t == R_32F || t == R_64F || t == R_32I; }
+
+// A host scalar's bytes, as the kernel takes them by value.
+unsigned long long bitsOf(const void* value, int type) {
+  unsigned long long bits = 0;
+  std::memcpy(&bits, value, bytesOf(type));
+  return bits;
+}
+
+}  // namespace
+
+CUBLAS_API cublasStatus cublasGemmEx(cublasHandle_t h, int transa, int transb, int m, int n, int k, const void* alpha,
+                                     const void* A, int aType, int lda, const void* B, int bType, int ldb,
+                                     const void* beta, void* C, int cType, int ldc, int computeType, int /*algo*/) {
+  if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  int ta = transposed(transa), tb = transposed(transb);
+  if (!gemmShapeValid(ta, tb, m, n, k, lda, ldb, ldc) || !alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
+  Compute compute = computeOf(computeType);
+  bool integer = compute.accumulate == 2;
+  if (compute.scalarType < 0 || !isOperandType(aType) || !isOperandType(bType) || !isResultType(cType) ||
+      (aType == R_8I) != integer || (bType == R_8I) != integer || (cType == R_32I) != integer)
+    return refuse("cublasGemmEx with these data and compute types", CUBLAS_STATUS_NOT_SUPPORTED,
+                  "CUBLAS_STATUS_NOT_SUPPORTED");
+  if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
+  bool device = h->pointerMode == CUBLAS_POINTER_MODE_DEVICE;
+  const void* alphaP = device ? alpha : nullptr;
+  const void* betaP = device ? beta : nullptr;
+  unsigned long long alphaBits = device ? 0 : bitsOf(alpha, compute.scalarType);
+  unsigned long long betaBits = device ? 0 : bitsOf(beta, compute.scalarType);
+  long long mm = m, nn = n, kk = k, la = lda, lb = ldb, lc = ldc;
+  return launched(kernels().launch("predatar_cublas_gemm_ex", uint64_t(m) * uint64_t(n), h->stream,
+                                   {&ta, &tb, &mm, &nn, &kk, &alphaP, &alphaBits, &betaP, &betaBits,
+                                    &compute.scalarType, &A, &aType, &la, &B, &bType, &lb, &C, &cType, &lc,
+                                    &compute.accumulate}));
+}
+
+CUBLAS_API cublasStatus cublasDotEx(cublasHandle_t h, int n, const void* x, int xType, int incx, const void* y,
+                                    int yType, int incy, void* result, int resultType, int executionType) {
+  bool floating = [](int t) { return t == R_16F || t == R_16BF || t == R_32F || t == R_64F; }(xType);
+  if (!floating || !isOperandType(yType) || yType == R_8I || !isResultType(resultType) || resultType == R_32I ||
+      (executionType != R_32F && executionType != R_64F))
+    return refuse("cublasDotEx with these data and execution types", CUBLAS_STATUS_NOT_SUPPORTED,
+                  "CUBLAS_STATUS_NOT_SUPPORTED");
+  long long nn = n, ix = incx, iy = incy;
+  int inDouble = executionType == R_64F;
+  return reduction("predatar_cublas_dot_ex", h, n, result, bytesOf(resultType),
+                   {&nn, &x, &xType, &ix, &y, &yType, &iy, &resultType, &inDouble});
 }

@@ -8,6 +8,9 @@
 // (1 - n + i) * inc from the pointer, as BLAS says. With beta == 0 the output
 // is not read (BLAS: it need not be initialized).
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 typedef long long i64;
 
 template <class T>
@@ -300,4 +303,75 @@ extern "C" __global__ void predatar_cublas_sasum(i64 n, const float* x, i64 incx
 
 extern "C" __global__ void predatar_cublas_dasum(i64 n, const double* x, i64 incx, double* result) {
   asum(n, x, incx, result);
+}
+
+// ---------------------------------------------------------------- mixed types (cublasGemmEx, cublasDotEx)
+
+// Operand and result types as cudaDataType numbers them.
+enum DataType : int { kR32F = 0, kR64F = 1, kR16F = 2, kR8I = 3, kR32I = 10, kR16BF = 14 };
+
+__device__ double loadAs(const void* p, i64 i, int type) {
+  switch (type) {
+    case kR32F: return static_cast<const float*>(p)[i];
+    case kR64F: return static_cast<const double*>(p)[i];
+    case kR16F: return __half2float(static_cast<const __half*>(p)[i]);
+    case kR16BF: return __bfloat162float(static_cast<const __nv_bfloat16*>(p)[i]);
+    case kR8I: return static_cast<const signed char*>(p)[i];
+    default: return static_cast<const int*>(p)[i];  // kR32I
+  }
+}
+
+__device__ void storeAs(void* p, i64 i, int type, double v) {
+  switch (type) {
+    case kR32F: static_cast<float*>(p)[i] = float(v); break;
+    case kR64F: static_cast<double*>(p)[i] = v; break;
+    case kR16F: static_cast<__half*>(p)[i] = __float2half_rn(float(v)); break;
+    case kR16BF: static_cast<__nv_bfloat16*>(p)[i] = __float2bfloat16_rn(float(v)); break;
+    default: static_cast<int*>(p)[i] = int(v); break;  // kR32I
+  }
+}
+
+// A scalar of `type`: through the device pointer, else its bits, passed by value.
+__device__ double scalarAs(const void* pointer, const unsigned long long& bits, int type) {
+  return loadAs(pointer ? pointer : &bits, 0, type);
+}
+
+// C = alpha op(A) op(B) + beta C with each operand of its own type, products
+// summed in Acc (float for the 32F and 16F compute types, double for 64F,
+// int for 32I); one thread per element of C.
+template <class Acc>
+__device__ void gemmEx(int transa, int transb, i64 m, i64 n, i64 k, Acc alpha, Acc beta, const void* A, int aType,
+                       i64 lda, const void* B, int bType, i64 ldb, void* C, int cType, i64 ldc) {
+  GRID_STRIDE(e, m * n) {
+    i64 i = e % m, j = e / m;
+    Acc sum = 0;
+    for (i64 l = 0; l < k; ++l)
+      sum += Acc(loadAs(A, transa ? l + i * lda : i + l * lda, aType)) *
+             Acc(loadAs(B, transb ? j + l * ldb : l + j * ldb, bType));
+    Acc out = beta == Acc(0) ? alpha * sum : alpha * sum + beta * Acc(loadAs(C, i + j * ldc, cType));
+    storeAs(C, i + j * ldc, cType, double(out));
+  }
+}
+
+// accumulate: 0 float, 1 double, 2 int.
+extern "C" __global__ void predatar_cublas_gemm_ex(int transa, int transb, i64 m, i64 n, i64 k, const void* alphaP,
+                                                   unsigned long long alphaBits, const void* betaP,
+                                                   unsigned long long betaBits, int scalarType, const void* A,
+                                                   int aType, i64 lda, const void* B, int bType, i64 ldb, void* C,
+                                                   int cType, i64 ldc, int accumulate) {
+  double alpha = scalarAs(alphaP, alphaBits, scalarType), beta = scalarAs(betaP, betaBits, scalarType);
+  if (accumulate == 0)
+    gemmEx<float>(transa, transb, m, n, k, float(alpha), float(beta), A, aType, lda, B, bType, ldb, C, cType, ldc);
+  else if (accumulate == 1)
+    gemmEx<double>(transa, transb, m, n, k, alpha, beta, A, aType, lda, B, bType, ldb, C, cType, ldc);
+  else
+    gemmEx<int>(transa, transb, m, n, k, int(alpha), int(beta), A, aType, lda, B, bType, ldb, C, cType, ldc);
+}
+
+// *result = x . y, the products summed in float (execution type 32F) or double.
+extern "C" __global__ void predatar_cublas_dot_ex(i64 n, const void* x, int xType, i64 incx, const void* y,
+                                                  int yType, i64 incy, int resultType, int inDouble, void* result) {
+  auto term = [&](i64 i) { return loadAs(x, at(i, n, incx), xType) * loadAs(y, at(i, n, incy), yType); };
+  double sum = inDouble ? blockSum<double>(n, term) : double(blockSum<float>(n, [&](i64 i) { return float(term(i)); }));
+  if (threadIdx.x == 0) storeAs(result, 0, resultType, sum);
 }
