@@ -121,11 +121,14 @@ def verdict(text, status, cpu, killed, cpu_limit):
     launched = LAUNCHES.findall(text)
     if killed or cpu >= 0.98 * cpu_limit or "CPU time limit" in text or re.search(r"Killed|signal 24", text):
         return "LIMIT", errors[0] if errors else ""
-    if exited and exited[-1] != "0" and launched and launched[-1] == "0" and MISSING_INPUT.search(text):
-        # (no kernel ran: HeCBench keeps its data apart)
+    if exited and launched and launched[-1] == "0" and MISSING_INPUT.search(text):
+        # (no kernel ran: HeCBench keeps its data apart; some programs exit 0 even so)
         return "INPUT", next(line for line in text.splitlines() if MISSING_INPUT.search(line))[:160]
     if re.search(r"\bFAIL(ED|URE)?\b", text) and not errors:
         return "FAIL", next(line for line in text.splitlines() if re.search(r"\bFAIL", line))[:160]
+    crashed = [e for e in errors if e.startswith("the program's host code crashed")]
+    if crashed:  # (predatar's note of where the program's own code died)
+        return "CRASH", crashed[0][:200]
     if errors:
         return "REFUSED", errors[0][:200]
     if re.search(r"terminated by signal|Segmentation fault|Aborted|core dumped", text):
