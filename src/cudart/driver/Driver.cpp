@@ -159,8 +159,8 @@ PREDATAR_DRIVER_API CUresult cuDriverGetVersion(int* version) {
 // The runtime's entry points to the driver: NVIDIA libraries with their own
 // static runtime look everything up through these, which stay refused.
 PREDATAR_DRIVER_API CUresult cuGetProcAddress_v2(const char* symbol, void**, int, uint64_t, void*) {
-  return refuse((std::string("cuGetProcAddress of ") + (symbol ? symbol : "(null)")).c_str(),
-                __builtin_return_address(0));
+  std::string name = !symbol ? "(null)" : !*symbol ? "\"\" (an empty name)" : symbol;
+  return refuse(("cuGetProcAddress of " + name).c_str(), __builtin_return_address(0));
 }
 
 // NVIDIA's NVRTC (lib/libnvrtc.so.13 forwards to it) asks for an export
