@@ -134,18 +134,8 @@ template <class T> void setpGeneral(Ctx& x, const Instr& in, uint32_t m) {
   const uint64_t* c = in.nsrc > 2 ? S(x, in.src[2]) : nullptr;
   forLanes(m, [&](uint32_t l) {
     bool t = compare<T>(in.cmp, get<T>(a[l]), get<T>(b[l]));
-    bool f = !t;
-    if (c) {
-      bool cv = (c[l] != 0) != in.negC;
-      switch (in.boolOp) {
-        case ptx::BoolOp::And: t = t && cv; f = f && cv; break;
-        case ptx::BoolOp::Or: t = t || cv; f = f || cv; break;
-        case ptx::BoolOp::Xor: t = t != cv; f = f != cv; break;
-        default: break;
-      }
-    }
-    p[l] = t;
-    if (q) q[l] = f;
+    p[l] = c ? withPredicate(in, t, c[l]) : t;
+    if (q) q[l] = c ? withPredicate(in, !t, c[l]) : !t;
   });
 }
 
@@ -157,12 +147,7 @@ template <class T> void setInstr(Ctx& x, const Instr& in, uint32_t m) {
   uint32_t truth = setTrueBits(in.type2);
   forLanes(m, [&](uint32_t l) {
     bool t = compare<T>(in.cmp, get<T>(a[l]), get<T>(b[l]));
-    if (c) {
-      bool cv = (c[l] != 0) != in.negC;
-      if (in.boolOp == ptx::BoolOp::And) t = t && cv;
-      else if (in.boolOp == ptx::BoolOp::Or) t = t || cv;
-      else if (in.boolOp == ptx::BoolOp::Xor) t = t != cv;
-    }
+    if (c) t = withPredicate(in, t, c[l]);
     d[l] = t ? truth : 0u;
   });
 }

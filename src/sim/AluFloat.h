@@ -151,32 +151,33 @@ inline ExecFn halfSelect(const Instr& in) {
     default: return nullptr;
   }
 }
+// A comparison's result `t` combined with setp's or set's predicate operand
+// ({!}c, by .and, .or or .xor).
+inline bool withPredicate(const Instr& in, bool t, uint64_t c) {
+  bool cv = (c != 0) != in.negC;
+  if (in.boolOp == ptx::BoolOp::And) return t && cv;
+  if (in.boolOp == ptx::BoolOp::Or) return t || cv;
+  if (in.boolOp == ptx::BoolOp::Xor) return t != cv;
+  return t;
+}
+
 template <bool BF, int N> void halfSetp(Ctx& x, const Instr& in, uint32_t m) {
   uint64_t* p = D(x, in.dst[0]);
   uint64_t* q = in.ndst > 1 ? D(x, in.dst[1]) : nullptr;
   const uint64_t* a = S(x, in.src[0]);
   const uint64_t* b = S(x, in.src[1]);
   const uint64_t* c = in.nsrc > 2 ? S(x, in.src[2]) : nullptr;
+  // (one half: p and q are the comparison and its negation, each combined
+  // with c; a pair: p and q are the two halves' comparisons, each combined)
+  auto combined = [&](bool t, uint32_t l) { return c ? withPredicate(in, t, c[l]) : t; };
   forLanes(m, [&](uint32_t l) {
     bool r[2] = {false, false};
     for (int k = 0; k < N; ++k) {
       double av = hget<BF>(uint16_t(a[l] >> (16 * k))), bv = hget<BF>(uint16_t(b[l] >> (16 * k)));
-      bool t = compare<double>(in.cmp, av, bv);
-      if (c) {
-        bool cv = (c[l] != 0) != in.negC;
-        if (in.boolOp == ptx::BoolOp::And) t = t && cv;
-        else if (in.boolOp == ptx::BoolOp::Or) t = t || cv;
-        else if (in.boolOp == ptx::BoolOp::Xor) t = t != cv;
-      }
-      r[k] = t;
+      r[k] = compare<double>(in.cmp, av, bv);
     }
-    if (N == 1) {
-      p[l] = r[0];
-      if (q) q[l] = !r[0];
-    } else {
-      p[l] = r[0];
-      if (q) q[l] = r[1];
-    }
+    p[l] = combined(r[0], l);
+    if (q) q[l] = combined(N == 1 ? !r[0] : r[1], l);
   });
 }
 
@@ -208,12 +209,7 @@ template <bool BF, int N> void halfSet(Ctx& x, const Instr& in, uint32_t m) {
     for (int k = 0; k < N; ++k) {
       double av = hget<BF>(uint16_t(a[l] >> (16 * k))), bv = hget<BF>(uint16_t(b[l] >> (16 * k)));
       bool t = compare<double>(in.cmp, av, bv);
-      if (c) {
-        bool cv = (c[l] != 0) != in.negC;
-        if (in.boolOp == ptx::BoolOp::And) t = t && cv;
-        else if (in.boolOp == ptx::BoolOp::Or) t = t || cv;
-        else if (in.boolOp == ptx::BoolOp::Xor) t = t != cv;
-      }
+      if (c) t = withPredicate(in, t, c[l]);
       if (t) bits |= uint64_t(truth) << (16 * k);
     }
     d[l] = bits;

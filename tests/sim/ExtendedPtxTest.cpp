@@ -177,3 +177,61 @@ TEST(ExtendedPtx, BranchIndexOutOfRangeFaults) {
 
 }  // namespace
 }  // namespace predatar::sim::testing
+
+namespace predatar::sim::testing {
+namespace {
+
+// setp and set on halves with a predicate operand: p = (a < b) and c, q =
+// !(a < b) and c (not the negation of p); set writes 1.0 or all ones per
+// half. Registers declared as `.reg.b16` (one token, as cuda_fp16.hpp's asm).
+const char* kHalfCompareKernel = R"(
+.visible .entry hc(.param .u64 out)
+{
+.reg.b16 %h<4>;
+.reg .b32 %r<8>;
+.reg .pred %p<6>;
+.reg .b64 %rd<2>;
+ld.param.u64 %rd1, [out];
+mov.b16 %h1, 0x3C00;
+mov.b16 %h2, 0x4000;
+setp.eq.u32 %p1, 0, 1;
+setp.lt.and.f16 %p2|%p3, %h1, %h2, %p1;
+selp.u32 %r1, 1, 0, %p2;
+selp.u32 %r2, 1, 0, %p3;
+setp.lt.or.f16 %p4|%p5, %h1, %h2, !%p1;
+selp.u32 %r3, 1, 0, %p4;
+selp.u32 %r4, 1, 0, %p5;
+set.lt.f16.f16 %h3, %h1, %h2;
+cvt.u32.u16 %r5, %h3;
+mov.b32 %r6, {%h1, %h2};
+mov.b32 %r7, {%h2, %h1};
+set.lt.u32.f16x2 %r6, %r6, %r7;
+st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+st.global.v2.u32 [%rd1+16], {%r5, %r6};
+ret;
+}
+)";
+
+TEST(ExtendedPtx, HalfComparisonsWithAPredicateOperand) {
+  DeviceMemory memory;
+  auto m = loadPtx(std::string(kHeader) + kHalfCompareKernel, "hc.ptx", memory);
+  ASSERT_TRUE(m.ok()) << m.status();
+  uint64_t out = memory.allocate(24, "out");
+  LaunchConfig cfg;
+  cfg.grid = {1, 1, 1};
+  cfg.block = {1, 1, 1};
+  cfg.args = {&out};
+  NullSink sink;
+  auto st = launch(**m, "hc", cfg, memory, sink);
+  ASSERT_TRUE(st.ok()) << st;
+  const auto* r = reinterpret_cast<const uint32_t*>(out);
+  EXPECT_EQ(r[0], 0u);  // (1 < 2) and false
+  EXPECT_EQ(r[1], 0u);  // !(1 < 2) and false
+  EXPECT_EQ(r[2], 1u);  // (1 < 2) or true
+  EXPECT_EQ(r[3], 1u);  // !(1 < 2) or true
+  EXPECT_EQ(r[4], 0x3C00u);      // set.f16: 1.0
+  EXPECT_EQ(r[5], 0x0000FFFFu);  // low half 1 < 2, high half 2 < 1 is false
+}
+
+}  // namespace
+}  // namespace predatar::sim::testing
