@@ -1,7 +1,9 @@
 // Host code that dereferences a device pointer faults, as on a GPU (device
 // memory is not mapped into the host's address space there): cudaMalloc'd
 // memory lives in a sim::DeviceArena that is PROT_NONE outside the runtime.
-// The SIGSEGV handler says what happened before the program dies of it.
+// The SIGSEGV handler says what happened before the program dies of it: a
+// host dereference of device memory, or, for any other fault, whose code
+// crashed (the program's host code or predatar's runtime, and where).
 #pragma once
 
 namespace predatar::cudart {
