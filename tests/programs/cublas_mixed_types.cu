@@ -1,6 +1,7 @@
 // cuBLAS's mixed-type routines: cublasGemmEx (f16, bf16, f32, f64 and int8
-// operands; 16F/32F/64F/32I compute types; host and device scalars) and
-// cublasDotEx, each checked against the same product computed on the host.
+// operands; 16F/32F/64F/32I compute types; host and device scalars),
+// cublasHgemm and cublasDotEx, each checked against the same product
+// computed on the host.
 #include <cmath>
 #include <cstdio>
 #include <cublas_v2.h>
@@ -79,6 +80,9 @@ int main() {
   CHECK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K, &hOne, A16, CUDA_R_16F, M, B16, CUDA_R_16F, K, &hZero, C16,
                      CUDA_R_16F, M, CUBLAS_COMPUTE_16F, CUBLAS_GEMM_DEFAULT));
   printf("f16 x f16 -> f16 (16F): error %g\n", error<__half>(C16, [](__half v) { return __half2float(v); }));
+  CHECK(cublasHgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K, &hOne, static_cast<__half*>(A16), M,
+                    static_cast<__half*>(B16), K, &hZero, static_cast<__half*>(C16), M));
+  printf("cublasHgemm: error %g\n", error<__half>(C16, [](__half v) { return __half2float(v); }));
   double dOne = 1, dHalf = 0.5;
   CHECK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K, &dOne, A64, CUDA_R_64F, M, B64, CUDA_R_64F, K, &zero, C64,
                      CUDA_R_64F, M, CUBLAS_COMPUTE_64F, CUBLAS_GEMM_DEFAULT));

@@ -2,7 +2,7 @@
 // routines of CublasKernels.cu (gemv, gemm, axpy, scal, dot, nrm2, asum,
 // batched and strided-batched gemm, batched LU (getrf); single and double
 // precision; and the mixed-type cublasGemmEx and cublasDotEx: f16, bf16,
-// f32, f64 and int8 operands), launched on the handle's stream so the detectors check
+// f32, f64 and int8 operands; cublasHgemm), launched on the handle's stream so the detectors check
 // their accesses like any kernel's. Results are those of a plain loop in
 // order, so they may differ from NVIDIA's in the last bits (its order of
 // summation differs). Everything else cuBLAS exports is refused by name
@@ -500,6 +500,14 @@ CUBLAS_API cublasStatus cublasGemmEx(cublasHandle_t h, int transa, int transb, i
                                    {&ta, &tb, &mm, &nn, &kk, &alphaP, &alphaBits, &betaP, &betaBits,
                                     &compute.scalarType, &A, &aType, &la, &B, &bType, &lb, &C, &cType, &lc,
                                     &compute.accumulate}));
+}
+
+// Half-precision gemm: cublasGemmEx with f16 operands, scalars and result
+// (summed in float, as computeOf says of the 16F compute type).
+CUBLAS_API cublasStatus cublasHgemm(cublasHandle_t h, int transa, int transb, int m, int n, int k, const void* alpha,
+                                    const void* A, int lda, const void* B, int ldb, const void* beta, void* C,
+                                    int ldc) {
+  return cublasGemmEx(h, transa, transb, m, n, k, alpha, A, R_16F, lda, B, R_16F, ldb, beta, C, R_16F, ldc, R_16F, 0);
 }
 
 CUBLAS_API cublasStatus cublasDotEx(cublasHandle_t h, int n, const void* x, int xType, int incx, const void* y,
