@@ -1,6 +1,7 @@
 #include "cudart/runtime/HostAccess.h"
 
 #include <dlfcn.h>
+#include <execinfo.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -49,6 +50,20 @@ const void* faultingInstruction(void* context) {
 #endif
 }
 
+// Whether the frame that called the faulting code at `pc` (the first frame
+// after it, on the stack backtrace() unwinds through the signal frame) is in
+// the object loaded at `base`.
+bool calledFromObject(const void* pc, const void* base) {
+  void* frames[64];
+  int n = backtrace(frames, 64);
+  for (int i = 0; i + 1 < n; ++i) {
+    if (frames[i] != pc) continue;
+    Dl_info caller{};
+    return dladdr(frames[i + 1], &caller) && caller.dli_fbase == base;
+  }
+  return false;
+}
+
 // A fault outside device memory that will kill the program (no handler of
 // its own before ours): says whose code faulted, so that a crash in the
 // program's host code (an unchecked failed malloc, a missing input file)
@@ -63,6 +78,11 @@ void describeCrash(siginfo_t* info, void* context) {
   Dl_info where{}, self{};
   bool known = pc && dladdr(pc, &where) && where.dli_fname;
   dladdr(reinterpret_cast<const void*>(&describeCrash), &self);
+  bool ours = known && where.dli_fbase == self.dli_fbase;
+  // A fault in the C library (memcpy, fread) belongs to its caller: ours
+  // when predatar's runtime called it (a cudaMemcpy of a bad host pointer,
+  // or a bug of ours), else the program's.
+  bool calledByUs = known && !ours && calledFromObject(pc, self.dli_fbase);
   auto address = reinterpret_cast<unsigned long long>(info->si_addr);
   auto offset = known ? (unsigned long long)(static_cast<const char*>(pc) - static_cast<const char*>(where.dli_fbase))
                       : 0ull;
@@ -77,11 +97,12 @@ void describeCrash(siginfo_t* info, void* context) {
     std::snprintf(place, sizeof place, "%s+0x%llx (addr2line -f -e %s 0x%llx names the function and line)",
                   where.dli_fname, offset, where.dli_fname, offset);
   char text[1280];
-  if (known && where.dli_fbase == self.dli_fbase) {
+  if (ours || calledByUs) {
     std::snprintf(text, sizeof text,
-                  "predatar: error: predatar's runtime crashed (SIGSEGV at address 0x%llx in %s): this is a bug in "
-                  "predatar, not in the program; please report it with the program\n",
-                  address, place);
+                  "predatar: error: predatar's runtime crashed (SIGSEGV at address 0x%llx in %s%s): unless the "
+                  "program passed a CUDA call a bad host pointer (which crashes NVIDIA's runtime too), this is a "
+                  "bug in predatar; please report it with the program\n",
+                  address, place, calledByUs ? ", which predatar's runtime called" : "");
   } else {
     std::snprintf(text, sizeof text,
                   "predatar: error: the program's host code crashed: SIGSEGV at address 0x%llx in %s%s\n", address,
@@ -137,6 +158,8 @@ void protectDeviceMemoryFromHost(Runtime& runtime) {
   action.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigemptyset(&action.sa_mask);
   sigaction(SIGSEGV, &action, &previousAction);
+  void* warm[1];
+  backtrace(warm, 1);  // (loads the unwinder now: in the handler it must not allocate)
 }
 
 }  // namespace predatar::cudart
