@@ -8,9 +8,6 @@
 // (1 - n + i) * inc from the pointer, as BLAS says. With beta == 0 the output
 // is not read (BLAS: it need not be initialized).
 
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
 typedef long long i64;
 
 template <class T>
@@ -310,12 +307,32 @@ extern "C" __global__ void predatar_cublas_dasum(i64 n, const double* x, i64 inc
 // Operand and result types as cudaDataType numbers them.
 enum DataType : int { kR32F = 0, kR64F = 1, kR16F = 2, kR8I = 3, kR32I = 10, kR16BF = 14 };
 
+// f16 and bf16 by their bits: cuda_fp16.h and cuda_bf16.h would put their
+// internal functions in the PTX under names that depend on where this file
+// is, and the committed PTX must not (regenerate_ptx.sh --check).
+__device__ float halfToFloat(unsigned short bits) {
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(bits));
+  return f;
+}
+__device__ unsigned short floatToHalf(float v) {
+  unsigned short bits;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(bits) : "f"(v));
+  return bits;
+}
+__device__ float bf16ToFloat(unsigned short bits) { return __uint_as_float(unsigned(bits) << 16); }
+__device__ unsigned short floatToBf16(float v) {  // to nearest even
+  unsigned x = __float_as_uint(v);
+  if ((x & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FFF;  // NaN
+  return (unsigned short)((x + 0x7FFFu + ((x >> 16) & 1u)) >> 16);
+}
+
 __device__ double loadAs(const void* p, i64 i, int type) {
   switch (type) {
     case kR32F: return static_cast<const float*>(p)[i];
     case kR64F: return static_cast<const double*>(p)[i];
-    case kR16F: return __half2float(static_cast<const __half*>(p)[i]);
-    case kR16BF: return __bfloat162float(static_cast<const __nv_bfloat16*>(p)[i]);
+    case kR16F: return halfToFloat(static_cast<const unsigned short*>(p)[i]);
+    case kR16BF: return bf16ToFloat(static_cast<const unsigned short*>(p)[i]);
     case kR8I: return static_cast<const signed char*>(p)[i];
     default: return static_cast<const int*>(p)[i];  // kR32I
   }
@@ -325,8 +342,8 @@ __device__ void storeAs(void* p, i64 i, int type, double v) {
   switch (type) {
     case kR32F: static_cast<float*>(p)[i] = float(v); break;
     case kR64F: static_cast<double*>(p)[i] = v; break;
-    case kR16F: static_cast<__half*>(p)[i] = __float2half_rn(float(v)); break;
-    case kR16BF: static_cast<__nv_bfloat16*>(p)[i] = __float2bfloat16_rn(float(v)); break;
+    case kR16F: static_cast<unsigned short*>(p)[i] = floatToHalf(float(v)); break;
+    case kR16BF: static_cast<unsigned short*>(p)[i] = floatToBf16(float(v)); break;
     default: static_cast<int*>(p)[i] = int(v); break;  // kR32I
   }
 }
