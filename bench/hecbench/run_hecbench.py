@@ -39,14 +39,11 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "samples"))
 from run_samples import limit_child  # noqa: E402  (the same limits as the samples' runs)
 
-ARCH = "75"  # --arch
-
-
-def build_flags(folder):
+def build_flags(folder, arch):
     """make's variables: sm_75 or --arch's (ARCH is the whole name in most Makefiles, its number in
     some), the shared runtime predatar replaces, line numbers for the reports."""
     makefile = (folder / "Makefile").read_text(errors="replace")
-    arch = ARCH if re.search(r"(sm|compute)_\$\(ARCH\)", makefile) else f"sm_{ARCH}"
+    arch = arch if re.search(r"(sm|compute)_\$\(ARCH\)", makefile) else f"sm_{arch}"
     return [f"ARCH={arch}", "EXTRA_CFLAGS=-cudart shared -lineinfo"]
 # predatar's own errors, refused calls and kernel faults (what stopped or changed the run)
 PREDATAR_ERROR = re.compile(r"^predatar: error: (.*)$|^========= REFUSED: (.*)$|^========= (KERNEL FAULT .*)$", re.M)
@@ -73,11 +70,11 @@ def programs(root, names, sample, seed):
     return sorted(random.Random(seed).sample(every, min(sample, len(every)))) if sample else every
 
 
-def build(folder, log):
+def build(folder, log, arch):
     """Whether `make` built the program (its output goes to `log`)."""
     with open(log, "wb") as out:
-        done = subprocess.run(["make", "-s", *build_flags(folder)], cwd=folder, stdout=out, stderr=subprocess.STDOUT,
-                              timeout=1800)
+        done = subprocess.run(["make", "-s", *build_flags(folder, arch)], cwd=folder, stdout=out,
+                              stderr=subprocess.STDOUT, timeout=1800)
     return done.returncode == 0
 
 
@@ -93,7 +90,7 @@ def run(args, folder, log, arguments=None):
     launcher = (f"{args.predatar} run -d {args.detectors} --threads 1 --progress 0 --error-exitcode 0 "
                 f"--print-limit 3 --")
     if arguments is None:
-        cmd = ["make", "-s", "run", *build_flags(folder), f"LAUNCHER={launcher}"]
+        cmd = ["make", "-s", "run", *build_flags(folder, args.arch), f"LAUNCHER={launcher}"]
     else:
         cmd = [*launcher.split(), f"./{program_name(folder)}", *arguments.split()]
     start = time.monotonic()
@@ -147,7 +144,7 @@ def one(args, name):
     logs = Path(args.logs)
     row = {"name": name, "verdict": "BUILD", "reason": "", "cpu": 0.0, "races": "-", "launches": "-"}
     try:
-        built = build(folder, logs / f"{name}.build")
+        built = build(folder, logs / f"{name}.build", args.arch)
     except subprocess.TimeoutExpired:
         built = False
     if not built:
@@ -196,8 +193,6 @@ def main():
                                        "arguments (smaller than their Makefiles' GPU sizes) instead of `make run`")
     parser.add_argument("names", nargs="*")
     args = parser.parse_args()
-    global ARCH
-    ARCH = args.arch
     args.arguments = {}
     if args.args:
         for line in Path(args.args).read_text().splitlines():

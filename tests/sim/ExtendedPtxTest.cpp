@@ -175,12 +175,6 @@ TEST(ExtendedPtx, BranchIndexOutOfRangeFaults) {
   EXPECT_NE(std::string(st.message()).find("brx.idx index 2 outside its table of 2 targets"), std::string::npos) << st;
 }
 
-}  // namespace
-}  // namespace predatar::sim::testing
-
-namespace predatar::sim::testing {
-namespace {
-
 // setp and set on halves with a predicate operand: p = (a < b) and c, q =
 // !(a < b) and c (not the negation of p); set writes 1.0 or all ones per
 // half. Registers declared as `.reg.b16` (one token, as cuda_fp16.hpp's asm).

@@ -34,6 +34,15 @@ void noteForTheReport(const std::string& line) {
   ::close(fd);
 }
 
+}  // namespace
+
+void refusedByTheHost(const std::string& what) {
+  std::fprintf(stderr, "predatar: %s\n", what.c_str());
+  noteForTheReport(what);
+}
+
+namespace {
+
 // Prints the refusal once per name; with PREDATAR_STRICT=1 the process exits.
 void announce(const char* name, const char* returning) {
   static std::mutex mutex;
@@ -41,9 +50,7 @@ void announce(const char* name, const char* returning) {
   {
     std::lock_guard lock(mutex);
     if (reported->insert(name).second) {
-      std::string line = std::string(name) + " is not supported by the emulator (returning " + returning + ")";
-      std::fprintf(stderr, "predatar: %s\n", line.c_str());
-      noteForTheReport(line);
+      refusedByTheHost(std::string(name) + " is not supported by the emulator (returning " + returning + ")");
     }
   }
   const char* strict = std::getenv("PREDATAR_STRICT");
@@ -51,11 +58,6 @@ void announce(const char* name, const char* returning) {
 }
 
 }  // namespace
-
-void refusedByTheHost(const std::string& what) {
-  std::fprintf(stderr, "predatar: %s\n", what.c_str());
-  noteForTheReport(what);
-}
 
 int unsupported(const char* name) {
   announce(name, "cudaErrorNotSupported");

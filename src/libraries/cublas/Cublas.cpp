@@ -512,8 +512,7 @@ CUBLAS_API cublasStatus cublasHgemm(cublasHandle_t h, int transa, int transb, in
 
 CUBLAS_API cublasStatus cublasDotEx(cublasHandle_t h, int n, const void* x, int xType, int incx, const void* y,
                                     int yType, int incy, void* result, int resultType, int executionType) {
-  bool floating = [](int t) { return t == R_16F || t == R_16BF || t == R_32F || t == R_64F; }(xType);
-  if (!floating || !isOperandType(yType) || yType == R_8I || !isResultType(resultType) || resultType == R_32I ||
+  if (!isOperandType(xType) || xType == R_8I || !isOperandType(yType) || yType == R_8I || !isResultType(resultType) || resultType == R_32I ||
       (executionType != R_32F && executionType != R_64F))
     return refuse("cublasDotEx with these data and execution types", CUBLAS_STATUS_NOT_SUPPORTED,
                   "CUBLAS_STATUS_NOT_SUPPORTED");
