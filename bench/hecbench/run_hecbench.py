@@ -50,7 +50,7 @@ PREDATAR_ERROR = re.compile(r"^predatar: error: (.*)$|^========= REFUSED: (.*)$|
 EXITED = re.compile(r"program exited with (-?\d+)")
 RACES = re.compile(r"(\d+) unique races")
 LAUNCHES = re.compile(r"predatar: (\d+) kernel launch")
-MISSING_INPUT = re.compile(r"does not exist|[Ff]ailed to (load|open|recognize)|[Cc]annot open|[Cc]ould not (open|stat)|"
+MISSING_INPUT = re.compile(r"does not exist|[Ff]ailed to (load|open|recognize)|[Cc]annot (be )?open|[Cc]ould not (open|stat)|"
                            r"[Uu]nable to (open|read)|No such file|[Ee]rror (opening|reading)|not found|Bad file|"
                            r"Assertion `file' failed|was not opened")
 
@@ -82,6 +82,21 @@ def program_name(folder):
     """The Makefile's `program = NAME` (main when it says none)."""
     m = re.search(r"^program\s*=\s*(\S+)", (folder / "Makefile").read_text(errors="replace"), re.M)
     return m.group(1) if m else "main"
+
+
+def unlaunched_arguments(folder):
+    """The arguments of the Makefile's `./$(program) ...` run line when its $(LAUNCHER) prefixes another
+    command instead (che: `$(LAUNCHER) rm -rf out`), so that `make run` would run the program without
+    predatar; None when the launcher is on the program's line (or the line is not a plain command)."""
+    text = (folder / "Makefile").read_text(errors="replace")
+    recipe = re.search(r"^run\s*:[^\n]*\n((?:\t[^\n]*\n?)*)", text, re.M)
+    if not recipe or "$(LAUNCHER)" not in recipe.group(1):
+        return None
+    for line in recipe.group(1).splitlines():
+        m = re.match(r"\s*\./\$\(program\)([^;&|<>`]*)$", line)
+        if m:
+            return m.group(1).strip()
+    return None
 
 
 def run(args, folder, log, arguments=None):
@@ -151,7 +166,10 @@ def one(args, name):
         text = (logs / f"{name}.build").read_text(errors="replace")
         row["reason"] = next((line for line in text.splitlines() if "error" in line), text[-160:])[:160]
         return row
-    status, cpu, killed = run(args, folder, logs / f"{name}.log", args.arguments.get(name))
+    arguments = args.arguments.get(name)
+    if arguments is None:
+        arguments = unlaunched_arguments(folder)
+    status, cpu, killed = run(args, folder, logs / f"{name}.log", arguments)
     text = (logs / f"{name}.log").read_text(errors="replace")
     row["verdict"], row["reason"] = verdict(text, status, cpu, killed, args.cpu_limit)
     row["cpu"] = cpu

@@ -1,8 +1,9 @@
 // predatar's libcublas.so.13: the cuBLAS handle API and the level-1/2/3
 // routines of CublasKernels.cu (gemv, gemm, axpy, scal, dot, nrm2, asum,
 // batched and strided-batched gemm, batched LU (getrf); single and double
-// precision; and the mixed-type cublasGemmEx and cublasDotEx: f16, bf16,
-// f32, f64 and int8 operands; cublasHgemm), launched on the handle's stream so the detectors check
+// precision; and the mixed-type cublasGemmEx, its strided and pointer-array
+// batches, and cublasDotEx: f16, bf16, f32, f64 and int8 operands; cublasHgemm
+// and its batches), launched on the handle's stream so the detectors check
 // their accesses like any kernel's. Results are those of a plain loop in
 // order, so they may differ from NVIDIA's in the last bits (its order of
 // summation differs). Everything else cuBLAS exports is refused by name
@@ -477,37 +478,98 @@ unsigned long long bitsOf(const void* value, int type) {
 
 }  // namespace
 
-CUBLAS_API cublasStatus cublasGemmEx(cublasHandle_t h, int transa, int transb, int m, int n, int k, const void* alpha,
-                                     const void* A, int aType, int lda, const void* B, int bType, int ldb,
-                                     const void* beta, void* C, int cType, int ldc, int computeType, int /*algo*/) {
+namespace {
+
+// The operands of a batch of mixed-type gemms: each matrix through an array
+// of device pointers (arrays) or at a stride from the first; a single gemm is
+// a batch of one.
+struct GemmExOperands {
+  const void* A;
+  int aType;
+  long long lda, strideA;
+  const void* B;
+  int bType;
+  long long ldb, strideB;
+  void* C;
+  int cType;
+  long long ldc, strideC;
+};
+
+cublasStatus gemmEx(const char* routine, cublasHandle_t h, int transa, int transb, int m, int n, int k,
+                    const void* alpha, const void* beta, GemmExOperands o, int computeType, int batch, int arrays) {
   if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
   int ta = transposed(transa), tb = transposed(transb);
-  if (!gemmShapeValid(ta, tb, m, n, k, lda, ldb, ldc) || !alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
+  if (!gemmShapeValid(ta, tb, m, n, k, int(o.lda), int(o.ldb), int(o.ldc)) || !alpha || !beta || batch < 0)
+    return CUBLAS_STATUS_INVALID_VALUE;
   Compute compute = computeOf(computeType);
   bool integer = compute.accumulate == 2;
-  if (compute.scalarType < 0 || !isOperandType(aType) || !isOperandType(bType) || !isResultType(cType) ||
-      (aType == R_8I) != integer || (bType == R_8I) != integer || (cType == R_32I) != integer)
-    return refuse("cublasGemmEx with these data and compute types", CUBLAS_STATUS_NOT_SUPPORTED,
-                  "CUBLAS_STATUS_NOT_SUPPORTED");
-  if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
+  if (compute.scalarType < 0 || !isOperandType(o.aType) || !isOperandType(o.bType) || !isResultType(o.cType) ||
+      (o.aType == R_8I) != integer || (o.bType == R_8I) != integer || (o.cType == R_32I) != integer)
+    return refuse((std::string(routine) + " with these data and compute types").c_str(),
+                  CUBLAS_STATUS_NOT_SUPPORTED, "CUBLAS_STATUS_NOT_SUPPORTED");
+  if (m == 0 || n == 0 || batch == 0) return CUBLAS_STATUS_SUCCESS;
   bool device = h->pointerMode == CUBLAS_POINTER_MODE_DEVICE;
   const void* alphaP = device ? alpha : nullptr;
   const void* betaP = device ? beta : nullptr;
   unsigned long long alphaBits = device ? 0 : bitsOf(alpha, compute.scalarType);
   unsigned long long betaBits = device ? 0 : bitsOf(beta, compute.scalarType);
-  long long mm = m, nn = n, kk = k, la = lda, lb = ldb, lc = ldc;
-  return launched(kernels().launch("predatar_cublas_gemm_ex", uint64_t(m) * uint64_t(n), h->stream,
-                                   {&ta, &tb, &mm, &nn, &kk, &alphaP, &alphaBits, &betaP, &betaBits,
-                                    &compute.scalarType, &A, &aType, &la, &B, &bType, &lb, &C, &cType, &lc,
-                                    &compute.accumulate}));
+  long long mm = m, nn = n, kk = k, count = batch;
+  return launched(kernels().launch(
+      "predatar_cublas_gemm_ex", uint64_t(m) * uint64_t(n) * uint64_t(batch), h->stream,
+      {&ta, &tb, &mm, &nn, &kk, &alphaP, &alphaBits, &betaP, &betaBits, &compute.scalarType, &o.A, &o.aType, &o.lda,
+       &o.strideA, &o.B, &o.bType, &o.ldb, &o.strideB, &o.C, &o.cType, &o.ldc, &o.strideC, &compute.accumulate,
+       &count, &arrays}));
 }
 
-// Half-precision gemm: cublasGemmEx with f16 operands, scalars and result
-// (summed in float, as computeOf says of the 16F compute type).
+}  // namespace
+
+CUBLAS_API cublasStatus cublasGemmEx(cublasHandle_t h, int transa, int transb, int m, int n, int k, const void* alpha,
+                                     const void* A, int aType, int lda, const void* B, int bType, int ldb,
+                                     const void* beta, void* C, int cType, int ldc, int computeType, int /*algo*/) {
+  return gemmEx("cublasGemmEx", h, transa, transb, m, n, k, alpha, beta,
+                {A, aType, lda, 0, B, bType, ldb, 0, C, cType, ldc, 0}, computeType, 1, 0);
+}
+
+CUBLAS_API cublasStatus cublasGemmStridedBatchedEx(cublasHandle_t h, int transa, int transb, int m, int n, int k,
+                                                   const void* alpha, const void* A, int aType, int lda,
+                                                   long long strideA, const void* B, int bType, int ldb,
+                                                   long long strideB, const void* beta, void* C, int cType, int ldc,
+                                                   long long strideC, int batch, int computeType, int /*algo*/) {
+  return gemmEx("cublasGemmStridedBatchedEx", h, transa, transb, m, n, k, alpha, beta,
+                {A, aType, lda, strideA, B, bType, ldb, strideB, C, cType, ldc, strideC}, computeType, batch, 0);
+}
+
+CUBLAS_API cublasStatus cublasGemmBatchedEx(cublasHandle_t h, int transa, int transb, int m, int n, int k,
+                                            const void* alpha, const void* const A[], int aType, int lda,
+                                            const void* const B[], int bType, int ldb, const void* beta,
+                                            void* const C[], int cType, int ldc, int batch, int computeType,
+                                            int /*algo*/) {
+  return gemmEx("cublasGemmBatchedEx", h, transa, transb, m, n, k, alpha, beta,
+                {A, aType, lda, 0, B, bType, ldb, 0, const_cast<void**>(C), cType, ldc, 0}, computeType, batch, 1);
+}
+
+// Half-precision gemms: the mixed-type gemm with f16 operands, scalars and
+// result (summed in float, as computeOf says of the 16F compute type).
 CUBLAS_API cublasStatus cublasHgemm(cublasHandle_t h, int transa, int transb, int m, int n, int k, const void* alpha,
                                     const void* A, int lda, const void* B, int ldb, const void* beta, void* C,
                                     int ldc) {
-  return cublasGemmEx(h, transa, transb, m, n, k, alpha, A, R_16F, lda, B, R_16F, ldb, beta, C, R_16F, ldc, R_16F, 0);
+  return gemmEx("cublasHgemm", h, transa, transb, m, n, k, alpha, beta,
+                {A, R_16F, lda, 0, B, R_16F, ldb, 0, C, R_16F, ldc, 0}, R_16F, 1, 0);
+}
+
+CUBLAS_API cublasStatus cublasHgemmStridedBatched(cublasHandle_t h, int transa, int transb, int m, int n, int k,
+                                                  const void* alpha, const void* A, int lda, long long strideA,
+                                                  const void* B, int ldb, long long strideB, const void* beta,
+                                                  void* C, int ldc, long long strideC, int batch) {
+  return gemmEx("cublasHgemmStridedBatched", h, transa, transb, m, n, k, alpha, beta,
+                {A, R_16F, lda, strideA, B, R_16F, ldb, strideB, C, R_16F, ldc, strideC}, R_16F, batch, 0);
+}
+
+CUBLAS_API cublasStatus cublasHgemmBatched(cublasHandle_t h, int transa, int transb, int m, int n, int k,
+                                           const void* alpha, const void* const A[], int lda, const void* const B[],
+                                           int ldb, const void* beta, void* const C[], int ldc, int batch) {
+  return gemmEx("cublasHgemmBatched", h, transa, transb, m, n, k, alpha, beta,
+                {A, R_16F, lda, 0, B, R_16F, ldb, 0, const_cast<void**>(C), R_16F, ldc, 0}, R_16F, batch, 1);
 }
 
 CUBLAS_API cublasStatus cublasDotEx(cublasHandle_t h, int n, const void* x, int xType, int incx, const void* y,

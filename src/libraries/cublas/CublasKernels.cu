@@ -353,36 +353,63 @@ __device__ double scalarAs(const void* pointer, const unsigned long long& bits, 
   return loadAs(pointer ? pointer : &bits, 0, type);
 }
 
-// C = alpha op(A) op(B) + beta C with each operand of its own type, products
-// summed in Acc (float for the 32F and 16F compute types, double for 64F,
-// int for 32I); one thread per element of C.
-template <class Acc>
-__device__ void gemmEx(int transa, int transb, i64 m, i64 n, i64 k, Acc alpha, Acc beta, const void* A, int aType,
-                       i64 lda, const void* B, int bType, i64 ldb, void* C, int cType, i64 ldc) {
-  GRID_STRIDE(e, m * n) {
-    i64 i = e % m, j = e / m;
-    Acc sum = 0;
-    for (i64 l = 0; l < k; ++l)
-      sum += Acc(loadAs(A, transa ? l + i * lda : i + l * lda, aType)) *
-             Acc(loadAs(B, transb ? j + l * ldb : l + j * ldb, bType));
-    Acc out = beta == Acc(0) ? alpha * sum : alpha * sum + beta * Acc(loadAs(C, i + j * ldc, cType));
-    storeAs(C, i + j * ldc, cType, double(out));
+__device__ i64 bytesOf(int type) {
+  switch (type) {
+    case kR64F: return 8;
+    case kR16F: case kR16BF: return 2;
+    case kR8I: return 1;
+    default: return 4;  // kR32F, kR32I
   }
 }
 
-// accumulate: 0 float, 1 double, 2 int.
+// Matrix b of a batch: through an array of pointers in device memory
+// (arrays, as cublasGemmBatchedEx takes them) or at b * stride elements of
+// `type` from the first.
+struct BatchOperand {
+  const void* first;
+  int type, arrays;
+  i64 stride;
+  __device__ void* at(i64 b) const {
+    if (arrays) return static_cast<void* const*>(first)[b];
+    return const_cast<char*>(static_cast<const char*>(first)) + b * stride * bytesOf(type);
+  }
+};
+
+// C = alpha op(A) op(B) + beta C for each matrix of the batch, with each
+// operand of its own type, products summed in Acc (float for the 32F and 16F
+// compute types, double for 64F, int for 32I); one thread per element of
+// every C.
+template <class Acc>
+__device__ void gemmEx(int transa, int transb, i64 m, i64 n, i64 k, Acc alpha, Acc beta, BatchOperand A, i64 lda,
+                       BatchOperand B, i64 ldb, BatchOperand C, i64 ldc, i64 batch) {
+  GRID_STRIDE(e, m * n * batch) {
+    i64 b = e / (m * n), i = e % (m * n) % m, j = e % (m * n) / m;
+    const void *a = A.at(b), *bm = B.at(b);
+    void* c = C.at(b);
+    Acc sum = 0;
+    for (i64 l = 0; l < k; ++l)
+      sum += Acc(loadAs(a, transa ? l + i * lda : i + l * lda, A.type)) *
+             Acc(loadAs(bm, transb ? j + l * ldb : l + j * ldb, B.type));
+    Acc out = beta == Acc(0) ? alpha * sum : alpha * sum + beta * Acc(loadAs(c, i + j * ldc, C.type));
+    storeAs(c, i + j * ldc, C.type, double(out));
+  }
+}
+
+// accumulate: 0 float, 1 double, 2 int. A single gemm is a batch of one.
 extern "C" __global__ void predatar_cublas_gemm_ex(int transa, int transb, i64 m, i64 n, i64 k, const void* alphaP,
                                                    unsigned long long alphaBits, const void* betaP,
                                                    unsigned long long betaBits, int scalarType, const void* A,
-                                                   int aType, i64 lda, const void* B, int bType, i64 ldb, void* C,
-                                                   int cType, i64 ldc, int accumulate) {
+                                                   int aType, i64 lda, i64 strideA, const void* B, int bType, i64 ldb,
+                                                   i64 strideB, void* C, int cType, i64 ldc, i64 strideC,
+                                                   int accumulate, i64 batch, int arrays) {
   double alpha = scalarAs(alphaP, alphaBits, scalarType), beta = scalarAs(betaP, betaBits, scalarType);
+  BatchOperand a{A, aType, arrays, strideA}, b{B, bType, arrays, strideB}, c{C, cType, arrays, strideC};
   if (accumulate == 0)
-    gemmEx<float>(transa, transb, m, n, k, float(alpha), float(beta), A, aType, lda, B, bType, ldb, C, cType, ldc);
+    gemmEx<float>(transa, transb, m, n, k, float(alpha), float(beta), a, lda, b, ldb, c, ldc, batch);
   else if (accumulate == 1)
-    gemmEx<double>(transa, transb, m, n, k, alpha, beta, A, aType, lda, B, bType, ldb, C, cType, ldc);
+    gemmEx<double>(transa, transb, m, n, k, alpha, beta, a, lda, b, ldb, c, ldc, batch);
   else
-    gemmEx<int>(transa, transb, m, n, k, int(alpha), int(beta), A, aType, lda, B, bType, ldb, C, cType, ldc);
+    gemmEx<int>(transa, transb, m, n, k, int(alpha), int(beta), a, lda, b, ldb, c, ldc, batch);
 }
 
 // *result = x . y, the products summed in float (execution type 32F) or double.
