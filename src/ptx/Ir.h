@@ -155,6 +155,8 @@ struct Instr {
   AtomOp atom = AtomOp::None;
   uint8_t mode = 0;  // MulMode / ShflMode / VoteMode / BarKind / TestpMode / ClockKind / prmt mode
   uint8_t vec = 1;   // ld/st vector width
+  // uni: bra.uni; on a Bar, .aligned (bar.*, barrier.*.aligned: the threads
+  // of a warp execute it together).
   bool ftz = false, sat = false, nc = false, uni = false, negC = false, toGeneric = false;
   bool guardNeg = false;
   uint8_t carry = 0;  // AddCarry/SubCarry/MadCarry: kCarryOut | kCarryIn

@@ -289,6 +289,7 @@ absl::Status Parser::decode(std::string_view base, const std::vector<std::string
       return absl::OkStatus();
     }
     in.op = Op::Bar;
+    in.uni = base == "bar" || hasPart(parts, "aligned");  // every thread of a warp executes it together
     BarKind k = BarKind(in.mode);
     if (k == BarKind::RedPopc || k == BarKind::RedAnd || k == BarKind::RedOr) {
       // bar.red.popc.u32 d, a{, b}, {!}c

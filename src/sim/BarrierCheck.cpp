@@ -1,5 +1,6 @@
 #include "sim/BarrierCheck.h"
 
+#include <bit>
 #include <map>
 #include <vector>
 
@@ -74,6 +75,48 @@ std::optional<BarrierDivergence> findDivergentBarrier(const Launch& L, const Blo
            std::to_string(byPc.size()) + " different instructions: " + detail +
            "; undefined behaviour on a GPU, which compute-sanitizer --tool synccheck reports); this one waits";
   return d;
+}
+
+namespace {
+
+// An exit, or an unconditional branch to one: a lane there does nothing else.
+bool aboutToExit(const Launch& L, uint32_t pc) {
+  const auto& code = L.M.ir.code;
+  if (code[pc].guard == ptx::kNoRef && L.M.ctrl[pc] == Ctrl::Bra) pc = code[pc].target;
+  return code[pc].guard == ptx::kNoRef && L.M.ctrl[pc] == Ctrl::Exit;
+}
+
+}  // namespace
+
+void noteLanesOwingBarrier(const Launch& L, Warp& w, uint32_t arrived) {
+  w.owesBarrier &= ~arrived;
+  uint32_t atBarrier = 0;
+  forLanes(w.waiting, [&](uint32_t l) { if (w.waitKind[l] == kWaitBarrier) atBarrier |= 1u << l; });
+  forLanes(w.exists & ~w.exited & ~atBarrier, [&](uint32_t l) {
+    if (!aboutToExit(L, w.pc[l])) w.owesBarrier |= 1u << l;
+  });
+}
+
+void noteSkippedBarrier(Launch& L, const Warp& w, uint32_t lanes, uint32_t pc) {
+  if (!L.skippedBarrier.message.empty()) return;
+  uint32_t waiters = 0, barrierPc = 0;
+  forLanes(w.waiting, [&](uint32_t l) {
+    if (w.waitKind[l] != kWaitBarrier) return;
+    if (!waiters) barrierPc = w.pc[l];
+    waiters |= 1u << l;
+  });
+  if (!waiters) return;
+  uint32_t lane = uint32_t(std::countr_zero(lanes));
+  int others = std::popcount(lanes) - 1;
+  L.skippedBarrier.pc = barrierPc;
+  L.skippedBarrier.message =
+      "barrier error: divergent thread(s) in warp " + std::to_string(w.inBlock) + ": " + L.threadName(w, lane) +
+      (others ? " and " + std::to_string(others) + " more" : std::string()) +
+      " skipped the barrier (__syncthreads()) at " + L.userLine(barrierPc) + " that " +
+      std::to_string(std::popcount(waiters)) + " threads of its warp wait at, and exited at " + L.userLine(pc) +
+      ". A warp's threads execute an aligned barrier together: this is undefined behaviour on a GPU "
+      "(compute-sanitizer --tool synccheck reports it); predatar let the barrier complete without them, as the "
+      "PTX ISA says of exited threads. Make the condition around the barrier the same for the whole block.";
 }
 
 }  // namespace predatar::sim

@@ -30,4 +30,21 @@ struct BarrierDivergence {
 // released (they still sit at their barrier instruction).
 std::optional<BarrierDivergence> findDivergentBarrier(const Launch& L, const Block& b, uint32_t id);
 
+// The other half of the check, for a thread that skips the barrier and exits
+// (`if (c) __syncthreads();` with c false for some lanes of a warp, which then
+// reach the end of the kernel): exited threads count as arrived, so the
+// barrier completes, but an aligned barrier (bar.sync, __syncthreads()) is
+// executed by a warp's threads together, so skipping it is undefined
+// behaviour ("Divergent thread(s) in warp"). Not an error for a lane already
+// on its way out when its warp reached the barrier: an early `return` becomes
+// a predicated EXIT that the hardware takes before the barrier.
+//
+// When `arrived` lanes of `w` start waiting at an aligned block-wide barrier:
+// the warp's other live lanes (not about to exit) owe it (Warp::owesBarrier).
+void noteLanesOwingBarrier(const Launch& L, Warp& w, uint32_t arrived);
+// When `lanes` of `w` exit at `pc`: those that owed a barrier are noted, the
+// launch's first such case in Launch::skippedBarrier (undefined behaviour the
+// launch relied on, reported once per site).
+void noteSkippedBarrier(Launch& L, const Warp& w, uint32_t lanes, uint32_t pc);
+
 }  // namespace predatar::sim

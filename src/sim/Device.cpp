@@ -89,6 +89,20 @@ std::optional<DeviceMemory::Range> DeviceMemory::rangeOf(uint64_t address, uint6
   return std::nullopt;
 }
 
+std::string DeviceMemory::describeMiss(uint64_t address, uint64_t bytes) const {
+  constexpr uint64_t kNear = uint64_t(1) << 20;
+  auto it = allocations_.upper_bound(address);
+  if (it == allocations_.begin()) return "no allocation contains it";
+  const Allocation& a = std::prev(it)->second;  // a.base <= address
+  uint64_t end = a.base + a.bytes;
+  std::string name = (a.label.empty() ? std::string("an allocation") : a.label) + " (" + std::to_string(a.bytes) +
+                     " bytes)";
+  if (address < end)  // starts inside, runs past the end
+    return "its last " + std::to_string(address + bytes - end) + " bytes are past the end of " + name;
+  if (address - end < kNear) return std::to_string(address - end) + " bytes past the end of " + name;
+  return "no allocation contains it";
+}
+
 std::vector<DeviceMemory::Range> DeviceMemory::ranges() const {
   std::vector<Range> out;
   out.reserve(allocations_.size());

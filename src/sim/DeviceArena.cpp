@@ -63,7 +63,7 @@ DeviceArena::~DeviceArena() {
 const DeviceArena* DeviceArena::current() { return currentArena.load(); }
 
 uint64_t DeviceArena::allocate(uint64_t bytes) {
-  uint64_t size = roundUp(bytes ? bytes : 1, 256);
+  uint64_t size = roundUp(bytes ? bytes : 1, 256) + kRedZoneBytes;
   uint64_t offset = UINT64_MAX;
   for (auto it = free_.begin(); it != free_.end(); ++it) {
     if (it->second < size) continue;
@@ -95,14 +95,14 @@ uint64_t DeviceArena::allocate(uint64_t bytes) {
   } else {
     zero(offset, size);
   }
-  used_[offset] = size;
+  used_[offset] = size - kRedZoneBytes;
   return base_ + offset;
 }
 
 void DeviceArena::free(uint64_t address) {
   auto it = used_.find(address - base_);
   if (it == used_.end()) return;
-  uint64_t offset = it->first, size = it->second;
+  uint64_t offset = it->first, size = it->second + kRedZoneBytes;
   used_.erase(it);
   if (size >= kReturnPagesFrom) {  // whole pages inside the range go back to the system
     uint64_t from = roundUp(base_ + offset, pageSize()), to = (base_ + offset + size) / pageSize() * pageSize();

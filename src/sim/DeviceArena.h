@@ -10,8 +10,14 @@
 // a 2 MiB boundary, asks for transparent huge pages and changes protection in
 // whole 2 MiB granules, so a toggle costs one page-table entry per 2 MiB.
 //
-// Allocations are first-fit, 256-byte aligned, in address order; not thread
-// safe (the runtime serializes all calls under its lock).
+// Allocations are first-fit, 256-byte aligned, in address order, each
+// followed by a red zone of kRedZoneBytes that belongs to no block: packed
+// tight, an index one past the end of an array whose size is a multiple of
+// 256 bytes would read the next array, which the detectors would then report
+// as a race on it (HeCBench's tqs) instead of the out-of-bounds access it is.
+// (A GPU reads the next array there; compute-sanitizer's memcheck faults only
+// with --padding, which is what this is.) Not thread safe (the runtime
+// serializes all calls under its lock).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +28,8 @@ namespace predatar::sim {
 
 class DeviceArena {
  public:
+  static constexpr uint64_t kRedZoneBytes = 256;
+
   // Reserves `reserveBytes` of address space; null when the system refuses.
   static std::unique_ptr<DeviceArena> reserve(uint64_t reserveBytes);
   ~DeviceArena();

@@ -93,6 +93,10 @@ struct Warp {
   uint32_t exists = 0;      // lanes with a thread
   uint32_t exited = 0;
   uint32_t waiting = 0;     // lanes waiting (barrier / warp sync)
+  // Live lanes elsewhere while lanes of this warp wait at an aligned
+  // block-wide barrier, and not about to exit: each must arrive there too
+  // (sim/BarrierCheck.h).
+  uint32_t owesBarrier = 0;
   uint32_t carry = 0;       // per lane: the carry flag CC.CF of add.cc / addc ...
   uint32_t pc[32] = {};
   uint8_t waitKind[32] = {};
@@ -220,9 +224,16 @@ struct Launch {
   std::optional<FaultSite> faultSite;  // the first fault's thread and instruction
   uint64_t clockBase = 0;
   std::string residencyWarning;  // blocks were brought in on demand (sim/Residency.h)
-  // A shuffle read a lane that took no part (Memory.cpp): its pc and the note.
-  uint32_t undefinedShufflePc = 0;
-  std::string undefinedShuffle;
+  // Undefined behaviour the launch relied on, the first of each kind: a
+  // shuffle read a lane that took no part (Memory.cpp); a thread skipped an
+  // aligned barrier its warp waited at and exited (BarrierCheck.cpp); a
+  // thread ran a warp-synchronous instruction whose member mask leaves it out
+  // (WarpSync.cpp).
+  struct UndefinedNote {
+    uint32_t pc = 0;
+    std::string message;  // empty: none
+  };
+  UndefinedNote undefinedShuffle, skippedBarrier, outsideMemberMask;
   // Dynamic parallelism (sim/DeviceLaunch.cpp): parameter buffers handed out
   // and not yet launched, and the launches made.
   std::map<uint64_t, DeviceLaunchRequest> parameterBuffers;

@@ -562,8 +562,9 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
     stats->threadInstructions = L.threadSteps;
     if (!L.residencyWarning.empty()) stats->warnings.push_back(L.residencyWarning);
     if (!runner.progressWarning().empty()) stats->warnings.push_back(runner.progressWarning());
-    if (!L.undefinedShuffle.empty())
-      stats->undefinedBehaviour.push_back({K.name + " pc " + std::to_string(L.undefinedShufflePc), L.undefinedShuffle});
+    for (const Launch::UndefinedNote* note : {&L.undefinedShuffle, &L.skippedBarrier, &L.outsideMemberMask})
+      if (!note->message.empty())
+        stats->undefinedBehaviour.push_back({K.name + " pc " + std::to_string(note->pc), note->message});
     if (!st.ok()) stats->fault = L.faultSite;
     stats->deviceLaunches = std::move(L.deviceLaunches);
     stats->launchedDependents = L.launchedDependents;

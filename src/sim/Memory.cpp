@@ -187,8 +187,8 @@ static bool resolveEachLane(Ctx& x, ptx::Space space, const uint64_t* addr, uint
           auto alloc = L.memory.rangeOf(a, bytes);
           if (!alloc) {
             L.fault(w, l, x.pc, std::string("out-of-bounds ") + what + " of " + std::to_string(bytes) +
-                                    " bytes at global address " + hex(a) +
-                                    " (no allocation contains it)");
+                                    " bytes at global address " + hex(a) + " (" +
+                                    L.memory.describeMiss(a, bytes) + ")");
             ok = false;
             return;
           }
@@ -671,11 +671,11 @@ static uint32_t shflLanes(uint32_t lanes, uint32_t mask, const uint64_t* val, co
 // The first shuffle of a launch that read a lane taking no part: what the user should know.
 static void noteAbsentSource(Ctx& x, uint32_t readers) {
   Launch& L = *x.L;
-  if (!L.undefinedShuffle.empty()) return;
+  if (!L.undefinedShuffle.message.empty()) return;
   uint32_t lane = uint32_t(std::countr_zero(readers));
-  L.undefinedShufflePc = x.pc;
+  L.undefinedShuffle.pc = x.pc;
   int others = std::popcount(readers) - 1;
-  L.undefinedShuffle = "shfl.sync at " + L.userLine(x.pc) + ": " + L.threadName(*x.W, lane) +
+  L.undefinedShuffle.message = "shfl.sync at " + L.userLine(x.pc) + ": " + L.threadName(*x.W, lane) +
                        (others ? " and " + std::to_string(others) + " more lanes" : std::string()) +
                        " read a lane that takes no part "
                        "(no such thread, exited, or outside the member mask). CUDA leaves that value undefined; "

@@ -9,6 +9,7 @@
 #include <memory>
 #include <random>
 
+#include "sim/BarrierCheck.h"
 #include "sim/Livelock.h"
 #include "sim/Residency.h"
 #include "sim/WarpMemoryPool.h"
@@ -199,6 +200,10 @@ void Runner::exitLanes(Warp& w, uint32_t lanes, uint32_t pc) {
   L.sink.exit(ev);
   Block& b = L.blocks[w.block];
   b.exitedThreads += uint32_t(std::popcount(lanes));
+  if (uint32_t skipped = lanes & w.owesBarrier) {
+    noteSkippedBarrier(L, w, skipped, pc);
+    w.owesBarrier &= ~lanes;
+  }
   for (uint32_t active = b.activeBarriers; active; active &= active - 1)
     checkBarrier(b, uint32_t(std::countr_zero(active)), pc);
   if (w.waiting) releaseWarpSyncAfterExit(w);

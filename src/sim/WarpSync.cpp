@@ -5,6 +5,7 @@
 // launch.
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 
 #include "sim/BarrierCheck.h"
 #include "sim/Scheduler.h"
@@ -12,6 +13,25 @@
 namespace predatar::sim::detail {
 
 namespace {
+
+// The first thread of a launch that ran a warp-synchronous instruction
+// (__syncwarp, shfl/vote/match/redux .sync) outside its member mask.
+void noteOutsideMemberMask(Launch& L, const Warp& w, const Instr& in, uint32_t pc, uint32_t lanes, uint32_t member) {
+  if (!L.outsideMemberMask.message.empty()) return;
+  char maskText[16];
+  std::snprintf(maskText, sizeof maskText, "0x%08x", member);
+  std::string what = in.op == Op::BarWarpSync ? "__syncwarp (bar.warp.sync)" : std::string(ptx::toString(in.op)) + ".sync";
+  uint32_t lane = uint32_t(std::countr_zero(lanes));
+  L.outsideMemberMask.pc = pc;
+  L.outsideMemberMask.message =
+      "synchronization error: " + L.threadName(w, lane) +
+      (std::popcount(lanes) > 1 ? " and " + std::to_string(std::popcount(lanes) - 1) + " more lanes" : std::string()) +
+      " ran " + what + " at " + L.userLine(pc) + " with member mask " + maskText +
+      ", which leaves it out. The executing thread must be in the mask: this is undefined behaviour on a GPU "
+      "(compute-sanitizer --tool synccheck reports invalid arguments); predatar synchronized it with the lanes the "
+      "mask names. Compute the mask from the lanes that take this path (__activemask() or a __ballot_sync of the "
+      "same condition).";
+}
 
 uint32_t memberMaskSrc(const Instr& in) {
   switch (in.op) {
@@ -63,6 +83,7 @@ void Runner::checkBarrier(Block& b, uint32_t id, uint32_t pc) {
       w.waitKind[l] = kNotWaiting;
     });
     w.waiting &= ~rel;
+    if (rel) w.owesBarrier = 0;  // (every live lane arrived)
   }
   bar = Barrier{};
   b.activeBarriers &= ~(1u << id);
@@ -120,6 +141,7 @@ bool Runner::barrier(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t mas
       w.barrierId[l] = uint8_t(id);
     });
     w.waiting |= exec;
+    if (in.uni && bar.expected == 0) noteLanesOwingBarrier(L, w, exec);
   }
   checkBarrier(b, id, pc);
   if (!L.error.ok()) {
@@ -132,6 +154,14 @@ bool Runner::warpSync(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t& m
   if (!exec) return true;
   uint32_t first = uint32_t(std::countr_zero(exec));
   uint32_t member = uint32_t(S(x, in.src[memberMaskSrc(in)])[first]);
+  bool hasMemberMask = in.op == Op::BarWarpSync || in.op == Op::Shfl || in.op == Op::Vote || in.op == Op::Match ||
+                       in.op == Op::Redux;  // (not wmma, also warp-synchronous)
+  if (hasMemberMask) {  // (each lane's own mask: tiles of a warp name different ones)
+    const uint64_t* masks = S(x, in.src[memberMaskSrc(in)]);
+    uint32_t outside = 0;
+    forLanes(exec, [&](uint32_t l) { if (!((masks[l] >> l) & 1)) outside |= 1u << l; });
+    if (outside) noteOutsideMemberMask(L, w, in, pc, outside, uint32_t(masks[std::countr_zero(outside)]));
+  }
   uint32_t live = w.exists & ~w.exited;
   uint32_t required = member & live;
   bool anyPc = in.op == Op::BarWarpSync;

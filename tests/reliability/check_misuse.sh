@@ -4,7 +4,11 @@
 #   * divergent __syncthreads() (threads of a block, or lanes of a warp, at
 #     different barrier instructions): a kernel error as synccheck reports it,
 #     with file:line, kernel, block and thread, in text, JSON and SARIF, exit 3;
-#     a correct barrier after an early return stays clean;
+#     a correct barrier after an early return stays clean; lanes that skip a
+#     barrier their warp waits at and exit, and a __syncwarp whose mask leaves
+#     out its caller, get a note (undefined behaviour, run on);
+#   * a read one past the end of a cudaMalloc'd array faults as out of
+#     bounds, even where the next array would follow it;
 #   * a host dereference of cudaMalloc'd memory faults (SIGSEGV) with a message
 #     naming the pointer; managed and pinned memory stay host-accessible;
 #   * a fork() child's races are reported into the same run, with its pid.
@@ -15,20 +19,28 @@ ok() { pass=$((pass+1)); }
 bad() { echo "FAIL: $*"; fail=$((fail+1)); }
 run() { timeout 120 "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
 app=$dir/run/bin/misuse_app
+# Built from the source as it is now when nvcc is installed, else the
+# committed binary (rebuild it with the command in misuse_app.cu).
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+if [ -x "$nvcc" ]; then
+  "$nvcc" -cudart shared -lineinfo -arch=sm_75 -o "$tmp/misuse_app" "$dir/run/misuse_app.cu" ||
+    { echo "FAIL: nvcc could not build run/misuse_app.cu"; exit 1; }
+  app=$tmp/misuse_app
+fi
 
 # Divergent barriers.
 [ "$(run "$p" run -- "$app" barrier-block)" = 3 ] && grep -q "barrier error: divergent thread(s) in block" "$tmp/err" &&
-  grep -q "misuse_app.cu:19" "$tmp/err" && grep -q "misuse_app.cu:22" "$tmp/err" && grep -q "divergentBlock" "$tmp/out" &&
+  grep -q "misuse_app.cu:22" "$tmp/err" && grep -q "misuse_app.cu:25" "$tmp/err" && grep -q "divergentBlock" "$tmp/out" &&
   grep -q "KERNEL FAULT" "$tmp/out" && ok || bad "barrier-block text: $(cat "$tmp/out" "$tmp/err")"
 [ "$(run "$p" run -- "$app" barrier-warp)" = 3 ] && grep -q "divergent thread(s) in warp 0" "$tmp/err" &&
-  grep -q "misuse_app.cu:31" "$tmp/err" && grep -q "misuse_app.cu:34" "$tmp/err" && ok || bad "barrier-warp: $(cat "$tmp/err")"
+  grep -q "misuse_app.cu:34" "$tmp/err" && grep -q "misuse_app.cu:37" "$tmp/err" && ok || bad "barrier-warp: $(cat "$tmp/err")"
 [ "$(run "$p" run --format json -- "$app" barrier-block)" = 3 ] && ok || bad "barrier-block json exit"
 python3 -c "
 import json; e=json.load(open('$tmp/out'))['errors']
 assert len(e) == 1, e
 e=e[0]
 assert 'divergent thread(s) in block' in e['message'] and e['kernel'] == 'divergentBlock(int*)', e
-assert e['file'].endswith('misuse_app.cu') and e['line'] in (19, 22) and 'thread_index' in e and 'block_index' in e, e" &&
+assert e['file'].endswith('misuse_app.cu') and e['line'] in (22, 25) and 'thread_index' in e and 'block_index' in e, e" &&
   ok || bad "barrier json: $(cat "$tmp/out")"
 [ "$(run "$p" run --format sarif -- "$app" barrier-warp)" = 3 ] && ok || bad "barrier-warp sarif exit"
 python3 -c "
@@ -36,8 +48,21 @@ import json; inv=json.load(open('$tmp/out'))['runs'][0]['invocations'][0]
 n=inv['toolExecutionNotifications']
 assert not inv['executionSuccessful'] and len(n) == 1 and 'divergent' in n[0]['message']['text'], inv" &&
   ok || bad "barrier sarif: $(cat "$tmp/out")"
-[ "$(run "$p" run -- "$app" barrier-ok)" = 0 ] && grep -q "host\[0\] = 47" "$tmp/out" && ok ||
-  bad "barrier-ok: $(cat "$tmp/out" "$tmp/err")"
+[ "$(run "$p" run -- "$app" barrier-ok)" = 0 ] && grep -q "host\[0\] = 47" "$tmp/out" &&
+  ! grep -q "barrier error" "$tmp/err" && ok || bad "barrier-ok: $(cat "$tmp/out" "$tmp/err")"
+# A barrier skipped by lanes that then exit completes (exited threads count
+# as arrived) with a note; a mask that leaves out its caller, a note too.
+[ "$(run "$p" run -- "$app" barrier-skipped)" = 0 ] &&
+  grep -q "barrier error: divergent thread(s) in warp 1: block (0,0,0) thread (48,0,0) and 15 more skipped the barrier (__syncthreads()) at .*misuse_app.cu:60" "$tmp/err" &&
+  grep -q "16 threads of its warp wait at" "$tmp/err" && ok || bad "barrier-skipped: $(cat "$tmp/err")"
+[ "$(run "$p" run -- "$app" syncwarp-outside)" = 0 ] &&
+  grep -q "synchronization error: block (0,0,0) thread (16,0,0) ran __syncwarp (bar.warp.sync) at .*misuse_app.cu:72 .* with member mask 0x0000ffff, which leaves it out" "$tmp/err" &&
+  ok || bad "syncwarp-outside: $(cat "$tmp/err")"
+# One element past an array whose size is a multiple of 256 bytes, with
+# another array allocated after it: out of bounds, not a read of the other one.
+[ "$(run "$p" run -- "$app" read-past-end)" = 3 ] &&
+  grep -q "out-of-bounds load of 4 bytes at global address 0x[0-9a-f]* (0 bytes past the end of cudaMalloc #2 (1024 bytes))" "$tmp/err" &&
+  grep -q "misuse_app.cu:77" "$tmp/err" && ok || bad "read-past-end: $(cat "$tmp/err")"
 
 # Host dereference of device memory.
 code=$(run "$p" run -- "$app" host-deref)

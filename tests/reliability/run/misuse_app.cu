@@ -3,6 +3,9 @@
 //   misuse_app barrier-block  the two sides of a branch (different warps) each call __syncthreads()
 //   misuse_app barrier-warp   the same inside one warp (lanes 0-15 and 16-31)
 //   misuse_app barrier-ok     a correct exchange across one __syncthreads() (early return included)
+//   misuse_app barrier-skipped  lanes 48-63 skip a loop's last __syncthreads() and exit (a note, not a fault)
+//   misuse_app syncwarp-outside lane 16 runs __syncwarp with a mask that leaves it out (a note)
+//   misuse_app read-past-end  reads one int past a 1024-byte array with another array right after
 //   misuse_app host-deref     host code reads a cudaMalloc'd pointer (segfaults on a GPU)
 //   misuse_app managed-ok     host code reads cudaMallocManaged / cudaMallocHost memory (fine)
 //   misuse_app fork-race      a fork()ed child launches a racy kernel; the parent a clean one
@@ -44,6 +47,35 @@ __global__ void barrierOk(int* out) {
   out[threadIdx.x] = s[47 - threadIdx.x];
 }
 
+// Rounds of a loop, each with a barrier inside a condition: in the last
+// round lanes 48-63 of warp 1 skip it, run out of the loop and exit while
+// lanes 32-47 wait there.
+__global__ void skippedBarrier(int* out) {
+  __shared__ int s[64];
+  s[threadIdx.x] = 0;
+  __syncthreads();
+  for (int round = 0; round < 4; ++round) {
+    if (round * 64 + threadIdx.x < 4 * 64 - 16) {
+      s[threadIdx.x] += round;
+      __syncthreads();
+    }
+  }
+  if (threadIdx.x == 0) out[0] = s[0] + s[63];
+}
+
+// Lanes 0-16 take the branch; the mask names lanes 0-15.
+__global__ void syncwarpOutside(int* out) {
+  __shared__ int s[32];
+  unsigned mask = __ballot_sync(0xffffffff, threadIdx.x < 16);
+  if (threadIdx.x <= 16) {
+    s[threadIdx.x] = threadIdx.x;
+    __syncwarp(mask);
+    if (threadIdx.x == 0) out[0] = s[15];
+  }
+}
+
+__global__ void readPastEnd(const int* in, int* out) { out[threadIdx.x] = in[threadIdx.x + 256]; }
+
 __global__ void racy(int* data) { data[0] = threadIdx.x; }
 __global__ void clean(int* data) { data[threadIdx.x] = threadIdx.x; }
 
@@ -62,6 +94,15 @@ int main(int argc, char** argv) {
     divergentWarp<<<1, 32>>>(data);
   } else if (std::strcmp(mode, "barrier-ok") == 0) {
     barrierOk<<<1, 64>>>(data);
+  } else if (std::strcmp(mode, "barrier-skipped") == 0) {
+    skippedBarrier<<<1, 64>>>(data);
+  } else if (std::strcmp(mode, "syncwarp-outside") == 0) {
+    syncwarpOutside<<<1, 32>>>(data);
+  } else if (std::strcmp(mode, "read-past-end") == 0) {
+    int *array = nullptr, *next = nullptr;  // 256 ints each: next would start where array ends
+    if (check("malloc array", cudaMalloc(&array, 256 * sizeof(int)))) return 1;
+    if (check("malloc next", cudaMalloc(&next, 256 * sizeof(int)))) return 1;
+    readPastEnd<<<1, 1>>>(array, data);
   } else if (std::strcmp(mode, "host-deref") == 0) {
     cudaMemset(data, 0, 64 * sizeof(int));
     std::printf("host reads data[3] = %d\n", data[3]);  // a GPU's device memory is not host-mapped
