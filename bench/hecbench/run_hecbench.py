@@ -48,7 +48,7 @@ def build_flags(folder, arch):
 # predatar's own errors, refused calls and kernel faults (what stopped or changed the run)
 PREDATAR_ERROR = re.compile(r"^predatar: error: (.*)$|^========= REFUSED: (.*)$|^========= (KERNEL FAULT .*)$", re.M)
 EXITED = re.compile(r"program exited with (-?\d+)")
-RACES = re.compile(r"(\d+) unique races")
+RACES = re.compile(r"(\d+) unique races?\b")
 LAUNCHES = re.compile(r"predatar: (\d+) kernel launch")
 MISSING_INPUT = re.compile(r"does not exist|[Ff]ailed to (load|open|recognize)|[Cc]annot (be )?open|[Cc]ould not (open|stat)|"
                            r"[Uu]nable to (open|read)|No such file|[Ee]rror (opening|reading)|not found|Bad file|"
@@ -136,8 +136,8 @@ def verdict(text, status, cpu, killed, cpu_limit):
     if exited and launched and launched[-1] == "0" and MISSING_INPUT.search(text):
         # (no kernel ran: HeCBench keeps its data apart; some programs exit 0 even so)
         return "INPUT", next(line for line in text.splitlines() if MISSING_INPUT.search(line))[:160]
-    if re.search(r"\bFAIL(ED|URE)?\b", text) and not errors:
-        return "FAIL", next(line for line in text.splitlines() if re.search(r"\bFAIL", line))[:160]
+    if re.search(r"\bFAIL(ED|URE)?\b|\b[Tt]est [Ff]ailed\b", text) and not errors:
+        return "FAIL", next(line for line in text.splitlines() if re.search(r"\bFAIL|[Tt]est [Ff]ailed", line))[:160]
     crashed = [e for e in errors if e.startswith("the program's host code crashed")]
     if crashed:  # (predatar's note of where the program's own code died)
         return "CRASH", crashed[0][:200]
@@ -147,7 +147,7 @@ def verdict(text, status, cpu, killed, cpu_limit):
         return "CRASH", next((line for line in text.splitlines() if "signal" in line or "fault" in line), "")[:160]
     if exited and exited[-1] != "0":
         return "EXIT", f"program exited with {exited[-1]}"
-    if re.search(r"\bPASS(ED)?\b", text):
+    if re.search(r"\bPASS(ED)?\b|\b[Tt]est [Pp]assed\b", text):
         return "PASS", ""
     if os.waitstatus_to_exitcode(status) != 0:
         return "EXIT", f"make run exited with {os.waitstatus_to_exitcode(status)}"
