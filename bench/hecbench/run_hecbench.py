@@ -44,7 +44,16 @@ def build_flags(folder, arch):
     some), the shared runtime predatar replaces, line numbers for the reports."""
     makefile = (folder / "Makefile").read_text(errors="replace")
     arch = arch if re.search(r"(sm|compute)_\$\(ARCH\)", makefile) else f"sm_{arch}"
-    return [f"ARCH={arch}", "EXTRA_CFLAGS=-cudart shared -lineinfo"]
+    flags = [f"ARCH={arch}", "EXTRA_CFLAGS=-cudart shared -lineinfo"]
+    # The compiler variable carries them too where a Makefile compiles or links without
+    # $(EXTRA_CFLAGS) (pso, rodrigues and wsm5 never use it; leukocyte links with `$(CC) -o main`),
+    # else nvcc links the static runtime (nvcc takes the flags twice without complaint).
+    compiler = re.search(r"^(CC|NVCC)\s*[:?]?=\s*nvcc\s*$", makefile, re.M)
+    if compiler:
+        flags.append(f"{compiler.group(1)}=nvcc -cudart shared -lineinfo")
+    return flags
+
+
 # predatar's own errors, refused calls and kernel faults (what stopped or changed the run)
 PREDATAR_ERROR = re.compile(r"^predatar: error: (.*)$|^========= REFUSED: (.*)$|^========= (KERNEL FAULT .*)$", re.M)
 EXITED = re.compile(r"program exited with (-?\d+)")

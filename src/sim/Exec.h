@@ -140,6 +140,8 @@ struct Barrier {
   std::vector<uint32_t> arrivers;  // arrived only (bar.arrive)
 };
 
+constexpr uint32_t kBlockBarriers = 16;  // bar.sync ids 0-15
+
 struct Block {
   uint32_t index = 0;
   Dim3 idx;
@@ -147,7 +149,10 @@ struct Block {
   uint32_t exitedThreads = 0;
   uint32_t firstWarp = 0, numWarps = 0;
   std::unique_ptr<uint8_t[]> shared;
-  std::array<Barrier, 16> barriers;
+  // kBlockBarriers of them, while the block is resident (materialize and
+  // retire, Scheduler.cpp): inline, they made a block 1 KB, and a grid of
+  // 4M blocks (HeCBench's flip) 4 GB before it ran.
+  std::unique_ptr<Barrier[]> barriers;
   uint32_t activeBarriers = 0;  // bit mask
   bool resident = false;
 };

@@ -70,7 +70,8 @@ std::pair<uint64_t, uint64_t> LivelockDetector::fingerprint(const Launch& L,
     }
     const Block& b = L.blocks[w.block];
     h.add(b.exitedThreads);
-    for (const Barrier& bar : b.barriers) h.add(bar.arrived);
+    if (b.barriers)
+      for (uint32_t id = 0; id < kBlockBarriers; ++id) h.add(b.barriers[id].arrived);
   }
   return {h.a, h.b};
 }

@@ -18,22 +18,30 @@ void eachLane(LaneMask m, F&& f) {
 }  // namespace
 
 void LockInference::reset(uint64_t numThreads) {
-  state_.assign(numThreads, kNone);
+  numThreads_ = numThreads;
+  pages_.clear();
+  pages_.resize((numThreads + kPageMask) >> kPageBits);
   pending_ = 0;
   cas_.clear();
   fences_.clear();
   held_.clear();
 }
 
+uint8_t* LockInference::stateForWrite(uint64_t thread) {
+  if (thread >= numThreads_) return nullptr;
+  auto& page = pages_[thread >> kPageBits];
+  if (!page) page = std::make_unique<uint8_t[]>(size_t(1) << kPageBits);  // zeroed: kNone
+  return &page[thread & kPageMask];
+}
+
 void LockInference::clear(uint64_t firstThread, LaneMask lanes) {
   eachLane(lanes, [&](uint32_t l) {
     uint64_t t = firstThread + l;
-    if (t >= state_.size()) return;
-    uint8_t& s = state_[t];
-    if (s == kNone) return;
-    if (s & kCasPending) cas_.erase(t);
-    if (s & kFencePending) fences_.erase(t);
-    s = kNone;
+    uint8_t* s = stateOf(t);
+    if (!s || *s == kNone) return;
+    if (*s & kCasPending) cas_.erase(t);
+    if (*s & kFencePending) fences_.erase(t);
+    *s = kNone;
     --pending_;
   });
 }
@@ -43,9 +51,10 @@ void LockInference::cas(uint64_t firstThread, LaneMask lanes, LaneMask success, 
   access(firstThread, lanes);
   eachLane(success & lanes, [&](uint32_t l) {
     uint64_t t = firstThread + l;
-    if (t >= state_.size()) return;
+    uint8_t* s = stateForWrite(t);
+    if (!s) return;
     cas_[t] = Pending{address[l], scope};
-    state_[t] = kCasPending;
+    *s = kCasPending;
     ++pending_;
   });
 }
@@ -56,8 +65,9 @@ LaneMask LockInference::fence(uint64_t firstThread, LaneMask lanes, Scope scope,
   lockScope = scope;
   eachLane(lanes, [&](uint32_t l) {
     uint64_t t = firstThread + l;
-    if (t >= state_.size()) return;
-    uint8_t& s = state_[t];
+    uint8_t* state = stateOf(t);
+    if (!state) return;  // (no CAS yet: nothing pending, no lock held)
+    uint8_t& s = *state;
     if (s & kCasPending) {
       auto it = cas_.find(t);
       Scope sc = narrower(it->second.scope, scope);
@@ -88,8 +98,8 @@ LaneMask LockInference::exch(uint64_t firstThread, LaneMask lanes, const Address
   lockScope = scope;
   eachLane(lanes, [&](uint32_t l) {
     uint64_t t = firstThread + l;
-    if (t >= state_.size()) return;
-    if (!(state_[t] & kFencePending)) return;
+    const uint8_t* s = stateOf(t);
+    if (!s || !(*s & kFencePending)) return;
     auto h = held_.find(t);
     if (h == held_.end()) return;
     auto& v = h->second;

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -44,8 +45,21 @@ class LockInference {
   enum : uint8_t { kNone = 0, kCasPending = 1, kFencePending = 2 };
   struct Pending { uint64_t address; Scope scope; };
   void clear(uint64_t firstThread, LaneMask lanes);
+  // A thread's state: null when its page was never written (kNone), or for
+  // a thread past the grid's.
+  uint8_t* stateOf(uint64_t thread) {
+    uint64_t page = thread >> kPageBits;
+    return thread < numThreads_ && pages_[page] ? &pages_[page][thread & kPageMask] : nullptr;
+  }
+  uint8_t* stateForWrite(uint64_t thread);  // allocates its page
 
-  std::vector<uint8_t> state_;  // per thread
+  // Per-thread states in pages allocated at a thread's first CAS: a grid
+  // that takes no lock costs a pointer per page (a byte a thread was 268 MB
+  // for a grid of 2^28 threads, the largest part of such a launch's memory).
+  static constexpr uint32_t kPageBits = 16;
+  static constexpr uint64_t kPageMask = (uint64_t(1) << kPageBits) - 1;
+  uint64_t numThreads_ = 0;
+  std::vector<std::unique_ptr<uint8_t[]>> pages_;
   uint64_t pending_ = 0;        // threads with state != kNone
   absl::flat_hash_map<uint64_t, Pending> cas_;     // thread -> pending CAS
   absl::flat_hash_map<uint64_t, Scope> fences_;    // thread -> pending fence scope

@@ -77,6 +77,7 @@ void fillWarpSpecials(const Launch& L, uint32_t wi, uint32_t wpb, uint64_t* sp) 
 void materialize(Launch& L, uint32_t b) {
   Block& blk = L.blocks[b];
   blk.resident = true;
+  blk.barriers = std::make_unique<Barrier[]>(kBlockBarriers);
   if (L.sharedBytes) {
     blk.shared = std::make_unique<uint8_t[]>(L.sharedBytes);  // zeroed (value-initialized)
   }
@@ -134,6 +135,7 @@ void materialize(Launch& L, uint32_t b) {
 void retire(Launch& L, uint32_t b) {
   Block& blk = L.blocks[b];
   blk.shared.reset();
+  blk.barriers.reset();
   for (uint32_t wi = blk.firstWarp; wi < blk.firstWarp + blk.numWarps; ++wi) {
     Warp& w = L.warps[wi];
     WarpMemoryPool::giveBack(std::move(w.regs), size_t(L.slotsPerWarp) * 32);

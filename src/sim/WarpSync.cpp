@@ -96,7 +96,7 @@ bool Runner::barrier(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t mas
   uint32_t first = uint32_t(std::countr_zero(exec));
   uint32_t id = uint32_t(S(x, in.src[0])[first]);
   uint32_t count = (in.nsrc > 1 && in.src[1] != ptx::kNoRef) ? uint32_t(S(x, in.src[1])[first]) : 0;
-  if (id >= 16) {
+  if (id >= kBlockBarriers) {
     L.fault(w, first, pc, "barrier id " + std::to_string(id) + " out of range");
     x.faulted = true;
     return false;

@@ -201,9 +201,10 @@ TEST(RepeatedLaunches, AFootprintReplaysFromTheFirstRunWhateverElseChanged) {
 }
 
 // cudaMalloc'd memory lives in the device arena, where allocations follow
-// one another with no gap: reads (and writes) of two neighbouring allocations
-// are two ranges, not one across both (which no allocation holds, so no
-// footprint was learned: every launch of matrixMul's loop ran once more).
+// one another with only a red zone between them: reads (and writes) of two
+// neighbouring allocations are two ranges, not one across both (which no
+// allocation holds, so no footprint was learned: every launch of matrixMul's
+// loop ran once more).
 TEST(RepeatedLaunches, AFootprintOverNeighbouringArenaAllocations) {
   sim::DeviceMemory device;
   if (!device.protectDeviceOnly()) GTEST_SKIP() << "no address space for the device arena";
@@ -212,19 +213,26 @@ TEST(RepeatedLaunches, AFootprintOverNeighbouringArenaAllocations) {
   uint64_t b = device.allocate(4096, "B", sim::DeviceMemory::Placement::DeviceOnly);
   uint64_t c = device.allocate(4096, "C", sim::DeviceMemory::Placement::DeviceOnly);
   uint64_t d = device.allocate(4096, "D", sim::DeviceMemory::Placement::DeviceOnly);
-  ASSERT_EQ(b, a + 4096) << "arena allocations are contiguous";
-  ASSERT_EQ(d, c + 4096);
+  constexpr uint64_t kGap = sim::DeviceArena::kRedZoneBytes;
+  ASSERT_EQ(b, a + 4096 + kGap) << "arena allocations follow one another";
+  ASSERT_EQ(d, c + 4096 + kGap);
   RepeatedLaunches repeats;
   RepeatedLaunches::Probe probe;
   ASSERT_FALSE(repeats.lookup(key(1), device, probe));  // first sighting
   FootprintRecorder footprint;
-  for (uint64_t x = a; x < b + 4096; x += 128) footprint.memory(event(AccessType::Read, x));  // A and B
-  std::memset(reinterpret_cast<void*>(c), 1, 8192);  // C and D
-  for (uint64_t x = c; x < d + 4096; x += 128) footprint.memory(event(AccessType::Write, x));
+  auto both = [&](uint64_t first, uint64_t second, AccessType type) {  // every 128 bytes of two neighbours
+    for (uint64_t x = first; x < second + 4096; x += 128)
+      if (x < first + 4096 || x >= second) footprint.memory(event(type, x));
+  };
+  both(a, b, AccessType::Read);
+  std::memset(reinterpret_cast<void*>(c), 1, 4096);
+  std::memset(reinterpret_cast<void*>(d), 1, 4096);
+  both(c, d, AccessType::Write);
   repeats.learnFootprint(key(1), footprint, device, {}, RepeatedLaunches::Outcome{0, true, 10, 320});
   auto found = repeats.lookup(key(1), device, probe);
   ASSERT_TRUE(found) << "the second launch repeats the first";
-  std::memset(reinterpret_cast<void*>(c), 0, 8192);
+  std::memset(reinterpret_cast<void*>(c), 0, 4096);
+  std::memset(reinterpret_cast<void*>(d), 0, 4096);
   repeats.apply(probe, device);
   EXPECT_EQ(*reinterpret_cast<uint8_t*>(c), 1);
   EXPECT_EQ(*reinterpret_cast<uint8_t*>(d + 4095), 1);
