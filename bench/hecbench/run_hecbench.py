@@ -45,11 +45,11 @@ def build_flags(folder, arch):
     makefile = (folder / "Makefile").read_text(errors="replace")
     arch = arch if re.search(r"(sm|compute)_\$\(ARCH\)", makefile) else f"sm_{arch}"
     flags = [f"ARCH={arch}", "EXTRA_CFLAGS=-cudart shared -lineinfo"]
-    # The compiler variable carries them too where a Makefile compiles or links without
-    # $(EXTRA_CFLAGS) (pso, rodrigues and wsm5 never use it; leukocyte links with `$(CC) -o main`),
-    # else nvcc links the static runtime (nvcc takes the flags twice without complaint).
+    # Where a Makefile never uses $(EXTRA_CFLAGS) (pso, rodrigues, wsm5), the compiler variable
+    # carries them, else nvcc links the static runtime. Not otherwise: leukocyte hands $(CC) to a
+    # sub-make unquoted (it links without $(CFLAGS), so it stays refused by name).
     compiler = re.search(r"^(CC|NVCC)\s*[:?]?=\s*nvcc\s*$", makefile, re.M)
-    if compiler:
+    if compiler and "$(EXTRA_CFLAGS)" not in makefile:
         flags.append(f"{compiler.group(1)}=nvcc -cudart shared -lineinfo")
     return flags
 
