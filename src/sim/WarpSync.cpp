@@ -159,7 +159,8 @@ bool Runner::warpSync(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t& m
   if (hasMemberMask) {  // (each lane's own mask: tiles of a warp name different ones)
     const uint64_t* masks = S(x, in.src[memberMaskSrc(in)]);
     uint32_t outside = 0;
-    forLanes(exec, [&](uint32_t l) { if (!((masks[l] >> l) & 1)) outside |= 1u << l; });
+    for (uint32_t l = 0; l < 32; ++l) outside |= uint32_t(~masks[l] >> l & 1) << l;  // (no branch a lane)
+    outside &= exec;
     if (outside) noteOutsideMemberMask(L, w, in, pc, outside, uint32_t(masks[std::countr_zero(outside)]));
   }
   uint32_t live = w.exists & ~w.exited;

@@ -476,10 +476,6 @@ unsigned long long bitsOf(const void* value, int type) {
   return bits;
 }
 
-}  // namespace
-
-namespace {
-
 // The operands of a batch of mixed-type gemms: each matrix through an array
 // of device pointers (arrays) or at a stride from the first; a single gemm is
 // a batch of one.
