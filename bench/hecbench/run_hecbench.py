@@ -59,7 +59,7 @@ PREDATAR_ERROR = re.compile(r"^predatar: error: (.*)$|^========= REFUSED: (.*)$|
 EXITED = re.compile(r"program exited with (-?\d+)")
 RACES = re.compile(r"(\d+) unique races?\b")
 LAUNCHES = re.compile(r"predatar: (\d+) kernel launch")
-MISSING_INPUT = re.compile(r"does not exist|[Ff]ailed to (load|open|recognize)|[Cc]annot (be )?open|[Cc]ould not (open|stat)|"
+MISSING_INPUT = re.compile(r"does not exist|[Ff]ail(ed)? to (load|open|recognize)|[Cc]annot (be )?open|[Cc]ould not (open|stat)|"
                            r"[Uu]nable to (open|read)|No such file|[Ee]rror (opening|reading)|not found|Bad file|"
                            r"Assertion `file' failed|was not opened")
 

@@ -17,6 +17,7 @@ enum class Type : uint8_t {
   None, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64,
   F16, F16x2, BF16, BF16x2, F32, F64, Pred,
   E4M3x2, E5M2x2,  // two fp8 values in 16 bits (cvt only)
+  U16x2, S16x2,    // two halfwords in 32 bits (add, sub, min, max: sm_90)
 };
 uint32_t typeBytes(Type t);
 bool isFloat(Type t);
@@ -141,6 +142,8 @@ struct Constant {
 // Instr::mode of cvt: .relu (negative results are 0) and .satfinite (an
 // infinite or overflowing result is the largest finite value of its sign).
 inline constexpr uint8_t kCvtRelu = 1, kCvtSatfinite = 2;
+// Instr::mode of an integer min/max: .relu (a negative result is 0; .s32, .s16x2).
+inline constexpr uint8_t kMinMaxRelu = 1;
 
 struct Instr {
   Op op = Op::Nop;

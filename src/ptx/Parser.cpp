@@ -25,6 +25,7 @@ uint32_t typeBytes(Type t) {
     case Type::B16: case Type::U16: case Type::S16: case Type::F16: case Type::BF16: return 2;
     case Type::E4M3x2: case Type::E5M2x2: return 2;
     case Type::B32: case Type::U32: case Type::S32: case Type::F32: case Type::F16x2: case Type::BF16x2: return 4;
+    case Type::U16x2: case Type::S16x2: return 4;
     case Type::B64: case Type::U64: case Type::S64: case Type::F64: return 8;
     case Type::B128: return 16;
     case Type::Pred: return 1;
@@ -40,7 +41,7 @@ bool isSigned(Type t) { return t == Type::S8 || t == Type::S16 || t == Type::S32
 
 static const char* kTypeNames[] = {"", "b8", "b16", "b32", "b64", "b128", "u8", "u16", "u32", "u64", "s8",
                                    "s16", "s32", "s64", "f16", "f16x2", "bf16", "bf16x2", "f32", "f64", "pred",
-                                   "e4m3x2", "e5m2x2"};
+                                   "e4m3x2", "e5m2x2", "u16x2", "s16x2"};
 const char* toString(Type t) { return kTypeNames[static_cast<int>(t)]; }
 const char* toString(Space s) {
   static const char* names[] = {"generic", "global", "shared", "local", "param", "const"};
@@ -86,7 +87,7 @@ const std::map<std::string_view, Type>& typeTable() {
       {"u8", Type::U8}, {"u16", Type::U16}, {"u32", Type::U32}, {"u64", Type::U64}, {"s8", Type::S8},
       {"s16", Type::S16}, {"s32", Type::S32}, {"s64", Type::S64}, {"f16", Type::F16}, {"f16x2", Type::F16x2},
       {"bf16", Type::BF16}, {"bf16x2", Type::BF16x2}, {"f32", Type::F32}, {"f64", Type::F64}, {"pred", Type::Pred},
-      {"e4m3x2", Type::E4M3x2}, {"e5m2x2", Type::E5M2x2}};
+      {"e4m3x2", Type::E4M3x2}, {"e5m2x2", Type::E5M2x2}, {"u16x2", Type::U16x2}, {"s16x2", Type::S16x2}};
   return t;
 }
 

@@ -152,6 +152,7 @@ absl::Status Parser::parseMods(std::string_view base, const std::vector<std::str
       if (p == "aligned" || p == "cta") continue;
       if (p == "warp") { m.uni = true; continue; }  // bar.warp.sync
     }
+    if ((base == "min" || base == "max") && p == "relu") { m.mode |= kMinMaxRelu; continue; }
     if (base == "cvt") {
       if (p == "relu") { m.mode |= kCvtRelu; continue; }
       if (p == "satfinite") { m.mode |= kCvtSatfinite; continue; }

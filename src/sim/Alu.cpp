@@ -458,6 +458,13 @@ ExecFn selectAlu(const Instr& in, std::string& error) {
     if (!f) error = std::string("unsupported instruction ") + ptx::toString(in.op) + "." + ptx::toString(in.type);
     return f;
   }
+  bool packedOrRelu = in.type == Type::U16x2 || in.type == Type::S16x2 ||
+                      ((in.op == Op::Min || in.op == Op::Max) && (in.mode & ptx::kMinMaxRelu));
+  if (packedOrRelu) {
+    ExecFn f = selectPackedOrRelu(in);
+    if (!f) error = std::string("unsupported instruction ") + ptx::toString(in.op) + "." + ptx::toString(in.type);
+    return f;
+  }
   switch (in.op) {
     case Op::Add: return pick(byInt<HAdd>(in.type), byFloat<HFAdd>(in.type));
     case Op::Sub: return pick(byInt<HSub>(in.type), byFloat<HFSub>(in.type));

@@ -1,6 +1,7 @@
 // Extended-precision and packed integer arithmetic: add.cc/addc, sub.cc/subc,
-// mad.cc/madc (the per-lane carry flag lives in Warp::carry), mul24/mad24 and
-// the byte/halfword dot products dp4a/dp2a and the SIMD vabsdiff4/vabsdiff2.
+// mad.cc/madc (the per-lane carry flag lives in Warp::carry), mul24/mad24,
+// the byte/halfword dot products dp4a/dp2a, the SIMD vabsdiff4/vabsdiff2, and
+// sm_90's add/sub/min/max on .u16x2/.s16x2 and min/max .relu.
 #include <algorithm>
 #include <type_traits>
 
@@ -163,6 +164,46 @@ void absoluteDifference(Ctx& x, const Instr& in, uint32_t m) {
   });
 }
 
+enum class PackedOp { Add, Sub, Min, Max };
+
+// add/sub/min/max .u16x2/.s16x2: each halfword on its own (add and sub wrap);
+// min/max .relu makes a negative result 0.
+template <PackedOp OP, bool SIGNED> void packedHalfwords(Ctx& x, const Instr& in, uint32_t m) {
+  uint64_t* d = D(x, in.dst[0]);
+  const uint64_t* a = S(x, in.src[0]);
+  const uint64_t* b = S(x, in.src[1]);
+  bool relu = in.mode & ptx::kMinMaxRelu;
+  forLanes(m, [&](uint32_t l) {
+    uint32_t result = 0;
+    for (uint32_t i = 0; i < 2; ++i) {
+      int32_t va = halfOf(a[l], i, SIGNED), vb = halfOf(b[l], i, SIGNED), r;
+      if constexpr (OP == PackedOp::Add) r = va + vb;
+      else if constexpr (OP == PackedOp::Sub) r = va - vb;
+      else if constexpr (OP == PackedOp::Min) r = std::min(va, vb);
+      else r = std::max(va, vb);
+      if (relu && r < 0) r = 0;
+      result |= (uint32_t(r) & 0xFFFFu) << (16 * i);
+    }
+    d[l] = result;
+  });
+}
+
+// min/max .relu .s32: the signed minimum or maximum, 0 when negative.
+template <bool MAX> void minMaxRelu(Ctx& x, const Instr& in, uint32_t m) {
+  uint64_t* d = D(x, in.dst[0]);
+  const uint64_t* a = S(x, in.src[0]);
+  const uint64_t* b = S(x, in.src[1]);
+  forLanes(m, [&](uint32_t l) {
+    int32_t va = int32_t(a[l]), vb = int32_t(b[l]);
+    int32_t r = MAX ? std::max(va, vb) : std::min(va, vb);
+    d[l] = uint32_t(std::max(r, 0));
+  });
+}
+
+template <PackedOp OP> ExecFn packedFor(Type t) {
+  return t == Type::S16x2 ? &packedHalfwords<OP, true> : &packedHalfwords<OP, false>;
+}
+
 template <template <class> class H> ExecFn byWidth(Type t) {
   switch (t) {
     case Type::U32: case Type::B32: return &H<uint32_t>::run;
@@ -177,6 +218,20 @@ template <class T> struct SubH { static void run(Ctx& x, const Instr& in, uint32
 template <class T> struct MadH { static void run(Ctx& x, const Instr& in, uint32_t m) { madCarry<T>(x, in, m); } };
 
 }  // namespace
+
+ExecFn selectPackedOrRelu(const Instr& in) {
+  bool packed = in.type == Type::U16x2 || in.type == Type::S16x2;
+  bool relu = (in.op == Op::Min || in.op == Op::Max) && (in.mode & ptx::kMinMaxRelu);
+  if (relu && in.type != Type::S32 && in.type != Type::S16x2) return nullptr;  // (PTX has no other)
+  if (!packed) return !relu ? nullptr : in.op == Op::Max ? &minMaxRelu<true> : &minMaxRelu<false>;
+  switch (in.op) {
+    case Op::Add: return packedFor<PackedOp::Add>(in.type);
+    case Op::Sub: return packedFor<PackedOp::Sub>(in.type);
+    case Op::Min: return packedFor<PackedOp::Min>(in.type);
+    case Op::Max: return packedFor<PackedOp::Max>(in.type);
+    default: return nullptr;
+  }
+}
 
 ExecFn selectIntegerExtended(const Instr& in, std::string& error) {
   ExecFn f = nullptr;
