@@ -153,11 +153,11 @@ bool Runner::barrier(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t mas
 bool Runner::warpSync(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t& mask, uint32_t exec) {
   if (!exec) return true;
   uint32_t first = uint32_t(std::countr_zero(exec));
-  uint32_t member = uint32_t(S(x, in.src[memberMaskSrc(in)])[first]);
+  const uint64_t* masks = S(x, in.src[memberMaskSrc(in)]);
+  uint32_t member = uint32_t(masks[first]);
   bool hasMemberMask = in.op == Op::BarWarpSync || in.op == Op::Shfl || in.op == Op::Vote || in.op == Op::Match ||
                        in.op == Op::Redux;  // (not wmma, also warp-synchronous)
   if (hasMemberMask) {  // (each lane's own mask: tiles of a warp name different ones)
-    const uint64_t* masks = S(x, in.src[memberMaskSrc(in)]);
     uint32_t outside = 0;
     for (uint32_t l = 0; l < 32; ++l) outside |= uint32_t(~masks[l] >> l & 1) << l;  // (no branch a lane)
     outside &= exec;

@@ -207,18 +207,12 @@ ret;
 )";
 
 TEST(ExtendedPtx, HalfComparisonsWithAPredicateOperand) {
-  DeviceMemory memory;
-  auto m = loadPtx(std::string(kHeader) + kHalfCompareKernel, "hc.ptx", memory);
-  ASSERT_TRUE(m.ok()) << m.status();
-  uint64_t out = memory.allocate(24, "out");
-  LaunchConfig cfg;
-  cfg.grid = {1, 1, 1};
-  cfg.block = {1, 1, 1};
-  cfg.args = {&out};
+  std::string text = std::string(kHeader) + kHalfCompareKernel;
+  Fixture f(PtxText{text, "hc.ptx"});
+  uint32_t* r = f.zeros<uint32_t>(6);
   NullSink sink;
-  auto st = launch(**m, "hc", cfg, memory, sink);
+  auto st = f.run("hc", {1, 1, 1}, {1, 1, 1}, f.args(r), sink);
   ASSERT_TRUE(st.ok()) << st;
-  const auto* r = reinterpret_cast<const uint32_t*>(out);
   EXPECT_EQ(r[0], 0u);  // (1 < 2) and false
   EXPECT_EQ(r[1], 0u);  // !(1 < 2) and false
   EXPECT_EQ(r[2], 1u);  // (1 < 2) or true
