@@ -19,7 +19,12 @@ For each program named (or a seeded sample of them, `--sample N`):
    fault, a deadlock, its own error), LIMIT (the
    CPU limit), INPUT (no kernel ran: an input file HeCBench keeps apart, with DVC, is missing),
    EXIT (a non-zero exit without a predatar error: the program's own check),
-   CRASH (predatar died by a signal), BUILD (nvcc failed).
+   CRASH (predatar died by a signal), BUILD (nvcc failed), NORUN (the Makefile's run recipe has no
+   `./program` line to put predatar on: mpiexec, none), UNCHECKED (the log shows the program ran
+   without predatar: a recipe the runner misread).
+
+A recipe whose program line lacks `$(LAUNCHER)` (it is on another command, or nowhere; or `cd DIR &&
+./main ...`) has that program run under predatar directly, in that folder, with those arguments.
 
 Usage: run_hecbench.py --hecbench HECBENCH/src --predatar PREDATAR [--sample N] [--seed S]
                        [--cpu-limit 60] [--detectors gwcp] [--jobs 2] [--output RESULTS.md] [NAME...]
@@ -46,9 +51,14 @@ def build_flags(folder, arch):
     arch = arch if re.search(r"(sm|compute)_\$\(ARCH\)", makefile) else f"sm_{arch}"
     flags = [f"ARCH={arch}", "EXTRA_CFLAGS=-cudart shared -lineinfo"]
     # Where a Makefile never uses $(EXTRA_CFLAGS) (pso, rodrigues, wsm5), the compiler variable
-    # carries them, else nvcc links the static runtime. Not otherwise: leukocyte hands $(CC) to a
-    # sub-make unquoted (it links without $(CFLAGS), so it stays refused by name).
+    # carries them, else nvcc links the static runtime; also where the Makefile only runs `$(MAKE) -C
+    # DIR` and DIR's Makefile sets it (miniFE: `CXX=nvcc` in src/). Not otherwise: leukocyte hands
+    # $(CC) to a sub-make unquoted (it links without $(CFLAGS), so it stays refused by name).
     compiler = re.search(r"^(CC|NVCC)\s*[:?]?=\s*nvcc\s*$", makefile, re.M)
+    for sub in re.findall(r"^\t\$\(MAKE\)\s+-C\s+([\w./-]+)\s*$", makefile, re.M):
+        if not compiler and (folder / sub / "Makefile").exists():
+            makefile = (folder / sub / "Makefile").read_text(errors="replace")
+            compiler = re.search(r"^(CC|NVCC|CXX)\s*[:?]?=\s*nvcc\s*$", makefile, re.M)
     if compiler and "$(EXTRA_CFLAGS)" not in makefile:
         flags.append(f"{compiler.group(1)}=nvcc -cudart shared -lineinfo")
     return flags
@@ -61,7 +71,7 @@ RACES = re.compile(r"(\d+) unique races?\b")
 LAUNCHES = re.compile(r"predatar: (\d+) kernel launch")
 MISSING_INPUT = re.compile(r"does not exist|[Ff]ail(ed)? to (load|open|recognize)|[Cc]annot (be )?open|[Cc]ould not (open|stat)|"
                            r"[Uu]nable to (open|read)|No such file|[Ee]rror (opening|reading)|not found|Bad file|"
-                           r"Assertion `file' failed|was not opened")
+                           r"Assertion `(file|fp?|in|input)( != NULL)?' failed|was not opened")
 
 
 def programs(root, names, sample, seed):
@@ -93,30 +103,41 @@ def program_name(folder):
     return m.group(1) if m else "main"
 
 
-def unlaunched_arguments(folder):
-    """The arguments of the Makefile's `./$(program) ...` run line when its $(LAUNCHER) prefixes another
-    command instead (che: `$(LAUNCHER) rm -rf out`), so that `make run` would run the program without
-    predatar; None when the launcher is on the program's line (or the line is not a plain command)."""
+def unlaunched_run(folder):
+    """(subfolder, program, arguments) of the Makefile's run line when `make run` would run the program
+    without predatar: its $(LAUNCHER) prefixes another command (che: `$(LAUNCHER) rm -rf out`), or the
+    recipe has none (lsqt: `./main examples/input.txt`; miniFE: `cd src && ./main -nx 128 ...`).
+    None when the launcher is on the program's line; ("", None, reason) when no line is a plain
+    `./program` the runner can prefix (mpiexec, an empty recipe)."""
     text = (folder / "Makefile").read_text(errors="replace")
-    recipe = re.search(r"^run\s*:[^\n]*\n((?:\t[^\n]*\n?)*)", text, re.M)
-    if not recipe or "$(LAUNCHER)" not in recipe.group(1):
+    recipe = re.search(r"^run\s*:[^\n]*\n((?:[ \t][^\n]*\n?)*)", text, re.M)  # (mpc: comments indented by spaces)
+    if not recipe:
+        return "", None, "the Makefile has no run recipe"
+    lines = recipe.group(1).splitlines()
+    if any("$(LAUNCHER)" in line and re.search(r"\./", line) for line in lines):
         return None
-    for line in recipe.group(1).splitlines():
-        m = re.match(r"\s*\./\$\(program\)([^;&|<>`]*)$", line)
+    for line in lines:
+        m = re.match(r"\s*(?:cd\s+([\w./-]+)\s*&&\s*)?\./(\$\(program\)|[\w.-]+)([^;&|<>`]*)$", line)
         if m:
-            return m.group(1).strip()
-    return None
+            program = program_name(folder) if m.group(2) == "$(program)" else m.group(2)
+            return m.group(1) or "", program, m.group(3).strip()
+    if any("$(LAUNCHER)" in line for line in lines):
+        return None  # (braycurtis: `$(LAUNCHER) $(PYTHON_CMD) main.py`)
+    return "", None, "no line of the run recipe is a ./program the runner can run under predatar: " + \
+        "; ".join(line.strip() for line in lines)[:100]
 
 
-def run(args, folder, log, arguments=None):
-    """`make run` under predatar, or with `arguments` the program itself with them: (wait status,
-    CPU s, whether a limit stopped it)."""
+def run(args, folder, log, command=None):
+    """`make run` under predatar, or with `command` (subfolder, program, arguments) that program under
+    predatar: (wait status, CPU s, whether a limit stopped it)."""
     launcher = (f"{args.predatar} run -d {args.detectors} --threads 1 --progress 0 --error-exitcode 0 "
                 f"--print-limit 3 --")
-    if arguments is None:
+    if command is None:
         cmd = ["make", "-s", "run", *build_flags(folder, args.arch), f"LAUNCHER={launcher}"]
     else:
-        cmd = [*launcher.split(), f"./{program_name(folder)}", *arguments.split()]
+        subfolder, program, arguments = command
+        folder = folder / subfolder
+        cmd = [*launcher.split(), f"./{program}", *arguments.split()]
     start = time.monotonic()
     killed = False
     with open(log, "wb") as out:
@@ -175,12 +196,18 @@ def one(args, name):
         text = (logs / f"{name}.build").read_text(errors="replace")
         row["reason"] = next((line for line in text.splitlines() if "error" in line), text[-160:])[:160]
         return row
-    arguments = args.arguments.get(name)
-    if arguments is None:
-        arguments = unlaunched_arguments(folder)
-    status, cpu, killed = run(args, folder, logs / f"{name}.log", arguments)
+    command = unlaunched_run(folder)
+    if name in args.arguments:
+        where = command[:2] if command and command[1] else ("", program_name(folder))
+        command = (*where, args.arguments[name])
+    elif command and command[1] is None:
+        row["verdict"], row["reason"] = "NORUN", command[2]
+        return row
+    status, cpu, killed = run(args, folder, logs / f"{name}.log", command)
     text = (logs / f"{name}.log").read_text(errors="replace")
     row["verdict"], row["reason"] = verdict(text, status, cpu, killed, args.cpu_limit)
+    if "=========" not in text and "predatar" not in text:  # (a run the runner failed to put predatar on)
+        row["verdict"], row["reason"] = "UNCHECKED", "the program ran without predatar"
     row["cpu"] = cpu
     races = RACES.findall(text)
     row["races"] = races[-1] if races else "-"
