@@ -68,6 +68,7 @@ def build_flags(folder, arch):
 PREDATAR_ERROR = re.compile(r"^predatar: error: (.*)$|^========= REFUSED: (.*)$|^========= (KERNEL FAULT .*)$", re.M)
 EXITED = re.compile(r"program exited with (-?\d+)")
 RACES = re.compile(r"(\d+) unique races?\b")
+UNINITIALIZED = re.compile(r"(\d+ uninitialized reads?) \(--initcheck\)")
 LAUNCHES = re.compile(r"predatar: (\d+) kernel launch")
 MISSING_INPUT = re.compile(r"does not exist|[Ff]ail(ed)? to (load|open|recognize)|[Cc]annot (be )?open|[Cc]ould not (open|stat)|"
                            r"[Uu]nable to (open|read)|No such file|[Ee]rror (opening|reading)|not found|Bad file|"
@@ -131,7 +132,7 @@ def run(args, folder, log, command=None):
     """`make run` under predatar, or with `command` (subfolder, program, arguments) that program under
     predatar: (wait status, CPU s, whether a limit stopped it)."""
     launcher = (f"{args.predatar} run -d {args.detectors} --threads 1 --progress 0 --error-exitcode 0 "
-                f"--print-limit 3 --")
+                f"--print-limit 3 {args.predatar_flags} --")
     if command is None:
         cmd = ["make", "-s", "run", *build_flags(folder, args.arch), f"LAUNCHER={launcher}"]
     else:
@@ -208,6 +209,8 @@ def one(args, name):
     row["verdict"], row["reason"] = verdict(text, status, cpu, killed, args.cpu_limit)
     if "=========" not in text and "predatar" not in text:  # (a run the runner failed to put predatar on)
         row["verdict"], row["reason"] = "UNCHECKED", "the program ran without predatar"
+    if uninitialized := UNINITIALIZED.findall(text):  # (--predatar-flags --initcheck)
+        row["reason"] = (row["reason"] + "; " if row["reason"] else "") + f"{uninitialized[-1]} (--initcheck)"
     row["cpu"] = cpu
     races = RACES.findall(text)
     row["races"] = races[-1] if races else "-"
@@ -243,6 +246,8 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--logs", default="/tmp/hecbench-runs")
     parser.add_argument("--output")
+    parser.add_argument("--predatar-flags", default="",
+                        help="more options for `predatar run` (e.g. --initcheck)")
     parser.add_argument("--args", help="a file of NAME<TAB>ARGUMENTS lines: run those programs with these "
                                        "arguments (smaller than their Makefiles' GPU sizes) instead of `make run`")
     parser.add_argument("names", nargs="*")

@@ -46,6 +46,7 @@ struct RunArgs {
   bool verbose = false;
   std::string replayRepeats = "on";
   std::string fmad = "on";
+  bool initCheck = false;
 };
 
 int fail(const std::string& message) {
@@ -58,6 +59,13 @@ std::string refusedNote(const Report& report) {
   size_t n = report.refusals().size();
   if (!n) return {};
   return fmt::format(", {} call{} refused (the run did not do what it would on a GPU)", n, n == 1 ? "" : "s");
+}
+
+// ", 2 uninitialized reads (--initcheck)" for the summary line (instructions and launches); empty without.
+std::string uninitializedNote(const Report& report) {
+  size_t n = report.uninitializedReads().size();
+  if (n == 0) return {};
+  return fmt::format(", {} uninitialized read{} (--initcheck)", n, n == 1 ? "" : "s");
 }
 
 // The calls the program's runtime refused (cudart::refusalMarkerSuffix), each once.
@@ -156,6 +164,9 @@ Report toReport(const std::vector<cudart::ReportedLaunch>& launches) {
       out.race.second = out.second.access;
       report.add(std::move(out));
     }
+  for (const auto& launch : launches)
+    for (const auto& u : launch.uninitializedReads)
+      report.addUninitializedRead({launch.kernel, launch.index, u.message, u.count});
   for (const auto& launch : launches) {
     if (launch.error.empty()) continue;
     KernelError e;
@@ -334,6 +345,7 @@ int runProgram(const RunArgs& a) {
   settings.verbose = a.verbose;
   settings.replayRepeats = a.replayRepeats == "on";
   settings.fusedMultiplyAdd = a.fmad == "on";
+  settings.initCheck = a.initCheck;
   if (auto program = cudart::inspectProgram(a.command.front()); program.ok())
     for (const std::string& library : cudart::ownLibraries())
       if (std::find(program->needed.begin(), program->needed.end(), library) != program->needed.end() &&
@@ -363,6 +375,7 @@ int runProgram(const RunArgs& a) {
     else kept.add(r);
   }
   for (const auto& e : all.errors()) kept.addError(e);
+  for (const auto& u : all.uninitializedReads()) kept.addUninitializedRead(u);
   for (std::string& r : refusals) kept.addRefusal(std::move(r));
   if (a.report.stats) printRunStats(list);
   int code = emitReport(a.report, kept);
@@ -378,12 +391,12 @@ int runProgram(const RunArgs& a) {
   if (a.report.detectorList().empty())
     std::cerr << fmt::format("predatar: {} kernel launch{} executed, none checked for races (--detectors none){}; "
                              "program exited with {}\n",
-                             list.size(), list.size() == 1 ? "" : "es", refusedNote(kept), *status);
+                             list.size(), list.size() == 1 ? "" : "es", uninitializedNote(kept) + refusedNote(kept), *status);
   else
     std::cerr << fmt::format("predatar: {} kernel launch{} checked{}, {} unique race{}{}{}{}; program exited with {}\n",
                              checked, checked == 1 ? "" : "es", replays, kept.uniqueRaces(),
                              kept.uniqueRaces() == 1 ? "" : "s", instructionPairsNote(kept),
-                             hidden ? fmt::format(" ({} suppressed)", hidden) : "", refusedNote(kept), *status);
+                             hidden ? fmt::format(" ({} suppressed)", hidden) : "", uninitializedNote(kept) + refusedNote(kept), *status);
   if (programKilledBy && !receivedSignal)  // (killed from outside: a CPU limit, the OOM killer, kill -9)
     std::cerr << fmt::format(
         "predatar: the program was killed by signal {} ({}) before it ended: this report has the launches it "
@@ -397,7 +410,7 @@ int runProgram(const RunArgs& a) {
     return 128 + receivedSignal;
   }
   if (!kept.complete()) return kExitKernelFault;
-  if (!kept.races().empty()) return a.report.errorExitCode;
+  if (!kept.races().empty() || !kept.uninitializedReads().empty()) return a.report.errorExitCode;
   return *status == 0 ? kExitClean : kExitProgramFailed;
 }
 
@@ -435,6 +448,9 @@ void addRunCommand(CLI::App& app, int& exitCode) {
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   addFmadOption(*cmd, a->fmad);
+  cmd->add_flag("--initcheck", a->initCheck,
+                "Also report kernel reads of cudaMalloc'd bytes that no copy, memset or kernel store wrote (as "
+                "compute-sanitizer --tool initcheck); they count as errors for --error-exitcode");
   cmd->add_flag("--verbose", a->verbose, "Print each launch as it runs");
   cmd->prefix_command(false);
   cmd->callback([a, &exitCode] { exitCode = runProgram(*a); });

@@ -180,6 +180,11 @@ std::string launchesToJson(const std::vector<LaunchRecord>& launches) {
                        {"races", std::move(races)}});
     if (!l.error.empty()) out.back()["cudaError"] = l.cudaError;
     if (l.replayOf) out.back()["replayOf"] = *l.replayOf;
+    if (!l.uninitializedReads.empty()) {
+      json reads = json::array();
+      for (const auto& u : l.uninitializedReads) reads.push_back(json{{"message", u.message}, {"count", u.count}});
+      out.back()["uninitializedReads"] = std::move(reads);
+    }
     json detectors = json::array();
     for (const auto& d : l.figures.detectors)
       detectors.push_back(json{{"detector", d.detector},
@@ -267,6 +272,8 @@ absl::StatusOr<std::vector<ReportedLaunch>> readLaunchReport(std::string_view te
       launch.detectors = l.at("detectors").get<std::vector<std::string>>();
       if (l.at("error").is_string()) launch.error = l["error"].get<std::string>();
       launch.cudaError = l.value("cudaError", std::string());
+      for (const auto& u : l.value("uninitializedReads", json::array()))
+        launch.uninitializedReads.push_back({u.at("message").get<std::string>(), u.at("count").get<uint64_t>()});
       if (l.contains("stats") && l["stats"].is_object()) {
         const json& f = l["stats"];
         launch.figures.seconds = f.value("seconds", 0.0);

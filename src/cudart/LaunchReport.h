@@ -51,6 +51,12 @@ struct LaunchFigures {
   std::vector<DetectorFigures> detectors;
 };
 
+// --initcheck: a kernel instruction that read bytes nothing wrote (sim::LaunchStats).
+struct UninitializedRead {
+  std::string message;  // the first read's thread, address and allocation
+  uint64_t count = 0;   // reads of unwritten bytes at the instruction in the launch
+};
+
 struct LaunchRecord {
   uint64_t index = 0;        // launch number in the process, from 0
   std::string kernel;        // demangled
@@ -72,6 +78,8 @@ struct LaunchRecord {
   // Per race: the allocation holding a global address ("cudaMalloc #2+16"),
   // when no symbol of `info` names it.
   std::vector<std::string> allocations;
+  // --initcheck: reads of bytes nothing wrote, one per instruction.
+  std::vector<UninitializedRead> uninitializedReads;
   // Per race: for a race with an earlier launch (Access::launch), which
   // streams the two kernels ran on and that nothing ordered them; else empty.
   std::vector<std::string> launchNotes;
@@ -129,6 +137,7 @@ struct ReportedLaunch {
   std::optional<FaultLocation> fault;
   LaunchFigures figures;
   std::vector<ReportedRace> races;
+  std::vector<UninitializedRead> uninitializedReads;
 };
 
 absl::StatusOr<std::vector<ReportedLaunch>> readLaunchReport(std::string_view json);

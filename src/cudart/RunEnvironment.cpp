@@ -43,6 +43,7 @@ std::vector<std::pair<std::string, std::string>> runtimeEnvironment(const RunSet
   if (s.verbose) env.emplace_back("PREDATAR_VERBOSE", "1");
   if (!s.replayRepeats) env.emplace_back("PREDATAR_REPLAY", "off");
   if (!s.fusedMultiplyAdd) env.emplace_back("PREDATAR_FMAD", "off");
+  if (s.initCheck) env.emplace_back("PREDATAR_INITCHECK", "1");
   return env;
 }
 

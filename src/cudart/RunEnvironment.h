@@ -29,6 +29,7 @@ struct RunSettings {
   bool verbose = false;
   bool replayRepeats = true;                   // false: PREDATAR_REPLAY=off
   bool fusedMultiplyAdd = true;                // false: PREDATAR_FMAD=off
+  bool initCheck = false;                      // PREDATAR_INITCHECK=1 (run --initcheck)
   // Which of predatar's other libraries (ownLibraries()) the program needs
   // directly (its DT_NEEDED): preloaded too, like libcudart.so.13.
   std::vector<std::string> neededLibraries;

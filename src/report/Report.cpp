@@ -166,6 +166,9 @@ void writeText(std::ostream& out, const Report& report, const TextOptions& optio
   for (const std::string& r : report.refusals())
     fmt::print(out, "========= REFUSED: {}; the program got that error and went on, as it would not on a GPU\n"
                "=========\n", r);
+  for (const UninitializedReadFinding& u : report.uninitializedReads())
+    fmt::print(out, "========= UNINITIALIZED READ (launch {}, {} read{} at this instruction): {}\n=========\n",
+               u.launch, u.count, u.count == 1 ? "" : "s", u.message);
   if (options.unchecked) {
     fmt::print(out, "========= RACE SUMMARY: not checked (--detectors none: no detector ran)\n");
     return;
@@ -238,6 +241,15 @@ nlohmann::json errorNotification(const KernelError& e) {
 }
 }  // namespace
 
+namespace {
+nlohmann::json uninitializedJson(const Report& report) {
+  nlohmann::json reads = nlohmann::json::array();
+  for (const UninitializedReadFinding& u : report.uninitializedReads())
+    reads.push_back({{"kernel", u.kernel}, {"launch", u.launch}, {"message", u.message}, {"count", u.count}});
+  return reads;
+}
+}  // namespace
+
 void writeJson(std::ostream& out, const Report& report) {
   nlohmann::json races = nlohmann::json::array();
   for (const ReportedRace& r : report.races()) {
@@ -262,7 +274,8 @@ void writeJson(std::ostream& out, const Report& report) {
                         {"instruction_pairs", report.instructionPairs()},
                         {"occurrences", report.occurrences()},
                         {"errors", errors},
-                        {"refused", report.refusals()}}
+                        {"refused", report.refusals()},
+                        {"uninitialized_reads", uninitializedJson(report)}}
              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)  // non-UTF-8 text: U+FFFD
       << "\n";
 }
@@ -292,7 +305,14 @@ void writeSarif(std::ostream& out, const Report& report) {
                           {"properties", {{"detector", r.race.detector}, {"count", r.race.count}, {"kernel", r.race.kernel}}}};
     results.push_back(std::move(result));
   }
+  for (const UninitializedReadFinding& u : report.uninitializedReads())
+    results.push_back({{"ruleId", "uninitialized-read"},
+                       {"level", "error"},
+                       {"message", {{"text", u.message}}},
+                       {"properties", {{"count", u.count}, {"kernel", u.kernel}, {"launch", u.launch}}}});
   nlohmann::json rules = nlohmann::json::array();
+  rules.push_back({{"id", "uninitialized-read"},
+                   {"shortDescription", {{"text", "read of device memory nothing wrote (--initcheck)"}}}});
   for (RaceKind k : {RaceKind::WriteWrite, RaceKind::WriteRead, RaceKind::ReadWrite, RaceKind::AtomicScope})
     rules.push_back({{"id", "data-race/" + std::string(toString(k))},
                      {"shortDescription", {{"text", std::string(toString(k)) + " data race"}}}});

@@ -60,8 +60,19 @@ struct KernelError {
   Dim3 blockIndex, threadIndex;
 };
 
+// `predatar run --initcheck`: a kernel instruction that read cudaMalloc'd
+// bytes no copy, memset or kernel store wrote (once per instruction and launch).
+struct UninitializedReadFinding {
+  std::string kernel;
+  uint64_t launch = 0;
+  std::string message;  // the first such read: thread, address, allocation, source line
+  uint64_t count = 0;   // reads at the instruction in that launch
+};
+
 class Report {
  public:
+  void addUninitializedRead(UninitializedReadFinding f) { uninitializedReads_.push_back(std::move(f)); }
+  const std::vector<UninitializedReadFinding>& uninitializedReads() const { return uninitializedReads_; }
   void addError(KernelError error) { errors_.push_back(std::move(error)); }
   const std::vector<KernelError>& errors() const { return errors_; }
   // Calls the emulator refused while the program ran ("cuGetProcAddress of
@@ -86,6 +97,7 @@ class Report {
   std::vector<ReportedRace> races_;
   std::vector<KernelError> errors_;
   std::vector<std::string> refusals_;
+  std::vector<UninitializedReadFinding> uninitializedReads_;
 };
 
 // " in N pairs of instructions" when repeated launches report the same pairs

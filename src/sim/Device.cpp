@@ -7,6 +7,7 @@
 
 #include "sim/Device.h"
 #include "sim/DeviceArena.h"
+#include "sim/InitShadow.h"
 
 namespace predatar::sim {
 namespace {
@@ -48,6 +49,7 @@ uint64_t DeviceMemory::allocate(uint64_t bytes, std::string label, Placement pla
   uint64_t base = 0;
   if (placement == Placement::DeviceOnly && arena_) {
     base = arena_->allocate(size);
+    if (base && initShadow_) initShadow_->track(base, bytes);
   } else {
     base = hostAllocate(size);
   }
@@ -60,10 +62,23 @@ absl::Status DeviceMemory::free(uint64_t address) {
   auto it = allocations_.find(address);
   if (it == allocations_.end() || adopted_.count(address))
     return absl::InvalidArgumentError("free of an address that is not the base of a device allocation");
+  if (initShadow_) initShadow_->untrack(address);
   if (arena_ && arena_->contains(address)) arena_->free(address);
   else hostFree(address, it->second.bytes);
   allocations_.erase(it);
   return absl::OkStatus();
+}
+
+void DeviceMemory::enableInitCheck() {
+  if (!initShadow_) initShadow_ = std::make_unique<InitShadow>();
+}
+
+void DeviceMemory::noteHostWrite(uint64_t address, uint64_t bytes) {
+  if (initShadow_) initShadow_->markWritten(address, bytes);
+}
+
+void DeviceMemory::noteHostCopy(uint64_t dst, uint64_t src, uint64_t bytes) {
+  if (initShadow_) initShadow_->copy(dst, src, bytes);
 }
 
 bool DeviceMemory::protectDeviceOnly() {

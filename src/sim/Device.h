@@ -22,6 +22,7 @@
 namespace predatar::sim {
 
 class DeviceArena;
+class InitShadow;
 
 // Device memory is host memory of this process: a device pointer is the
 // address of a host buffer. The table knows every allocation so that an
@@ -58,6 +59,14 @@ class DeviceMemory {
   // address space cannot be reserved (they then stay host memory).
   bool protectDeviceOnly();
   DeviceArena* arena() { return arena_.get(); }
+  // --initcheck (sim/InitShadow.h): from now on DeviceOnly allocations in the
+  // arena start unwritten, and kernels' reads of bytes nothing wrote are
+  // noted (LaunchStats::uninitializedReads). The runtime notes its own
+  // writes: copies (each byte written where its source byte was) and memsets.
+  void enableInitCheck();
+  InitShadow* initShadow() { return initShadow_.get(); }
+  void noteHostWrite(uint64_t address, uint64_t bytes);
+  void noteHostCopy(uint64_t dst, uint64_t src, uint64_t bytes);
   DeviceMemory();
   ~DeviceMemory();
 
@@ -66,6 +75,7 @@ class DeviceMemory {
 
   std::map<uint64_t, Allocation> allocations_;
   std::unique_ptr<DeviceArena> arena_;
+  std::unique_ptr<InitShadow> initShadow_;
   std::set<uint64_t> adopted_;  // bases of adopted (caller-owned) ranges
 };
 
@@ -243,6 +253,13 @@ struct LaunchStats {
     std::string message;  // what happened, where, and what to change
   };
   std::vector<UndefinedBehaviour> undefinedBehaviour;
+  // --initcheck (DeviceMemory::enableInitCheck): reads of bytes nothing wrote,
+  // one per instruction: the first lane's description, and how many reads.
+  struct UninitializedRead {
+    std::string message;
+    uint64_t count = 0;
+  };
+  std::vector<UninitializedRead> uninitializedReads;
   std::vector<DeviceLaunchRequest> deviceLaunches;  // in the order the threads launched them
   // A thread executed griddepcontrol.launch_dependents: a programmatic
   // dependent launch after this one may start before this one completes.

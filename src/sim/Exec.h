@@ -158,9 +158,11 @@ struct Block {
 };
 
 struct Launch {
-  Launch(const LoadedModule& m, DeviceMemory& mem, EventSink& sink) : M(m), memory(mem), sink(sink) {}
+  Launch(const LoadedModule& m, DeviceMemory& mem, EventSink& sink)
+      : M(m), memory(mem), initShadow(mem.initShadow()), sink(sink) {}
   const LoadedModule& M;
   DeviceMemory& memory;
+  InitShadow* initShadow;  // --initcheck; null without
   EventSink& sink;
   uint32_t kernel = 0;
   std::string kernelName;
@@ -239,6 +241,13 @@ struct Launch {
     std::string message;  // empty: none
   };
   UndefinedNote undefinedShuffle, skippedBarrier, outsideMemberMask;
+  // --initcheck: reads of bytes nothing wrote (InitCheck.cpp), by instruction:
+  // the first lane's description and how many lanes' reads there were.
+  struct UninitializedReadNote {
+    uint64_t count = 0;
+    std::string message;
+  };
+  std::map<uint32_t, UninitializedReadNote> uninitializedReads;
   // Dynamic parallelism (sim/DeviceLaunch.cpp): parameter buffers handed out
   // and not yet launched, and the launches made.
   std::map<uint64_t, DeviceLaunchRequest> parameterBuffers;
@@ -344,6 +353,9 @@ uint64_t laneAddressOf(Ctx& x, const ptx::Address& a, uint32_t l);
 // window); false, with a fault naming `what`, on an invalid access.
 bool resolveLanes(Ctx& x, ptx::Space space, const uint64_t* addr, uint32_t m, uint32_t bytes, LaneAccess& acc,
                   const char* what);
+// --initcheck (InitCheck.cpp): the global accesses of lanes `mask` at pc, `bytes`
+// each at addr[l]: a read of bytes nothing wrote is noted, a write marks them.
+void checkGlobalInit(Ctx& x, uint32_t mask, const uint64_t* addr, uint32_t bytes, AccessType type, uint32_t pc);
 // The memory events of a resolved access, attributed to instruction `pc`.
 void emitLaneAccess(Ctx& x, const LaneAccess& acc, AccessType type, uint32_t bytes, uint32_t pc, bool strong = false,
                     Scope scope = Scope::Device);

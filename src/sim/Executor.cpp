@@ -565,6 +565,8 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
     for (const Launch::UndefinedNote* note : {&L.undefinedShuffle, &L.skippedBarrier, &L.outsideMemberMask})
       if (!note->message.empty())
         stats->undefinedBehaviour.push_back({K.name + " pc " + std::to_string(note->pc), note->message});
+    for (auto& [pc, note] : L.uninitializedReads)
+      stats->uninitializedReads.push_back({std::move(note.message), note.count});
     if (!st.ok()) stats->fault = L.faultSite;
     stats->deviceLaunches = std::move(L.deviceLaunches);
     stats->launchedDependents = L.launchedDependents;

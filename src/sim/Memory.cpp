@@ -272,6 +272,7 @@ bool resolve(Ctx& x, const Instr& in, uint32_t m, uint32_t bytes, LaneAccess& ac
 void emitLaneAccess(Ctx& x, const LaneAccess& acc, AccessType type, uint32_t bytes, uint32_t pc, bool strong,
                     Scope scope) {
   Launch& L = *x.L;
+  if (L.initShadow) checkGlobalInit(x, acc.globalMask, acc.addr, bytes, type, pc);
   if (!L.eventsConsumed) return;
   Warp& w = *x.W;
   for (int s = 0; s < 2; ++s) {
@@ -296,6 +297,7 @@ namespace {
 void emitMemory(Ctx& x, const Instr& in, const Access& acc, AccessType type, uint32_t bytes, AtomicOp op,
                 LaneMask lockLanes = 0) {
   Launch& L = *x.L;
+  if (L.initShadow) checkGlobalInit(x, acc.globalMask, acc.addr, bytes, type, x.pc);
   if (!L.eventsConsumed) return;
   Warp& w = *x.W;
   bool strong = type == AccessType::AtomicRmw || (in.sem != ptx::Sem::Weak);

@@ -8,6 +8,7 @@
 
 #include "sim/Device.h"
 #include "sim/DeviceArena.h"
+#include "sim/InitShadow.h"
 
 namespace predatar::sim {
 namespace {
@@ -80,6 +81,33 @@ TEST(DeviceArena, OpensAndClosesInWholeGranules) {
   EXPECT_TRUE(arena->blockOf(again + 5, base, size));
   EXPECT_EQ(base, again);
   arena->close();
+}
+
+// --initcheck's bits (sim/InitShadow.h): ranges across 64-byte words, copies
+// that carry written and unwritten bytes over, untracked memory as written.
+TEST(InitShadow, TracksWrittenBytesAcrossWords) {
+  InitShadow shadow;
+  const uint64_t base = 0x10000, other = 0x20000;
+  shadow.track(base, 200);
+  EXPECT_EQ(shadow.firstUnwritten(base, 4), 0u);
+  shadow.markWritten(base + 60, 70);  // bytes 60..129: parts of three words
+  EXPECT_FALSE(shadow.firstUnwritten(base + 60, 70));
+  EXPECT_EQ(shadow.firstUnwritten(base + 56, 8), 0u);
+  shadow.markWritten(base, 4);
+  EXPECT_EQ(shadow.firstUnwritten(base, 8), 4u);
+  EXPECT_EQ(shadow.firstUnwritten(base + 128, 4), 2u);
+  EXPECT_FALSE(shadow.firstUnwritten(base + 500, 4));  // not tracked
+  shadow.markWritten(base + 190, 100);                   // clamped at the end
+  EXPECT_FALSE(shadow.firstUnwritten(base + 190, 10));
+  shadow.track(other, 64);
+  shadow.copy(other, base + 56, 64);  // source bytes 56..59 unwritten, 60..119 written
+  EXPECT_EQ(shadow.firstUnwritten(other, 64), 0u);
+  EXPECT_FALSE(shadow.firstUnwritten(other + 4, 60));
+  shadow.copy(other, 0x90000, 4);  // an untracked source counts as written
+  EXPECT_FALSE(shadow.firstUnwritten(other, 64));
+  shadow.untrack(base);
+  shadow.track(base, 200);  // allocated again: unwritten again
+  EXPECT_EQ(shadow.firstUnwritten(base + 60, 4), 0u);
 }
 
 }  // namespace

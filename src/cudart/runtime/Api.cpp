@@ -46,11 +46,13 @@ cudaError_t symbolCopy(void* dst, const void* src, const void* symbol, size_t co
       return fail(cudaErrorInvalidMemcpyDirection);
     if (kind == cudaMemcpyDeviceToDevice && !rt().isDeviceRange(src, count)) return fail(cudaErrorInvalidValue);
     if (count) std::memmove(device, src, count);
+    rt().memory().noteHostCopy(reinterpret_cast<uint64_t>(device), reinterpret_cast<uint64_t>(src), count);
   } else {
     if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
       return fail(cudaErrorInvalidMemcpyDirection);
     if (kind == cudaMemcpyDeviceToDevice && !rt().isDeviceRange(dst, count)) return fail(cudaErrorInvalidValue);
     if (count) std::memmove(dst, device, count);
+    rt().memory().noteHostCopy(reinterpret_cast<uint64_t>(dst), reinterpret_cast<uint64_t>(device), count);
   }
   return cudaSuccess;
 }

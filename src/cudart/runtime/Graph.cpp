@@ -114,6 +114,7 @@ cudaError_t fillRows(Node& n) {
     auto* p = static_cast<uint8_t*>(n.dst) + row * n.dstPitch;
     if (!rt().isDeviceRange(p, n.width * n.elementSize)) return cudaErrorInvalidValue;
     for (size_t i = 0; i < n.width; ++i) std::memcpy(p + i * n.elementSize, &n.value, n.elementSize);
+    rt().memory().noteHostWrite(reinterpret_cast<uint64_t>(p), n.width * n.elementSize);
   }
   return cudaSuccess;
 }

@@ -247,6 +247,7 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
   for (const auto& u : stats.undefinedBehaviour)  // once per site: a kernel in a loop relies on it every launch
     if (undefinedBehaviourNoted_.insert(u.site).second)
       warn("warning: launch " + std::to_string(record.index) + ": " + u.message);
+  for (const auto& u : stats.uninitializedReads) record.uninitializedReads.push_back({u.message, u.count});
   record.figures.threadInstructions = stats.threadInstructions;
   learnRepeat(*f.kernel, f.repeat, record, stats, status);
   for (size_t i = 0; i < f.detectors.size(); ++i) {

@@ -197,14 +197,16 @@ std::optional<RepeatedLaunches::Outcome> RepeatedLaunches::lookup(const Key& key
   return found_->outcome;
 }
 
-void RepeatedLaunches::apply(const Probe& probe, const sim::DeviceMemory& memory) {
+void RepeatedLaunches::apply(const Probe& probe, sim::DeviceMemory& memory) {
   const std::vector<Write>* writes = foundFootprint_ ? &foundFootprint_->writes
                                      : found_ && probe.hashed ? &found_->writes
                                                               : nullptr;
   if (writes == nullptr) return;
-  for (const Write& w : *writes)
+  for (const Write& w : *writes) {
     if (!w.bytes.empty() && memory.rangeOf(w.address, w.bytes.size()))  // hash-only writes: memory holds them
       std::memcpy(reinterpret_cast<void*>(w.address), w.bytes.data(), w.bytes.size());
+    memory.noteHostWrite(w.address, w.length);  // (--initcheck: the kernel's stores, replayed)
+  }
   ++replays_;
   found_ = nullptr;
   foundFootprint_ = nullptr;

@@ -94,7 +94,7 @@ class RepeatedLaunches {
   // exact launch ran before (apply() it), nullopt otherwise.
   std::optional<Outcome> lookup(const Key& key, const sim::DeviceMemory& memory, Probe& probe);
   // Makes memory what the remembered launch left (after lookup() found it).
-  void apply(const Probe& probe, const sim::DeviceMemory& memory);
+  void apply(const Probe& probe, sim::DeviceMemory& memory);
   // After running the launch `probe` was taken for: remember its effect.
   void learn(const Key& key, const Probe& probe, const sim::DeviceMemory& memory, const Outcome& outcome);
   // After running a launch under a footprint recorder: remember its effect

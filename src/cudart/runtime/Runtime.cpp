@@ -137,6 +137,7 @@ RunOptions RunOptions::fromEnvironment() {
     if (s == "off" || s == "0") o.replayRepeats = false;
     else if (s != "on" && s != "1") o.errors.push_back(absl::StrCat("PREDATAR_REPLAY='", s, "' is not on or off"));
   }
+  if (const char* v = env("PREDATAR_INITCHECK")) o.initCheck = std::string_view(v) == "1";
   if (const char* v = env("PREDATAR_FMAD")) {
     std::string s = v;
     if (s == "off" || s == "0") o.fusedMultiplyAdd = false;
@@ -163,6 +164,11 @@ Runtime& Runtime::get() {
     if (!r->options().reportPath.empty()) installInterruptHandlers();
     installOutOfMemoryHandler();
     protectDeviceMemoryFromHost(*r);
+    if (r->options().initCheck) {
+      // Host code could write device memory the runtime never sees: unchecked, not clean.
+      if (r->memory().arena()) r->memory().enableInitCheck();
+      else refusedByTheHost("--initcheck without device memory kept from host code (PREDATAR_HOST_MAPPED_DEVICE_MEMORY=1, or no address space for it)");
+    }
     return r;
   }();
   return *runtime;
@@ -414,6 +420,7 @@ cudaError_t Runtime::copy(void* dst, const void* src, uint64_t bytes, int kind) 
     default: return cudaErrorInvalidMemcpyDirection;
   }
   std::memmove(dst, src, bytes);
+  memory_->noteHostCopy(reinterpret_cast<uint64_t>(dst), reinterpret_cast<uint64_t>(src), bytes);
   return cudaSuccess;
 }
 
@@ -422,6 +429,7 @@ cudaError_t Runtime::fill(void* dst, int value, uint64_t bytes) {
   if (bytes == 0) return cudaSuccess;
   if (!isDeviceRange(dst, bytes)) return cudaErrorInvalidValue;
   std::memset(dst, value, bytes);
+  memory_->noteHostWrite(reinterpret_cast<uint64_t>(dst), bytes);
   return cudaSuccess;
 }
 

@@ -45,6 +45,7 @@ struct RunOptions {
   bool perLocation = false;                     // PREDATAR_PER_LOCATION=1
   bool replayRepeats = true;                    // PREDATAR_REPLAY=off: run exact repeats again
   bool fusedMultiplyAdd = true;                 // PREDATAR_FMAD=off: no mul/add contraction (ptx/Contraction.h)
+  bool initCheck = false;                       // PREDATAR_INITCHECK=1: note reads of unwritten cudaMalloc'd bytes
   std::vector<std::string> errors;              // malformed variables
   static RunOptions fromEnvironment();
 };

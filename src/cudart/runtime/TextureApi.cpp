@@ -137,6 +137,7 @@ cudaError_t arrayCopy(cudaArray* a, size_t wOffset, size_t hOffset, uint8_t* lin
     uint8_t* cell = a->data.data() + (hOffset + r) * a->pitch + wOffset;
     if (toArray) std::memcpy(cell, linear + r * pitch, width);
     else std::memcpy(linear + r * pitch, cell, width);
+    if (!toArray) rt().memory().noteHostWrite(reinterpret_cast<uint64_t>(linear + r * pitch), width);
   }
   return cudaSuccess;
 }
@@ -209,9 +210,12 @@ cudaError_t copy3D(const cudaMemcpy3DParms* p) {
                       : pitchedSide(p->dstPtr, p->dstPos, elem, e, rowBytes, p->kind, false, dst);
   if (err != cudaSuccess) return err;
   for (size_t z = 0; z < e.depth; ++z)
-    for (size_t y = 0; y < e.height; ++y)
-      std::memmove(dst.origin + z * dst.slicePitch + y * dst.rowPitch,
-                   src.origin + z * src.slicePitch + y * src.rowPitch, rowBytes);
+    for (size_t y = 0; y < e.height; ++y) {
+      uint8_t* to = dst.origin + z * dst.slicePitch + y * dst.rowPitch;
+      const uint8_t* from = src.origin + z * src.slicePitch + y * src.rowPitch;
+      std::memmove(to, from, rowBytes);
+      rt().memory().noteHostCopy(reinterpret_cast<uint64_t>(to), reinterpret_cast<uint64_t>(from), rowBytes);
+    }
   return cudaSuccess;
 }
 

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# `predatar run --initcheck` (run/initcheck_app.cu): a kernel read of
+# cudaMalloc'd bytes that no copy, memset or kernel store wrote is reported
+# once per instruction, with file:line, kernel, thread, address, allocation
+# and count, in text, JSON and SARIF, and the run exits 1 (--error-exitcode);
+# a D2D copy carries over which bytes were written, an atomic reads, a freed
+# and reallocated block is unwritten again; a program that writes all it reads
+# (memset, host, device, pitched and symbol copies, kernel stores, a replayed
+# launch) stays clean; without --initcheck nothing is reported.
+set -u
+p=$1; dir=$2; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+ok() { pass=$((pass+1)); }
+bad() { echo "FAIL: $*"; fail=$((fail+1)); }
+run() { timeout 120 "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
+app=$dir/run/bin/initcheck_app
+# Built from the source as it is now when nvcc is installed, else the
+# committed binary (rebuild it with the command in initcheck_app.cu).
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+if [ -x "$nvcc" ]; then
+  "$nvcc" -cudart shared -lineinfo -arch=sm_75 -o "$tmp/initcheck_app" "$dir/run/initcheck_app.cu" ||
+    { echo "FAIL: nvcc could not build run/initcheck_app.cu"; exit 1; }
+  app=$tmp/initcheck_app
+fi
+read_line() { grep -c "UNINITIALIZED READ" "$tmp/out"; }
+
+# A memset of 64 bytes where 256 were meant: threads 16-63 read unwritten ints.
+[ "$(run "$p" run --initcheck -- "$app" memset-short)" = 1 ] && [ "$(read_line)" = 1 ] &&
+  grep -q "UNINITIALIZED READ (launch 0, 48 reads at this instruction): uninitialized __global__ memory read of 4 bytes at .*initcheck_app.cu:13 .* in addIndex(int\*) by block (0,0,0) thread (16,0,0): address 0x[0-9a-f]* (byte 64 of cudaMalloc #1 (256 bytes)) was never written" "$tmp/out" &&
+  grep -q "0 unique races, 1 uninitialized read (--initcheck)" "$tmp/err" && ok || bad "memset-short: $(cat "$tmp/out" "$tmp/err")"
+[ "$(run "$p" run --initcheck --error-exitcode 7 -- "$app" memset-short)" = 7 ] && ok || bad "memset-short --error-exitcode"
+[ "$(run "$p" run -- "$app" memset-short)" = 0 ] && [ "$(read_line)" = 0 ] && ok || bad "without --initcheck: $(cat "$tmp/out")"
+[ "$(run "$p" run --initcheck --format json -- "$app" memset-short)" = 1 ] && ok || bad "memset-short json exit"
+python3 -c "
+import json; u=json.load(open('$tmp/out'))['uninitialized_reads']
+assert len(u) == 1 and u[0]['count'] == 48 and u[0]['launch'] == 0 and u[0]['kernel'] == 'addIndex(int*)', u
+assert 'byte 64 of cudaMalloc #1' in u[0]['message'], u" && ok || bad "memset-short json: $(cat "$tmp/out")"
+[ "$(run "$p" run --initcheck --format sarif -- "$app" memset-short)" = 1 ] && ok || bad "memset-short sarif exit"
+python3 -c "
+import json; r=json.load(open('$tmp/out'))['runs'][0]['results']
+assert [x['ruleId'] for x in r] == ['uninitialized-read'] and r[0]['properties']['count'] == 48, r" &&
+  ok || bad "memset-short sarif: $(cat "$tmp/out")"
+
+# A device copy of a half-written array: the copy's second half is unwritten.
+[ "$(run "$p" run --initcheck -- "$app" copy-half)" = 1 ] && [ "$(read_line)" = 1 ] &&
+  grep -q "launch 1, 32 reads at this instruction.* thread (32,0,0): address 0x[0-9a-f]* (byte 128 of cudaMalloc #2" "$tmp/out" &&
+  ok || bad "copy-half: $(cat "$tmp/out")"
+# An atomic reads the counter it adds to.
+[ "$(run "$p" run --initcheck -- "$app" atomic)" = 1 ] && grep -q "launch 0, 1 read at this instruction.*initcheck_app.cu:20 .* in count(int\*)" "$tmp/out" &&
+  ok || bad "atomic: $(cat "$tmp/out")"
+# Freed and allocated again: unwritten again, though a kernel wrote those bytes before.
+[ "$(run "$p" run --initcheck -- "$app" reused)" = 1 ] && grep -q "initcheck_app.cu:17 .* in sum(int const\*, int, int\*)" "$tmp/out" &&
+  grep -q "4 uninitialized reads (--initcheck)" "$tmp/err" && ok || bad "reused: $(cat "$tmp/out" "$tmp/err")"
+# Everything read was written first: clean, and the program's answers are right.
+[ "$(run "$p" run --initcheck -- "$app" all-written)" = 0 ] && [ "$(read_line)" = 0 ] &&
+  grep -q "count 32 sums 2144 2144" "$tmp/out" && grep -q "1 of them exact repeats" "$tmp/err" &&
+  ok || bad "all-written: $(cat "$tmp/out" "$tmp/err")"
+
+echo "initcheck: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
