@@ -38,7 +38,7 @@ void noteUninitializedRead(Launch& L, const Warp& w, uint32_t lane, uint32_t pc,
 void checkGlobalInit(Ctx& x, uint32_t mask, const uint64_t* addr, uint32_t bytes, AccessType type, uint32_t pc) {
   InitShadow& shadow = *x.L->initShadow;
   forLanes(mask, [&](uint32_t l) {
-    if (type != AccessType::Write)
+    if (type != AccessType::Write && !shadow.allWritten(addr[l], bytes))
       if (auto offset = shadow.firstUnwritten(addr[l], bytes))
         noteUninitializedRead(*x.L, *x.W, l, pc, addr[l] + *offset, bytes);
     if (type != AccessType::Read) shadow.markWritten(addr[l], bytes);

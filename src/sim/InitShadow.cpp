@@ -44,7 +44,7 @@ InitShadow::Region* InitShadow::regionOf(uint64_t address, uint64_t& base) {
   return last_ = &it->second;
 }
 
-void InitShadow::markWritten(uint64_t address, uint64_t bytes) {
+void InitShadow::markWrittenSlow(uint64_t address, uint64_t bytes) {
   uint64_t base = 0;
   Region* r = regionOf(address, base);
   if (!r) return;

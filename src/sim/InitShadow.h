@@ -20,7 +20,20 @@ class InitShadow {
  public:
   void track(uint64_t base, uint64_t bytes);  // nothing written yet
   void untrack(uint64_t base);
-  void markWritten(uint64_t address, uint64_t bytes);
+  void markWritten(uint64_t address, uint64_t bytes) {
+    if (uint64_t* word = cachedWord(address, bytes)) *word |= maskOf(address, bytes);
+    else markWrittenSlow(address, bytes);
+  }
+  // Whether every byte of [address, address + bytes) was written (or is not
+  // tracked): a kernel access's check, inline for an access within one word
+  // of the last region found.
+  bool allWritten(uint64_t address, uint64_t bytes) {
+    if (const uint64_t* word = cachedWord(address, bytes)) {
+      uint64_t mask = maskOf(address, bytes);
+      return (*word & mask) == mask;
+    }
+    return !firstUnwritten(address, bytes);
+  }
   // The first byte of [address, address + bytes) nothing wrote, as an offset
   // from `address`; none when all were written or the range is not tracked.
   std::optional<uint64_t> firstUnwritten(uint64_t address, uint64_t bytes);
@@ -37,6 +50,18 @@ class InitShadow {
   // The region holding `address` and its base; null when untracked. Kernels
   // alternate between a few arrays: the last one found is tried first.
   Region* regionOf(uint64_t address, uint64_t& base);
+  void markWrittenSlow(uint64_t address, uint64_t bytes);
+  // The word of the last region found that holds all of [address, address +
+  // bytes); null when another region or word is involved.
+  uint64_t* cachedWord(uint64_t address, uint64_t bytes) {
+    uint64_t offset = address - lastBase_;
+    if (!last_ || offset >= last_->bytes || bytes > 64 - offset % 64 || offset + bytes > last_->bytes) return nullptr;
+    return &last_->written[offset / 64];
+  }
+  uint64_t maskOf(uint64_t address, uint64_t bytes) const {
+    uint64_t bits = bytes >= 64 ? ~uint64_t(0) : (uint64_t(1) << bytes) - 1;
+    return bits << ((address - lastBase_) % 64);
+  }
 
   std::map<uint64_t, Region> regions_;
   uint64_t lastBase_ = 0;
