@@ -191,10 +191,11 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
 // (with everything that happens before r, by rule iv).
 void GwcpDetector::applyRuleOne(ThreadClocks& t, const HeldLock& h, AccessedLocation& at,
                                 uint8_t accessClass) {
+  if (!at.conflicts && h.soleConflicts && h.soleLocation == at.key) at.conflicts = h.soleConflicts;
   if (!at.conflicts) {  // (none yet, or not looked up in this critical section)
     auto it = conflicts_.find({h.lock, at.key});
     if (it == conflicts_.end()) return;
-    at.conflicts = &it->second;
+    at.conflicts = it->second.get();
   }
   const LocationConflicts& lc = *at.conflicts;
   bool deviceAcquire = h.scope != Scope::Block;
@@ -281,6 +282,7 @@ void GwcpDetector::acquire(const LockEvent& event) {
       h.lockWcp = own->wcp;
       h.lockWcpPending = true;
     }
+    if (lock.conflictLocations.size() == 1) std::tie(h.soleLocation, h.soleConflicts) = lock.conflictLocations[0];
     lockJoinsDeferred_ += own != nullptr;
     lockJoinsPending_ += own != nullptr;
   });
@@ -419,8 +421,11 @@ void GwcpDetector::recordConflicts(const ThreadClocks& t, const SharedClock& hb,
     LocationConflicts* found = at.conflicts;
     if (!found) {
       auto [it, inserted] = conflicts_.try_emplace({held.lock, at.key});
-      if (inserted) lock.conflictLocations.push_back(at.key);
-      found = &it->second;
+      if (inserted) {
+        it->second = std::make_unique<LocationConflicts>();
+        lock.conflictLocations.emplace_back(at.key, it->second.get());
+      }
+      found = it->second.get();
     }
     LocationConflicts& lc = *found;
     uint8_t classes = at.classes;
@@ -579,7 +584,7 @@ void GwcpDetector::dropBlockLocalLocks(uint32_t block) {
   for (uint64_t id : dropped) {
     auto it = locks_.find(id);
     if (it == locks_.end()) continue;
-    for (uint64_t location : it->second.conflictLocations) conflicts_.erase({id, location});
+    for (const auto& [location, _] : it->second.conflictLocations) conflicts_.erase({id, location});
     locks_.erase(it);
   }
   if (auto kept = blockLocks_.find(block); kept != blockLocks_.end()) {  // (logs of mixed-scope releases)
@@ -598,13 +603,13 @@ void GwcpDetector::dropFinishedBlockConflicts(uint32_t block) {
   auto keys = blockConflicts_.find(block);
   if (keys == blockConflicts_.end()) return;
   for (const auto& key : keys->second)
-    if (auto it = conflicts_.find(key); it != conflicts_.end()) it->second.byBlock.erase(block);
+    if (auto it = conflicts_.find(key); it != conflicts_.end()) it->second->byBlock.erase(block);
   blockConflicts_.erase(keys);
 }
 
 size_t GwcpDetector::ruleOneBlockEntries() const {
   size_t n = 0;
-  for (const auto& [_, lc] : conflicts_) lc.byBlock.forEach([&](uint32_t, const auto& entries) { n += entries.size(); });
+  for (const auto& [_, lc] : conflicts_) lc->byBlock.forEach([&](uint32_t, const auto& entries) { n += entries.size(); });
   return n;
 }
 
@@ -644,14 +649,14 @@ void GwcpDetector::sampleMemory() {
     lock.blockLog.forEach([&](uint32_t, const CriticalSectionLog& log) { logBytes(log); });
   }
   for (const auto& [_, lc] : conflicts_) {
-    if (lc.deviceChain)
-      for (const auto& c : *lc.deviceChain) lockBytes += c.bytes();
-    lc.byBlock.forEach([&](uint32_t, const auto& entries) {
+    if (lc->deviceChain)
+      for (const auto& c : *lc->deviceChain) lockBytes += c.bytes();
+    lc->byBlock.forEach([&](uint32_t, const auto& entries) {
       for (const auto& e : entries) lockBytes += e.clock.bytes();
     });
-    for (const auto& e : lc.crossBlock) lockBytes += e.clock.bytes();
+    for (const auto& e : lc->crossBlock) lockBytes += e.clock.bytes();
   }
-  lockBytes += conflicts_.size() * (sizeof(std::pair<uint64_t, uint64_t>) + sizeof(LocationConflicts));
+  lockBytes += conflicts_.size() * (sizeof(std::pair<uint64_t, uint64_t>) + sizeof(void*) + sizeof(LocationConflicts));
   for (const auto& [_, keys] : blockConflicts_) lockBytes += keys.capacity() * sizeof(keys[0]);
   stats_.peakLockClockBytes = std::max(stats_.peakLockClockBytes, lockBytes + messages_.bytes());
   stats_.peakQueueBytes = std::max(stats_.peakQueueBytes, queueBytes);

@@ -25,7 +25,6 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
-#include "absl/container/node_hash_map.h"
 #include "analysis/AccessHistory.h"
 #include "analysis/Detector.h"
 #include "analysis/KeyedList.h"
@@ -322,6 +321,13 @@ class GwcpDetector final : public Detector {
     // holders never overlap. They keep P_t exact whatever the trace.)
     gwcp::SharedClock lockWcp;
     bool lockWcpPending = false;
+    // The lock's rule (i) state when it has one location (LockState::
+    // conflictLocations): its first access finds it here, not in conflicts_,
+    // whose probe missed the cache (a third of gwcp's access path on
+    // per-slot locks). Stays valid while held: rule (i) state goes only for
+    // a lock no one holds (sweepRuleOne) or with the lock (dropBlockLocalLocks).
+    uint64_t soleLocation = 0;
+    gwcp::LocationConflicts* soleConflicts = nullptr;
   };
   struct LockState {
     LockClocks clocks;
@@ -341,7 +347,10 @@ class GwcpDetector final : public Detector {
     std::vector<gwcp::Holder> holders;
     bool exclusive = true;  // overlapping critical sections never interleaved
     uint64_t releases = 0;  // releases so far (CriticalSection::releaseIndex)
-    std::vector<uint64_t> conflictLocations;  // locations with rule (i) state for this lock (conflicts_)
+    // Locations with rule (i) state for this lock, and that state (conflicts_):
+    // a lock of one location (a slot's, an element's) hands its acquirers the
+    // state with the lock (HeldLock::soleLocation), not through conflicts_.
+    absl::InlinedVector<std::pair<uint64_t, gwcp::LocationConflicts*>, 1> conflictLocations;
     uint64_t ruleOneSweepAt = 0;  // `releases` at which sweepRuleOne runs next
     // What is known, without a walk, of the device log's entries against the
     // lock's P's (trimLog's belowBlockP, belowDeviceP): entries below
@@ -464,8 +473,11 @@ class GwcpDetector final : public Detector {
   bool blockScopedAcquires_ = true;
   BlockLocalLocks blockLocal_;
   PendingArrivals arrivals_;
-  // (lock, location); nodes stay in place (AccessedLocations::Location::conflicts)
-  absl::node_hash_map<std::pair<uint64_t, uint64_t>, gwcp::LocationConflicts> conflicts_;
+  // (lock, location). Each LocationConflicts stays in place (AccessedLocation::
+  // conflicts points to it), and the key sits in the table's own slot: a
+  // lookup compares keys without reading a node (per-slot locks: a third of
+  // gwcp's access path was node_hash_map's key compares, each a cache miss).
+  absl::flat_hash_map<std::pair<uint64_t, uint64_t>, std::unique_ptr<gwcp::LocationConflicts>> conflicts_;
   // block -> the keys of conflicts_ with entries of the block in byBlock, which
   // only the block's own threads read (dropFinishedBlockConflicts)
   absl::flat_hash_map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> blockConflicts_;

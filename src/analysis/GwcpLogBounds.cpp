@@ -368,10 +368,9 @@ void GwcpDetector::sweepRuleOne(LockState& lock, uint64_t lockId) {
   auto useless = [&](const ConflictClock& c) {
     return !c.extra && (c.last.empty() || c.last.leq(deviceP)) && (c.other.empty() || c.other.leq(deviceP));
   };
-  std::erase_if(lock.conflictLocations, [&](uint64_t location) {
-    auto it = conflicts_.find({lockId, location});
-    if (it == conflicts_.end()) return true;
-    LocationConflicts& lc = it->second;
+  auto& locations = lock.conflictLocations;
+  auto kept = std::remove_if(locations.begin(), locations.end(), [&](const auto& location) {
+    LocationConflicts& lc = *location.second;
     if (lc.deviceChain) {
       bool kept = false;
       for (ConflictClock& c : *lc.deviceChain) {
@@ -382,9 +381,10 @@ void GwcpDetector::sweepRuleOne(LockState& lock, uint64_t lockId) {
     }
     std::erase_if(lc.crossBlock, [&](const LocationConflicts::CrossEntry& e) { return useless(e.clock); });
     if (lc.deviceChain || !lc.crossBlock.empty() || !lc.byBlock.empty()) return false;
-    conflicts_.erase(it);
+    conflicts_.erase({lockId, location.first});
     return true;
   });
+  locations.erase(kept, locations.end());
   // (trimEvery_ 1, the differential tests': at every release)
   lock.ruleOneSweepAt = lock.releases + (trimEvery_ == 1 ? 1 : std::max<uint64_t>(kRuleOneSweepFloor,
                                                                                   lock.conflictLocations.size() / 2));
