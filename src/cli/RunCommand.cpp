@@ -47,6 +47,7 @@ struct RunArgs {
   std::string replayRepeats = "on";
   std::string fmad = "on";
   bool initCheck = false;
+  std::string leakCheck = "no";
 };
 
 int fail(const std::string& message) {
@@ -61,11 +62,12 @@ std::string refusedNote(const Report& report) {
   return fmt::format(", {} call{} refused (the run did not do what it would on a GPU)", n, n == 1 ? "" : "s");
 }
 
-// ", 2 uninitialized reads (--initcheck)" for the summary line (instructions and launches); empty without.
-std::string uninitializedNote(const Report& report) {
+// ", 2 uninitialized reads (--initcheck), 1 leak (--leak-check full)" for the summary line; empty without.
+std::string memoryNote(const Report& report) {
   size_t n = report.uninitializedReads().size();
-  if (n == 0) return {};
-  return fmt::format(", {} uninitialized read{} (--initcheck)", n, n == 1 ? "" : "s");
+  std::string reads = n ? fmt::format(", {} uninitialized read{} (--initcheck)", n, n == 1 ? "" : "s") : "";
+  size_t leaks = report.leaks().size();
+  return reads + (leaks ? fmt::format(", {} leak{} (--leak-check full)", leaks, leaks == 1 ? "" : "s") : "");
 }
 
 // The calls the program's runtime refused (cudart::refusalMarkerSuffix), each once.
@@ -346,6 +348,7 @@ int runProgram(const RunArgs& a) {
   settings.replayRepeats = a.replayRepeats == "on";
   settings.fusedMultiplyAdd = a.fmad == "on";
   settings.initCheck = a.initCheck;
+  settings.leakCheck = a.leakCheck == "full";
   if (auto program = cudart::inspectProgram(a.command.front()); program.ok())
     for (const std::string& library : cudart::ownLibraries())
       if (std::find(program->needed.begin(), program->needed.end(), library) != program->needed.end() &&
@@ -363,6 +366,7 @@ int runProgram(const RunArgs& a) {
   // The program's process ran out of memory (it said so on stderr; cudart/runtime/OutOfMemory.h).
   bool outOfMemory = std::filesystem::exists(settings.reportPath + ".out-of-memory");
   std::vector<std::string> refusals = readRefusals(settings.reportPath + cudart::refusalMarkerSuffix());
+  std::vector<std::string> leaks = readRefusals(settings.reportPath + cudart::leakMarkerSuffix());  // (lines, as refusals)
   auto launches = readRunReports(dir, settings.reportPath);
   if (!status.ok()) return fail(std::string(status.status().message()));
   if (!launches.ok()) return fail(std::string(launches.status().message()));
@@ -376,6 +380,7 @@ int runProgram(const RunArgs& a) {
   }
   for (const auto& e : all.errors()) kept.addError(e);
   for (const auto& u : all.uninitializedReads()) kept.addUninitializedRead(u);
+  for (std::string& leak : leaks) kept.addLeak(std::move(leak));
   for (std::string& r : refusals) kept.addRefusal(std::move(r));
   if (a.report.stats) printRunStats(list);
   int code = emitReport(a.report, kept);
@@ -391,12 +396,12 @@ int runProgram(const RunArgs& a) {
   if (a.report.detectorList().empty())
     std::cerr << fmt::format("predatar: {} kernel launch{} executed, none checked for races (--detectors none){}; "
                              "program exited with {}\n",
-                             list.size(), list.size() == 1 ? "" : "es", uninitializedNote(kept) + refusedNote(kept), *status);
+                             list.size(), list.size() == 1 ? "" : "es", memoryNote(kept) + refusedNote(kept), *status);
   else
     std::cerr << fmt::format("predatar: {} kernel launch{} checked{}, {} unique race{}{}{}{}; program exited with {}\n",
                              checked, checked == 1 ? "" : "es", replays, kept.uniqueRaces(),
                              kept.uniqueRaces() == 1 ? "" : "s", instructionPairsNote(kept),
-                             hidden ? fmt::format(" ({} suppressed)", hidden) : "", uninitializedNote(kept) + refusedNote(kept), *status);
+                             hidden ? fmt::format(" ({} suppressed)", hidden) : "", memoryNote(kept) + refusedNote(kept), *status);
   if (programKilledBy && !receivedSignal)  // (killed from outside: a CPU limit, the OOM killer, kill -9)
     std::cerr << fmt::format(
         "predatar: the program was killed by signal {} ({}) before it ended: this report has the launches it "
@@ -410,7 +415,8 @@ int runProgram(const RunArgs& a) {
     return 128 + receivedSignal;
   }
   if (!kept.complete()) return kExitKernelFault;
-  if (!kept.races().empty() || !kept.uninitializedReads().empty()) return a.report.errorExitCode;
+  if (!kept.races().empty() || !kept.uninitializedReads().empty() || !kept.leaks().empty())
+    return a.report.errorExitCode;
   return *status == 0 ? kExitClean : kExitProgramFailed;
 }
 
@@ -448,6 +454,11 @@ void addRunCommand(CLI::App& app, int& exitCode) {
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   addFmadOption(*cmd, a->fmad);
+  cmd->add_option("--leak-check", a->leakCheck,
+                  "full: at cudaDeviceReset and at exit, report device and managed allocations never freed (as "
+                  "compute-sanitizer --leak-check full); they count as errors for --error-exitcode")
+      ->check(CLI::IsMember({"no", "full"}))
+      ->capture_default_str();
   cmd->add_flag("--initcheck", a->initCheck,
                 "Also report kernel reads of cudaMalloc'd bytes that no copy, memset or kernel store wrote (as "
                 "compute-sanitizer --tool initcheck); they count as errors for --error-exitcode");

@@ -44,6 +44,7 @@ std::vector<std::pair<std::string, std::string>> runtimeEnvironment(const RunSet
   if (!s.replayRepeats) env.emplace_back("PREDATAR_REPLAY", "off");
   if (!s.fusedMultiplyAdd) env.emplace_back("PREDATAR_FMAD", "off");
   if (s.initCheck) env.emplace_back("PREDATAR_INITCHECK", "1");
+  if (s.leakCheck) env.emplace_back("PREDATAR_LEAK_CHECK", "1");
   return env;
 }
 

@@ -30,6 +30,7 @@ struct RunSettings {
   bool replayRepeats = true;                   // false: PREDATAR_REPLAY=off
   bool fusedMultiplyAdd = true;                // false: PREDATAR_FMAD=off
   bool initCheck = false;                      // PREDATAR_INITCHECK=1 (run --initcheck)
+  bool leakCheck = false;                      // PREDATAR_LEAK_CHECK=1 (run --leak-check full)
   // Which of predatar's other libraries (ownLibraries()) the program needs
   // directly (its DT_NEEDED): preloaded too, like libcudart.so.13.
   std::vector<std::string> neededLibraries;
@@ -39,6 +40,10 @@ struct RunSettings {
 // stderr line's text, "X is not supported by the emulator (returning Y)"):
 // `predatar run` lists them in its report and exits as for a fault.
 inline constexpr const char* refusalMarkerSuffix() { return ".refused"; }
+// With leakCheck, the library writes beside the report, at cudaDeviceReset and
+// at exit, one line per device or managed allocation still live then ("N bytes
+// at 0x... (cudaMalloc #k) ..."), which `predatar run` lists as leaks.
+inline constexpr const char* leakMarkerSuffix() { return ".leaks"; }
 
 // The sonames of predatar's libraries besides libcudart.so.13, which a
 // program's RPATH to CUDA's lib64 could otherwise replace by NVIDIA's.

@@ -169,6 +169,10 @@ void writeText(std::ostream& out, const Report& report, const TextOptions& optio
   for (const UninitializedReadFinding& u : report.uninitializedReads())
     fmt::print(out, "========= UNINITIALIZED READ (launch {}, {} read{} at this instruction): {}\n=========\n",
                u.launch, u.count, u.count == 1 ? "" : "s", u.message);
+  for (const std::string& leak : report.leaks()) fmt::print(out, "========= LEAK: {}\n", leak);
+  if (!report.leaks().empty())
+    fmt::print(out, "========= LEAK SUMMARY: {} allocation{} never freed (free them with cudaFree)\n=========\n",
+               report.leaks().size(), report.leaks().size() == 1 ? "" : "s");
   if (options.unchecked) {
     fmt::print(out, "========= RACE SUMMARY: not checked (--detectors none: no detector ran)\n");
     return;
@@ -275,7 +279,8 @@ void writeJson(std::ostream& out, const Report& report) {
                         {"occurrences", report.occurrences()},
                         {"errors", errors},
                         {"refused", report.refusals()},
-                        {"uninitialized_reads", uninitializedJson(report)}}
+                        {"uninitialized_reads", uninitializedJson(report)},
+                        {"leaks", report.leaks()}}
              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)  // non-UTF-8 text: U+FFFD
       << "\n";
 }
@@ -310,7 +315,10 @@ void writeSarif(std::ostream& out, const Report& report) {
                        {"level", "error"},
                        {"message", {{"text", u.message}}},
                        {"properties", {{"count", u.count}, {"kernel", u.kernel}, {"launch", u.launch}}}});
+  for (const std::string& leak : report.leaks())
+    results.push_back({{"ruleId", "leak"}, {"level", "error"}, {"message", {{"text", leak}}}});
   nlohmann::json rules = nlohmann::json::array();
+  rules.push_back({{"id", "leak"}, {"shortDescription", {{"text", "device allocation never freed (--leak-check full)"}}}});
   rules.push_back({{"id", "uninitialized-read"},
                    {"shortDescription", {{"text", "read of device memory nothing wrote (--initcheck)"}}}});
   for (RaceKind k : {RaceKind::WriteWrite, RaceKind::WriteRead, RaceKind::ReadWrite, RaceKind::AtomicScope})

@@ -71,6 +71,10 @@ struct UninitializedReadFinding {
 
 class Report {
  public:
+  // `predatar run --leak-check full`: device or managed allocations never freed
+  // ("256 bytes at 0x... (cudaMalloc #3) never freed before the program exited").
+  void addLeak(std::string leak) { leaks_.push_back(std::move(leak)); }
+  const std::vector<std::string>& leaks() const { return leaks_; }
   void addUninitializedRead(UninitializedReadFinding f) { uninitializedReads_.push_back(std::move(f)); }
   const std::vector<UninitializedReadFinding>& uninitializedReads() const { return uninitializedReads_; }
   void addError(KernelError error) { errors_.push_back(std::move(error)); }
@@ -98,6 +102,7 @@ class Report {
   std::vector<KernelError> errors_;
   std::vector<std::string> refusals_;
   std::vector<UninitializedReadFinding> uninitializedReads_;
+  std::vector<std::string> leaks_;
 };
 
 // " in N pairs of instructions" when repeated launches report the same pairs

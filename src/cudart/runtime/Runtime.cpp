@@ -3,6 +3,7 @@
 #include "cudart/runtime/Api.h"
 #include "cudart/runtime/Graph.h"
 #include "cudart/runtime/Unsupported.h"
+#include "cudart/RunEnvironment.h"
 
 #include <cxxabi.h>
 #include <unistd.h>
@@ -138,6 +139,7 @@ RunOptions RunOptions::fromEnvironment() {
     else if (s != "on" && s != "1") o.errors.push_back(absl::StrCat("PREDATAR_REPLAY='", s, "' is not on or off"));
   }
   if (const char* v = env("PREDATAR_INITCHECK")) o.initCheck = std::string_view(v) == "1";
+  if (const char* v = env("PREDATAR_LEAK_CHECK")) o.leakCheck = std::string_view(v) == "1";
   if (const char* v = env("PREDATAR_FMAD")) {
     std::string s = v;
     if (s == "off" || s == "0") o.fusedMultiplyAdd = false;
@@ -433,7 +435,18 @@ cudaError_t Runtime::fill(void* dst, int value, uint64_t bytes) {
   return cudaSuccess;
 }
 
+void Runtime::noteLeaks(const char* when) {
+  if (!options_.leakCheck || !processNote_.empty()) return;  // (a fork() child inherits the parent's)
+  for (const auto& [base, info] : allocations_) {
+    if (info.second == AllocationKind::Host) continue;  // (pinned host memory: not the device's)
+    auto a = memory_->find(base);
+    leaks_.push_back(absl::StrCat(info.first, " bytes at 0x", absl::Hex(base), " (",
+                                  a && !a->label.empty() ? a->label : "an allocation", ") never freed before ", when));
+  }
+}
+
 void Runtime::resetDevice() {
+  noteLeaks("cudaDeviceReset");
   for (auto& [base, info] : allocations_) (void)memory_->free(base);
   allocations_.clear();
   deviceBytes_ = 0;
@@ -483,6 +496,11 @@ bool Runtime::destroyEvent(cudaEvent_t event) {
 
 void Runtime::finish() {
   settleSuspendedLaunch();  // a launch still waiting for the host at exit never finishes
+  if (options_.leakCheck && processNote_.empty() && !options_.reportPath.empty()) {
+    noteLeaks("the program exited");
+    std::ofstream out(options_.reportPath + leakMarkerSuffix(), std::ios::trunc);
+    for (const std::string& leak : leaks_) out << leak << "\n";
+  }
   if (!options_.reportPath.empty()) {
     writeReport();
     return;

@@ -46,6 +46,7 @@ struct RunOptions {
   bool replayRepeats = true;                    // PREDATAR_REPLAY=off: run exact repeats again
   bool fusedMultiplyAdd = true;                 // PREDATAR_FMAD=off: no mul/add contraction (ptx/Contraction.h)
   bool initCheck = false;                       // PREDATAR_INITCHECK=1: note reads of unwritten cudaMalloc'd bytes
+  bool leakCheck = false;                       // PREDATAR_LEAK_CHECK=1: list unfreed allocations (leakMarkerSuffix)
   std::vector<std::string> errors;              // malformed variables
   static RunOptions fromEnvironment();
 };
@@ -286,6 +287,10 @@ class Runtime {
   std::map<uintptr_t, std::unique_ptr<Event>> events_;
   uintptr_t nextHandle_ = 0x1000;
   uint64_t allocationCount_ = 0;
+  // --leak-check full: device and managed allocations still live at a
+  // cudaDeviceReset, and at exit (noteLeaks); written out by finish().
+  void noteLeaks(const char* when);
+  std::vector<std::string> leaks_;
   uint64_t deviceBytes_ = 0;             // cudaMalloc'd and managed bytes allocated now
   LaunchRecord* running_ = nullptr;      // the launch being emulated (for recordOutOfMemory)
   cudaError_t sticky_ = cudaSuccess;

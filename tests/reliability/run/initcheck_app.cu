@@ -3,7 +3,8 @@
 // array, an atomic on an unwritten counter, an allocation reused after free;
 // and a program that writes everything it reads through every kind of write
 // (memset, host and device copies, pitched and symbol copies, kernel stores,
-// a replayed launch), which must stay clean.
+// a replayed launch), which must stay clean. And allocations never freed, for
+// `--leak-check full`: at exit, at cudaDeviceReset, and none.
 // Built with: nvcc -cudart shared -lineinfo -arch=sm_75 -o bin/initcheck_app initcheck_app.cu
 #include <cstdio>
 #include <cstring>
@@ -33,7 +34,20 @@ int main(int argc, char** argv) {
   if (check("malloc", cudaMalloc(&a, 64 * sizeof(int))) || check("malloc", cudaMalloc(&b, 64 * sizeof(int))) ||
       check("malloc", cudaMalloc(&out, 64 * sizeof(int))))
     return 1;
-  if (std::strcmp(mode, "memset-short") == 0) {
+  if (std::strcmp(mode, "leaks") == 0) {  // out (256 bytes) and managed (64) stay; pinned is the host's
+    int *managed = nullptr, *pinned = nullptr;
+    if (check("managed", cudaMallocManaged(&managed, 16 * sizeof(int))) ||
+        check("pinned", cudaMallocHost(&pinned, 16 * sizeof(int))))
+      return 1;
+    cudaFree(a);
+    cudaFree(b);
+  } else if (std::strcmp(mode, "reset") == 0) {  // a, b and out are live at the reset
+    cudaDeviceReset();
+  } else if (std::strcmp(mode, "freed") == 0) {
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(out);
+  } else if (std::strcmp(mode, "memset-short") == 0) {
     cudaMemset(a, 0, 64);  // 16 of the 64 ints: the size lacks * sizeof(int)
     addIndex<<<1, 64>>>(a);
   } else if (std::strcmp(mode, "copy-half") == 0) {
