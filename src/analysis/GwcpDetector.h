@@ -323,7 +323,7 @@ class GwcpDetector final : public Detector {
     bool lockWcpPending = false;
     // The lock's rule (i) state when it has one location (LockState::
     // conflictLocations): its first access finds it here, not in conflicts_,
-    // whose probe missed the cache (a third of gwcp's access path on
+    // whose probe missed the cache (a quarter of gwcp's access path on
     // per-slot locks). Stays valid while held: rule (i) state goes only for
     // a lock no one holds (sweepRuleOne) or with the lock (dropBlockLocalLocks).
     uint64_t soleLocation = 0;
@@ -475,7 +475,7 @@ class GwcpDetector final : public Detector {
   PendingArrivals arrivals_;
   // (lock, location). Each LocationConflicts stays in place (AccessedLocation::
   // conflicts points to it), and the key sits in the table's own slot: a
-  // lookup compares keys without reading a node (per-slot locks: a third of
+  // lookup compares keys without reading a node (per-slot locks: a quarter of
   // gwcp's access path was node_hash_map's key compares, each a cache miss).
   absl::flat_hash_map<std::pair<uint64_t, uint64_t>, std::unique_ptr<gwcp::LocationConflicts>> conflicts_;
   // block -> the keys of conflicts_ with entries of the block in byBlock, which

@@ -1,20 +1,11 @@
 // --initcheck: a kernel's reads of cudaMalloc'd bytes that no copy, memset or
 // kernel store wrote (sim/InitShadow.h), noted once per instruction with the
 // first lane's thread and address, as compute-sanitizer's initcheck reports.
-#include <cinttypes>
-#include <cstdio>
-
 #include "sim/Exec.h"
 #include "sim/InitShadow.h"
 
 namespace predatar::sim {
 namespace {
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%" PRIx64, v);
-  return buf;
-}
 
 void noteUninitializedRead(Launch& L, const Warp& w, uint32_t lane, uint32_t pc, uint64_t address,
                            uint32_t bytes) {
