@@ -11,20 +11,9 @@
 # cudaDeviceReset, are listed (not pinned host memory), exit 1; none when all
 # were freed.
 set -u
-p=$1; dir=$2; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-pass=0; fail=0
-ok() { pass=$((pass+1)); }
-bad() { echo "FAIL: $*"; fail=$((fail+1)); }
-run() { timeout 120 "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
-app=$dir/run/bin/initcheck_app
-# Built from the source as it is now when nvcc is installed, else the
-# committed binary (rebuild it with the command in initcheck_app.cu).
-nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-if [ -x "$nvcc" ]; then
-  "$nvcc" -cudart shared -lineinfo -arch=sm_75 -o "$tmp/initcheck_app" "$dir/run/initcheck_app.cu" ||
-    { echo "FAIL: nvcc could not build run/initcheck_app.cu"; exit 1; }
-  app=$tmp/initcheck_app
-fi
+p=$1; dir=$2
+source "$dir/run/check_lib.sh"
+app=$(app_binary initcheck_app) || exit 1
 read_line() { grep -c "UNINITIALIZED READ" "$tmp/out"; }
 
 # A memset of 64 bytes where 256 were meant: threads 16-63 read unwritten ints.

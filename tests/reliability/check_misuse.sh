@@ -13,20 +13,9 @@
 #     naming the pointer; managed and pinned memory stay host-accessible;
 #   * a fork() child's races are reported into the same run, with its pid.
 set -u
-p=$1; dir=$2; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-pass=0; fail=0
-ok() { pass=$((pass+1)); }
-bad() { echo "FAIL: $*"; fail=$((fail+1)); }
-run() { timeout 120 "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
-app=$dir/run/bin/misuse_app
-# Built from the source as it is now when nvcc is installed, else the
-# committed binary (rebuild it with the command in misuse_app.cu).
-nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-if [ -x "$nvcc" ]; then
-  "$nvcc" -cudart shared -lineinfo -arch=sm_75 -o "$tmp/misuse_app" "$dir/run/misuse_app.cu" ||
-    { echo "FAIL: nvcc could not build run/misuse_app.cu"; exit 1; }
-  app=$tmp/misuse_app
-fi
+p=$1; dir=$2
+source "$dir/run/check_lib.sh"
+app=$(app_binary misuse_app) || exit 1
 
 # Divergent barriers.
 [ "$(run "$p" run -- "$app" barrier-block)" = 3 ] && grep -q "barrier error: divergent thread(s) in block" "$tmp/err" &&
