@@ -69,6 +69,7 @@ PREDATAR_ERROR = re.compile(r"^predatar: error: (.*)$|^========= REFUSED: (.*)$|
 EXITED = re.compile(r"program exited with (-?\d+)")
 RACES = re.compile(r"(\d+) unique races?\b")
 UNINITIALIZED = re.compile(r"(\d+ uninitialized reads?) \(--initcheck\)")
+LEAKS = re.compile(r"(\d+ leaks?) \(--leak-check full\)")
 LAUNCHES = re.compile(r"predatar: (\d+) kernel launch")
 MISSING_INPUT = re.compile(r"does not exist|[Ff]ail(ed)? to (load|open|recognize)|[Cc]annot (be )?open|[Cc]ould not (open|stat)|"
                            r"[Uu]nable to (open|read)|No such file|[Ee]rror (opening|reading)|not found|Bad file|"
@@ -178,7 +179,7 @@ def verdict(text, status, cpu, killed, cpu_limit):
         return "CRASH", next((line for line in text.splitlines() if "signal" in line or "fault" in line), "")[:160]
     if exited and exited[-1] != "0":
         return "EXIT", f"program exited with {exited[-1]}"
-    if re.search(r"\bPASS(ED)?\b|\b[Tt]est [Pp]assed\b", text):
+    if re.search(r"\bPASS(ED)?\b|\b[Tt]est [Pp]assed\b|solution matches analytic solution", text):  # (miniFE)
         return "PASS", ""
     if os.waitstatus_to_exitcode(status) != 0:
         return "EXIT", f"make run exited with {os.waitstatus_to_exitcode(status)}"
@@ -209,8 +210,9 @@ def one(args, name):
     row["verdict"], row["reason"] = verdict(text, status, cpu, killed, args.cpu_limit)
     if "=========" not in text and "predatar" not in text:  # (a run the runner failed to put predatar on)
         row["verdict"], row["reason"] = "UNCHECKED", "the program ran without predatar"
-    if uninitialized := UNINITIALIZED.findall(text):  # (--predatar-flags --initcheck)
-        row["reason"] = (row["reason"] + "; " if row["reason"] else "") + f"{uninitialized[-1]} (--initcheck)"
+    for found, flag in ((UNINITIALIZED.findall(text), "--initcheck"), (LEAKS.findall(text), "--leak-check full")):
+        if found:  # (--predatar-flags)
+            row["reason"] = (row["reason"] + "; " if row["reason"] else "") + f"{found[-1]} ({flag})"
     row["cpu"] = cpu
     races = RACES.findall(text)
     row["races"] = races[-1] if races else "-"
