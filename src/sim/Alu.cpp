@@ -458,9 +458,7 @@ ExecFn selectAlu(const Instr& in, std::string& error) {
     if (!f) error = std::string("unsupported instruction ") + ptx::toString(in.op) + "." + ptx::toString(in.type);
     return f;
   }
-  bool packedOrRelu = in.type == Type::U16x2 || in.type == Type::S16x2 ||
-                      ((in.op == Op::Min || in.op == Op::Max) && (in.mode & ptx::kMinMaxRelu));
-  if (packedOrRelu) {
+  if (isPackedOrRelu(in)) {
     ExecFn f = selectPackedOrRelu(in);
     if (!f) error = std::string("unsupported instruction ") + ptx::toString(in.op) + "." + ptx::toString(in.type);
     return f;

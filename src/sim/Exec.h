@@ -335,8 +335,9 @@ ExecFn selectAlu(const ptx::Instr& in, std::string& error);
 ExecFn selectMemory(const ptx::Instr& in, std::string& error);
 // add.cc/addc, sub.cc/subc, mad.cc/madc, mul24/mad24, dp4a/dp2a (IntegerExtended.cpp).
 ExecFn selectIntegerExtended(const ptx::Instr& in, std::string& error);
-// add/sub/min/max on .u16x2/.s16x2 and min/max .relu (IntegerExtended.cpp);
-// null for another instruction or form.
+// add/sub/min/max on .u16x2/.s16x2 and min/max .relu (IntegerExtended.cpp):
+// whether `in` is one, and its function (null for a form PTX does not have).
+bool isPackedOrRelu(const ptx::Instr& in);
 ExecFn selectPackedOrRelu(const ptx::Instr& in);
 // tex through texture objects (Texture.cpp).
 ExecFn selectTexture(const ptx::Instr& in, std::string& error);

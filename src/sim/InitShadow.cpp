@@ -13,8 +13,7 @@ void forWordsOf(uint64_t from, uint64_t to, Word word) {
   while (from < to) {
     uint64_t index = from / 64, first = from % 64;
     uint64_t count = std::min<uint64_t>(64 - first, to - from);
-    uint64_t mask = (count == 64 ? ~uint64_t(0) : ((uint64_t(1) << count) - 1)) << first;
-    if (!word(index, mask)) return;
+    if (!word(index, InitShadow::rangeMask(first, count))) return;
     from += count;
   }
 }
@@ -78,12 +77,6 @@ void InitShadow::copy(uint64_t dst, uint64_t src, uint64_t bytes) {
   }
   for (uint64_t i = 0; i < bytes; ++i)
     if (!firstUnwritten(src + i, 1)) markWritten(dst + i, 1);
-}
-
-uint64_t InitShadow::bytes() const {
-  uint64_t total = 0;
-  for (const auto& [_, r] : regions_) total += r.written.size() * sizeof(uint64_t);
-  return total;
 }
 
 }  // namespace predatar::sim

@@ -40,7 +40,10 @@ class InitShadow {
   // A copy of [src, src + bytes) to dst: each destination byte is written
   // where its source byte was (an untracked source counts as written).
   void copy(uint64_t dst, uint64_t src, uint64_t bytes);
-  uint64_t bytes() const;  // the bitmaps' size (--stats)
+  // Bits [first, first + count) of a word (count <= 64 - first).
+  static uint64_t rangeMask(uint64_t first, uint64_t count) {
+    return (count >= 64 ? ~uint64_t(0) : (uint64_t(1) << count) - 1) << first;
+  }
 
  private:
   struct Region {
@@ -58,10 +61,7 @@ class InitShadow {
     if (!last_ || offset >= last_->bytes || bytes > 64 - offset % 64 || offset + bytes > last_->bytes) return nullptr;
     return &last_->written[offset / 64];
   }
-  uint64_t maskOf(uint64_t address, uint64_t bytes) const {
-    uint64_t bits = bytes >= 64 ? ~uint64_t(0) : (uint64_t(1) << bytes) - 1;
-    return bits << ((address - lastBase_) % 64);
-  }
+  uint64_t maskOf(uint64_t address, uint64_t bytes) const { return rangeMask((address - lastBase_) % 64, bytes); }
 
   std::map<uint64_t, Region> regions_;
   uint64_t lastBase_ = 0;

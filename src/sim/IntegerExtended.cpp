@@ -219,11 +219,14 @@ template <class T> struct MadH { static void run(Ctx& x, const Instr& in, uint32
 
 }  // namespace
 
+static bool isPackedHalfwords(const Instr& in) { return in.type == Type::U16x2 || in.type == Type::S16x2; }
+static bool isMinMaxRelu(const Instr& in) { return (in.op == Op::Min || in.op == Op::Max) && (in.mode & ptx::kMinMaxRelu); }
+bool isPackedOrRelu(const Instr& in) { return isPackedHalfwords(in) || isMinMaxRelu(in); }
+
 ExecFn selectPackedOrRelu(const Instr& in) {
-  bool packed = in.type == Type::U16x2 || in.type == Type::S16x2;
-  bool relu = (in.op == Op::Min || in.op == Op::Max) && (in.mode & ptx::kMinMaxRelu);
+  bool relu = isMinMaxRelu(in);
   if (relu && in.type != Type::S32 && in.type != Type::S16x2) return nullptr;  // (PTX has no other)
-  if (!packed) return !relu ? nullptr : in.op == Op::Max ? &minMaxRelu<true> : &minMaxRelu<false>;
+  if (!isPackedHalfwords(in)) return !relu ? nullptr : in.op == Op::Max ? &minMaxRelu<true> : &minMaxRelu<false>;
   switch (in.op) {
     case Op::Add: return packedFor<PackedOp::Add>(in.type);
     case Op::Sub: return packedFor<PackedOp::Sub>(in.type);
