@@ -9,7 +9,8 @@
 # launch) stays clean; without --initcheck nothing is reported.
 # `--leak-check full`: device and managed allocations live at exit, or at a
 # cudaDeviceReset, are listed (not pinned host memory), exit 1; none when all
-# were freed.
+# were freed. PREDATAR_INITCHECK/PREDATAR_LEAK_CHECK set by hand take on/1 or
+# off/0; anything else stops the run with an error.
 set -u
 p=$1; dir=$2
 source "$dir/run/check_lib.sh"
@@ -61,6 +62,14 @@ assert [x['ruleId'] for x in r] == ['uninitialized-read'] and r[0]['properties']
   ok || bad "leaks json: $(cat "$tmp/out")"
 [ "$(run "$p" run --leak-check full -- "$app" freed)" = 0 ] && ! grep -q "LEAK" "$tmp/out" && ok || bad "freed: $(cat "$tmp/out")"
 [ "$(run "$p" run -- "$app" leaks)" = 0 ] && ! grep -q "LEAK" "$tmp/out" && ok || bad "leaks without the flag: $(cat "$tmp/out")"
+
+# A switch misspelt by hand is an error, not off: the run would look clean unchecked.
+for var in PREDATAR_INITCHECK PREDATAR_LEAK_CHECK; do
+  [ "$(env "$var=yes" timeout 120 "$p" run -- "$app" memset-short >"$tmp/out" 2>"$tmp/err"; echo $?)" != 0 ] &&
+    grep -q "$var='yes' is not on or off" "$tmp/err" && ok || bad "$var=yes: $(cat "$tmp/err")"
+done
+[ "$(env PREDATAR_INITCHECK=on timeout 120 "$p" run -- "$app" memset-short >"$tmp/out" 2>"$tmp/err"; echo $?)" = 1 ] &&
+  [ "$(read_line)" = 1 ] && ok || bad "PREDATAR_INITCHECK=on: $(cat "$tmp/out" "$tmp/err")"
 
 echo "initcheck: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -133,18 +133,20 @@ RunOptions RunOptions::fromEnvironment() {
   o.verbose = envFlag("PREDATAR_VERBOSE");
   o.quiet = envFlag("PREDATAR_QUIET");
   o.perLocation = envFlag("PREDATAR_PER_LOCATION");
-  if (const char* v = env("PREDATAR_REPLAY")) {
-    std::string s = v;
-    if (s == "off" || s == "0") o.replayRepeats = false;
-    else if (s != "on" && s != "1") o.errors.push_back(absl::StrCat("PREDATAR_REPLAY='", s, "' is not on or off"));
-  }
-  if (const char* v = env("PREDATAR_INITCHECK")) o.initCheck = std::string_view(v) == "1";
-  if (const char* v = env("PREDATAR_LEAK_CHECK")) o.leakCheck = std::string_view(v) == "1";
-  if (const char* v = env("PREDATAR_FMAD")) {
-    std::string s = v;
-    if (s == "off" || s == "0") o.fusedMultiplyAdd = false;
-    else if (s != "on" && s != "1") o.errors.push_back(absl::StrCat("PREDATAR_FMAD='", s, "' is not on or off"));
-  }
+  // A switch set by hand to anything but on or off is an error, not off: a
+  // misspelt PREDATAR_INITCHECK would otherwise give a clean run unchecked.
+  auto onOff = [&](const char* name, bool& out) {
+    if (const char* v = env(name)) {
+      std::string_view s = v;
+      if (s == "on" || s == "1") out = true;
+      else if (s == "off" || s == "0") out = false;
+      else o.errors.push_back(absl::StrCat(name, "='", v, "' is not on or off"));
+    }
+  };
+  onOff("PREDATAR_REPLAY", o.replayRepeats);
+  onOff("PREDATAR_INITCHECK", o.initCheck);
+  onOff("PREDATAR_LEAK_CHECK", o.leakCheck);
+  onOff("PREDATAR_FMAD", o.fusedMultiplyAdd);
   return o;
 }
 
