@@ -8,8 +8,8 @@
 # (memset, host, device, pitched and symbol copies, kernel stores, a replayed
 # launch) stays clean; without --initcheck nothing is reported.
 # `--leak-check full`: device and managed allocations live at exit, or at a
-# cudaDeviceReset, are listed (not pinned host memory), exit 1; none when all
-# were freed. PREDATAR_INITCHECK/PREDATAR_LEAK_CHECK set by hand take on/1 or
+# cudaDeviceReset, are listed with the host function that allocated them (not
+# pinned host memory), exit 1; none when all were freed. PREDATAR_INITCHECK/PREDATAR_LEAK_CHECK set by hand take on/1 or
 # off/0; anything else stops the run with an error.
 set -u
 p=$1; dir=$2
@@ -51,7 +51,7 @@ assert [x['ruleId'] for x in r] == ['uninitialized-read'] and r[0]['properties']
 
 # Leaks.
 [ "$(run "$p" run --leak-check full -- "$app" leaks)" = 1 ] &&
-  grep -q "LEAK: 256 bytes at 0x[0-9a-f]* (cudaMalloc #3) never freed before the program exited" "$tmp/out" &&
+  grep -q "LEAK: 256 bytes at 0x[0-9a-f]* (cudaMalloc #3) never freed before the program exited; allocated by main (.*initcheck_app+0x[0-9a-f]*)" "$tmp/out" &&
   grep -q "LEAK: 64 bytes at 0x[0-9a-f]* (cudaMallocManaged #4) never freed" "$tmp/out" &&
   [ "$(grep -c "LEAK:" "$tmp/out")" = 2 ] && grep -q "LEAK SUMMARY: 2 allocations never freed" "$tmp/out" &&
   grep -q "0 unique races, 2 leaks (--leak-check full)" "$tmp/err" && ok || bad "leaks: $(cat "$tmp/out" "$tmp/err")"

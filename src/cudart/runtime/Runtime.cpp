@@ -21,6 +21,7 @@
 #include "analysis/Detector.h"
 #include "cudart/runtime/Fork.h"
 #include "cudart/runtime/HostAccess.h"
+#include "cudart/runtime/HostCallSite.h"
 #include "cudart/runtime/Interrupt.h"
 #include "cudart/runtime/LaunchProgress.h"
 #include "cudart/runtime/OutOfMemory.h"
@@ -369,6 +370,7 @@ cudaError_t Runtime::allocate(void** pointer, uint64_t bytes, AllocationKind kin
     return cudaErrorMemoryAllocation;
   }
   allocations_[base] = {bytes, kind};
+  if (options_.leakCheck && onDevice) allocationSites_[base] = programCallSite();
   if (onDevice) deviceBytes_ += bytes;
   *pointer = reinterpret_cast<void*>(base);
   return cudaSuccess;
@@ -382,6 +384,7 @@ cudaError_t Runtime::release(void* pointer, AllocationKind kind) {
   if (hostApi != (it->second.second == AllocationKind::Host)) return cudaErrorInvalidValue;
   if (!memory_->free(it->first).ok()) return cudaErrorInvalidValue;
   if (it->second.second != AllocationKind::Host) deviceBytes_ -= std::min(deviceBytes_, it->second.first);
+  allocationSites_.erase(it->first);
   allocations_.erase(it);
   return cudaSuccess;
 }
@@ -442,8 +445,11 @@ void Runtime::noteLeaks(const char* when) {
   for (const auto& [base, info] : allocations_) {
     if (info.second == AllocationKind::Host) continue;  // (pinned host memory: not the device's)
     auto a = memory_->find(base);
+    auto site = allocationSites_.find(base);
+    std::string where = site == allocationSites_.end() ? "" : describeCallSite(site->second);
     leaks_.push_back(absl::StrCat(info.first, " bytes at 0x", absl::Hex(base), " (",
-                                  a && !a->label.empty() ? a->label : "an allocation", ") never freed before ", when));
+                                  a && !a->label.empty() ? a->label : "an allocation", ") never freed before ", when,
+                                  where.empty() ? "" : "; allocated by " + where));
   }
 }
 
@@ -451,6 +457,7 @@ void Runtime::resetDevice() {
   noteLeaks("cudaDeviceReset");
   for (auto& [base, info] : allocations_) (void)memory_->free(base);
   allocations_.clear();
+  allocationSites_.clear();
   deviceBytes_ = 0;
   sticky_ = cudaSuccess;
 }

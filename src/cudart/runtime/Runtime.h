@@ -20,6 +20,7 @@
 #include "cudart/FatBinary.h"
 #include "cudart/runtime/CudaTypes.h"
 #include "cudart/runtime/DeviceLock.h"
+#include "cudart/runtime/HostCallSite.h"
 #include "cudart/LaunchReport.h"
 #include "cudart/StreamOrder.h"
 #include "analysis/Detector.h"
@@ -291,6 +292,7 @@ class Runtime {
   // cudaDeviceReset, and at exit (noteLeaks); written out by finish().
   void noteLeaks(const char* when);
   std::vector<std::string> leaks_;
+  std::map<uint64_t, CallSite> allocationSites_;  // base -> the program's call (leak check only)
   uint64_t deviceBytes_ = 0;             // cudaMalloc'd and managed bytes allocated now
   LaunchRecord* running_ = nullptr;      // the launch being emulated (for recordOutOfMemory)
   cudaError_t sticky_ = cudaSuccess;
