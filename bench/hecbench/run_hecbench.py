@@ -73,7 +73,8 @@ LEAKS = re.compile(r"(\d+ leaks?) \(--leak-check full\)")
 LAUNCHES = re.compile(r"predatar: (\d+) kernel launch")
 MISSING_INPUT = re.compile(r"does not exist|[Ff]ail(ed)? to (load|open|recognize)|[Cc]annot (be )?open|[Cc]ould not (open|stat)|"
                            r"[Uu]nable to (open|read)|No such file|[Ee]rror (opening|reading)|not found|Bad file|"
-                           r"Assertion `(file|fp?|in|input)( != NULL)?' failed|was not opened")
+                           r"Assertion `(file|fp?|in|input)( != NULL)?' failed|was not opened|[Ii]nvalid (in|input )?file|"
+                           r"[Ff]ailed to import")
 
 
 def programs(root, names, sample, seed):
@@ -186,6 +187,23 @@ def verdict(text, status, cpu, killed, cpu_limit):
     return "DONE", ""
 
 
+def missing_path_argument(folder, command):
+    """A path among the run's arguments (one with a '/') that is not there: data HeCBench keeps apart
+    (easyWave reads ../easyWave-omp/data/...), whose absence some programs report only by their exit."""
+    if command and command[1]:
+        where, arguments = folder / command[0], command[2]
+    else:
+        text = (folder / "Makefile").read_text(errors="replace")
+        line = re.search(r"^[ \t]+\$\(LAUNCHER\)\s+\./\S+([^\n;&|<>`]*)$", text, re.M)
+        if not line:
+            return None
+        where, arguments = folder, line.group(1)
+    for a in arguments.split():
+        if "/" in a and not a.startswith("-") and not (where / a).parent.exists():  # (an output file has its folder)
+            return a
+    return None
+
+
 def one(args, name):
     folder = Path(args.hecbench) / f"{name}-cuda"
     logs = Path(args.logs)
@@ -208,6 +226,9 @@ def one(args, name):
     status, cpu, killed = run(args, folder, logs / f"{name}.log", command)
     text = (logs / f"{name}.log").read_text(errors="replace")
     row["verdict"], row["reason"] = verdict(text, status, cpu, killed, args.cpu_limit)
+    missing = missing_path_argument(folder, command)
+    if missing and row["verdict"] in ("EXIT", "DONE") and LAUNCHES.findall(text)[-1:] == ["0"]:
+        row["verdict"], row["reason"] = "INPUT", f"argument {missing} does not exist"
     if "=========" not in text and "predatar" not in text:  # (a run the runner failed to put predatar on)
         row["verdict"], row["reason"] = "UNCHECKED", "the program ran without predatar"
     for found, flag in ((UNINITIALIZED.findall(text), "--initcheck"), (LEAKS.findall(text), "--leak-check full")):
