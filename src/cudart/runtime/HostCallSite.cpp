@@ -6,6 +6,7 @@
 #include <link.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <string_view>
 #include <utility>
@@ -87,6 +88,19 @@ std::pair<std::string, std::string> describeFrame(const void* returnAddress) {
   return {function, line.empty() ? absl::StrCat(function, " (", place, ")") : absl::StrCat(function, " at ", line)};
 }
 
+// Whether a function is one of cuda_runtime.h's templates, inlined into the
+// program ("cudaError cudaMalloc<int>(int**, unsigned long)"): a CUDA API
+// name followed by template arguments.
+bool isRuntimeTemplate(std::string_view function) {
+  for (size_t at = function.find("cuda"); at != function.npos; at = function.find("cuda", at + 1)) {
+    if (at > 0 && function[at - 1] != ' ') continue;
+    size_t end = at;
+    while (end < function.size() && (std::isalnum(static_cast<unsigned char>(function[end])) || function[end] == '_')) ++end;
+    if (end < function.size() && function[end] == '<') return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 CallSite programCallSite() {
@@ -107,8 +121,7 @@ std::string describeCallSite(const CallSite& site) {
     if (!frame) break;
     auto [function, text] = describeFrame(frame);
     if (first.empty()) first = text;
-    // (cuda_runtime.h's templates, inlined into the program: their caller is the site)
-    if (!absl::StartsWith(function, "cuda") && !absl::StrContains(function, " cuda")) return text;
+    if (!isRuntimeTemplate(function)) return text;  // (else its caller is the site)
   }
   return first;
 }
