@@ -180,7 +180,8 @@ def verdict(text, status, cpu, killed, cpu_limit):
         return "CRASH", next((line for line in text.splitlines() if "signal" in line or "fault" in line), "")[:160]
     if exited and exited[-1] != "0":
         return "EXIT", f"program exited with {exited[-1]}"
-    if re.search(r"\bPASS(ED)?\b|\b[Tt]est [Pp]assed\b|solution matches analytic solution", text):  # (miniFE)
+    if re.search(r"\bPASS(ED)?\b|\b[Tt]est [Pp]assed\b|solution matches analytic solution|"  # (miniFE)
+                 r"Calculations successfully finished", text):  # (gels)
         return "PASS", ""
     if os.waitstatus_to_exitcode(status) != 0:
         return "EXIT", f"make run exited with {os.waitstatus_to_exitcode(status)}"

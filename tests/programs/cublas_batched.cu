@@ -1,9 +1,11 @@
 // cuBLAS's helpers and batched routines on predatar's own cuBLAS
 // (src/libraries/cublas): Set/GetVector and Set/GetMatrix with strides (and
 // their Async forms), gemmBatched through device arrays of pointers,
-// gemmStridedBatched, and getrfBatched (LU with and without pivoting, a
-// singular matrix's info), each checked against loops on the host; bad
-// arguments answered CUBLAS_STATUS_INVALID_VALUE; and a race: a kernel on
+// gemmStridedBatched, getrfBatched (LU with and without pivoting, a
+// singular matrix's info) and gelsBatched (least squares, real and complex,
+// a rank-deficient system's devInfo), each checked against loops on the host;
+// bad arguments answered CUBLAS_STATUS_INVALID_VALUE (or NOT_SUPPORTED, as
+// cuBLAS answers gels for m < n or a transpose); and a race: a kernel on
 // one stream reads what gemmStridedBatched writes on another (line 20).
 #include <cublas_v2.h>
 
@@ -161,6 +163,123 @@ static int batchedLu(cublasHandle_t h) {
   return 0;
 }
 
+// Host least squares in double, by the normal equations: x = (A^T A)^-1 A^T c
+// (n x n Gauss-Jordan; the systems below are well conditioned).
+static std::vector<double> normalEquations(const std::vector<double>& A, int m, int n, int lda,
+                                           const std::vector<double>& c) {
+  std::vector<double> M(n * (n + 1));
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j)
+      for (int r = 0; r < m; ++r) M[i * (n + 1) + j] += A[r + i * lda] * A[r + j * lda];
+    for (int r = 0; r < m; ++r) M[i * (n + 1) + n] += A[r + i * lda] * c[r];
+  }
+  for (int p = 0; p < n; ++p)
+    for (int i = 0; i < n; ++i) {
+      if (i == p) continue;
+      double f = M[i * (n + 1) + p] / M[p * (n + 1) + p];
+      for (int j = 0; j <= n; ++j) M[i * (n + 1) + j] -= f * M[p * (n + 1) + j];
+    }
+  std::vector<double> x(n);
+  for (int i = 0; i < n; ++i) x[i] = M[i * (n + 1) + n] / M[i * (n + 1) + i];
+  return x;
+}
+
+// gelsBatched: two 6 x 3 single-precision systems with 2 right-hand sides
+// (leading dimension 7), one consistent (C = A X, X known) and one not (the
+// least squares answer of the normal equations); a complex double 4 x 2
+// system; a double one whose second column is twice its first (devInfo 2);
+// and bad arguments (status and *info).
+static int batchedLeastSquares(cublasHandle_t h) {
+  const int m = 6, n = 3, nrhs = 2, ld = 7, batch = 2;
+  std::vector<float> A(ld * n * batch, 99), C(ld * nrhs * batch, 99);
+  for (int b = 0; b < batch; ++b)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < m; ++i) A[b * ld * n + i + j * ld] = float((i * 3 + j * 5 + b) % 7) - 2 + (i == j ? 4 : 0);
+  const float X[n * nrhs] = {1, -2, 0.5f, 3, 0.25f, -1};
+  for (int r = 0; r < nrhs; ++r)
+    for (int i = 0; i < m; ++i) {
+      float s = 0;
+      for (int j = 0; j < n; ++j) s += A[i + j * ld] * X[j + r * n];
+      C[i + r * ld] = s;                                                  // system 0: consistent
+      C[ld * nrhs + i + r * ld] = float((i * i + r) % 5) - 1.5f;          // system 1: not
+    }
+  std::vector<float> A1(A.begin() + ld * n, A.end()), C1(C.begin() + ld * nrhs, C.end());
+  float *dA, *dC;
+  CHECK(cudaMalloc(&dA, A.size() * sizeof(float)));
+  CHECK(cudaMalloc(&dC, C.size() * sizeof(float)));
+  CHECK(cudaMemcpy(dA, A.data(), A.size() * sizeof(float), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dC, C.data(), C.size() * sizeof(float), cudaMemcpyHostToDevice));
+  float* pointers[2 * batch] = {dA, dA + ld * n, dC, dC + ld * nrhs};
+  float** dPointers;
+  int* dInfo;
+  CHECK(cudaMalloc(&dPointers, sizeof pointers));
+  CHECK(cudaMalloc(&dInfo, 4 * sizeof(int)));
+  CHECK(cudaMemcpy(dPointers, pointers, sizeof pointers, cudaMemcpyHostToDevice));
+  int info = 1, devInfo[batch] = {-1, -1};
+  CHECK(cublasSgelsBatched(h, CUBLAS_OP_N, m, n, nrhs, dPointers, ld, dPointers + batch, ld, &info, dInfo, batch));
+  CHECK(cudaMemcpy(C.data(), dC, C.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(devInfo, dInfo, sizeof devInfo, cudaMemcpyDeviceToHost));
+  bool consistent = info == 0 && devInfo[0] == 0 && devInfo[1] == 0, squares = consistent;
+  for (int r = 0; r < nrhs; ++r) {
+    std::vector<double> a(A1.begin(), A1.end()), c(C1.begin() + r * ld, C1.begin() + r * ld + m);
+    std::vector<double> want = normalEquations(a, m, n, ld, c);
+    for (int j = 0; j < n; ++j) {
+      consistent &= std::fabs(C[j + r * ld] - X[j + r * n]) < 1e-5;
+      squares &= std::fabs(C[ld * nrhs + j + r * ld] - want[j]) < 1e-5 * (1 + std::fabs(want[j]));
+    }
+  }
+  // Complex double, 4 x 2: C = A X with X = (1 + 2i, -1 + 0.5i).
+  const double2 Az[8] = {{2, 1}, {0, 1}, {1, -1}, {0.5, 0}, {1, 0}, {3, -2}, {0, 0.5}, {1, 1}};
+  const double2 Xz[2] = {{1, 2}, {-1, 0.5}};
+  double2 Cz[4];
+  for (int i = 0; i < 4; ++i) {
+    double2 s{0, 0};
+    for (int j = 0; j < 2; ++j) {
+      double2 a = Az[i + 4 * j], x = Xz[j];
+      s.x += a.x * x.x - a.y * x.y;
+      s.y += a.x * x.y + a.y * x.x;
+    }
+    Cz[i] = s;
+  }
+  double2 *dAz, *dCz, **dZ;
+  CHECK(cudaMalloc(&dAz, sizeof Az));
+  CHECK(cudaMalloc(&dCz, sizeof Cz));
+  CHECK(cudaMemcpy(dAz, Az, sizeof Az, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dCz, Cz, sizeof Cz, cudaMemcpyHostToDevice));
+  double2* zPointers[2] = {dAz, dCz};
+  CHECK(cudaMalloc(&dZ, sizeof zPointers));
+  CHECK(cudaMemcpy(dZ, zPointers, sizeof zPointers, cudaMemcpyHostToDevice));
+  CHECK(cublasZgelsBatched(h, CUBLAS_OP_N, 4, 2, 1, reinterpret_cast<cuDoubleComplex**>(dZ), 4,
+                           reinterpret_cast<cuDoubleComplex**>(dZ + 1), 4, &info, nullptr, 1));
+  CHECK(cudaMemcpy(Cz, dCz, sizeof Cz, cudaMemcpyDeviceToHost));
+  bool complexOk = info == 0;
+  for (int j = 0; j < 2; ++j) complexOk &= std::fabs(Cz[j].x - Xz[j].x) < 1e-12 && std::fabs(Cz[j].y - Xz[j].y) < 1e-12;
+  // Rank deficient: column 2 = 2 * column 1.
+  const double Ad[8] = {1, 2, 3, 4, 2, 4, 6, 8}, Cd[4] = {1, 1, 1, 1};
+  double *dAd, *dCd, **dD;
+  CHECK(cudaMalloc(&dAd, sizeof Ad));
+  CHECK(cudaMalloc(&dCd, sizeof Cd));
+  CHECK(cudaMemcpy(dAd, Ad, sizeof Ad, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dCd, Cd, sizeof Cd, cudaMemcpyHostToDevice));
+  double* dPointersD[2] = {dAd, dCd};
+  CHECK(cudaMalloc(&dD, sizeof dPointersD));
+  CHECK(cudaMemcpy(dD, dPointersD, sizeof dPointersD, cudaMemcpyHostToDevice));
+  CHECK(cublasDgelsBatched(h, CUBLAS_OP_N, 4, 2, 1, dD, 4, dD + 1, 4, &info, dInfo, 1));
+  CHECK(cudaMemcpy(devInfo, dInfo, sizeof(int), cudaMemcpyDeviceToHost));
+  int rankInfo = devInfo[0];
+  int fewerRows = cublasDgelsBatched(h, CUBLAS_OP_N, 2, 3, 1, dD, 4, dD + 1, 4, &info, dInfo, 1), fewerInfo = info;
+  int shortLd = cublasDgelsBatched(h, CUBLAS_OP_N, 4, 2, 1, dD, 3, dD + 1, 4, &info, dInfo, 1), shortInfo = info;
+  int transposed = cublasDgelsBatched(h, CUBLAS_OP_T, 4, 2, 1, dD, 4, dD + 1, 4, &info, dInfo, 1);
+  printf("sgelsBatched: consistent %s, least squares %s; zgelsBatched %s; dgelsBatched rank deficient: devInfo %d\n",
+         yes(consistent), yes(squares), yes(complexOk), rankInfo);
+  printf("gelsBatched refused: m < n %d (info %d), lda < m %d (info %d), transposed %d (info %d)\n", fewerRows,
+         fewerInfo, shortLd, shortInfo, transposed, info);
+  for (void* p : {(void*)dA, (void*)dC, (void*)dPointers, (void*)dInfo, (void*)dAz, (void*)dCz, (void*)dZ,
+                  (void*)dAd, (void*)dCd, (void*)dD})
+    CHECK(cudaFree(p));
+  return 0;
+}
+
 // The race: gemmStridedBatched on s1 writes C while sum on s2 reads it.
 static int race(cublasHandle_t h) {
   float *a, *c, *out;
@@ -184,7 +303,7 @@ static int race(cublasHandle_t h) {
 int main() {
   cublasHandle_t h;
   CHECK(cublasCreate(&h));
-  if (helpers() || batchedGemm(h) || batchedLu(h) || race(h)) return 1;
+  if (helpers() || batchedGemm(h) || batchedLu(h) || batchedLeastSquares(h) || race(h)) return 1;
   CHECK(cublasDestroy(h));
   printf("done\n");
   return 0;

@@ -1,9 +1,10 @@
 // predatar's libcublas.so.13: the cuBLAS handle API and the level-1/2/3
 // routines of CublasKernels.cu (gemv, gemm, axpy, scal, dot, nrm2, asum,
 // batched and strided-batched gemm, batched LU (getrf); single and double
-// precision; and the mixed-type cublasGemmEx, its strided and pointer-array
-// batches, and cublasDotEx: f16, bf16, f32, f64 and int8 operands; cublasHgemm
-// and its batches), launched on the handle's stream so the detectors check
+// precision; batched least squares (gelsBatched), real and complex; and the
+// mixed-type cublasGemmEx, its strided and pointer-array batches, and
+// cublasDotEx: f16, bf16, f32, f64 and int8 operands; cublasHgemm and its
+// batches), launched on the handle's stream so the detectors check
 // their accesses like any kernel's. Results are those of a plain loop in
 // order, so they may differ from NVIDIA's in the last bits (its order of
 // summation differs). Everything else cuBLAS exports is refused by name
@@ -47,7 +48,9 @@ EmbeddedModule& kernels() {
                           "predatar_cublas_sasum", "predatar_cublas_dasum", "predatar_cublas_sgemm_batched",
                           "predatar_cublas_dgemm_batched", "predatar_cublas_sgemm_strided",
                           "predatar_cublas_dgemm_strided", "predatar_cublas_sgetrf_batched",
-                          "predatar_cublas_dgetrf_batched", "predatar_cublas_gemm_ex", "predatar_cublas_dot_ex"});
+                          "predatar_cublas_dgetrf_batched", "predatar_cublas_gemm_ex", "predatar_cublas_dot_ex",
+                          "predatar_cublas_sgels_batched", "predatar_cublas_dgels_batched",
+                          "predatar_cublas_cgels_batched", "predatar_cublas_zgels_batched"});
   return *module;
 }
 
@@ -228,6 +231,24 @@ cublasStatus getrfBatched(const char* kernel, cublasHandle_t h, int n, T* const*
   if (n == 0 || batch == 0) return CUBLAS_STATUS_SUCCESS;
   long long nn = n, la = lda, count = batch;
   return launched(kernels().launch(kernel, uint64_t(batch), h->stream, {&nn, &A, &la, &pivots, &info, &count}));
+}
+
+// Least squares of `batch` m x n systems with nrhs right-hand sides (one
+// thread each). cuBLAS solves only overdetermined systems without transpose
+// (NOT_SUPPORTED otherwise); *info, a host int, is 0 or minus the position
+// (after the handle) of the first bad argument; devInfo may be null.
+cublasStatus gelsBatched(const char* kernel, cublasHandle_t h, int trans, int m, int n, int nrhs, void* const* A,
+                         int lda, void* const* C, int ldc, int* info, int* devInfo, int batch) {
+  if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (info == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
+  int bad = trans != CUBLAS_OP_N ? 1 : m < 0 ? 2 : n < 0 || n > m ? 3 : nrhs < 0 ? 4 : lda < std::max(1, m) ? 6
+            : ldc < std::max(1, m) ? 8 : batch < 0 ? 11 : 0;
+  *info = -bad;
+  if (trans != CUBLAS_OP_N || n > m) return CUBLAS_STATUS_NOT_SUPPORTED;
+  if (bad) return CUBLAS_STATUS_INVALID_VALUE;
+  if (batch == 0) return CUBLAS_STATUS_SUCCESS;
+  long long mm = m, nn = n, rhs = nrhs, la = lda, lc = ldc, count = batch;
+  return launched(kernels().launch(kernel, uint64_t(batch), h->stream, {&mm, &nn, &rhs, &A, &la, &C, &lc, &devInfo, &count}));
 }
 
 // A handle's setting, answered to `out`.
@@ -429,6 +450,29 @@ CUBLAS_API cublasStatus cublasSgetrfBatched(cublasHandle_t h, int n, float* cons
 CUBLAS_API cublasStatus cublasDgetrfBatched(cublasHandle_t h, int n, double* const A[], int lda, int* pivots,
                                             int* info, int batch) {
   return getrfBatched("predatar_cublas_dgetrf_batched", h, n, A, lda, pivots, info, batch);
+}
+
+CUBLAS_API cublasStatus cublasSgelsBatched(cublasHandle_t h, int trans, int m, int n, int nrhs, float* const A[],
+                                           int lda, float* const C[], int ldc, int* info, int* devInfo, int batch) {
+  return gelsBatched("predatar_cublas_sgels_batched", h, trans, m, n, nrhs, reinterpret_cast<void* const*>(A), lda,
+                     reinterpret_cast<void* const*>(C), ldc, info, devInfo, batch);
+}
+
+CUBLAS_API cublasStatus cublasDgelsBatched(cublasHandle_t h, int trans, int m, int n, int nrhs, double* const A[],
+                                           int lda, double* const C[], int ldc, int* info, int* devInfo, int batch) {
+  return gelsBatched("predatar_cublas_dgels_batched", h, trans, m, n, nrhs, reinterpret_cast<void* const*>(A), lda,
+                     reinterpret_cast<void* const*>(C), ldc, info, devInfo, batch);
+}
+
+// (cuComplex and cuDoubleComplex arrays: the kernels read their layout)
+CUBLAS_API cublasStatus cublasCgelsBatched(cublasHandle_t h, int trans, int m, int n, int nrhs, void* const A[],
+                                           int lda, void* const C[], int ldc, int* info, int* devInfo, int batch) {
+  return gelsBatched("predatar_cublas_cgels_batched", h, trans, m, n, nrhs, A, lda, C, ldc, info, devInfo, batch);
+}
+
+CUBLAS_API cublasStatus cublasZgelsBatched(cublasHandle_t h, int trans, int m, int n, int nrhs, void* const A[],
+                                           int lda, void* const C[], int ldc, int* info, int* devInfo, int batch) {
+  return gelsBatched("predatar_cublas_zgels_batched", h, trans, m, n, nrhs, A, lda, C, ldc, info, devInfo, batch);
 }
 
 // ---------------------------------------------------------------- mixed types

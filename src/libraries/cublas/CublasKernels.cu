@@ -188,6 +188,122 @@ extern "C" __global__ void predatar_cublas_dgetrf_batched(i64 n, double* const* 
   getrfBatch(n, A, lda, pivots, info, batch);
 }
 
+// Least squares min ||C - A X|| of each m x n system (m >= n) with nrhs
+// right-hand sides (LAPACK's gels, as cuBLAS's gelsBatched), by Householder
+// QR, one thread per system: X in C's first n rows, R in A's upper triangle
+// and each reflector's vector below its diagonal. Elements are real, or
+// complex as cuComplex (real, imaginary); sums are kept in double (a float
+// system's rounding is then its storage's, not a float accumulator's).
+// devInfo[b], where given, is 0, or the first 1-based j whose column left no
+// norm below the diagonal (R(j, j) zero: A is rank deficient; X is not
+// computed).
+template <class R>
+struct Complex {
+  R re, im;
+};
+struct Wide {  // a complex element in double
+  double re, im;
+};
+__device__ __forceinline__ Wide operator+(Wide a, Wide b) { return {a.re + b.re, a.im + b.im}; }
+__device__ __forceinline__ Wide operator-(Wide a, Wide b) { return {a.re - b.re, a.im - b.im}; }
+__device__ __forceinline__ Wide operator*(Wide a, Wide b) {
+  return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+__device__ __forceinline__ Wide operator*(double a, Wide b) { return {a * b.re, a * b.im}; }
+__device__ __forceinline__ Wide operator/(Wide a, Wide b) {
+  double d = b.re * b.re + b.im * b.im;
+  return {(a.re * b.re + a.im * b.im) / d, (a.im * b.re - a.re * b.im) / d};
+}
+__device__ __forceinline__ double conjOf(double x) { return x; }
+__device__ __forceinline__ Wide conjOf(Wide x) { return {x.re, -x.im}; }
+__device__ __forceinline__ double abs2(double x) { return x * x; }
+__device__ __forceinline__ double abs2(Wide x) { return x.re * x.re + x.im * x.im; }
+__device__ __forceinline__ double widen(float x) { return x; }
+__device__ __forceinline__ double widen(double x) { return x; }
+template <class R>
+__device__ __forceinline__ Wide widen(Complex<R> x) {
+  return {double(x.re), double(x.im)};
+}
+template <class T>
+__device__ __forceinline__ T narrow(double x) {
+  return T(x);
+}
+template <class T>
+__device__ __forceinline__ T narrow(Wide x) {
+  return {decltype(T::re)(x.re), decltype(T::im)(x.im)};
+}
+// x / |x| (1 for 0): a reflector's diagonal takes the sign (phase) that
+// keeps its vector's first entry away from cancellation.
+__device__ __forceinline__ double phaseOf(double x) { return x < 0 ? -1.0 : 1.0; }
+__device__ __forceinline__ Wide phaseOf(Wide x) {
+  double a = sqrt(abs2(x));
+  return a == 0 ? Wide{1, 0} : Wide{x.re / a, x.im / a};
+}
+
+template <class T>
+__device__ void gelsBatch(i64 m, i64 n, i64 nrhs, T* const* Aarray, i64 lda, T* const* Carray, i64 ldc,
+                          int* devInfo, i64 batch) {
+  using W = decltype(widen(T{}));
+  GRID_STRIDE(b, batch) {
+    T* a = Aarray[b];
+    T* c = Carray[b];
+    int rankDeficient = 0;
+    for (i64 j = 0; j < n && !rankDeficient; ++j) {
+      // H = I - 2 u u^H / (u^H u), u = x - beta e1, maps x = A(j:m, j) to beta e1.
+      double norm2 = 0;
+      for (i64 i = j; i < m; ++i) norm2 += abs2(widen(a[i + j * lda]));
+      if (norm2 == 0) {
+        rankDeficient = int(j + 1);
+        break;
+      }
+      W alpha = widen(a[j + j * lda]);
+      W beta = -sqrt(norm2) * phaseOf(alpha);
+      W u0 = alpha - beta;
+      double uu = norm2 - abs2(alpha) + abs2(u0);
+      auto reflect = [&](T* column) {
+        W s = conjOf(u0) * widen(column[j]);
+        for (i64 i = j + 1; i < m; ++i) s = s + conjOf(widen(a[i + j * lda])) * widen(column[i]);
+        W f = (2.0 / uu) * s;
+        column[j] = narrow<T>(widen(column[j]) - f * u0);
+        for (i64 i = j + 1; i < m; ++i) column[i] = narrow<T>(widen(column[i]) - f * widen(a[i + j * lda]));
+      };
+      for (i64 k = j + 1; k < n; ++k) reflect(a + k * lda);
+      for (i64 r = 0; r < nrhs; ++r) reflect(c + r * ldc);
+      a[j + j * lda] = narrow<T>(beta);
+    }
+    // R X = (Q^H C)(0:n), by back substitution.
+    for (i64 r = 0; r < nrhs && !rankDeficient; ++r)
+      for (i64 k = n - 1; k >= 0; --k) {
+        W s = widen(c[k + r * ldc]);
+        for (i64 col = k + 1; col < n; ++col) s = s - widen(a[k + col * lda]) * widen(c[col + r * ldc]);
+        c[k + r * ldc] = narrow<T>(s / widen(a[k + k * lda]));
+      }
+    if (devInfo) devInfo[b] = rankDeficient;
+  }
+}
+
+extern "C" __global__ void predatar_cublas_sgels_batched(i64 m, i64 n, i64 nrhs, float* const* A, i64 lda,
+                                                         float* const* C, i64 ldc, int* devInfo, i64 batch) {
+  gelsBatch(m, n, nrhs, A, lda, C, ldc, devInfo, batch);
+}
+
+extern "C" __global__ void predatar_cublas_dgels_batched(i64 m, i64 n, i64 nrhs, double* const* A, i64 lda,
+                                                         double* const* C, i64 ldc, int* devInfo, i64 batch) {
+  gelsBatch(m, n, nrhs, A, lda, C, ldc, devInfo, batch);
+}
+
+extern "C" __global__ void predatar_cublas_cgels_batched(i64 m, i64 n, i64 nrhs, Complex<float>* const* A, i64 lda,
+                                                         Complex<float>* const* C, i64 ldc, int* devInfo,
+                                                         i64 batch) {
+  gelsBatch(m, n, nrhs, A, lda, C, ldc, devInfo, batch);
+}
+
+extern "C" __global__ void predatar_cublas_zgels_batched(i64 m, i64 n, i64 nrhs, Complex<double>* const* A,
+                                                         i64 lda, Complex<double>* const* C, i64 ldc, int* devInfo,
+                                                         i64 batch) {
+  gelsBatch(m, n, nrhs, A, lda, C, ldc, devInfo, batch);
+}
+
 // y = alpha x + y.
 template <class T>
 __device__ void axpy(i64 n, const T* alphaP, T alpha, const T* x, i64 incx, T* y, i64 incy) {
