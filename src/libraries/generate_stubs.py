@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Regenerates curand/Stubs.cpp and cublas/Stubs.cpp: every function NVIDIA's
-libcurand.so.10 / libcublas.so.13 exports, as a weak stub that refuses by name
-(libraries/Refusal.h) and returns the library's "not supported" status. The
-functions predatar implements (Curand.cpp, Cublas.cpp) are strong definitions.
+"""Regenerates curand/Stubs.cpp, cublas/Stubs.cpp and cublasLt/Stubs.cpp: every
+function NVIDIA's libcurand.so.10 / libcublas.so.13 / libcublasLt.so.13
+exports, as a weak stub that refuses by name (libraries/Refusal.h) and returns
+the library's "not supported" status. The functions predatar implements
+(Curand.cpp, Cublas.cpp, CublasLt.cpp) are strong definitions.
 
 usage: generate_stubs.py [CUDA_LIB_DIR]   (default /usr/local/cuda/lib64)
 """
@@ -15,6 +16,7 @@ LIBRARIES = [
     # folder, NVIDIA's library, status type, status returned, its name
     ("curand", "libcurand.so.10", "int", "999", "CURAND_STATUS_INTERNAL_ERROR"),
     ("cublas", "libcublas.so.13", "int", "15", "CUBLAS_STATUS_NOT_SUPPORTED"),
+    ("cublasLt", "libcublasLt.so.13", "int", "15", "CUBLAS_STATUS_NOT_SUPPORTED"),
 ]
 
 

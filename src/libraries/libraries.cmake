@@ -3,6 +3,7 @@
 #
 #   lib/libcurand.so.10   SONAME libcurand.so.10, symbols in node libcurand.so.10
 #   lib/libcublas.so.13   SONAME libcublas.so.13, symbols in node libcublas.so.13
+#   lib/libcublasLt.so.13 SONAME libcublasLt.so.13, symbols in node libcublasLt.so.13
 #
 # `predatar run` puts lib/ first on the program's library path, so programs
 # linked with -lcurand / -lcublas load these instead of NVIDIA's (which run
@@ -33,6 +34,17 @@ endfunction()
 
 predatar_cuda_library(curand 10 CurandKernels kCurandKernelsPtx)
 predatar_cuda_library(cublas 13 CublasKernels kCublasKernelsPtx)
+
+# lib/libcublasLt.so.13: cublasLtMatmul over predatar's cuBLAS (its gemm), with
+# the epilogue kernel of cuBLAS's PTX, embedded again (its symbols are local).
+set(predatar_cublaslt_ptx ${CMAKE_BINARY_DIR}/libraries/CublasLtKernelsPtx.cpp)
+predatar_embed_ptx(${predatar_libraries_dir}/cublas/CublasKernels.ptx kCublasKernelsPtx ${predatar_cublaslt_ptx})
+file(GLOB predatar_cublaslt_sources CONFIGURE_DEPENDS ${predatar_libraries_dir}/cublasLt/*.cpp)
+add_library(predatar_cublasLt SHARED ${predatar_cublaslt_sources} ${predatar_cublaslt_ptx}
+            ${predatar_libraries_dir}/EmbeddedModule.cpp)
+target_include_directories(predatar_cublasLt PRIVATE ${CMAKE_SOURCE_DIR}/src)
+target_link_libraries(predatar_cublasLt PRIVATE predatar_cublas predatar_cudart_runtime absl::strings)
+predatar_replacement_library(predatar_cublasLt cublasLt 13 13 ${predatar_libraries_dir}/cublasLt/libcublasLt.map)
 
 # lib/libnvrtc.so.13: NVIDIA's NVRTC, forwarded to (it compiles on the CPU),
 # with machine-code requests answered with PTX the emulator runs (nvrtc/Nvrtc.cpp).

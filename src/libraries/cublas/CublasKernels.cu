@@ -535,3 +535,22 @@ extern "C" __global__ void predatar_cublas_dot_ex(i64 n, const void* x, int xTyp
   double sum = inDouble ? blockSum<double>(n, term) : double(blockSum<float>(n, [&](i64 i) { return float(term(i)); }));
   if (threadIdx.x == 0) storeAs(result, 0, resultType, sum);
 }
+
+// cuBLASLt's epilogue on D (rows x cols, each of `batch` matrices at strideD
+// elements): a bias per row (its own type, at biasStride elements a matrix),
+// then ReLU or GELU (tanh form) as `epilogue` asks (CUBLASLT_EPILOGUE_* bits:
+// 2 ReLU, 4 bias, 32 GELU). Applied to D as the matmul stored it, so a half
+// D is rounded twice where cuBLASLt rounds once.
+extern "C" __global__ void predatar_cublaslt_epilogue(i64 rows, i64 cols, i64 batch, void* D, int dType, i64 ldd,
+                                                      i64 strideD, int epilogue, const void* bias, int biasType,
+                                                      i64 biasStride) {
+  GRID_STRIDE(e, rows * cols * batch) {
+    i64 row = e % rows, col = (e / rows) % cols, b = e / (rows * cols);
+    i64 at = b * strideD + row + col * ldd;
+    double x = loadAs(D, at, dType);
+    if (epilogue & 4) x += loadAs(bias, b * biasStride + row, biasType);
+    if (epilogue & 2) x = x > 0 ? x : 0;
+    if (epilogue & 32) x = 0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+    storeAs(D, at, dType, x);
+  }
+}
