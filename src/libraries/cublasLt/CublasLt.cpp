@@ -9,6 +9,7 @@
 // is refused by name, never computed wrongly.
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <new>
 #include <string>
 
@@ -106,6 +107,19 @@ bool read(const void* buf, size_t size, V& out) {
   return true;
 }
 
+// The names of what setDesc refuses (CUBLASLT_MATMUL_DESC_*), for its message.
+std::string descAttributeName(int attr) {
+  static const char* const names[] = {
+      nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, "FILL_MODE", nullptr, nullptr, nullptr, nullptr,
+      "EPILOGUE_AUX_POINTER", "EPILOGUE_AUX_LD", "EPILOGUE_AUX_BATCH_STRIDE", "ALPHA_VECTOR_BATCH_STRIDE", nullptr,
+      nullptr, "A_SCALE_POINTER", "B_SCALE_POINTER", "C_SCALE_POINTER", "D_SCALE_POINTER", "AMAX_D_POINTER",
+      "EPILOGUE_AUX_DATA_TYPE", "EPILOGUE_AUX_SCALE_POINTER", "EPILOGUE_AUX_AMAX_POINTER", nullptr, nullptr, nullptr,
+      nullptr, nullptr, nullptr, "A_SCALE_MODE", "B_SCALE_MODE", "C_SCALE_MODE", "D_SCALE_MODE",
+      "EPILOGUE_AUX_SCALE_MODE", "D_OUT_SCALE_POINTER", "D_OUT_SCALE_MODE", "EMULATION_DESCRIPTOR"};
+  if (attr >= 0 && attr < int(std::size(names)) && names[attr]) return std::string("CUBLASLT_MATMUL_DESC_") + names[attr];
+  return "attribute " + std::to_string(attr);
+}
+
 Status setDesc(MatmulDesc& d, int attr, const void* buf, size_t size) {
   int32_t i = 0;
   switch (attr) {
@@ -134,8 +148,7 @@ Status setDesc(MatmulDesc& d, int attr, const void* buf, size_t size) {
     case 26: return read(buf, size, d.biasType) ? SUCCESS : INVALID_VALUE;
     case 15: case 25: return SUCCESS;  // SM_COUNT_TARGET, FAST_ACCUM: hints
     default:
-      return refused("cublasLtMatmulDescSetAttribute of attribute " + std::to_string(attr) +
-                     " (scales, auxiliary epilogue data, emulation)");
+      return refused("cublasLtMatmulDescSetAttribute of " + descAttributeName(attr));
   }
 }
 
