@@ -7,7 +7,7 @@ namespace predatar::cudart {
 
 const std::vector<std::string>& ownLibraries() {
   static const std::vector<std::string> libraries{"libcuda.so.1", "libcurand.so.10", "libcublas.so.13",
-                                                  "libcublasLt.so.13", "libnvrtc.so.13"};
+                                                  "libcublasLt.so.13", "libcusparse.so.12", "libnvrtc.so.13"};
   return libraries;
 }
 

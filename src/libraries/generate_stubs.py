@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Regenerates curand/Stubs.cpp, cublas/Stubs.cpp and cublasLt/Stubs.cpp: every
-function NVIDIA's libcurand.so.10 / libcublas.so.13 / libcublasLt.so.13
-exports, as a weak stub that refuses by name (libraries/Refusal.h) and returns
-the library's "not supported" status. The functions predatar implements
-(Curand.cpp, Cublas.cpp, CublasLt.cpp) are strong definitions.
+"""Regenerates the Stubs.cpp of curand, cublas, cublasLt and cusparse: every
+function NVIDIA's libcurand.so.10 / libcublas.so.13 / libcublasLt.so.13 /
+libcusparse.so.12 exports, as a weak stub that refuses by name
+(libraries/Refusal.h) and returns the library's "not supported" status. The functions predatar implements
+(Curand.cpp, Cublas.cpp, CublasLt.cpp, Cusparse.cpp) are strong definitions.
 
 usage: generate_stubs.py [CUDA_LIB_DIR]   (default /usr/local/cuda/lib64)
 """
@@ -17,6 +17,7 @@ LIBRARIES = [
     ("curand", "libcurand.so.10", "int", "999", "CURAND_STATUS_INTERNAL_ERROR"),
     ("cublas", "libcublas.so.13", "int", "15", "CUBLAS_STATUS_NOT_SUPPORTED"),
     ("cublasLt", "libcublasLt.so.13", "int", "15", "CUBLAS_STATUS_NOT_SUPPORTED"),
+    ("cusparse", "libcusparse.so.12", "int", "10", "CUSPARSE_STATUS_NOT_SUPPORTED"),
 ]
 
 

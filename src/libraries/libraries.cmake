@@ -4,6 +4,7 @@
 #   lib/libcurand.so.10   SONAME libcurand.so.10, symbols in node libcurand.so.10
 #   lib/libcublas.so.13   SONAME libcublas.so.13, symbols in node libcublas.so.13
 #   lib/libcublasLt.so.13 SONAME libcublasLt.so.13, symbols in node libcublasLt.so.13
+#   lib/libcusparse.so.12 SONAME libcusparse.so.12, symbols in node libcusparse.so.12
 #
 # `predatar run` puts lib/ first on the program's library path, so programs
 # linked with -lcurand / -lcublas load these instead of NVIDIA's (which run
@@ -34,6 +35,7 @@ endfunction()
 
 predatar_cuda_library(curand 10 CurandKernels kCurandKernelsPtx)
 predatar_cuda_library(cublas 13 CublasKernels kCublasKernelsPtx)
+predatar_cuda_library(cusparse 12 CusparseKernels kCusparseKernelsPtx)
 
 # lib/libcublasLt.so.13: cublasLtMatmul over predatar's cuBLAS (its gemm), with
 # the epilogue kernel of cuBLAS's PTX, embedded again (its symbols are local).

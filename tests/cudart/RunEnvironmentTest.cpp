@@ -54,7 +54,7 @@ TEST(RunEnvironment, NeededLibrariesArePreloadedAfterTheRuntime) {
   s.neededLibraries = {"libcurand.so.10", "libnvrtc.so.13"};
   auto env = asMap(runtimeEnvironment(s, "/lib/p", nullptr, "libfoo.so"));
   EXPECT_EQ(env["LD_PRELOAD"], "/lib/p/libcudart.so.13:/lib/p/libcurand.so.10:/lib/p/libnvrtc.so.13:libfoo.so");
-  EXPECT_EQ(ownLibraries().size(), 5u);  // also libcuda, libcublas, libcublasLt
+  EXPECT_EQ(ownLibraries().size(), 6u);  // also libcuda, libcublas, libcublasLt, libcusparse
 }
 
 }  // namespace
