@@ -39,6 +39,16 @@ extern "C" __global__ void predatar_cusparse_spmv_csr(i64 rows, const void* offs
   }
 }
 
+// Atomic adds as PTX: CUDA's atomicAdd is a static function of its headers,
+// named in the PTX's debug information after where this file is
+// (regenerate_ptx.sh --check compares the PTX wherever the repository is).
+__device__ __forceinline__ void addTo(double* p, double v) {
+  asm volatile("red.global.add.f64 [%0], %1;" ::"l"(p), "d"(v) : "memory");
+}
+__device__ __forceinline__ void addTo(float* p, float v) {
+  asm volatile("red.global.add.f32 [%0], %1;" ::"l"(p), "f"(v) : "memory");
+}
+
 // y = beta y (beta 0: y is not read), before the entries of a COO product
 // or a sparse vector are added.
 extern "C" __global__ void predatar_cusparse_scale(i64 n, const void* betaP, double beta, int value, void* y) {
@@ -55,8 +65,8 @@ extern "C" __global__ void predatar_cusparse_spmv_coo(i64 nnz, const void* rowIn
   GRID_STRIDE(e, nnz) {
     double add = alpha * loadValue(values, e, value) * loadValue(x, loadIndex(columns, e, index, base), value);
     i64 r = loadIndex(rowIndices, e, index, base);
-    if (value == 8) atomicAdd(static_cast<double*>(y) + r, add);
-    else atomicAdd(static_cast<float*>(y) + r, float(add));
+    if (value == 8) addTo(static_cast<double*>(y) + r, add);
+    else addTo(static_cast<float*>(y) + r, float(add));
   }
 }
 
@@ -77,9 +87,9 @@ extern "C" __global__ void predatar_cusparse_csr_to_dense(i64 rows, i64 cols, co
                                                           const void* columns, const void* values, int index, i64 base,
                                                           int value, void* dense, i64 ld, int rowMajor) {
   GRID_STRIDE(r, rows) {
-    auto at = [&](i64 c) { return rowMajor ? r * ld + c : r + c * ld; };
-    for (i64 c = 0; c < cols; ++c) storeValue(dense, at(c), value, 0);
+    i64 rowStep = rowMajor ? ld : 1, columnStep = rowMajor ? 1 : ld;
+    for (i64 c = 0; c < cols; ++c) storeValue(dense, r * rowStep + c * columnStep, value, 0);
     for (i64 e = loadIndex(offsets, r, index, base), end = loadIndex(offsets, r + 1, index, base); e < end; ++e)
-      storeValue(dense, at(loadIndex(columns, e, index, base)), value, loadValue(values, e, value));
+      storeValue(dense, r * rowStep + loadIndex(columns, e, index, base) * columnStep, value, loadValue(values, e, value));
   }
 }
