@@ -23,6 +23,7 @@ constexpr size_t kReserveBytes = size_t(16) << 20;
 void* reserve = nullptr;
 
 char activity[320] = {};  // empty: the program's host code runs
+bool activityForTheProgram = false;  // MemoryActivity::allocatesForTheProgram
 
 // "Name:   12345 kB" of /proc/self/status, in bytes.
 uint64_t statusField(const char* status, const char* name) {
@@ -70,7 +71,7 @@ void onOutOfMemory() {
   // device allocations, which predatar keeps in host memory: car's 5.6 GB of
   // host arrays, then a 1.6 GB cudaMalloc); otherwise the analysis can do
   // less.
-  bool programs = std::strncmp(activity, "allocating", 10) == 0 && 4 * metadata < rss;
+  bool programs = activityForTheProgram && 4 * metadata < rss;
   const char* advice = programs ? "most of it is the program's own (its host data, and its device allocations, "
                                   "which predatar keeps in host memory): give it a smaller input, or more memory"
                                 : "try --detectors none, fewer detectors, or checking fewer launches (--kernel-name, "
@@ -114,15 +115,21 @@ void installOutOfMemoryHandler() {
   std::set_new_handler(onOutOfMemory);
 }
 
-MemoryActivity::MemoryActivity(const char* format, ...) {
+MemoryActivity::MemoryActivity(const char* format, ...) : savedForTheProgram_(activityForTheProgram) {
   std::memcpy(saved_, activity, sizeof saved_);
+  activityForTheProgram = false;
   va_list args;
   va_start(args, format);
   std::vsnprintf(activity, sizeof activity, format, args);
   va_end(args);
 }
 
-MemoryActivity::~MemoryActivity() { std::memcpy(activity, saved_, sizeof saved_); }
+MemoryActivity::~MemoryActivity() {
+  std::memcpy(activity, saved_, sizeof saved_);
+  activityForTheProgram = savedForTheProgram_;
+}
+
+void MemoryActivity::allocatesForTheProgram() { activityForTheProgram = true; }
 
 const char* outOfMemoryMarkerSuffix() { return ".out-of-memory"; }
 

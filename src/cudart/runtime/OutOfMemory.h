@@ -32,9 +32,13 @@ class MemoryActivity {
   ~MemoryActivity();
   MemoryActivity(const MemoryActivity&) = delete;
   MemoryActivity& operator=(const MemoryActivity&) = delete;
+  // The activity allocates for the program (a cudaMalloc): running out then,
+  // with the detectors holding little, is the program's memory to shrink.
+  void allocatesForTheProgram();
 
  private:
   char saved_[320];
+  bool savedForTheProgram_;
 };
 
 // The marker file `predatar run` looks for beside the report.

@@ -360,6 +360,7 @@ cudaError_t Runtime::allocate(void** pointer, uint64_t bytes, AllocationKind kin
       (onDevice && bytes > kGlobalMemory - kGlobalMemoryReserved - std::min(deviceBytes_, kGlobalMemory)))
     return cudaErrorMemoryAllocation;  // more than the device has free
   MemoryActivity activity("allocating %llu bytes (%s)", (unsigned long long)bytes, api);
+  activity.allocatesForTheProgram();
   auto placement = kind == AllocationKind::Device ? sim::DeviceMemory::Placement::DeviceOnly  // not host-mapped
                                                    : sim::DeviceMemory::Placement::HostShared;
   uint64_t base = memory_->allocate(bytes, absl::StrCat(api, " #", ++allocationCount_), placement);
