@@ -17,6 +17,7 @@
 
 #include "cudart/runtime/Api.h"
 #include "libraries/EmbeddedModule.h"
+#include "libraries/cublas/ComputeTypes.h"
 #include "libraries/Refusal.h"
 
 namespace predatar::libraries {
@@ -479,18 +480,6 @@ CUBLAS_API cublasStatus cublasZgelsBatched(cublasHandle_t h, int trans, int m, i
 
 namespace {
 
-enum DataType : int { R_32F = 0, R_64F = 1, R_16F = 2, R_8I = 3, R_32I = 10, R_16BF = 14 };
-
-size_t bytesOf(int type) {
-  switch (type) {
-    case R_32F: case R_32I: return 4;
-    case R_64F: return 8;
-    case R_16F: case R_16BF: return 2;
-    case R_8I: return 1;
-    default: return 0;
-  }
-}
-
 // What a cublasComputeType_t (or, as older code passes, a cudaDataType)
 // means here: the type of alpha and beta and what the products are summed in
 // (the kernel's `accumulate`: 0 float, 1 double, 2 int). The 16F compute
@@ -501,11 +490,13 @@ struct Compute {
   int accumulate = 0;
 };
 Compute computeOf(int computeType) {
-  switch (computeType) {
-    case 64: case 65: case R_16F: return {R_16F, 0};                      // CUBLAS_COMPUTE_16F{,_PEDANTIC}
-    case 68: case 69: case 74: case 75: case 77: case R_32F: return {R_32F, 0};  // 32F, its FAST_* kinds
-    case 70: case 71: case R_64F: return {R_64F, 1};                      // CUBLAS_COMPUTE_64F{,_PEDANTIC}
-    case 72: case 73: case R_32I: return {R_32I, 2};                      // CUBLAS_COMPUTE_32I{,_PEDANTIC}
+  int scalar = scalarTypeOf(computeType);
+  if (scalar < 0 && (computeType == R_16F || computeType == R_32F || computeType == R_64F || computeType == R_32I))
+    scalar = computeType;  // (a cudaDataType, as older code passes)
+  switch (scalar) {
+    case R_16F: case R_32F: return {scalar, 0};
+    case R_64F: return {scalar, 1};
+    case R_32I: return {scalar, 2};
     default: return {};
   }
 }

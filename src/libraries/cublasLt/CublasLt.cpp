@@ -15,6 +15,7 @@
 
 #include "cudart/runtime/Api.h"
 #include "libraries/EmbeddedModule.h"
+#include "libraries/cublas/ComputeTypes.h"
 #include "libraries/Refusal.h"
 
 namespace predatar::libraries {
@@ -83,10 +84,8 @@ static_assert(sizeof(MatmulDesc) <= 256 && sizeof(Layout) <= 64 && sizeof(Prefer
 template <class T, class... Args>
 Status create(void** out, Args... args) {
   if (out == nullptr) return INVALID_VALUE;
-  void* storage = ::operator new(sizeof(T) < 64 ? 64 : sizeof(T), std::nothrow);
-  if (storage == nullptr) return ALLOC_FAILED;
-  *out = new (storage) T{args...};
-  return SUCCESS;
+  *out = new (std::nothrow) T{args...};
+  return *out ? SUCCESS : ALLOC_FAILED;
 }
 template <class T, class... Args>
 Status init(void* storage, size_t size, Args... args) {
@@ -94,8 +93,9 @@ Status init(void* storage, size_t size, Args... args) {
   new (storage) T{args...};
   return SUCCESS;
 }
+template <class T>
 Status destroy(void* p) {
-  ::operator delete(p);
+  delete static_cast<T*>(p);
   return SUCCESS;
 }
 
@@ -169,28 +169,6 @@ Status setLayout(Layout& l, int attr, const void* buf, size_t size) {
   }
 }
 
-size_t bytesOf(int type) {
-  switch (type) {
-    case 0: case 10: return 4;     // CUDA_R_32F, CUDA_R_32I
-    case 1: return 8;              // CUDA_R_64F
-    case 2: case 14: return 2;     // CUDA_R_16F, CUDA_R_16BF
-    case 3: return 1;              // CUDA_R_8I
-    default: return 0;
-  }
-}
-
-// The type of alpha and beta that predatar's gemm reads for a compute type
-// (cuBLASLt's own pairings: 16F scales 16F, the 32F kinds 32F, 64F 64F, 32I 32I).
-int scaleTypeOf(int computeType) {
-  switch (computeType) {
-    case 64: case 65: return 2;                              // CUBLAS_COMPUTE_16F{,_PEDANTIC}: CUDA_R_16F
-    case 68: case 69: case 74: case 75: case 77: return 0;   // CUBLAS_COMPUTE_32F and its kinds: CUDA_R_32F
-    case 70: case 71: return 1;                              // CUBLAS_COMPUTE_64F{,_PEDANTIC}: CUDA_R_64F
-    case 72: case 73: return 10;                             // CUBLAS_COMPUTE_32I{,_PEDANTIC}: CUDA_R_32I
-    default: return -1;
-  }
-}
-
 bool isZero(const void* value, size_t bytes) {
   unsigned char zero[8] = {};
   return bytes <= sizeof zero && std::memcmp(value, zero, bytes) == 0;
@@ -211,7 +189,7 @@ Status matmul(Handle& h, const MatmulDesc& d, const void* alpha, const void* A, 
   if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX) return refused("cublasLtMatmul of more than 2^31 rows");
   size_t element = bytesOf(o.type);
   if (element == 0) return refused("cublasLtMatmul with data type " + std::to_string(o.type));
-  if (d.scaleType != scaleTypeOf(d.computeType))
+  if (d.scaleType != scalarTypeOf(d.computeType))
     return refused("cublasLtMatmul with scale type " + std::to_string(d.scaleType) + " for compute type " +
                    std::to_string(d.computeType));
   bool betaZero = d.pointerMode == 0 && isZero(beta, bytesOf(d.scaleType));  // (C is not read: need not be set)
@@ -269,7 +247,7 @@ CUBLASLT_API int cublasLtMatmulDescCreate(void** desc, int computeType, int scal
 CUBLASLT_API int cublasLtMatmulDescInit_internal(void* desc, size_t size, int computeType, int scaleType) {
   return init<MatmulDesc>(desc, size, computeType, scaleType);
 }
-CUBLASLT_API int cublasLtMatmulDescDestroy(void* desc) { return destroy(desc); }
+CUBLASLT_API int cublasLtMatmulDescDestroy(void* desc) { return destroy<MatmulDesc>(desc); }
 CUBLASLT_API int cublasLtMatmulDescSetAttribute(void* desc, int attr, const void* buf, size_t size) {
   return desc ? setDesc(*static_cast<MatmulDesc*>(desc), attr, buf, size) : INVALID_VALUE;
 }
@@ -281,7 +259,7 @@ CUBLASLT_API int cublasLtMatrixLayoutInit_internal(void* layout, size_t size, in
                                                    int64_t ld) {
   return init<Layout>(layout, size, type, rows, cols, ld);
 }
-CUBLASLT_API int cublasLtMatrixLayoutDestroy(void* layout) { return destroy(layout); }
+CUBLASLT_API int cublasLtMatrixLayoutDestroy(void* layout) { return destroy<Layout>(layout); }
 CUBLASLT_API int cublasLtMatrixLayoutSetAttribute(void* layout, int attr, const void* buf, size_t size) {
   return layout ? setLayout(*static_cast<Layout*>(layout), attr, buf, size) : INVALID_VALUE;
 }
@@ -290,7 +268,7 @@ CUBLASLT_API int cublasLtMatmulPreferenceCreate(void** pref) { return create<Pre
 CUBLASLT_API int cublasLtMatmulPreferenceInit_internal(void* pref, size_t size) {
   return init<Preference>(pref, size);
 }
-CUBLASLT_API int cublasLtMatmulPreferenceDestroy(void* pref) { return destroy(pref); }
+CUBLASLT_API int cublasLtMatmulPreferenceDestroy(void* pref) { return destroy<Preference>(pref); }
 // (preferences are hints to the algorithm search, which predatar does not make)
 CUBLASLT_API int cublasLtMatmulPreferenceSetAttribute(void* pref, int attr, const void* buf, size_t size) {
   if (pref == nullptr || buf == nullptr) return INVALID_VALUE;
