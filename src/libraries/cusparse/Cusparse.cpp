@@ -1,44 +1,36 @@
-// predatar's libcusparse.so.12: cuSPARSE's handle and generic descriptors (CSR
-// and COO matrices, dense vectors and matrices, sparse vectors), SpMV (CSR,
-// COO), SparseToDense (CSR) and Axpby, in f32 and f64 with int32 or int64
-// indices, as kernels of CusparseKernels.cu launched on the handle's stream,
-// so the detectors check them like any kernel. Sums are in double and in
-// order, so results may differ from NVIDIA's in the last bits. A transposed
-// product, other value or index types, and everything else cuSPARSE exports
-// are refused by name (Stubs.cpp), never computed wrongly.
-#include <cstdint>
+// predatar's libcusparse.so.12: cuSPARSE's handle, generic descriptors (CSR
+// and COO matrices, dense vectors and matrices, sparse vectors, strided
+// batches, fill mode and diagonal type) and the legacy matrix descriptor.
+// The routines are in Products.cpp (SpMV, SpMM, SDDMM, Axpby), Conversions.cpp
+// (dense <-> CSR, CSR -> CSC, nnz, csrsort, gather and scatter) and
+// TriangularSolves.cpp (SpSV, SpSM, csrilu02), as kernels of
+// CusparseKernels.cu launched on the handle's stream, so the detectors check
+// them like any kernel. Sums are in double and in order, so results may differ
+// from NVIDIA's in the last bits. Other value or index types, transposes the
+// kernels do not take, and everything else cuSPARSE exports are refused by
+// name (Stubs.cpp), never computed wrongly.
 #include <cstring>
 #include <string>
 
-#include "cudart/runtime/Api.h"
-#include "libraries/EmbeddedModule.h"
 #include "libraries/Refusal.h"
+#include "libraries/cusparse/CusparseTypes.h"
 
 namespace predatar::libraries {
 extern const char kCusparseKernelsPtx[];
 }
 
-namespace {
-
-using namespace predatar::libraries;
-using predatar::cudart::cudaSuccess;
-
-enum Status : int {
-  SUCCESS = 0,
-  NOT_INITIALIZED = 1,
-  ALLOC_FAILED = 2,
-  INVALID_VALUE = 3,
-  EXECUTION_FAILED = 6,
-  NOT_SUPPORTED = 10,
-};
-constexpr int kVersion = 12600;  // CUSPARSE_VERSION of CUDA 13.0's cuSPARSE (12.6.0)
-enum { R_32F = 0, R_64F = 1 };
-enum { INDEX_32I = 2, INDEX_64I = 3 };
+namespace predatar::libraries::cusparse {
 
 EmbeddedModule& kernels() {
   static auto* module = new EmbeddedModule(
-      kCusparseKernelsPtx, {"predatar_cusparse_spmv_csr", "predatar_cusparse_scale", "predatar_cusparse_spmv_coo",
-                            "predatar_cusparse_axpy_sparse", "predatar_cusparse_csr_to_dense"});
+      kCusparseKernelsPtx,
+      {"predatar_cusparse_spmv_csr", "predatar_cusparse_scale", "predatar_cusparse_spmv_coo",
+       "predatar_cusparse_axpy_sparse", "predatar_cusparse_csr_to_dense", "predatar_cusparse_spmm_csr",
+       "predatar_cusparse_spmm_coo", "predatar_cusparse_scale_dense", "predatar_cusparse_sddmm_csr",
+       "predatar_cusparse_count_nonzeros", "predatar_cusparse_offsets_from_counts", "predatar_cusparse_dense_to_csr",
+       "predatar_cusparse_count_total", "predatar_cusparse_csr_to_csc", "predatar_cusparse_identity",
+       "predatar_cusparse_csr_sort", "predatar_cusparse_gather", "predatar_cusparse_scatter",
+       "predatar_cusparse_triangular_solve", "predatar_cusparse_ilu0"});
   return *module;
 }
 
@@ -46,41 +38,21 @@ Status refused(const std::string& what) {
   return refuse(what.c_str(), NOT_SUPPORTED, "CUSPARSE_STATUS_NOT_SUPPORTED");
 }
 
-struct Handle {
-  cudaStream_t stream = nullptr;
-  int pointerMode = 0;  // CUSPARSE_POINTER_MODE_HOST
-};
+Status scale(Handle& h, int64_t n, Scalar beta, int value, void* y) {
+  long long count = n;
+  return launched(kernels().launch("predatar_cusparse_scale", uint64_t(n), h.stream,
+                                   {&count, &beta.pointer, &beta.value, &value, &y}));
+}
 
-// A descriptor's value type as the kernels take it: the size of a value (f32,
-// f64), 0 for any other; an index type's the same way (int32, int64).
-int valueSize(int type) { return type == R_32F ? 4 : type == R_64F ? 8 : 0; }
-int indexSize(int type) { return type == INDEX_32I ? 4 : type == INDEX_64I ? 8 : 0; }
+Status readBack(Handle& h, void* host, const void* device, size_t bytes) {
+  cudaError_t e = cudaMemcpyAsync(host, device, bytes, predatar::cudart::cudaMemcpyDeviceToHost, h.stream);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(h.stream);
+  return launched(e);
+}
 
-struct SpMat {
-  bool csr;  // else COO
-  int64_t rows, cols, nnz;
-  void* rowData;  // CSR: row offsets (rows + 1); COO: row indices (nnz)
-  void* columns;
-  void* values;
-  int index, base, value;  // sizes (indexSize, valueSize) and the index base
-};
-struct DnVec {
-  int64_t size;
-  void* values;
-  int value;
-};
-struct DnMat {
-  int64_t rows, cols, ld;
-  void* values;
-  int value;
-  bool rowMajor;
-};
-struct SpVec {
-  int64_t size, nnz;
-  void* indices;
-  void* values;
-  int index, base, value;
-};
+namespace {
+
+constexpr int kVersion = 12600;  // CUSPARSE_VERSION of CUDA 13.0's cuSPARSE (12.6.0)
 
 template <class T>
 Status make(void** out, T descriptor, const char* what, int valueType, int indexType = INDEX_32I) {
@@ -99,50 +71,10 @@ Status destroy(const void* descriptor) {
   return SUCCESS;
 }
 
-// A scalar for a kernel: its device pointer, or its value read from the host.
-struct Scalar {
-  const void* pointer = nullptr;
-  double value = 0;
-};
-Scalar scalarOf(const Handle& h, const void* p, int value) {
-  if (h.pointerMode == 1) return {p, 0};
-  double v = value == 8 ? *static_cast<const double*>(p) : *static_cast<const float*>(p);
-  return {nullptr, v};
-}
-
-Status launched(cudaError_t e) { return e == cudaSuccess ? SUCCESS : EXECUTION_FAILED; }
-
-Status scale(Handle& h, int64_t n, Scalar beta, int value, void* y) {
-  long long count = n;
-  return launched(kernels().launch("predatar_cusparse_scale", uint64_t(n), h.stream,
-                                   {&count, &beta.pointer, &beta.value, &value, &y}));
-}
-
-Status spmv(Handle& h, int op, const void* alphaP, const SpMat& a, const DnVec& x, const void* betaP, DnVec& y,
-            int computeType) {
-  if (!alphaP || !betaP) return INVALID_VALUE;
-  if (op != 0) return refused("cusparseSpMV with a transposed matrix");
-  if (valueSize(computeType) != a.value || x.value != a.value || y.value != a.value)
-    return refused("cusparseSpMV with mixed value and compute types");
-  if (x.size != a.cols || y.size != a.rows) return INVALID_VALUE;
-  Scalar alpha = scalarOf(h, alphaP, a.value), beta = scalarOf(h, betaP, a.value);
-  long long rows = a.rows, nnz = a.nnz, base = a.base;
-  int index = a.index, value = a.value;
-  const void *rowData = a.rowData, *columns = a.columns, *values = a.values, *xv = x.values;
-  void* yv = y.values;
-  if (a.csr)
-    return launched(kernels().launch("predatar_cusparse_spmv_csr", uint64_t(a.rows), h.stream,
-                                     {&rows, &rowData, &columns, &values, &index, &base, &value, &alpha.pointer,
-                                      &alpha.value, &xv, &beta.pointer, &beta.value, &yv}));
-  if (Status s = scale(h, a.rows, beta, value, yv); s != SUCCESS || nnz == 0) return s;
-  return launched(kernels().launch("predatar_cusparse_spmv_coo", uint64_t(nnz), h.stream,
-                                   {&nnz, &rowData, &columns, &values, &index, &base, &value, &alpha.pointer,
-                                    &alpha.value, &xv, &yv}));
-}
-
 }  // namespace
+}  // namespace predatar::libraries::cusparse
 
-#define CUSPARSE_API extern "C" __attribute__((visibility("default")))
+using namespace predatar::libraries::cusparse;
 
 CUSPARSE_API int cusparseCreate(void** handle) {
   if (handle == nullptr) return INVALID_VALUE;
@@ -258,60 +190,121 @@ CUSPARSE_API int cusparseCreateSpVec(void** out, int64_t size, int64_t nnz, void
 }
 CUSPARSE_API int cusparseDestroySpVec(const void* descriptor) { return destroy<SpVec>(descriptor); }
 
-// (no kernel needs a buffer)
-CUSPARSE_API int cusparseSpMV_bufferSize(void* handle, int, const void*, const void* a, const void* x, const void*,
-                                         void* y, int, int, size_t* bytes) {
-  if (handle == nullptr) return NOT_INITIALIZED;
-  if (!a || !x || !y || !bytes) return INVALID_VALUE;
-  *bytes = 0;
+CUSPARSE_API int cusparseCsrSetPointers(void* descriptor, void* offsets, void* columns, void* values) {
+  if (!descriptor || !offsets) return INVALID_VALUE;
+  auto& a = *static_cast<SpMat*>(descriptor);
+  if (!a.csr) return INVALID_VALUE;
+  a.rowData = offsets, a.columns = columns, a.values = values;
   return SUCCESS;
 }
-CUSPARSE_API int cusparseSpMV(void* handle, int op, const void* alpha, const void* a, const void* x, const void* beta,
-                              void* y, int computeType, int /*alg*/, void* /*buffer*/) {
-  if (handle == nullptr) return NOT_INITIALIZED;
-  if (!a || !x || !y) return INVALID_VALUE;
-  return spmv(*static_cast<Handle*>(handle), op, alpha, *static_cast<const SpMat*>(a), *static_cast<const DnVec*>(x),
-              beta, *static_cast<DnVec*>(y), computeType);
-}
-
-CUSPARSE_API int cusparseSparseToDense_bufferSize(void* handle, const void* a, void* b, int, size_t* bytes) {
-  if (handle == nullptr) return NOT_INITIALIZED;
-  if (!a || !b || !bytes) return INVALID_VALUE;
-  *bytes = 0;
+CUSPARSE_API int cusparseCooSetPointers(void* descriptor, void* rows, void* columns, void* values) {
+  if (!descriptor) return INVALID_VALUE;
+  auto& a = *static_cast<SpMat*>(descriptor);
+  if (a.csr) return INVALID_VALUE;
+  a.rowData = rows, a.columns = columns, a.values = values;
   return SUCCESS;
 }
-CUSPARSE_API int cusparseSparseToDense(void* handle, const void* matA, void* matB, int /*alg*/, void* /*buffer*/) {
-  if (handle == nullptr) return NOT_INITIALIZED;
-  if (!matA || !matB) return INVALID_VALUE;
-  const auto& a = *static_cast<const SpMat*>(matA);
-  auto& b = *static_cast<DnMat*>(matB);
-  if (!a.csr) return refused("cusparseSparseToDense of a COO matrix");
-  if (a.rows != b.rows || a.cols != b.cols || a.value != b.value) return INVALID_VALUE;
-  long long rows = a.rows, cols = a.cols, base = a.base, ld = b.ld;
-  int index = a.index, value = a.value, rowMajor = b.rowMajor;
-  const void *offsets = a.rowData, *columns = a.columns, *values = a.values;
-  void* dense = b.values;
-  return launched(kernels().launch("predatar_cusparse_csr_to_dense", uint64_t(rows),
-                                   static_cast<Handle*>(handle)->stream,
-                                   {&rows, &cols, &offsets, &columns, &values, &index, &base, &value, &dense, &ld,
-                                    &rowMajor}));
+CUSPARSE_API int cusparseSpMatGetValues(void* descriptor, void** values) {
+  if (!descriptor || !values) return INVALID_VALUE;
+  *values = static_cast<SpMat*>(descriptor)->values;
+  return SUCCESS;
+}
+CUSPARSE_API int cusparseSpMatSetValues(void* descriptor, void* values) {
+  if (!descriptor) return INVALID_VALUE;
+  static_cast<SpMat*>(descriptor)->values = values;
+  return SUCCESS;
+}
+CUSPARSE_API int cusparseSpMatGetIndexBase(const void* descriptor, int* base) {
+  if (!descriptor || !base) return INVALID_VALUE;
+  *base = static_cast<const SpMat*>(descriptor)->base;
+  return SUCCESS;
+}
+CUSPARSE_API int cusparseCsrSetStridedBatch(void* descriptor, int count, int64_t offsetsStride,
+                                            int64_t valuesStride) {
+  if (!descriptor || count <= 0 || offsetsStride < 0 || valuesStride < 0) return INVALID_VALUE;
+  auto& a = *static_cast<SpMat*>(descriptor);
+  if (!a.csr) return INVALID_VALUE;
+  a.batches = {count, offsetsStride, valuesStride};
+  return SUCCESS;
+}
+CUSPARSE_API int cusparseCooSetStridedBatch(void* descriptor, int count, int64_t stride) {
+  if (!descriptor || count <= 0 || stride < 0) return INVALID_VALUE;
+  auto& a = *static_cast<SpMat*>(descriptor);
+  if (a.csr) return INVALID_VALUE;
+  a.batches = {count, stride, stride};
+  return SUCCESS;
+}
+CUSPARSE_API int cusparseDnMatSetStridedBatch(void* descriptor, int count, int64_t stride) {
+  if (!descriptor || count <= 0 || stride < 0) return INVALID_VALUE;
+  static_cast<DnMat*>(descriptor)->batches = {count, stride, stride};
+  return SUCCESS;
+}
+CUSPARSE_API int cusparseSpMatGetStridedBatch(const void* descriptor, int* count) {
+  if (!descriptor || !count) return INVALID_VALUE;
+  *count = static_cast<const SpMat*>(descriptor)->batches.count;
+  return SUCCESS;
+}
+CUSPARSE_API int cusparseDnMatGetStridedBatch(const void* descriptor, int* count, int64_t* stride) {
+  if (!descriptor || !count || !stride) return INVALID_VALUE;
+  const auto& m = *static_cast<const DnMat*>(descriptor);
+  *count = m.batches.count, *stride = m.batches.valuesStride;
+  return SUCCESS;
 }
 
-// y = alpha x + beta y, x sparse.
-CUSPARSE_API int cusparseAxpby(void* handle, const void* alphaP, const void* vecX, const void* betaP, void* vecY) {
-  if (handle == nullptr) return NOT_INITIALIZED;
-  if (!alphaP || !vecX || !betaP || !vecY) return INVALID_VALUE;
-  auto& h = *static_cast<Handle*>(handle);
-  const auto& x = *static_cast<const SpVec*>(vecX);
-  auto& y = *static_cast<DnVec*>(vecY);
-  if (x.size != y.size || x.value != y.value) return INVALID_VALUE;
-  Scalar alpha = scalarOf(h, alphaP, x.value), beta = scalarOf(h, betaP, x.value);
-  if (Status s = scale(h, y.size, beta, y.value, y.values); s != SUCCESS || x.nnz == 0) return s;
-  long long nnz = x.nnz, base = x.base;
-  int index = x.index, value = x.value;
-  const void *indices = x.indices, *values = x.values;
-  void* yv = y.values;
-  return launched(kernels().launch("predatar_cusparse_axpy_sparse", uint64_t(nnz), h.stream,
-                                   {&nnz, &indices, &values, &index, &base, &value, &alpha.pointer, &alpha.value,
-                                    &yv}));
+// CUSPARSE_SPMAT_FILL_MODE (0) and CUSPARSE_SPMAT_DIAG_TYPE (1), as the
+// triangular solves read them.
+CUSPARSE_API int cusparseSpMatSetAttribute(void* descriptor, int attribute, const void* data, size_t size) {
+  if (!descriptor || !data || size != sizeof(int) || (attribute != 0 && attribute != 1)) return INVALID_VALUE;
+  int v;
+  std::memcpy(&v, data, sizeof v);
+  if (v != 0 && v != 1) return INVALID_VALUE;
+  auto& a = *static_cast<SpMat*>(descriptor);
+  (attribute == 0 ? a.fillMode : a.diagType) = v;
+  return SUCCESS;
+}
+CUSPARSE_API int cusparseSpMatGetAttribute(const void* descriptor, int attribute, void* data, size_t size) {
+  if (!descriptor || !data || size != sizeof(int) || (attribute != 0 && attribute != 1)) return INVALID_VALUE;
+  const auto& a = *static_cast<const SpMat*>(descriptor);
+  int v = attribute == 0 ? a.fillMode : a.diagType;
+  std::memcpy(data, &v, sizeof v);
+  return SUCCESS;
+}
+
+// The legacy API's matrix descriptor: general, symmetric, Hermitian or
+// triangular; fill mode, diagonal type and index base.
+CUSPARSE_API int cusparseCreateMatDescr(void** out) {
+  if (out == nullptr) return INVALID_VALUE;
+  *out = new MatDescr;
+  return SUCCESS;
+}
+CUSPARSE_API int cusparseDestroyMatDescr(void* descriptor) { return destroy<MatDescr>(descriptor); }
+CUSPARSE_API int cusparseSetMatType(void* descriptor, int type) {
+  if (!descriptor || type < 0 || type > 3) return INVALID_VALUE;
+  static_cast<MatDescr*>(descriptor)->type = type;
+  return SUCCESS;
+}
+CUSPARSE_API int cusparseGetMatType(const void* descriptor) { return static_cast<const MatDescr*>(descriptor)->type; }
+CUSPARSE_API int cusparseSetMatFillMode(void* descriptor, int mode) {
+  if (!descriptor || (mode != 0 && mode != 1)) return INVALID_VALUE;
+  static_cast<MatDescr*>(descriptor)->fillMode = mode;
+  return SUCCESS;
+}
+CUSPARSE_API int cusparseGetMatFillMode(const void* descriptor) {
+  return static_cast<const MatDescr*>(descriptor)->fillMode;
+}
+CUSPARSE_API int cusparseSetMatDiagType(void* descriptor, int type) {
+  if (!descriptor || (type != 0 && type != 1)) return INVALID_VALUE;
+  static_cast<MatDescr*>(descriptor)->diagType = type;
+  return SUCCESS;
+}
+CUSPARSE_API int cusparseGetMatDiagType(const void* descriptor) {
+  return static_cast<const MatDescr*>(descriptor)->diagType;
+}
+CUSPARSE_API int cusparseSetMatIndexBase(void* descriptor, int base) {
+  if (!descriptor || (base != 0 && base != 1)) return INVALID_VALUE;
+  static_cast<MatDescr*>(descriptor)->base = base;
+  return SUCCESS;
+}
+CUSPARSE_API int cusparseGetMatIndexBase(const void* descriptor) {
+  return static_cast<const MatDescr*>(descriptor)->base;
 }

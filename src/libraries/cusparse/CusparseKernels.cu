@@ -93,3 +93,244 @@ extern "C" __global__ void predatar_cusparse_csr_to_dense(i64 rows, i64 cols, co
       storeValue(dense, r * rowStep + loadIndex(columns, e, index, base) * columnStep, value, loadValue(values, e, value));
   }
 }
+
+__device__ __forceinline__ void storeIndex(void* p, i64 i, int index, i64 v) {
+  if (index == 8) static_cast<long long*>(p)[i] = v;
+  else static_cast<int*>(p)[i] = int(v);
+}
+
+// Dense matrices are read through a row step and a column step: element
+// (i, j) of op(M) is M[i * rowStep + j * columnStep], which covers row- and
+// column-major storage and their transposes.
+
+// C = alpha A op(B) + beta C, A in CSR (rows x k), C rows x n: one thread per
+// element of C.
+extern "C" __global__ void predatar_cusparse_spmm_csr(i64 rows, i64 n, const void* offsets, const void* columns,
+                                                      const void* values, int index, i64 base, int value,
+                                                      const void* alphaP, double alpha, const void* b, i64 bRow,
+                                                      i64 bColumn, const void* betaP, double beta, void* c, i64 cRow,
+                                                      i64 cColumn) {
+  alpha = scalar(alphaP, alpha, value);
+  beta = scalar(betaP, beta, value);
+  GRID_STRIDE(at, rows * n) {
+    i64 r = at / n, j = at % n;
+    double sum = 0;
+    for (i64 e = loadIndex(offsets, r, index, base), end = loadIndex(offsets, r + 1, index, base); e < end; ++e)
+      sum += loadValue(values, e, value) * loadValue(b, loadIndex(columns, e, index, base) * bRow + j * bColumn, value);
+    i64 to = r * cRow + j * cColumn;
+    storeValue(c, to, value, beta == 0 ? alpha * sum : alpha * sum + beta * loadValue(c, to, value));
+  }
+}
+
+// C += alpha A op(B), A in COO, after C = beta C: one thread per entry of A
+// and column of C, added atomically.
+extern "C" __global__ void predatar_cusparse_spmm_coo(i64 nnz, i64 n, const void* rowIndices, const void* columns,
+                                                      const void* values, int index, i64 base, int value,
+                                                      const void* alphaP, double alpha, const void* b, i64 bRow,
+                                                      i64 bColumn, void* c, i64 cRow, i64 cColumn) {
+  alpha = scalar(alphaP, alpha, value);
+  GRID_STRIDE(at, nnz * n) {
+    i64 e = at / n, j = at % n;
+    double add = alpha * loadValue(values, e, value) *
+                 loadValue(b, loadIndex(columns, e, index, base) * bRow + j * bColumn, value);
+    i64 to = loadIndex(rowIndices, e, index, base) * cRow + j * cColumn;
+    if (value == 8) addTo(static_cast<double*>(c) + to, add);
+    else addTo(static_cast<float*>(c) + to, float(add));
+  }
+}
+
+// C = beta C for a dense rows x cols matrix (beta 0: C is not read).
+extern "C" __global__ void predatar_cusparse_scale_dense(i64 rows, i64 cols, const void* betaP, double beta, int value,
+                                                         void* c, i64 cRow, i64 cColumn) {
+  beta = scalar(betaP, beta, value);
+  GRID_STRIDE(at, rows * cols) {
+    i64 to = (at / cols) * cRow + (at % cols) * cColumn;
+    storeValue(c, to, value, beta == 0 ? 0.0 : beta * loadValue(c, to, value));
+  }
+}
+
+// C = alpha (op(A) op(B)) at C's pattern + beta C, C in CSR (rows x cols),
+// op(A) rows x k, op(B) k x cols: one thread per row of C.
+extern "C" __global__ void predatar_cusparse_sddmm_csr(i64 rows, i64 k, const void* offsets, const void* columns,
+                                                       void* values, int index, i64 base, int value,
+                                                       const void* alphaP, double alpha, const void* a, i64 aRow,
+                                                       i64 aColumn, const void* b, i64 bRow, i64 bColumn,
+                                                       const void* betaP, double beta) {
+  alpha = scalar(alphaP, alpha, value);
+  beta = scalar(betaP, beta, value);
+  GRID_STRIDE(r, rows) {
+    for (i64 e = loadIndex(offsets, r, index, base), end = loadIndex(offsets, r + 1, index, base); e < end; ++e) {
+      i64 col = loadIndex(columns, e, index, base);
+      double dot = 0;
+      for (i64 t = 0; t < k; ++t) dot += loadValue(a, r * aRow + t * aColumn, value) * loadValue(b, t * bRow + col * bColumn, value);
+      storeValue(values, e, value, beta == 0 ? alpha * dot : alpha * dot + beta * loadValue(values, e, value));
+    }
+  }
+}
+
+// The nonzeros of each of `lines` lines of a dense matrix (element j of line
+// i at m[i * lineStep + j * elementStep]), stored at out[i + outOffset].
+extern "C" __global__ void predatar_cusparse_count_nonzeros(i64 lines, i64 length, const void* m, i64 lineStep,
+                                                            i64 elementStep, int value, void* out, int outIndex,
+                                                            i64 outOffset) {
+  GRID_STRIDE(i, lines) {
+    i64 count = 0;
+    for (i64 j = 0; j < length; ++j) count += loadValue(m, i * lineStep + j * elementStep, value) != 0;
+    storeIndex(out, i + outOffset, outIndex, count);
+  }
+}
+
+// CSR row offsets from the row counts at offsets[1..rows], in place: one thread.
+extern "C" __global__ void predatar_cusparse_offsets_from_counts(i64 rows, void* offsets, int index, i64 base) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  i64 at = base;
+  storeIndex(offsets, 0, index, at);
+  for (i64 r = 1; r <= rows; ++r) {
+    at += loadIndex(offsets, r, index, 0);
+    storeIndex(offsets, r, index, at);
+  }
+}
+
+// The CSR form of a dense matrix whose row offsets are known: one thread per row.
+extern "C" __global__ void predatar_cusparse_dense_to_csr(i64 rows, i64 cols, const void* m, i64 mRow, i64 mColumn,
+                                                          int value, const void* offsets, void* columns, void* values,
+                                                          int index, i64 base) {
+  GRID_STRIDE(r, rows) {
+    i64 at = loadIndex(offsets, r, index, base);
+    for (i64 c = 0; c < cols; ++c) {
+      double v = loadValue(m, r * mRow + c * mColumn, value);
+      if (v == 0) continue;
+      storeIndex(columns, at, index, c + base);
+      storeValue(values, at, value, v);
+      ++at;
+    }
+  }
+}
+
+// total = the sum of n int counts: one thread.
+extern "C" __global__ void predatar_cusparse_count_total(i64 n, const int* counts, int* total) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  int sum = 0;
+  for (i64 i = 0; i < n; ++i) sum += counts[i];
+  *total = sum;
+}
+
+// Copies value e of `from` to value d of `to`, values of `bytes` bytes (2, 4, 8 or 16).
+__device__ __forceinline__ void copyValue(void* to, i64 d, const void* from, i64 e, int bytes) {
+  if (bytes == 2) static_cast<short*>(to)[d] = static_cast<const short*>(from)[e];
+  else if (bytes == 4) static_cast<int*>(to)[d] = static_cast<const int*>(from)[e];
+  else if (bytes == 8) static_cast<long long*>(to)[d] = static_cast<const long long*>(from)[e];
+  else static_cast<longlong2*>(to)[d] = static_cast<const longlong2*>(from)[e];
+}
+
+// The CSC form of an m x n CSR matrix, int32 indices, by counting sort: one
+// thread, so each column's rows come in order. colPtr serves as the columns'
+// cursors, then is shifted back.
+extern "C" __global__ void predatar_cusparse_csr_to_csc(int m, int n, const int* rowPtr, const int* colInd,
+                                                        const void* csrVal, int* colPtr, int* rowInd, void* cscVal,
+                                                        int valueBytes, int numeric, int base) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  for (int c = 0; c <= n; ++c) colPtr[c] = 0;
+  int nnz = rowPtr[m] - rowPtr[0];
+  for (int e = 0; e < nnz; ++e) ++colPtr[colInd[e] - base + 1];
+  for (int c = 0; c < n; ++c) colPtr[c + 1] += colPtr[c];
+  for (int r = 0; r < m; ++r)
+    for (int e = rowPtr[r] - base; e < rowPtr[r + 1] - base; ++e) {
+      int to = colPtr[colInd[e] - base]++;
+      rowInd[to] = r + base;
+      if (numeric) copyValue(cscVal, to, csrVal, e, valueBytes);
+    }
+  for (int c = n; c > 0; --c) colPtr[c] = colPtr[c - 1] + base;
+  colPtr[0] = base;
+}
+
+// p = 0, 1, ..., n - 1.
+extern "C" __global__ void predatar_cusparse_identity(i64 n, int* p) { GRID_STRIDE(i, n) p[i] = int(i); }
+
+// Sorts each row's column indices, carrying the permutation p along: one
+// thread per row, by insertion (a row's entries are few).
+extern "C" __global__ void predatar_cusparse_csr_sort(int m, const int* rowPtr, int* colInd, int* p, int base) {
+  GRID_STRIDE(r, m) {
+    int begin = rowPtr[r] - base, end = rowPtr[r + 1] - base;
+    for (int e = begin + 1; e < end; ++e) {
+      int column = colInd[e], from = p[e], at = e;
+      for (; at > begin && colInd[at - 1] > column; --at) {
+        colInd[at] = colInd[at - 1];
+        p[at] = p[at - 1];
+      }
+      colInd[at] = column;
+      p[at] = from;
+    }
+  }
+}
+
+// x = y at x's indices (gather), or y at x's indices = x (scatter).
+extern "C" __global__ void predatar_cusparse_gather(i64 nnz, const void* indices, int index, i64 base, int value,
+                                                    const void* y, void* x) {
+  GRID_STRIDE(i, nnz) storeValue(x, i, value, loadValue(y, loadIndex(indices, i, index, base), value));
+}
+extern "C" __global__ void predatar_cusparse_scatter(i64 nnz, const void* indices, int index, i64 base, int value,
+                                                     const void* x, void* y) {
+  GRID_STRIDE(i, nnz) storeValue(y, loadIndex(indices, i, index, base), value, loadValue(x, i, value));
+}
+
+// Solves op(A) C = alpha B for a triangular A in CSR (n x n; the other
+// triangle's entries are ignored, as cuSPARSE does; `unit`: the diagonal is
+// taken as ones), B and C n x nrhs: one thread per column of C, in order of
+// the rows. C may be B.
+extern "C" __global__ void predatar_cusparse_triangular_solve(i64 n, i64 nrhs, const void* offsets,
+                                                              const void* columns, const void* values, int index,
+                                                              i64 base, int value, int lower, int unit,
+                                                              const void* alphaP, double alpha, const void* b,
+                                                              i64 bRow, i64 bColumn, void* c, i64 cRow, i64 cColumn) {
+  alpha = scalar(alphaP, alpha, value);
+  GRID_STRIDE(j, nrhs) {
+    for (i64 step = 0; step < n; ++step) {
+      i64 i = lower ? step : n - 1 - step;
+      double sum = alpha * loadValue(b, i * bRow + j * bColumn, value), diagonal = 1;
+      for (i64 e = loadIndex(offsets, i, index, base), end = loadIndex(offsets, i + 1, index, base); e < end; ++e) {
+        i64 col = loadIndex(columns, e, index, base);
+        if (col == i) diagonal = loadValue(values, e, value);
+        else if (lower ? col < i : col > i) sum -= loadValue(values, e, value) * loadValue(c, col * cRow + j * cColumn, value);
+      }
+      storeValue(c, i * cRow + j * cColumn, value, unit ? sum : sum / diagonal);
+    }
+  }
+}
+
+// The incomplete LU factorization with no fill (ILU(0)) of a CSR matrix whose
+// rows have sorted columns, in place: L's unit diagonal is implied, U holds
+// the diagonal. One thread, row by row. *zeroPivot gets the first row whose
+// diagonal is missing or zero (in the matrix's base), or stays -1. With
+// `factor` 0 the values are neither changed nor read: only a missing
+// diagonal (a structural zero) is looked for.
+extern "C" __global__ void predatar_cusparse_ilu0(i64 m, const void* offsets, const void* columns, void* values,
+                                                  int index, i64 base, int value, int factor, int* zeroPivot) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  *zeroPivot = -1;
+  for (i64 i = 0; i < m; ++i) {
+    i64 begin = loadIndex(offsets, i, index, base), end = loadIndex(offsets, i + 1, index, base);
+    for (i64 e = begin; e < end && factor; ++e) {
+      i64 k = loadIndex(columns, e, index, base);
+      if (k >= i) break;
+      // a_ik /= u_kk, then row i less a_ik times row k, where row i has entries.
+      i64 kBegin = loadIndex(offsets, k, index, base), kEnd = loadIndex(offsets, k + 1, index, base), kk = kBegin;
+      while (kk < kEnd && loadIndex(columns, kk, index, base) < k) ++kk;
+      double pivot = kk < kEnd && loadIndex(columns, kk, index, base) == k ? loadValue(values, kk, value) : 0;
+      if (pivot == 0) continue;  // reported when row k was done
+      double factor = loadValue(values, e, value) / pivot;
+      storeValue(values, e, value, factor);
+      i64 f = e + 1;
+      for (i64 g = kk + 1; g < kEnd && f < end; ++g) {
+        i64 col = loadIndex(columns, g, index, base);
+        while (f < end && loadIndex(columns, f, index, base) < col) ++f;
+        if (f < end && loadIndex(columns, f, index, base) == col)
+          storeValue(values, f, value, loadValue(values, f, value) - factor * loadValue(values, g, value));
+      }
+    }
+    bool pivotFound = false;
+    for (i64 e = begin; e < end; ++e)
+      if (loadIndex(columns, e, index, base) == i) pivotFound = !factor || loadValue(values, e, value) != 0;
+    if (!pivotFound && *zeroPivot < 0) *zeroPivot = int(i + base);
+  }
+}
