@@ -1,6 +1,6 @@
 // More of cuSPARSE on predatar's own libcusparse (src/libraries/cusparse), each
 // checked against loops on the host: SpMM (CSR, row-major; COO, f64, B
-// transposed), SDDMM in two strided batches, DenseToSparse (int64 indices),
+// transposed), SpGEMM, SDDMM in two strided batches, DenseToSparse (int64 indices),
 // the legacy Snnz by rows and by columns, Csr2cscEx2, and Xcsrsort with
 // Gather. (The solves are cusparse_solves.cu.)
 #include <cusparse.h>
@@ -113,6 +113,67 @@ static int spmm(cusparseHandle_t h) {
   CHECK(cusparseDestroyDnMat(mc));
   for (void* p : {(void*)dOffsets, (void*)dColumns, (void*)dValues, (void*)db, (void*)dc, (void*)dRows, (void*)dv,
                   (void*)dbt, (void*)dcd})
+    CHECK(cudaFree(p));
+  return 0;
+}
+
+// C = 2 A B with B sparse too (5 x 3), through SpGEMM's protocol: work
+// estimation and compute, each asked its buffer size first, then C's nnz, its
+// arrays, and the copy. C's pattern is every (r, j) some A(r, k) B(k, j) reaches.
+static int spgemm(cusparseHandle_t h) {
+  const int n = 3, bNnz = 6;
+  std::vector<int> bOffsets{0, 1, 2, 3, 5, 6}, bColumns{0, 2, 1, 0, 2, 1};
+  std::vector<float> bValues{1, 2, -1, 0.5f, 1, 3};
+  int *dOffsets = device(std::vector<int>(kOffsets, kOffsets + kRows + 1)),
+      *dColumns = device(std::vector<int>(kColOf, kColOf + kNnz)), *dbOffsets = device(bOffsets),
+      *dbColumns = device(bColumns), *dcOffsets = device(std::vector<int>(kRows + 1));
+  float *dValues = device(std::vector<float>(kValue, kValue + kNnz)), *dbValues = device(bValues);
+  cusparseSpMatDescr_t a = csrOfA(dOffsets, dColumns, dValues), b, c;
+  CHECK(cusparseCreateCsr(&b, kCols, n, bNnz, dbOffsets, dbColumns, dbValues, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                          CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  CHECK(cusparseCreateCsr(&c, kRows, n, 0, nullptr, nullptr, nullptr, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                          CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  const cusparseOperation_t op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+  const float two = 2, zero = 0;
+  cusparseSpGEMMDescr_t descr;
+  CHECK(cusparseSpGEMM_createDescr(&descr));
+  size_t bytes1 = 0, bytes2 = 0;
+  void *buffer1 = nullptr, *buffer2 = nullptr;
+  CHECK(cusparseSpGEMM_workEstimation(h, op, op, &two, a, b, &zero, c, CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, descr,
+                                      &bytes1, nullptr));
+  CHECK(cudaMalloc(&buffer1, bytes1));
+  CHECK(cusparseSpGEMM_workEstimation(h, op, op, &two, a, b, &zero, c, CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, descr,
+                                      &bytes1, buffer1));
+  CHECK(cusparseSpGEMM_compute(h, op, op, &two, a, b, &zero, c, CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, descr, &bytes2,
+                               nullptr));
+  CHECK(cudaMalloc(&buffer2, bytes2));
+  CHECK(cusparseSpGEMM_compute(h, op, op, &two, a, b, &zero, c, CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, descr, &bytes2,
+                               buffer2));
+  int64_t rows, cols, nnz;
+  CHECK(cusparseSpMatGetSize(c, &rows, &cols, &nnz));
+  int* dcColumns = device(std::vector<int>(nnz));
+  float* dcValues = device(std::vector<float>(nnz));
+  CHECK(cusparseCsrSetPointers(c, dcOffsets, dcColumns, dcValues));
+  CHECK(cusparseSpGEMM_copy(h, op, op, &two, a, b, &zero, c, CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, descr));
+  std::vector<int> offsets = host(dcOffsets, kRows + 1), columns = host(dcColumns, nnz);
+  std::vector<float> values = host(dcValues, nnz);
+  bool ok = offsets[0] == 0 && offsets[kRows] == nnz;
+  for (int r = 0, at = 0; ok && r < kRows; ++r)
+    for (int j = 0; j < n; ++j) {
+      bool reached = false;
+      double s = 0;
+      for (int e = kOffsets[r]; e < kOffsets[r + 1]; ++e)
+        for (int f = bOffsets[kColOf[e]]; f < bOffsets[kColOf[e] + 1]; ++f)
+          if (bColumns[f] == j) reached = true, s += kValue[e] * bValues[f];
+      if (!reached) continue;
+      ok &= at < offsets[r + 1] && columns[at] == j && near(values[at], 2 * s);
+      ++at;
+    }
+  printf("SpGEMM: nnz %lld, C %s\n", (long long)nnz, yes(ok));
+  CHECK(cusparseSpGEMM_destroyDescr(descr));
+  for (cusparseSpMatDescr_t m : {a, b, c}) CHECK(cusparseDestroySpMat(m));
+  for (void* p : {(void*)dOffsets, (void*)dColumns, (void*)dValues, (void*)dbOffsets, (void*)dbColumns,
+                  (void*)dbValues, (void*)dcOffsets, (void*)dcColumns, (void*)dcValues, buffer1, buffer2})
     CHECK(cudaFree(p));
   return 0;
 }
@@ -261,7 +322,7 @@ static int reorder(cusparseHandle_t h) {
 int main() {
   cusparseHandle_t h;
   CHECK(cusparseCreate(&h));
-  if (spmm(h) || sddmm(h) || fromDense(h) || reorder(h)) return 1;
+  if (spmm(h) || spgemm(h) || sddmm(h) || fromDense(h) || reorder(h)) return 1;
   CHECK(cusparseDestroy(h));
   printf("done\n");
   return 0;

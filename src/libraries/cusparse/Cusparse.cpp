@@ -1,7 +1,7 @@
 // predatar's libcusparse.so.12: cuSPARSE's handle, generic descriptors (CSR
 // and COO matrices, dense vectors and matrices, sparse vectors, strided
 // batches, fill mode and diagonal type) and the legacy matrix descriptor.
-// The routines are in Products.cpp (SpMV, SpMM, SDDMM, Axpby), Conversions.cpp
+// The routines are in Products.cpp (SpMV, SpMM, SDDMM, SpGEMM, Axpby), Conversions.cpp
 // (dense <-> CSR, CSR -> CSC, nnz, csrsort, gather and scatter) and
 // TriangularSolves.cpp (SpSV, SpSM, csrilu02), as kernels of
 // CusparseKernels.cu launched on the handle's stream, so the detectors check
@@ -30,7 +30,7 @@ EmbeddedModule& kernels() {
        "predatar_cusparse_count_nonzeros", "predatar_cusparse_offsets_from_counts", "predatar_cusparse_dense_to_csr",
        "predatar_cusparse_count_total", "predatar_cusparse_csr_to_csc", "predatar_cusparse_identity",
        "predatar_cusparse_csr_sort", "predatar_cusparse_gather", "predatar_cusparse_scatter",
-       "predatar_cusparse_triangular_solve", "predatar_cusparse_ilu0"});
+       "predatar_cusparse_triangular_solve", "predatar_cusparse_ilu0", "predatar_cusparse_spgemm_rows"});
   return *module;
 }
 

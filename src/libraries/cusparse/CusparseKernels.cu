@@ -276,8 +276,9 @@ extern "C" __global__ void predatar_cusparse_scatter(i64 nnz, const void* indice
 
 // Solves op(A) C = alpha B for a triangular A in CSR (n x n; the other
 // triangle's entries are ignored, as cuSPARSE does; `unit`: the diagonal is
-// taken as ones), B and C n x nrhs: one thread per column of C, in order of
-// the rows. C may be B.
+// taken as ones; else a missing diagonal entry is a zero one, a structural
+// zero, and the division by it gives inf or NaN as on a GPU), B and C
+// n x nrhs: one thread per column of C, in order of the rows. C may be B.
 extern "C" __global__ void predatar_cusparse_triangular_solve(i64 n, i64 nrhs, const void* offsets,
                                                               const void* columns, const void* values, int index,
                                                               i64 base, int value, int lower, int unit,
@@ -287,7 +288,7 @@ extern "C" __global__ void predatar_cusparse_triangular_solve(i64 n, i64 nrhs, c
   GRID_STRIDE(j, nrhs) {
     for (i64 step = 0; step < n; ++step) {
       i64 i = lower ? step : n - 1 - step;
-      double sum = alpha * loadValue(b, i * bRow + j * bColumn, value), diagonal = 1;
+      double sum = alpha * loadValue(b, i * bRow + j * bColumn, value), diagonal = 0;
       for (i64 e = loadIndex(offsets, i, index, base), end = loadIndex(offsets, i + 1, index, base); e < end; ++e) {
         i64 col = loadIndex(columns, e, index, base);
         if (col == i) diagonal = loadValue(values, e, value);
@@ -332,5 +333,46 @@ extern "C" __global__ void predatar_cusparse_ilu0(i64 m, const void* offsets, co
     for (i64 e = begin; e < end; ++e)
       if (loadIndex(columns, e, index, base) == i) pivotFound = !factor || loadValue(values, e, value) != 0;
     if (!pivotFound && *zeroPivot < 0) *zeroPivot = int(i + base);
+  }
+}
+
+// C = alpha A B, all three CSR: each thread takes rows (grid-stride) with its
+// own dense accumulator and marks, `cols` of each in `scratch`. With `fill` 0
+// it stores each row's count of columns at cOffsets[r + 1]; with 1, the row's
+// columns in order and their values at the row's place in C.
+extern "C" __global__ void predatar_cusparse_spgemm_rows(i64 rows, i64 cols, const void* aOffsets,
+                                                         const void* aColumns, const void* aValues, i64 aBase,
+                                                         const void* bOffsets, const void* bColumns,
+                                                         const void* bValues, i64 bBase, int index, int value,
+                                                         const void* alphaP, double alpha, void* cOffsets,
+                                                         void* cColumns, void* cValues, i64 cBase, int fill,
+                                                         double* scratch) {
+  alpha = scalar(alphaP, alpha, value);
+  i64 thread = i64(blockIdx.x) * blockDim.x + threadIdx.x;
+  double* sum = scratch + thread * 2 * cols;
+  double* marked = sum + cols;
+  for (i64 j = 0; j < cols; ++j) marked[j] = 0;
+  GRID_STRIDE(r, rows) {
+    for (i64 e = loadIndex(aOffsets, r, index, aBase), end = loadIndex(aOffsets, r + 1, index, aBase); e < end; ++e) {
+      i64 k = loadIndex(aColumns, e, index, aBase);
+      double a = loadValue(aValues, e, value);
+      for (i64 f = loadIndex(bOffsets, k, index, bBase), fEnd = loadIndex(bOffsets, k + 1, index, bBase); f < fEnd;
+           ++f) {
+        i64 j = loadIndex(bColumns, f, index, bBase);
+        if (marked[j] == 0) marked[j] = 1, sum[j] = 0;
+        sum[j] += a * loadValue(bValues, f, value);
+      }
+    }
+    i64 at = fill ? loadIndex(cOffsets, r, index, cBase) : 0;
+    for (i64 j = 0; j < cols; ++j) {
+      if (marked[j] == 0) continue;
+      marked[j] = 0;
+      if (fill) {
+        storeIndex(cColumns, at, index, j + cBase);
+        storeValue(cValues, at, value, alpha * sum[j]);
+      }
+      ++at;
+    }
+    if (!fill) storeIndex(cOffsets, r + 1, index, at);
   }
 }

@@ -1,8 +1,10 @@
 // cuSPARSE's products: SpMV (CSR, COO), SpMM (CSR, COO, strided batches),
-// SDDMM (CSR, strided batches) and Axpby, as kernels of CusparseKernels.cu on
-// the handle's stream. None needs a work buffer (their bufferSize answers 0).
+// SDDMM (CSR, strided batches), SpGEMM (CSR) and Axpby, as kernels of
+// CusparseKernels.cu on the handle's stream. None needs the program's work
+// buffer (their bufferSize answers 0; SpGEMM's a few bytes, see below).
 // A transposed sparse operand is refused by name; dense operands may be
 // transposed and in either order.
+#include <algorithm>
 #include <string>
 
 #include "libraries/cusparse/CusparseTypes.h"
@@ -115,6 +117,81 @@ Status sddmm(Handle& h, int opA, int opB, const void* alphaP, const DnMat& a, co
   return SUCCESS;
 }
 
+// SpGEMM's descriptor: C, computed by cusparseSpGEMM_compute into device
+// arrays of predatar's own, then copied into the arrays the program gives C.
+struct SpGemm {
+  void *offsets = nullptr, *columns = nullptr, *values = nullptr;
+  int64_t rows = 0, nnz = 0;
+  int index = 4, value = 4;
+  void release() {
+    for (void* p : {offsets, columns, values}) cudaFree(p);
+    offsets = columns = values = nullptr;
+  }
+};
+
+// The bytes one SpGEMM kernel thread's accumulator and marks take, and the
+// kernel's threads: as many as rows, within 64 MiB of them.
+constexpr uint64_t kSpGemmScratch = uint64_t(64) << 20;
+constexpr uint32_t kSpGemmBlock = 64;
+
+Status spgemmPass(Handle& h, const SpMat& a, const SpMat& b, Scalar alpha, SpGemm& c, int fill, double* scratch,
+                  uint32_t blocks) {
+  long long rows = a.rows, cols = b.cols, aBase = a.base, bBase = b.base, cBase = a.base;
+  int index = a.index, value = a.value;
+  const void *aOffsets = a.rowData, *aColumns = a.columns, *aValues = a.values, *bOffsets = b.rowData,
+             *bColumns = b.columns, *bValues = b.values;
+  return launched(kernels().launch("predatar_cusparse_spgemm_rows", dim3{blocks, 1, 1}, dim3{kSpGemmBlock, 1, 1},
+                                   h.stream,
+                                   {&rows, &cols, &aOffsets, &aColumns, &aValues, &aBase, &bOffsets, &bColumns,
+                                    &bValues, &bBase, &index, &value, &alpha.pointer, &alpha.value, &c.offsets,
+                                    &c.columns, &c.values, &cBase, &fill, &scratch}));
+}
+
+// C's row counts, then its offsets and nnz (read back), then its columns and values.
+Status spgemmCompute(Handle& h, const SpMat& a, const SpMat& b, Scalar alpha, SpGemm& c) {
+  uint64_t perThread = 2 * sizeof(double) * uint64_t(std::max<int64_t>(b.cols, 1));
+  uint64_t threads = std::clamp<uint64_t>(kSpGemmScratch / perThread, 1, uint64_t(std::max<int64_t>(a.rows, 1)));
+  uint32_t blocks = uint32_t((threads + kSpGemmBlock - 1) / kSpGemmBlock);
+  double* scratch = nullptr;
+  c.release();
+  c.rows = a.rows, c.index = a.index, c.value = a.value;
+  if (cudaMalloc(reinterpret_cast<void**>(&scratch), blocks * kSpGemmBlock * perThread) != cudaSuccess ||
+      cudaMalloc(&c.offsets, (a.rows + 1) * a.index) != cudaSuccess) {
+    cudaFree(scratch);
+    return ALLOC_FAILED;
+  }
+  long long rows = a.rows, base = a.base;
+  int index = a.index;
+  Status s = spgemmPass(h, a, b, alpha, c, 0, scratch, blocks);
+  if (s == SUCCESS)
+    s = launched(kernels().launch("predatar_cusparse_offsets_from_counts", dim3{1, 1, 1}, dim3{1, 1, 1}, h.stream,
+                                  {&rows, &c.offsets, &index, &base}));
+  long long last = 0;
+  if (s == SUCCESS) s = readBack(h, &last, advanced(c.offsets, a.rows, a.index), size_t(a.index));
+  if (a.index == 4) last = static_cast<int>(last);
+  c.nnz = last - a.base;
+  if (s == SUCCESS && (cudaMalloc(&c.columns, std::max<int64_t>(c.nnz, 1) * c.index) != cudaSuccess ||
+                       cudaMalloc(&c.values, std::max<int64_t>(c.nnz, 1) * c.value) != cudaSuccess))
+    s = ALLOC_FAILED;
+  if (s == SUCCESS) s = spgemmPass(h, a, b, alpha, c, 1, scratch, blocks);
+  cudaFree(scratch);
+  return s;
+}
+
+Status spgemmOperands(Handle& h, int opA, int opB, const void* alphaP, const SpMat& a, const SpMat& b,
+                      const void* betaP, const SpMat& c, int computeType) {
+  if (!alphaP || !betaP) return INVALID_VALUE;
+  if (opA != NON_TRANSPOSE || opB != NON_TRANSPOSE) return refused("cusparseSpGEMM with a transposed matrix");
+  if (!a.csr || !b.csr || !c.csr) return refused("cusparseSpGEMM of COO matrices");
+  if (valueSize(computeType) != a.value || b.value != a.value || c.value != a.value || b.index != a.index ||
+      c.index != a.index)
+    return refused("cusparseSpGEMM with mixed value, index and compute types");
+  if (h.pointerMode == 0 && scalarOf(h, betaP, a.value).value != 0)
+    return refused("cusparseSpGEMM with beta != 0");
+  if (a.cols != b.rows || c.rows != a.rows || c.cols != b.cols) return INVALID_VALUE;
+  return SUCCESS;
+}
+
 Status noBuffer(void* handle, size_t* bytes, std::initializer_list<const void*> operands) {
   if (handle == nullptr) return NOT_INITIALIZED;
   if (bytes == nullptr) return INVALID_VALUE;
@@ -123,6 +200,8 @@ Status noBuffer(void* handle, size_t* bytes, std::initializer_list<const void*> 
   *bytes = 0;
   return SUCCESS;
 }
+
+Handle& handleOf(void* handle) { return *static_cast<Handle*>(handle); }
 
 }  // namespace
 }  // namespace predatar::libraries::cusparse
@@ -191,4 +270,70 @@ CUSPARSE_API int cusparseAxpby(void* handle, const void* alphaP, const void* vec
   return launched(kernels().launch("predatar_cusparse_axpy_sparse", uint64_t(nnz), h.stream,
                                    {&nnz, &indices, &values, &index, &base, &value, &alpha.pointer, &alpha.value,
                                     &yv}));
+}
+
+// SpGEMM: the work estimation does nothing; the compute, when given a buffer,
+// computes C (both ask a few bytes, so that a program's cudaMalloc of them
+// is not a null buffer, which would read as another size query); the copy
+// moves C into the program's arrays.
+CUSPARSE_API int cusparseSpGEMM_createDescr(void** out) {
+  if (out == nullptr) return INVALID_VALUE;
+  *out = new SpGemm;
+  return SUCCESS;
+}
+CUSPARSE_API int cusparseSpGEMM_destroyDescr(void* descr) {
+  auto* d = static_cast<SpGemm*>(descr);
+  if (d != nullptr) d->release();
+  delete d;
+  return SUCCESS;
+}
+CUSPARSE_API int cusparseSpGEMM_workEstimation(void* handle, int opA, int opB, const void* alpha, const void* a,
+                                               const void* b, const void* beta, void* c, int computeType, int,
+                                               void* descr, size_t* bytes, void* buffer) {
+  if (handle == nullptr) return NOT_INITIALIZED;
+  if (!a || !b || !c || !descr || !bytes) return INVALID_VALUE;
+  if (Status s = spgemmOperands(handleOf(handle), opA, opB, alpha, *static_cast<const SpMat*>(a),
+                                *static_cast<const SpMat*>(b), beta, *static_cast<const SpMat*>(c), computeType);
+      s != SUCCESS)
+    return s;
+  if (buffer == nullptr) *bytes = 8;
+  return SUCCESS;
+}
+CUSPARSE_API int cusparseSpGEMM_compute(void* handle, int opA, int opB, const void* alpha, const void* a,
+                                        const void* b, const void* beta, void* c, int computeType, int, void* descr,
+                                        size_t* bytes, void* buffer) {
+  if (handle == nullptr) return NOT_INITIALIZED;
+  if (!a || !b || !c || !descr || !bytes) return INVALID_VALUE;
+  Handle& h = handleOf(handle);
+  const auto &ma = *static_cast<const SpMat*>(a), &mb = *static_cast<const SpMat*>(b);
+  auto& mc = *static_cast<SpMat*>(c);
+  if (Status s = spgemmOperands(h, opA, opB, alpha, ma, mb, beta, mc, computeType); s != SUCCESS) return s;
+  if (buffer == nullptr) {
+    *bytes = 8;
+    return SUCCESS;
+  }
+  auto& d = *static_cast<SpGemm*>(descr);
+  if (Status s = spgemmCompute(h, ma, mb, scalarOf(h, alpha, ma.value), d); s != SUCCESS) return s;
+  mc.nnz = d.nnz;
+  return SUCCESS;
+}
+CUSPARSE_API int cusparseSpGEMM_copy(void* handle, int opA, int opB, const void* alpha, const void* a, const void* b,
+                                     const void* beta, void* c, int computeType, int, void* descr) {
+  if (handle == nullptr) return NOT_INITIALIZED;
+  if (!a || !b || !c || !descr) return INVALID_VALUE;
+  Handle& h = handleOf(handle);
+  auto& mc = *static_cast<SpMat*>(c);
+  if (Status s = spgemmOperands(h, opA, opB, alpha, *static_cast<const SpMat*>(a), *static_cast<const SpMat*>(b),
+                                beta, mc, computeType);
+      s != SUCCESS)
+    return s;
+  const auto& d = *static_cast<const SpGemm*>(descr);
+  if (d.offsets == nullptr || d.rows != mc.rows) return INVALID_VALUE;  // no compute before
+  if (!mc.rowData || (d.nnz > 0 && (!mc.columns || !mc.values))) return INVALID_VALUE;
+  constexpr int kToDevice = predatar::cudart::cudaMemcpyDeviceToDevice;
+  cudaError_t e = cudaMemcpyAsync(mc.rowData, d.offsets, (d.rows + 1) * d.index, kToDevice, h.stream);
+  if (e == cudaSuccess && d.nnz > 0) e = cudaMemcpyAsync(mc.columns, d.columns, d.nnz * d.index, kToDevice, h.stream);
+  if (e == cudaSuccess && d.nnz > 0) e = cudaMemcpyAsync(mc.values, d.values, d.nnz * d.value, kToDevice, h.stream);
+  mc.nnz = d.nnz;
+  return launched(e);
 }
