@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "cudart/runtime/HostCallSite.h"
 #include "cudart/runtime/Runtime.h"
 #include "cudart/runtime/SignalSafeWrite.h"
 #include "sim/DeviceArena.h"
@@ -84,8 +85,7 @@ void describeCrash(siginfo_t* info, void* context) {
   // or a bug of ours), else the program's.
   bool calledByUs = known && !ours && calledFromObject(pc, self.dli_fbase);
   auto address = reinterpret_cast<unsigned long long>(info->si_addr);
-  auto offset = known ? (unsigned long long)(static_cast<const char*>(pc) - static_cast<const char*>(where.dli_fbase))
-                      : 0ull;
+  auto offset = known ? (unsigned long long)fileAddress(pc, where.dli_fbase) : 0ull;
   // "fread (libc.so.6+0x766be)", or a program's own function, which has no
   // dynamic symbol: "./main+0x13f7 (addr2line -f -e ./main 0x13f7 names it)".
   char place[512];

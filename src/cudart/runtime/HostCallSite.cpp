@@ -36,15 +36,6 @@ bool inOurFolder(const char* file) {
   return !ourFolder().empty() && f.starts_with(ourFolder()) && f.find('/', ourFolder().size()) == f.npos;
 }
 
-// addr2line's address for a code address in an object loaded at `base`: the
-// offset in a position-independent object, the address itself in one linked
-// at a fixed address (ET_EXEC).
-uintptr_t fileAddress(const void* pc, const void* base) {
-  auto header = static_cast<const ElfW(Ehdr)*>(base);
-  uintptr_t at = reinterpret_cast<uintptr_t>(pc);
-  return header->e_type == ET_DYN ? at - reinterpret_cast<uintptr_t>(base) : at;
-}
-
 // addr2line's function and "file:line" for one address; empty where it could
 // not run or knows nothing (a program built without -g has no lines).
 std::pair<std::string, std::string> addr2line(const std::string& object, uintptr_t address) {
@@ -102,6 +93,12 @@ bool isRuntimeTemplate(std::string_view function) {
 }
 
 }  // namespace
+
+uintptr_t fileAddress(const void* pc, const void* base) {
+  auto header = static_cast<const ElfW(Ehdr)*>(base);
+  uintptr_t at = reinterpret_cast<uintptr_t>(pc);
+  return header->e_type == ET_DYN ? at - reinterpret_cast<uintptr_t>(base) : at;
+}
 
 CallSite programCallSite() {
   CallSite site;

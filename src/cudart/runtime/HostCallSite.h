@@ -3,6 +3,7 @@
 // "saved host backtrace" names it (--leak-check full's allocation sites).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace predatar::cudart {
@@ -21,5 +22,11 @@ CallSite programCallSite();
 // function only, "/path/app+0x13f7" where it finds neither; empty when no
 // frame was found. Runs addr2line: for reports, not for every call.
 std::string describeCallSite(const CallSite& site);
+
+// addr2line's address for a code address `pc` in an object loaded at `base`
+// (dladdr's dli_fbase): the offset in a position-independent object, the
+// address itself in one linked at a fixed address (ET_EXEC, -no-pie). Reads
+// only the mapped ELF header: safe in a signal handler.
+uintptr_t fileAddress(const void* pc, const void* base);
 
 }  // namespace predatar::cudart
