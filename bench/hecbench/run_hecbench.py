@@ -190,7 +190,9 @@ def verdict(text, status, cpu, killed, cpu_limit):
 
 def missing_path_argument(folder, command):
     """A path among the run's arguments (one with a '/') that is not there: data HeCBench keeps apart
-    (easyWave reads ../easyWave-omp/data/...), whose absence some programs report only by their exit."""
+    (easyWave reads ../easyWave-omp/data/...), or keeps in DVC, a `.dvc` file standing in the folder
+    for an archive not fetched (b+tree, bfs, tonemapping), whose absence some programs report only by
+    their exit. Says which, or None."""
     if command and command[1]:
         where, arguments = folder / command[0], command[2]
     else:
@@ -200,8 +202,13 @@ def missing_path_argument(folder, command):
             return None
         where, arguments = folder, line.group(1)
     for a in arguments.split():
-        if "/" in a and not a.startswith("-") and not (where / a).parent.exists():  # (an output file has its folder)
-            return a
+        if "/" not in a or a.startswith("-"):
+            continue
+        path = where / a
+        if not path.parent.exists():  # (an output file has its folder)
+            return f"argument {a} does not exist"
+        if not path.exists() and any(path.parent.glob("*.dvc")):
+            return f"argument {a} does not exist (HeCBench keeps it in DVC)"
     return None
 
 
@@ -229,7 +236,7 @@ def one(args, name):
     row["verdict"], row["reason"] = verdict(text, status, cpu, killed, args.cpu_limit)
     missing = missing_path_argument(folder, command)
     if missing and row["verdict"] in ("EXIT", "DONE") and LAUNCHES.findall(text)[-1:] == ["0"]:
-        row["verdict"], row["reason"] = "INPUT", f"argument {missing} does not exist"
+        row["verdict"], row["reason"] = "INPUT", missing
     if "=========" not in text and "predatar" not in text:  # (a run the runner failed to put predatar on)
         row["verdict"], row["reason"] = "UNCHECKED", "the program ran without predatar"
     for found, flag in ((UNINITIALIZED.findall(text), "--initcheck"), (LEAKS.findall(text), "--leak-check full")):
