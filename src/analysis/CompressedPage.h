@@ -80,8 +80,11 @@ class CompressedPage {
   }
 
  private:
+  // Per word, the index (from the layer's first) of its record of each field.
+  using ByteOrder = std::array<std::array<uint8_t, 4>, kWords>;
   struct Layout {
     uint32_t elementBytes, fieldBytes, firstOffset;
+    ByteOrder order;
   };
   // Per field: its instruction, and per warp (pattern's, the next) its event.
   struct Fields {
@@ -94,12 +97,16 @@ class CompressedPage {
     uint32_t recordsPerWord() const { return 4u >> std::countr_zero(uint32_t(fieldBytes_)); }  // (1, 2, 4: no division)
     uint64_t heapBytes() const { return fields_ ? sizeof(Fields) : 0; }
     void wordRecords(uint32_t word, Records& out) const {
-      for (uint32_t j = 0; j < recordsPerWord(); ++j) out.push_back(record(4 * word + j * fieldBytes_));
+      PackedRecord records[4];
+      uint32_t n = expand(word, records);
+      out.insert(out.end(), records, records + n);
     }
     // r[from...] are this layer's records of `word`.
     bool holdsFrom(uint32_t word, const Records& r, size_t from) const {
-      for (uint32_t j = 0; j < recordsPerWord(); ++j)
-        if (r[from + j] != record(4 * word + j * uint32_t(fieldBytes_))) return false;
+      PackedRecord records[4];
+      uint32_t n = expand(word, records);
+      for (uint32_t j = 0; j < n; ++j)
+        if (r[from + j] != records[j]) return false;
       return true;
     }
     // One layer, the records from `from` on of each word that its pattern holds.
@@ -129,6 +136,17 @@ class CompressedPage {
         return r;
       }();
       return (q * kReciprocal[d]) >> 16;
+    }
+    // The records of `word`, in the order its accesses came: by event, and
+    // an event's (a warp's instruction's) by lane, which is by byte. A word
+    // of several fields' bytes (uchar3: x of threads 0 and 1, then y and z
+    // of thread 0) holds them in that order, not by byte.
+    uint32_t expand(uint32_t word, PackedRecord (&out)[4]) const {
+      uint32_t n = recordsPerWord();
+      for (uint32_t j = 0; j < n; ++j) out[j] = record(4 * word + j * uint32_t(fieldBytes_));
+      for (uint32_t j = 1; j < n; ++j)  // (insertion: stable, and a no-op for one event's word)
+        for (uint32_t k = j; k > 0 && seqOf(out[k]) < seqOf(out[k - 1]); --k) std::swap(out[k], out[k - 1]);
+      return n;
     }
     // The record of the field at byte `pageByte` of the page.
     PackedRecord record(uint32_t pageByte) const {
@@ -164,6 +182,8 @@ class CompressedPage {
   // (fit() then checks the page against them).
   // (Records from..from + perWord of each word: one layer.)
   static std::optional<Layout> layoutOf(const std::array<Records, kWords>& words, size_t from);
+  static std::optional<ByteOrder> byteOrderOf(const std::array<Records, kWords>& words, size_t from,
+                                              uint32_t fieldBytes);
 
   // What one layer alike the first but for its reader keeps (24 bytes).
   struct Reader {
@@ -244,17 +264,42 @@ class CompressedPage {
 };
 static_assert(sizeof(CompressedPage) == 56);
 
-// The records in byte order: slot s is record s % perWord of word s / perWord.
+// Which of each word's records (from..from + perWord) covers each of its
+// fields in byte order: a word's records come in the order of their accesses
+// (Layer::expand), not by byte. None when some record is not one aligned
+// field of `fieldBytes` or two cover the same field.
+inline std::optional<CompressedPage::ByteOrder> CompressedPage::byteOrderOf(const std::array<Records, kWords>& words,
+                                                                           size_t from, uint32_t fieldBytes) {
+  uint32_t perWord = 4 / fieldBytes, fieldMask = (1u << fieldBytes) - 1;
+  ByteOrder order;
+  for (uint32_t w = 0; w < kWords; ++w) {
+    uint32_t seen = 0;
+    for (uint32_t j = 0; j < perWord; ++j) {
+      const PackedRecord& r = words[w][from + j];
+      if (r.group()) return std::nullopt;
+      uint32_t bytes = r.bytes(), field = uint32_t(std::countr_zero(bytes)) / fieldBytes;
+      if (bytes != fieldMask << (field * fieldBytes) || seen >> field & 1) return std::nullopt;
+      seen |= 1u << field;
+      order[w][field] = uint8_t(j);
+    }
+  }
+  return order;
+}
+
+// The records in byte order: slot s is field s % perWord of word s / perWord.
 inline std::optional<CompressedPage::Layout> CompressedPage::layoutOf(const std::array<Records, kWords>& words,
                                                                      size_t from) {
   if (words[0].size() <= from || words[0][from].group()) return std::nullopt;
-  const PackedRecord& first = words[0][from];
-  uint32_t fieldBytes = uint32_t(std::popcount(first.bytes()));
-  if (first.bytes() != (1u << fieldBytes) - 1 || (fieldBytes != 1 && fieldBytes != 2 && fieldBytes != 4))
-    return std::nullopt;
+  uint32_t fieldBytes = uint32_t(std::popcount(words[0][from].bytes()));
+  if (fieldBytes != 1 && fieldBytes != 2 && fieldBytes != 4) return std::nullopt;
   uint32_t perWord = 4 / fieldBytes;
   if (from + perWord > words[0].size()) return std::nullopt;  // (fit: every word has as many records)
-  auto slot = [&](uint32_t s) -> const PackedRecord& { return words[s / perWord][from + s % perWord]; };
+  std::optional<ByteOrder> order = byteOrderOf(words, from, fieldBytes);
+  if (!order) return std::nullopt;
+  auto slot = [&](uint32_t s) -> const PackedRecord& {
+    return words[s / perWord][from + (*order)[s / perWord][s % perWord]];
+  };
+  const PackedRecord& first = slot(0);
   uint32_t slots = kWords * perWord;
   // Where the thread changes: the first element's rest, then a whole element.
   uint32_t s1 = 1;
@@ -266,7 +311,7 @@ inline std::optional<CompressedPage::Layout> CompressedPage::layoutOf(const std:
   if ((s2 == slots && 2 * s1 != slots) || slot(s1).thread != first.thread + 1) return std::nullopt;
   uint32_t elementBytes = (s2 - s1) * fieldBytes, firstBytes = s1 * fieldBytes;
   if (firstBytes > elementBytes || elementBytes / fieldBytes > kMaxFields) return std::nullopt;
-  return Layout{elementBytes, fieldBytes, elementBytes - firstBytes};
+  return Layout{elementBytes, fieldBytes, elementBytes - firstBytes, *order};
 }
 
 inline std::optional<CompressedPage> CompressedPage::fit(const std::array<Records, kWords>& words) {
@@ -347,9 +392,11 @@ inline std::optional<CompressedPage::Layer> CompressedPage::Layer::fit(const std
                                                                       size_t from) {
   std::optional<Layout> layout = layoutOf(words, from);
   if (!layout) return std::nullopt;
-  const PackedRecord& first = words[0][from];
   uint32_t elementBytes = layout->elementBytes, fieldBytes = layout->fieldBytes, perWord = 4 / fieldBytes;
-  auto slot = [&](uint32_t s) -> const PackedRecord& { return words[s / perWord][from + s % perWord]; };
+  auto slot = [&](uint32_t s) -> const PackedRecord& {
+    return words[s / perWord][from + layout->order[s / perWord][s % perWord]];
+  };
+  const PackedRecord& first = slot(0);
   uint32_t slots = kWords * perWord;
   Layer c;
   c.pattern_ = first;

@@ -316,7 +316,10 @@ TEST(ShadowPages, PagesOfByteAndHalfWordElementsAreKeptAsOneRecord) {
 
 // Structures of `elementBytes` whose fields of `fieldBytes` are separate
 // instructions (pc 10 + field) and events (seq 200 + 10 * warp + field), from
-// byte `offset` of thread `firstThread`'s structure on.
+// byte `offset` of thread `firstThread`'s structure on. Each word's records
+// in the order of their events, as the detectors append them (uchar3's word
+// 0: x of threads 0 and 1, then y and z of thread 0), which is byte order
+// when the word is one event's or one thread's.
 void fillFieldPage(ShadowPages& shadow, uint32_t elementBytes, uint32_t fieldBytes, uint32_t firstThread,
                    uint32_t offset) {
   for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) {
@@ -328,6 +331,9 @@ void fillFieldPage(ShadowPages& shadow, uint32_t elementBytes, uint32_t fieldByt
                                      uint8_t(((1u << fieldBytes) - 1) << (j * fieldBytes)),
                                      Origin{200 + 10 * (thread / 32) + field, 10 + field, 3 + field}, 1));
     }
+    std::stable_sort(r.begin(), r.end(), [](const PackedRecord& a, const PackedRecord& b) {
+      return a.origin().seq < b.origin().seq;
+    });
     shadow.filled();
   }
 }
@@ -336,8 +342,12 @@ TEST(ShadowPages, PagesOfStructureFieldsAreKeptAsOneRecord) {
   struct Case { uint32_t elementBytes, fieldBytes, firstThread, offset; };
   // RGBA8 as four byte loads; RGB32 as three word loads, the page starting
   // inside a structure; LA32 as two; RGBA32 from its second field on; a
-  // 32-byte structure of eight word fields.
-  for (Case c : {Case{4, 1, 32, 0}, Case{12, 4, 30, 8}, Case{8, 4, 60, 0}, Case{16, 4, 40, 4}, Case{32, 4, 7, 0}}) {
+  // 32-byte structure of eight word fields; RGB8 (uchar3) as three byte
+  // loads, whose words hold two threads' bytes out of byte order (from a
+  // structure's start, and from inside one, the page spanning two warps);
+  // short3 as three half-word loads.
+  for (Case c : {Case{4, 1, 32, 0}, Case{12, 4, 30, 8}, Case{8, 4, 60, 0}, Case{16, 4, 40, 4}, Case{32, 4, 7, 0},
+                 Case{3, 1, 0, 0}, Case{3, 1, 20, 2}, Case{6, 2, 3, 4}}) {
     ShadowPages shadow, expected;
     fillFieldPage(shadow, c.elementBytes, c.fieldBytes, c.firstThread, c.offset);
     fillFieldPage(expected, c.elementBytes, c.fieldBytes, c.firstThread, c.offset);
