@@ -33,13 +33,13 @@ inline thread_local bool primaryContextCurrent = false;
   primaryContextCurrent = true;                           \
   std::lock_guard lock(rt().mutex());                     \
   rt().settleSuspendedLaunch();                           \
-  if (rt().sticky() != cudaSuccess) return fail(rt().sticky())
+  if (rt().sticky() != cudaSuccess) return rt().failWithSticky(__func__)
 
 // Calls that neither wait for the device nor change what it computes (creating
 // a stream, prefetch hints): a suspended launch stays suspended.
 #define PREDATAR_LOCK_LEAVING_SUSPENDED_LAUNCH()          \
   primaryContextCurrent = true;                           \
   std::lock_guard lock(rt().mutex());                     \
-  if (rt().sticky() != cudaSuccess) return fail(rt().sticky())
+  if (rt().sticky() != cudaSuccess) return rt().failWithSticky(__func__)
 
 }  // namespace predatar::cudart::api

@@ -461,6 +461,20 @@ void Runtime::resetDevice() {
   allocationSites_.clear();
   deviceBytes_ = 0;
   sticky_ = cudaSuccess;
+  callsFailedSticky_ = 0;
+}
+
+cudaError_t Runtime::failWithSticky(const char* call) {
+  if (++callsFailedSticky_ == kStuckCalls) {
+    warn(absl::StrCat("error: the program made ", kStuckCalls, " CUDA calls after a launch failed (the report's ",
+                      "KERNEL FAULT), each failing with its error, ", errorName(sticky_), ", which it does not check",
+                      " (the last: ", std::string_view(call).starts_with("cuda") ? call : "a kernel launch",
+                      "); it would loop the same way on a GPU, where a fault's error is",
+                      " sticky. Stopping it (exit status ", kStuckExit, ")."));
+    std::fflush(nullptr);
+    std::exit(kStuckExit);  // (the report is written at exit; the device lock is recursive)
+  }
+  return fail(sticky_);
 }
 
 // ---------------------------------------------------------------- streams/events

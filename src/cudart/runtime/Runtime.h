@@ -171,6 +171,14 @@ class Runtime {
   // Errors. Launch failures are sticky, as on a GPU.
   cudaError_t sticky() const { return sticky_; }
   void setSticky(cudaError_t error) { sticky_ = error; }
+  // The sticky error, for a call (`call`: its name) that fails with it. A
+  // program that does not check errors may loop on such calls for ever, as
+  // it would on a GPU (HeCBench's ans launches and copies until the faulted
+  // kernel sets a flag); after kStuckCalls of them predatar says so and ends
+  // the program (exit status kStuckExit), rather than wait for a timeout.
+  static constexpr uint64_t kStuckCalls = 100000;
+  static constexpr int kStuckExit = 125;
+  cudaError_t failWithSticky(const char* call);
 
   // Streams and events.
   cudaStream_t createStream(bool nonBlocking = false);
@@ -296,6 +304,7 @@ class Runtime {
   uint64_t deviceBytes_ = 0;             // cudaMalloc'd and managed bytes allocated now
   LaunchRecord* running_ = nullptr;      // the launch being emulated (for recordOutOfMemory)
   cudaError_t sticky_ = cudaSuccess;
+  uint64_t callsFailedSticky_ = 0;  // since sticky_ was set
   uint64_t matchingLaunches_ = 0;
   std::vector<LaunchRecord> launches_;
   std::optional<std::chrono::steady_clock::time_point> lastReportWrite_;   // any rewrite (Launch.cpp)
