@@ -48,6 +48,7 @@ struct RunArgs {
   std::string fmad = "on";
   bool initCheck = false;
   std::string leakCheck = "no";
+  std::string reportApiErrors = "explicit";
 };
 
 int fail(const std::string& message) {
@@ -68,6 +69,12 @@ std::string memoryNote(const Report& report) {
   std::string reads = n ? fmt::format(", {} uninitialized read{} (--initcheck)", n, n == 1 ? "" : "s") : "";
   size_t leaks = report.leaks().size();
   return reads + (leaks ? fmt::format(", {} leak{} (--leak-check full)", leaks, leaks == 1 ? "" : "s") : "");
+}
+
+// ", 2 calls returned errors to the program" for the summary line; empty without.
+std::string apiErrorNote(const Report& report) {
+  size_t n = report.apiErrors().size();
+  return n ? fmt::format(", {} call{} returned errors to the program", n, n == 1 ? "" : "s") : "";
 }
 
 // The calls the program's runtime refused (cudart::refusalMarkerSuffix), each once.
@@ -367,6 +374,7 @@ int runProgram(const RunArgs& a) {
   bool outOfMemory = std::filesystem::exists(settings.reportPath + ".out-of-memory");
   std::vector<std::string> refusals = readRefusals(settings.reportPath + cudart::refusalMarkerSuffix());
   std::vector<std::string> leaks = readRefusals(settings.reportPath + cudart::leakMarkerSuffix());  // (lines, as refusals)
+  std::vector<std::string> apiErrors = readRefusals(settings.reportPath + cudart::apiErrorMarkerSuffix());
   auto launches = readRunReports(dir, settings.reportPath);
   if (!status.ok()) return fail(std::string(status.status().message()));
   if (!launches.ok()) return fail(std::string(launches.status().message()));
@@ -382,6 +390,8 @@ int runProgram(const RunArgs& a) {
   for (const auto& u : all.uninitializedReads()) kept.addUninitializedRead(u);
   for (std::string& leak : leaks) kept.addLeak(std::move(leak));
   for (std::string& r : refusals) kept.addRefusal(std::move(r));
+  if (a.reportApiErrors != "no")
+    for (std::string& e : apiErrors) kept.addApiError(std::move(e));
   if (a.report.stats) printRunStats(list);
   int code = emitReport(a.report, kept);
   size_t checked = 0, replayed = 0;
@@ -396,12 +406,14 @@ int runProgram(const RunArgs& a) {
   if (a.report.detectorList().empty())
     std::cerr << fmt::format("predatar: {} kernel launch{} executed, none checked for races (--detectors none){}; "
                              "program exited with {}\n",
-                             list.size(), list.size() == 1 ? "" : "es", memoryNote(kept) + refusedNote(kept), *status);
+                             list.size(), list.size() == 1 ? "" : "es", memoryNote(kept) + refusedNote(kept) + apiErrorNote(kept),
+                             *status);
   else
     std::cerr << fmt::format("predatar: {} kernel launch{} checked{}, {} unique race{}{}{}{}; program exited with {}\n",
                              checked, checked == 1 ? "" : "es", replays, kept.uniqueRaces(),
                              kept.uniqueRaces() == 1 ? "" : "s", instructionPairsNote(kept),
-                             hidden ? fmt::format(" ({} suppressed)", hidden) : "", memoryNote(kept) + refusedNote(kept), *status);
+                             hidden ? fmt::format(" ({} suppressed)", hidden) : "",
+                             memoryNote(kept) + refusedNote(kept) + apiErrorNote(kept), *status);
   if (programKilledBy && !receivedSignal)  // (killed from outside: a CPU limit, the OOM killer, kill -9)
     std::cerr << fmt::format(
         "predatar: the program was killed by signal {} ({}) before it ended: this report has the launches it "
@@ -462,6 +474,12 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("--initcheck", a->initCheck,
                 "Also report kernel reads of cudaMalloc'd bytes that no copy, memset or kernel store wrote (as "
                 "compute-sanitizer --tool initcheck); they count as errors for --error-exitcode");
+  cmd->add_option("--report-api-errors", a->reportApiErrors,
+                  "explicit or all: list the errors the program's CUDA calls returned to it, per call and error, "
+                  "with where the first was made (as compute-sanitizer's); no: do not. Informational: they do not "
+                  "change the exit status (predatar's runtime makes no implicit calls: explicit and all are one)")
+      ->check(CLI::IsMember({"explicit", "all", "no"}))
+      ->capture_default_str();
   cmd->add_flag("--verbose", a->verbose, "Print each launch as it runs");
   cmd->prefix_command(false);
   cmd->callback([a, &exitCode] { exitCode = runProgram(*a); });

@@ -44,6 +44,10 @@ inline constexpr const char* refusalMarkerSuffix() { return ".refused"; }
 // at exit, one line per device or managed allocation still live then ("N bytes
 // at 0x... (cudaMalloc #k) ..."), which `predatar run` lists as leaks.
 inline constexpr const char* leakMarkerSuffix() { return ".leaks"; }
+// At exit, the library writes beside the report one line per call and error
+// the program got ("cudaMalloc returned cudaErrorMemoryAllocation (...), 2
+// times; first by main at app.cu:12"), which `predatar run` lists as API errors.
+inline constexpr const char* apiErrorMarkerSuffix() { return ".api-errors"; }
 
 // The sonames of predatar's libraries besides libcudart.so.13, which a
 // program's RPATH to CUDA's lib64 could otherwise replace by NVIDIA's.

@@ -173,6 +173,10 @@ void writeText(std::ostream& out, const Report& report, const TextOptions& optio
   if (!report.leaks().empty())
     fmt::print(out, "========= LEAK SUMMARY: {} allocation{} never freed (free them with cudaFree)\n=========\n",
                report.leaks().size(), report.leaks().size() == 1 ? "" : "s");
+  for (const std::string& e : report.apiErrors()) fmt::print(out, "========= API ERROR: {}\n", e);
+  if (!report.apiErrors().empty())
+    fmt::print(out, "========= (errors the program's CUDA calls returned to it, as a GPU would; "
+               "--report-api-errors no hides them)\n=========\n");
   if (options.unchecked) {
     fmt::print(out, "========= RACE SUMMARY: not checked (--detectors none: no detector ran)\n");
     return;
@@ -280,7 +284,8 @@ void writeJson(std::ostream& out, const Report& report) {
                         {"errors", errors},
                         {"refused", report.refusals()},
                         {"uninitialized_reads", uninitializedJson(report)},
-                        {"leaks", report.leaks()}}
+                        {"leaks", report.leaks()},
+                        {"api_errors", report.apiErrors()}}
              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)  // non-UTF-8 text: U+FFFD
       << "\n";
 }
@@ -317,8 +322,12 @@ void writeSarif(std::ostream& out, const Report& report) {
                        {"properties", {{"count", u.count}, {"kernel", u.kernel}, {"launch", u.launch}}}});
   for (const std::string& leak : report.leaks())
     results.push_back({{"ruleId", "leak"}, {"level", "error"}, {"message", {{"text", leak}}}});
+  for (const std::string& e : report.apiErrors())
+    results.push_back({{"ruleId", "api-error"}, {"level", "warning"}, {"message", {{"text", e}}}});
   nlohmann::json rules = nlohmann::json::array();
   rules.push_back({{"id", "leak"}, {"shortDescription", {{"text", "device allocation never freed (--leak-check full)"}}}});
+  rules.push_back({{"id", "api-error"},
+                   {"shortDescription", {{"text", "error a CUDA call returned to the program (--report-api-errors)"}}}});
   rules.push_back({{"id", "uninitialized-read"},
                    {"shortDescription", {{"text", "read of device memory nothing wrote (--initcheck)"}}}});
   for (RaceKind k : {RaceKind::WriteWrite, RaceKind::WriteRead, RaceKind::ReadWrite, RaceKind::AtomicScope})

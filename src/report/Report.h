@@ -85,6 +85,12 @@ class Report {
   // do what it would on a GPU.
   void addRefusal(std::string refusal) { refusals_.push_back(std::move(refusal)); }
   const std::vector<std::string>& refusals() const { return refusals_; }
+  // `predatar run`: errors the program's CUDA calls returned to it, one per
+  // call and error ("cudaMalloc returned cudaErrorMemoryAllocation (...), 2
+  // times; first by main at app.cu:12"). Informational: what a GPU would
+  // return too, which the program may check and handle.
+  void addApiError(std::string error) { apiErrors_.push_back(std::move(error)); }
+  const std::vector<std::string>& apiErrors() const { return apiErrors_; }
   // Whether the run checked everything it was asked to: no error, no refusal.
   bool complete() const { return errors_.empty() && refusals_.empty(); }
   void add(const KernelInfo& kernel, const RaceLog& log);
@@ -103,6 +109,7 @@ class Report {
   std::vector<std::string> refusals_;
   std::vector<UninitializedReadFinding> uninitializedReads_;
   std::vector<std::string> leaks_;
+  std::vector<std::string> apiErrors_;
 };
 
 // " in N pairs of instructions" when repeated launches report the same pairs

@@ -11,7 +11,8 @@
 #     bounds, even where the next array would follow it;
 #   * a host dereference of cudaMalloc'd memory faults (SIGSEGV) with a message
 #     naming the pointer; managed and pinned memory stay host-accessible;
-#   * a fork() child's races are reported into the same run, with its pid.
+#   * a fork() child's races are reported into the same run, with its pid;
+#   * the errors the program's CUDA calls returned are listed (API ERROR).
 set -u
 p=$1; dir=$2
 source "$dir/run/check_lib.sh"
@@ -75,6 +76,21 @@ grep -q "child exit 0" "$tmp/err" && grep -q "2 kernel launches checked" "$tmp/e
 # Replays before and after fork(): the child forgets the parent's (its launch numbers restart).
 [ "$(run "$p" run -- "$app" fork-repeat)" = 1 ] && grep -q "child exit 0" "$tmp/out" &&
   grep -q "7 kernel launches checked (4 of them exact repeats" "$tmp/err" && ok || bad "fork-repeat: $(cat "$tmp/err")"
+
+# Errors the program's calls returned (as a GPU's would), which it checks and
+# goes on from: listed per call and error with where the first was made
+# (as compute-sanitizer's), informational (exit 0); --report-api-errors no hides them.
+[ "$(run "$p" run -- "$app" api-errors)" = 0 ] &&
+  grep -q "API ERROR: cudaMalloc returned cudaErrorMemoryAllocation (\"out of memory\"); called by main" "$tmp/out" &&
+  grep -q "API ERROR: cudaMemcpy returned cudaErrorInvalidMemcpyDirection (.*), 2 times; first by main" "$tmp/out" &&
+  grep -q "0 unique races, 2 calls returned errors to the program; program exited with 0" "$tmp/err" &&
+  ok || bad "api-errors: $(cat "$tmp/out" "$tmp/err")"
+[ "$(run "$p" run --format json -- "$app" api-errors)" = 0 ] && python3 -c "
+import json; e=json.load(open('$tmp/out'))['api_errors']
+assert len(e) == 2 and e[0].startswith('cudaMalloc returned cudaErrorMemoryAllocation') and ', 2 times' in e[1], e" &&
+  ok || bad "api-errors json: $(cat "$tmp/out")"
+[ "$(run "$p" run --report-api-errors no -- "$app" api-errors)" = 0 ] && ! grep -q "API ERROR" "$tmp/out" &&
+  ! grep -q "returned errors" "$tmp/err" && ok || bad "api-errors no: $(cat "$tmp/out" "$tmp/err")"
 
 echo "misuse: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -79,10 +79,14 @@ std::pair<std::string, std::string> describeFrame(const void* returnAddress) {
   return {function, line.empty() ? absl::StrCat(function, " (", place, ")") : absl::StrCat(function, " at ", line)};
 }
 
-// Whether a function is one of cuda_runtime.h's templates, inlined into the
-// program ("cudaError cudaMalloc<int>(int**, unsigned long)"): a CUDA API
-// name followed by template arguments.
-bool isRuntimeTemplate(std::string_view function) {
+// Whether a function is CUDA's code in the program rather than the program's:
+// one of cuda_runtime.h's templates, inlined into it ("cudaError cudaMalloc<int>
+// (int**, unsigned long)": a CUDA API name followed by template arguments), or
+// a host stub nvcc generated for a kernel launch (__device_stub__Z4stepPi,
+// __cudaLaunchKernel_helper, __wrapper__device_stub_step).
+bool isCudaGenerated(std::string_view function) {
+  for (std::string_view stub : {"__device_stub_", "__wrapper__device_stub_", "__cudaLaunch"})
+    if (function.starts_with(stub)) return true;
   for (size_t at = function.find("cuda"); at != function.npos; at = function.find("cuda", at + 1)) {
     if (at > 0 && function[at - 1] != ' ') continue;
     size_t end = at;
@@ -114,11 +118,13 @@ CallSite programCallSite() {
 
 std::string describeCallSite(const CallSite& site) {
   std::string first;
+  bool kernelWrapper = false;  // the frame after a device stub: nvcc's host function named as the kernel
   for (const void* frame : site.frames) {
     if (!frame) break;
     auto [function, text] = describeFrame(frame);
     if (first.empty()) first = text;
-    if (!isRuntimeTemplate(function)) return text;  // (else its caller is the site)
+    if (!kernelWrapper && !isCudaGenerated(function)) return text;  // (else its caller is the site)
+    kernelWrapper = function.starts_with("__device_stub_");
   }
   return first;
 }

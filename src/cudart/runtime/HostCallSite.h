@@ -10,9 +10,10 @@ namespace predatar::cudart {
 
 // The return addresses in the program (or libraries of its own) of the call
 // into predatar's runtime that is running now, innermost first: a few, since
-// the innermost are often cuda_runtime.h's inline templates (cudaMalloc<T>).
+// the innermost are often cuda_runtime.h's inline templates (cudaMalloc<T>),
+// and a launch's nvcc's stubs (template, helper, device stub, wrapper).
 struct CallSite {
-  static constexpr int kFrames = 4;
+  static constexpr int kFrames = 6;
   const void* frames[kFrames] = {};
 };
 CallSite programCallSite();

@@ -465,6 +465,7 @@ void Runtime::resetDevice() {
 }
 
 cudaError_t Runtime::failWithSticky(const char* call) {
+  noteApiError(call, sticky_);
   if (++callsFailedSticky_ == kStuckCalls) {
     warn(absl::StrCat("error: the program made ", kStuckCalls, " CUDA calls after a launch failed (the report's ",
                       "KERNEL FAULT), each failing with its error, ", errorName(sticky_), ", which it does not check",
@@ -474,7 +475,8 @@ cudaError_t Runtime::failWithSticky(const char* call) {
     std::fflush(nullptr);
     std::exit(kStuckExit);  // (the report is written at exit; the device lock is recursive)
   }
-  return fail(sticky_);
+  lastError() = sticky_;
+  return sticky_;
 }
 
 // ---------------------------------------------------------------- streams/events
@@ -524,6 +526,13 @@ void Runtime::finish() {
     noteLeaks("the program exited");
     std::ofstream out(options_.reportPath + leakMarkerSuffix(), std::ios::trunc);
     for (const std::string& leak : leaks_) out << leak << "\n";
+  }
+  if (processNote_.empty() && !options_.reportPath.empty()) {
+    std::vector<std::string> apiErrors = describeApiErrors(kApiErrorsReported);
+    if (!apiErrors.empty()) {
+      std::ofstream out(options_.reportPath + apiErrorMarkerSuffix(), std::ios::trunc);
+      for (const std::string& e : apiErrors) out << e << "\n";
+    }
   }
   if (!options_.reportPath.empty()) {
     writeReport();

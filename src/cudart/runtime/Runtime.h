@@ -13,7 +13,9 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <source_location>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -177,6 +179,7 @@ class Runtime {
   // kernel sets a flag); after kStuckCalls of them predatar says so and ends
   // the program (exit status kStuckExit), rather than wait for a timeout.
   static constexpr uint64_t kStuckCalls = 100000;
+  static constexpr size_t kApiErrorsReported = 100;  // distinct calls and errors (describeApiErrors)
   static constexpr int kStuckExit = 125;
   cudaError_t failWithSticky(const char* call);
 
@@ -318,11 +321,28 @@ std::vector<void*> argumentPointers(std::vector<std::vector<uint8_t>>& values);
 
 // Per-thread last error (cudaGetLastError / cudaPeekAtLastError).
 cudaError_t& lastError();
-// Records a failure as the last error and returns it.
-inline cudaError_t fail(cudaError_t error) {
-  if (error != cudaSuccess) lastError() = error;
+// An error a runtime call returned to the program (`function`: the call, or
+// the helper that failed for it, as std::source_location names it): counted
+// per call and error, with the program's call site of the first, for the
+// report's API ERROR lines (apiErrorMarkerSuffix), as compute-sanitizer's
+// "Program hit ... on CUDA API call to ...". cudaErrorNotReady, a query's
+// answer, is not one.
+void noteApiError(std::string_view function, cudaError_t error);
+// Records a failure as the last error and among the API errors, and returns it.
+inline cudaError_t fail(cudaError_t error, std::source_location where = std::source_location::current()) {
+  if (error != cudaSuccess) {
+    lastError() = error;
+    noteApiError(where.function_name(), error);
+  }
   return error;
 }
+// The same for a call refused by name, which the report lists as REFUSED.
+inline cudaError_t failRefused(cudaError_t error) {
+  lastError() = error;
+  return error;
+}
+// The API errors noted, one line each, for the report; at most `limit`.
+std::vector<std::string> describeApiErrors(size_t limit);
 
 const char* errorName(cudaError_t error);
 const char* errorString(cudaError_t error);

@@ -61,7 +61,7 @@ void announce(const char* name, const char* returning) {
 
 int unsupported(const char* name) {
   announce(name, "cudaErrorNotSupported");
-  return fail(cudaErrorNotSupported);
+  return failRefused(cudaErrorNotSupported);
 }
 
 }  // namespace predatar::cudart

@@ -8,7 +8,7 @@
 //   misuse_app read-past-end  reads one int past a 1024-byte array with another array right after
 //   misuse_app host-deref     host code reads a cudaMalloc'd pointer (segfaults on a GPU)
 //   misuse_app managed-ok     host code reads cudaMallocManaged / cudaMallocHost memory (fine)
-//   misuse_app fork-race      a fork()ed child launches a racy kernel; the parent a clean one
+//   misuse_app fork-race      a fork()ed child launches a racy kernel; the parent a clean one (api-errors: below)
 // Built with: nvcc -cudart shared -lineinfo -arch=sm_75 -o bin/misuse_app misuse_app.cu
 #include <cstdio>
 #include <cstring>
@@ -121,6 +121,15 @@ int main(int argc, char** argv) {
     cudaFreeHost(pinned);
     cudaFree(data);
     return right ? 0 : 1;
+  } else if (std::strcmp(mode, "api-errors") == 0) {
+    // A cudaMalloc larger than the device and two copies of an unknown kind
+    // fail (as on a GPU); the program checks, goes on and exits 0.
+    int* huge = nullptr;
+    std::printf("huge malloc: %s\n", cudaGetErrorName(cudaMalloc(&huge, size_t(1) << 50)));
+    for (int i = 0; i < 2; ++i)
+      std::printf("bad copy: %s\n", cudaGetErrorName(cudaMemcpy(data, data, 4, cudaMemcpyKind(7))));
+    cudaGetLastError();
+    clean<<<1, 64>>>(data);
   } else if (std::strcmp(mode, "fork-race") == 0) {
     std::fflush(stdout);
     pid_t child = fork();
