@@ -5,32 +5,9 @@
 // Gather. (The solves are cusparse_solves.cu.)
 #include <cusparse.h>
 
-#include <cmath>
-#include <cstdio>
 #include <vector>
 
-#define CHECK(call)                                           \
-  do {                                                        \
-    int e_ = int(call);                                       \
-    if (e_ != 0) { printf("%s: %d\n", #call, e_); return 1; } \
-  } while (0)
-
-static const char* yes(bool b) { return b ? "yes" : "no"; }
-
-template <class T>
-static T* device(const std::vector<T>& host) {
-  T* d = nullptr;
-  cudaMalloc(&d, host.size() * sizeof(T));
-  cudaMemcpy(d, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
-  return d;
-}
-template <class T>
-static std::vector<T> host(const T* d, size_t n) {
-  std::vector<T> h(n);
-  cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost);
-  return h;
-}
-static bool near(double a, double b) { return std::fabs(a - b) < 1e-4 * (1 + std::fabs(b)); }
+#include "library_test_helpers.h"
 
 // The matrix A, row by row: (0,1)=2 (0,4)=-1 (1,0)=3 (2,2)=0.5 (2,3)=4 (3,1)=-2 (3,4)=1.
 const int kRows = 4, kCols = 5, kNnz = 7;

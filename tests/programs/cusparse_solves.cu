@@ -7,32 +7,10 @@
 // report lists it, predatar exits 3) and the program goes on.
 #include <cusparse.h>
 
-#include <cmath>
-#include <cstdio>
+#include <algorithm>
 #include <vector>
 
-#define CHECK(call)                                           \
-  do {                                                        \
-    int e_ = int(call);                                       \
-    if (e_ != 0) { printf("%s: %d\n", #call, e_); return 1; } \
-  } while (0)
-
-static const char* yes(bool b) { return b ? "yes" : "no"; }
-
-template <class T>
-static T* device(const std::vector<T>& host) {
-  T* d = nullptr;
-  cudaMalloc(&d, host.size() * sizeof(T));
-  cudaMemcpy(d, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
-  return d;
-}
-template <class T>
-static std::vector<T> host(const T* d, size_t n) {
-  std::vector<T> h(n);
-  cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost);
-  return h;
-}
-static bool near(double a, double b) { return std::fabs(a - b) < 1e-4 * (1 + std::fabs(b)); }
+#include "library_test_helpers.h"
 
 // T, 4 x 4, every entry but (0,3) and (3,0): rows 0..3.
 const int kN = 4, kNnz = 14;
