@@ -71,10 +71,11 @@ std::string memoryNote(const Report& report) {
   return reads + (leaks ? fmt::format(", {} leak{} (--leak-check full)", leaks, leaks == 1 ? "" : "s") : "");
 }
 
-// ", 2 calls returned errors to the program" for the summary line; empty without.
+// ", 2 calls returned errors to the program, 1 warning" for the summary line; empty without.
 std::string apiErrorNote(const Report& report) {
-  size_t n = report.apiErrors().size();
-  return n ? fmt::format(", {} call{} returned errors to the program", n, n == 1 ? "" : "s") : "";
+  size_t n = report.apiErrors().size(), w = report.warnings().size();
+  return (n ? fmt::format(", {} call{} returned errors to the program", n, n == 1 ? "" : "s") : "") +
+         (w ? fmt::format(", {} warning{}", w, w == 1 ? "" : "s") : "");
 }
 
 // The calls the program's runtime refused (cudart::refusalMarkerSuffix), each once.
@@ -375,6 +376,7 @@ int runProgram(const RunArgs& a) {
   std::vector<std::string> refusals = readRefusals(settings.reportPath + cudart::refusalMarkerSuffix());
   std::vector<std::string> leaks = readRefusals(settings.reportPath + cudart::leakMarkerSuffix());  // (lines, as refusals)
   std::vector<std::string> apiErrors = readRefusals(settings.reportPath + cudart::apiErrorMarkerSuffix());
+  std::vector<std::string> warnings = readRefusals(settings.reportPath + cudart::warningMarkerSuffix());
   auto launches = readRunReports(dir, settings.reportPath);
   if (!status.ok()) return fail(std::string(status.status().message()));
   if (!launches.ok()) return fail(std::string(launches.status().message()));
@@ -392,6 +394,7 @@ int runProgram(const RunArgs& a) {
   for (std::string& r : refusals) kept.addRefusal(std::move(r));
   if (a.reportApiErrors != "no")
     for (std::string& e : apiErrors) kept.addApiError(std::move(e));
+  for (std::string& w : warnings) kept.addWarning(std::move(w));
   if (a.report.stats) printRunStats(list);
   int code = emitReport(a.report, kept);
   size_t checked = 0, replayed = 0;

@@ -48,6 +48,10 @@ inline constexpr const char* leakMarkerSuffix() { return ".leaks"; }
 // the program got ("cudaMalloc returned cudaErrorMemoryAllocation (...), 2
 // times; first by main at app.cu:12"), which `predatar run` lists as API errors.
 inline constexpr const char* apiErrorMarkerSuffix() { return ".api-errors"; }
+// Beside reportPath, predatar's libraries append one line per call whose
+// result is undefined though a GPU runs it (predatarWarning, Refusal.h), which
+// `predatar run` lists as warnings.
+inline constexpr const char* warningMarkerSuffix() { return ".warnings"; }
 
 // The sonames of predatar's libraries besides libcudart.so.13, which a
 // program's RPATH to CUDA's lib64 could otherwise replace by NVIDIA's.

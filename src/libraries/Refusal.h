@@ -5,6 +5,10 @@
 #pragma once
 
 extern "C" void predatarUnsupportedReturning(const char* what, const char* returning);
+// A call the library runs as a GPU would, whose result is undefined (its
+// input breaks the library's documented requirements): a warning, printed and
+// listed in the report.
+extern "C" void predatarWarning(const char* what);
 
 namespace predatar::libraries {
 

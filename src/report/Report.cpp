@@ -173,6 +173,7 @@ void writeText(std::ostream& out, const Report& report, const TextOptions& optio
   if (!report.leaks().empty())
     fmt::print(out, "========= LEAK SUMMARY: {} allocation{} never freed (free them with cudaFree)\n=========\n",
                report.leaks().size(), report.leaks().size() == 1 ? "" : "s");
+  for (const std::string& w : report.warnings()) fmt::print(out, "========= WARNING: {}\n=========\n", w);
   for (const std::string& e : report.apiErrors()) fmt::print(out, "========= API ERROR: {}\n", e);
   if (!report.apiErrors().empty())
     fmt::print(out, "========= (errors the program's CUDA calls returned to it, as a GPU would; "
@@ -285,7 +286,8 @@ void writeJson(std::ostream& out, const Report& report) {
                         {"refused", report.refusals()},
                         {"uninitialized_reads", uninitializedJson(report)},
                         {"leaks", report.leaks()},
-                        {"api_errors", report.apiErrors()}}
+                        {"api_errors", report.apiErrors()},
+                        {"warnings", report.warnings()}}
              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)  // non-UTF-8 text: U+FFFD
       << "\n";
 }
@@ -337,6 +339,8 @@ void writeSarif(std::ostream& out, const Report& report) {
   for (const KernelError& e : report.errors()) notifications.push_back(errorNotification(e));
   for (const std::string& r : report.refusals())
     notifications.push_back({{"level", "error"}, {"descriptor", {{"id", "refused"}}}, {"message", {{"text", r}}}});
+  for (const std::string& w : report.warnings())
+    notifications.push_back({{"level", "warning"}, {"descriptor", {{"id", "warning"}}}, {"message", {{"text", w}}}});
   nlohmann::json invocation{{"executionSuccessful", report.complete()},
                             {"toolExecutionNotifications", notifications}};
   nlohmann::json sarif{

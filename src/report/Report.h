@@ -91,6 +91,11 @@ class Report {
   // return too, which the program may check and handle.
   void addApiError(std::string error) { apiErrors_.push_back(std::move(error)); }
   const std::vector<std::string>& apiErrors() const { return apiErrors_; }
+  // `predatar run`: library calls run as a GPU would whose result is
+  // undefined ("cusparseDcsrilu02_analysis: row 3 of the CSR matrix has its
+  // columns out of order ..."). Informational, as API errors are.
+  void addWarning(std::string warning) { warnings_.push_back(std::move(warning)); }
+  const std::vector<std::string>& warnings() const { return warnings_; }
   // Whether the run checked everything it was asked to: no error, no refusal.
   bool complete() const { return errors_.empty() && refusals_.empty(); }
   void add(const KernelInfo& kernel, const RaceLog& log);
@@ -110,6 +115,7 @@ class Report {
   std::vector<UninitializedReadFinding> uninitializedReads_;
   std::vector<std::string> leaks_;
   std::vector<std::string> apiErrors_;
+  std::vector<std::string> warnings_;
 };
 
 // " in N pairs of instructions" when repeated launches report the same pairs

@@ -4,7 +4,8 @@
 // triangle and a unit diagonal (f32, two right-hand sides, row-major), and
 // csrilu02 of a tridiagonal matrix (no fill, so L U is A) with its zero
 // pivots, structural and numerical. A transposed SpSV is refused by name (the
-// report lists it, predatar exits 3) and the program goes on.
+// report lists it, predatar exits 3) and the program goes on; the analysis of
+// a matrix whose row lists its columns out of order is warned of.
 #include <cusparse.h>
 
 #include <algorithm>
@@ -186,10 +187,36 @@ static int ilu(cusparseHandle_t h) {
   return 0;
 }
 
+// A matrix whose row 1 lists its columns out of order: cuSPARSE runs the
+// analysis and the solve, with an undefined result; predatar warns (.stderr).
+static int unsorted(cusparseHandle_t h) {
+  int *dOffsets = device(std::vector<int>{0, 1, 3}), *dColumns = device(std::vector<int>{0, 1, 0});
+  double *dValues = device(std::vector<double>{2, 4, 1}), *dx = device(std::vector<double>{1, 1}),
+         *dy = device(std::vector<double>(2));
+  cusparseSpMatDescr_t a;
+  cusparseDnVecDescr_t vx, vy;
+  CHECK(cusparseCreateCsr(&a, 2, 2, 3, dOffsets, dColumns, dValues, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                          CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  CHECK(cusparseCreateDnVec(&vx, 2, dx, CUDA_R_64F));
+  CHECK(cusparseCreateDnVec(&vy, 2, dy, CUDA_R_64F));
+  cusparseSpSVDescr_t descr;
+  CHECK(cusparseSpSV_createDescr(&descr));
+  const double one = 1;
+  int status = cusparseSpSV_analysis(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, a, vx, vy, CUDA_R_64F,
+                                     CUSPARSE_SPSV_ALG_DEFAULT, descr, nullptr);
+  printf("SpSV analysis of unsorted rows: %d\n", status);
+  CHECK(cusparseSpSV_destroyDescr(descr));
+  CHECK(cusparseDestroySpMat(a));
+  CHECK(cusparseDestroyDnVec(vx));
+  CHECK(cusparseDestroyDnVec(vy));
+  for (void* p : {(void*)dOffsets, (void*)dColumns, (void*)dValues, (void*)dx, (void*)dy}) CHECK(cudaFree(p));
+  return 0;
+}
+
 int main() {
   cusparseHandle_t h;
   CHECK(cusparseCreate(&h));
-  if (spsv(h) || spsm(h) || ilu(h)) return 1;
+  if (spsv(h) || spsm(h) || ilu(h) || unsorted(h)) return 1;
   CHECK(cusparseDestroy(h));
   printf("done\n");
   return 0;

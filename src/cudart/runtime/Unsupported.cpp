@@ -22,10 +22,10 @@ namespace {
 // end in a clean-looking report.
 // (From the environment: a library may be refused before the program's first
 // runtime call, and a forked child's report has a name of its own.)
-void noteForTheReport(const std::string& line) {
+void noteForTheReport(const std::string& line, const char* suffix = refusalMarkerSuffix()) {
   const char* report = std::getenv("PREDATAR_REPORT");
   if (!report || !*report) return;
-  std::string path = std::string(report) + refusalMarkerSuffix();
+  std::string path = std::string(report) + suffix;
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
   if (fd < 0) return;
   std::string text = line + "\n";
@@ -69,6 +69,14 @@ int unsupported(const char* name) {
 // For lib/libcuda.so.1 (src/cudart/driver): a driver entry point refused by name.
 extern "C" __attribute__((visibility("default"))) int predatarUnsupported(const char* what) {
   return predatar::cudart::unsupported(what);
+}
+
+// For predatar's libraries (src/libraries): a call a GPU would run but whose
+// result is undefined (cuSPARSE given a CSR matrix whose columns are out of
+// order): printed, and listed in the report's warnings (warningMarkerSuffix).
+extern "C" __attribute__((visibility("default"))) void predatarWarning(const char* what) {
+  std::fprintf(stderr, "predatar: warning: %s\n", what);
+  predatar::cudart::noteForTheReport(what, predatar::cudart::warningMarkerSuffix());
 }
 
 // For predatar's cuRAND and cuBLAS (src/libraries): a library function or

@@ -30,7 +30,8 @@ EmbeddedModule& kernels() {
        "predatar_cusparse_count_nonzeros", "predatar_cusparse_offsets_from_counts", "predatar_cusparse_dense_to_csr",
        "predatar_cusparse_count_total", "predatar_cusparse_csr_to_csc", "predatar_cusparse_identity",
        "predatar_cusparse_csr_sort", "predatar_cusparse_gather", "predatar_cusparse_scatter",
-       "predatar_cusparse_triangular_solve", "predatar_cusparse_ilu0", "predatar_cusparse_spgemm_rows"});
+       "predatar_cusparse_triangular_solve", "predatar_cusparse_ilu0", "predatar_cusparse_spgemm_rows",
+       "predatar_cusparse_unsorted_row"});
   return *module;
 }
 

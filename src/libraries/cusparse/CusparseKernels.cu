@@ -376,3 +376,19 @@ extern "C" __global__ void predatar_cusparse_spgemm_rows(i64 rows, i64 cols, con
     if (!fill) storeIndex(cOffsets, r + 1, index, at);
   }
 }
+
+// *firstUnsorted = the least row whose column indices are not strictly
+// increasing (out of order, or one repeated), if it is less than before: one
+// thread per row. cuSPARSE's routines that need sorted rows (csrilu02, SpSV,
+// SpSM) give undefined results for such a matrix.
+extern "C" __global__ void predatar_cusparse_unsorted_row(i64 m, const void* offsets, const void* columns, int index,
+                                                          i64 base, int* firstUnsorted) {
+  GRID_STRIDE(r, m) {
+    i64 begin = loadIndex(offsets, r, index, base), end = loadIndex(offsets, r + 1, index, base);
+    for (i64 e = begin + 1; e < end; ++e)
+      if (loadIndex(columns, e, index, base) <= loadIndex(columns, e - 1, index, base)) {
+        asm volatile("red.global.min.s32 [%0], %1;" ::"l"(firstUnsorted), "r"(int(r)) : "memory");
+        break;
+      }
+  }
+}

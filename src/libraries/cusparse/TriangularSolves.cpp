@@ -3,7 +3,10 @@
 // csrilu02 (ILU(0) of a CSR matrix with sorted columns) with its zero pivot,
 // as kernels of CusparseKernels.cu on the handle's stream. The solves run one
 // thread per right-hand side, row after row: exact, not fast. A transposed
-// sparse matrix is refused by name.
+// sparse matrix is refused by name. The analyses warn of a matrix whose rows
+// are not sorted, as cuSPARSE requires them.
+#include "absl/strings/str_cat.h"
+#include "libraries/Refusal.h"
 #include "libraries/cusparse/CusparseTypes.h"
 
 namespace predatar::libraries::cusparse {
@@ -18,6 +21,31 @@ struct Ilu0Info {
 };
 
 Handle& handleOf(void* handle) { return *static_cast<Handle*>(handle); }
+
+// Warns (predatarWarning) when a row of the CSR matrix has its columns out of
+// order or repeated, which `what` (an analysis) requires sorted: cuSPARSE
+// would run it, with an undefined result (HeCBench's bicgstab sorts a matrix
+// file's entries by row only). Reads the answer back, as the analysis blocks.
+Status warnIfUnsorted(Handle& h, const char* what, int64_t m, const void* offsets, const void* columns, int index,
+                      int64_t base) {
+  if (m == 0) return SUCCESS;
+  int* first = nullptr;
+  if (cudaMalloc(reinterpret_cast<void**>(&first), sizeof(int)) != cudaSuccess) return ALLOC_FAILED;
+  long long rows = m, indexBase = base;
+  Status s = launched(cudaMemsetAsync(first, 0x7f, sizeof(int), h.stream));  // (0x7f7f7f7f: above any row)
+  if (s == SUCCESS)
+    s = launched(kernels().launch("predatar_cusparse_unsorted_row", uint64_t(m), h.stream,
+                                  {&rows, &offsets, &columns, &index, &indexBase, &first}));
+  int row = 0x7f7f7f7f;
+  if (s == SUCCESS) s = readBack(h, &row, first, sizeof row);
+  cudaFree(first);
+  if (s == SUCCESS && row != 0x7f7f7f7f)
+    predatarWarning(absl::StrCat(what, ": row ", row, " of the CSR matrix has its column indices out of order or ",
+                                 "repeated; cuSPARSE requires each row's columns in increasing order, and its result ",
+                                 "is undefined (sort them, e.g. with cusparseXcsrsort)")
+                        .c_str());
+  return s;
+}
 
 // Solves op(A) C = alpha B, A n x n triangular, B and C n x nrhs, where element
 // (i, j) of B is b[i * bSteps.row + j * bSteps.column] (C's likewise).
@@ -65,9 +93,21 @@ Status ilu0(Handle& h, int m, int nnz, const MatDescr* descr, void* values, cons
   long long rows = m, base = descr->base;
   int index = 4;
   const void *offsets = rowPtr, *columns = colInd;
+  if (!factor)
+    if (Status s = warnIfUnsorted(h, value == 8 ? "cusparseDcsrilu02_analysis" : "cusparseScsrilu02_analysis", m,
+                                  offsets, columns, index, base);
+        s != SUCCESS)
+      return s;
   return launched(kernels().launch("predatar_cusparse_ilu0", dim3{1, 1, 1}, dim3{1, 1, 1}, h.stream,
                                    {&rows, &offsets, &columns, &values, &index, &base, &value, &factor,
                                     &info->pivot}));
+}
+
+// A solve's analysis: the matrix's rows must be sorted (the solve itself
+// reads them in any order, but cuSPARSE's would not).
+Status analyse(Handle& h, const char* what, const SpMat& a) {
+  if (!a.csr) return SUCCESS;  // (the solve refuses COO)
+  return warnIfUnsorted(h, what, a.rows, a.rowData, a.columns, a.index, a.base);
 }
 
 Status zeroPivot(Handle& h, Ilu0Info* info, int* position) {
@@ -107,7 +147,8 @@ CUSPARSE_API int cusparseSpSV_bufferSize(void* handle, int, const void*, const v
 CUSPARSE_API int cusparseSpSV_analysis(void* handle, int, const void*, const void* a, const void* x, const void* y,
                                        int, int, void* descr, void*) {
   if (handle == nullptr) return NOT_INITIALIZED;
-  return a && x && y && descr ? SUCCESS : INVALID_VALUE;
+  if (!a || !x || !y || !descr) return INVALID_VALUE;
+  return analyse(handleOf(handle), "cusparseSpSV_analysis", *static_cast<const SpMat*>(a));
 }
 CUSPARSE_API int cusparseSpSV_solve(void* handle, int opA, const void* alpha, const void* a, const void* x, void* y,
                                     int computeType, int /*alg*/, void* descr) {
@@ -136,7 +177,8 @@ CUSPARSE_API int cusparseSpSM_bufferSize(void* handle, int, int, const void*, co
 CUSPARSE_API int cusparseSpSM_analysis(void* handle, int, int, const void*, const void* a, const void* b,
                                        const void* c, int, int, void* descr, void*) {
   if (handle == nullptr) return NOT_INITIALIZED;
-  return a && b && c && descr ? SUCCESS : INVALID_VALUE;
+  if (!a || !b || !c || !descr) return INVALID_VALUE;
+  return analyse(handleOf(handle), "cusparseSpSM_analysis", *static_cast<const SpMat*>(a));
 }
 CUSPARSE_API int cusparseSpSM_solve(void* handle, int opA, int opB, const void* alpha, const void* a, const void* b,
                                     void* c, int computeType, int /*alg*/, void* descr) {
