@@ -176,8 +176,8 @@ void writeText(std::ostream& out, const Report& report, const TextOptions& optio
   for (const std::string& w : report.warnings()) fmt::print(out, "========= WARNING: {}\n=========\n", w);
   for (const std::string& e : report.apiErrors()) fmt::print(out, "========= API ERROR: {}\n", e);
   if (!report.apiErrors().empty())
-    fmt::print(out, "========= (errors the program's CUDA calls returned to it, as a GPU would; "
-               "--report-api-errors no hides them)\n=========\n");
+    fmt::print(out, "========= (errors the program's CUDA calls returned to it; --report-api-errors no hides "
+               "them)\n=========\n");
   if (options.unchecked) {
     fmt::print(out, "========= RACE SUMMARY: not checked (--detectors none: no detector ran)\n");
     return;

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <random>
 
+#include "absl/strings/str_cat.h"
 #include "ptx/Contraction.h"
 #include "ptx/Parser.h"
 #include "ptx/RegisterSlots.h"
@@ -539,7 +540,13 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
   uint32_t tpb = uint32_t(config.block.count());
   uint32_t wpb = (tpb + 31) / 32;
   uint64_t nblocks = config.grid.count();
-  if (nblocks * wpb > (1ull << 26)) return absl::InvalidArgumentError("grid too large for the emulator");
+  // (Every block has its record from the start: the bound keeps them, and warp numbers, in reach.)
+  constexpr uint64_t kMaxWarps = uint64_t(1) << 26;
+  if (nblocks * wpb > kMaxWarps)
+    return absl::UnimplementedError(absl::StrCat(
+        "a grid of ", nblocks, " blocks of ", tpb, " threads (", nblocks * wpb, " warps) is more than the emulator runs ",
+        "in one launch (", kMaxWarps, " warps); a GPU would run it: launch fewer blocks (a grid-stride loop covers the ",
+        "same data)"));
   L.blocks.resize(nblocks);
   L.warps = WarpMemoryPool::takeWarps();  // empty; pages of an earlier launch's table (grown as blocks become resident)
   for (uint32_t b = 0; b < nblocks; ++b) {

@@ -91,6 +91,11 @@ assert len(e) == 2 and e[0].startswith('cudaMalloc returned cudaErrorMemoryAlloc
   ok || bad "api-errors json: $(cat "$tmp/out")"
 [ "$(run "$p" run --report-api-errors no -- "$app" api-errors)" = 0 ] && ! grep -q "API ERROR" "$tmp/out" &&
   ! grep -q "returned errors" "$tmp/err" && ok || bad "api-errors no: $(cat "$tmp/out" "$tmp/err")"
+# A grid past the emulator's bound on warps a launch: refused by name, one line
+# for its two launches, and the run does not look clean.
+[ "$(run "$p" run -- "$app" grid-too-large)" = 3 ] && grep -q "huge grid: cudaErrorNotSupported" "$tmp/out" &&
+  [ "$(grep -c "a grid of 2097153 blocks of 1024 threads (67108896 warps) is more than the emulator runs in one launch" "$tmp/err")" = 1 ] &&
+  ok || bad "grid-too-large: $(cat "$tmp/out" "$tmp/err")"
 
 echo "misuse: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -281,10 +281,13 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
   if (!status.ok()) {
     record.error = describe(status);
     result = errorForLaunch(status);
-    // One line as it happens; the whole message is the report's KERNEL FAULT.
-    warn(absl::StrCat("kernel ", record.kernel, " failed (", errorName(result),
-                      "): ", record.error.substr(0, record.error.find('\n')),
-                      record.error.find('\n') == std::string::npos ? "" : " (more in the report)"));
+    // One line as it happens (once for a kernel's launches that fail alike, as
+    // a refused grid does launch after launch); the whole message is the
+    // report's KERNEL FAULT.
+    std::string line = absl::StrCat("kernel ", record.kernel, " failed (", errorName(result),
+                                    "): ", record.error.substr(0, record.error.find('\n')),
+                                    record.error.find('\n') == std::string::npos ? "" : " (more in the report)");
+    if (launchFailuresPrinted_.insert(line).second) warn(line);
     if (result != cudaErrorNotSupported && result != cudaErrorInvalidValue) sticky_ = result;
     record.cudaError = errorName(result);
     if (stats.fault)

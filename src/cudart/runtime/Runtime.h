@@ -308,6 +308,7 @@ class Runtime {
   LaunchRecord* running_ = nullptr;      // the launch being emulated (for recordOutOfMemory)
   cudaError_t sticky_ = cudaSuccess;
   uint64_t callsFailedSticky_ = 0;  // since sticky_ was set
+  std::set<std::string> launchFailuresPrinted_;  // their stderr lines (Launch.cpp)
   uint64_t matchingLaunches_ = 0;
   std::vector<LaunchRecord> launches_;
   std::optional<std::chrono::steady_clock::time_point> lastReportWrite_;   // any rewrite (Launch.cpp)

@@ -8,7 +8,7 @@
 //   misuse_app read-past-end  reads one int past a 1024-byte array with another array right after
 //   misuse_app host-deref     host code reads a cudaMalloc'd pointer (segfaults on a GPU)
 //   misuse_app managed-ok     host code reads cudaMallocManaged / cudaMallocHost memory (fine)
-//   misuse_app fork-race      a fork()ed child launches a racy kernel; the parent a clean one (api-errors: below)
+//   misuse_app fork-race      a fork()ed child launches a racy kernel; the parent a clean one (api-errors, grid-too-large: below)
 // Built with: nvcc -cudart shared -lineinfo -arch=sm_75 -o bin/misuse_app misuse_app.cu
 #include <cstdio>
 #include <cstring>
@@ -130,6 +130,14 @@ int main(int argc, char** argv) {
       std::printf("bad copy: %s\n", cudaGetErrorName(cudaMemcpy(data, data, 4, cudaMemcpyKind(7))));
     cudaGetLastError();
     clean<<<1, 64>>>(data);
+  } else if (std::strcmp(mode, "grid-too-large") == 0) {
+    // 2^21 + 1 blocks of 1024 threads, one warp past what the emulator runs
+    // in a launch: refused by name, twice, with one line.
+    void* args[] = {&data};
+    for (int i = 0; i < 2; ++i)
+      std::printf("huge grid: %s\n", cudaGetErrorName(cudaLaunchKernel((const void*)clean, dim3((1u << 21) + 1),
+                                                                         dim3(1024), args, 0, nullptr)));
+    cudaGetLastError();
   } else if (std::strcmp(mode, "fork-race") == 0) {
     std::fflush(stdout);
     pid_t child = fork();
