@@ -1,5 +1,5 @@
 // predatar's libcublas.so.13: the cuBLAS handle API and the level-1/2/3
-// routines of CublasKernels.cu (gemv, gemm, axpy, scal, dot, nrm2, asum,
+// routines of CublasKernels.cu (gemv, gemm, axpy, copy, scal, dot, nrm2, asum, iamax,
 // batched and strided-batched gemm, batched LU (getrf); single and double
 // precision; batched least squares (gelsBatched), real and complex; and the
 // mixed-type cublasGemmEx, its strided and pointer-array batches, and
@@ -51,7 +51,8 @@ EmbeddedModule& kernels() {
                           "predatar_cublas_dgemm_strided", "predatar_cublas_sgetrf_batched",
                           "predatar_cublas_dgetrf_batched", "predatar_cublas_gemm_ex", "predatar_cublas_dot_ex",
                           "predatar_cublas_sgels_batched", "predatar_cublas_dgels_batched",
-                          "predatar_cublas_cgels_batched", "predatar_cublas_zgels_batched"});
+                          "predatar_cublas_cgels_batched", "predatar_cublas_zgels_batched",
+                          "predatar_cublas_copy", "predatar_cublas_isamax", "predatar_cublas_idamax"});
   return *module;
 }
 
@@ -132,6 +133,14 @@ cublasStatus axpy(const char* kernel, cublasHandle_t h, int n, const T* alpha, c
   return launched(kernels().launch(kernel, uint64_t(n), h->stream, {&nn, &a.pointer, &a.value, &x, &ix, &y, &iy}));
 }
 
+// y = x, `bytes` an element.
+cublasStatus copy(cublasHandle_t h, int n, const void* x, int incx, void* y, int incy, int bytes) {
+  if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (n <= 0) return CUBLAS_STATUS_SUCCESS;
+  long long nn = n, ix = incx, iy = incy;
+  return launched(kernels().launch("predatar_cublas_copy", uint64_t(n), h->stream, {&nn, &x, &ix, &y, &iy, &bytes}));
+}
+
 template <class T>
 cublasStatus scal(const char* kernel, cublasHandle_t h, int n, const T* alpha, T* x, int incx) {
   if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
@@ -179,9 +188,9 @@ cublasStatus dot(const char* kernel, cublasHandle_t h, int n, const T* x, int in
   return reduction(kernel, h, n, result, {&nn, &x, &ix, &y, &iy});
 }
 
-// nrm2 and asum: BLAS answers 0 for an increment that is not positive.
-template <class T>
-cublasStatus norm(const char* kernel, cublasHandle_t h, int n, const T* x, int incx, T* result) {
+// nrm2, asum and i?amax: BLAS answers 0 for an increment that is not positive.
+template <class T, class R>
+cublasStatus norm(const char* kernel, cublasHandle_t h, int n, const T* x, int incx, R* result) {
   long long nn = n, ix = incx;
   return reduction(kernel, h, incx > 0 ? n : 0, result, {&nn, &x, &ix});
 }
@@ -377,6 +386,19 @@ CUBLAS_API cublasStatus cublasDaxpy_v2(cublasHandle_t h, int n, const double* al
   return axpy("predatar_cublas_daxpy", h, n, alpha, x, incx, y, incy);
 }
 
+CUBLAS_API cublasStatus cublasScopy_v2(cublasHandle_t h, int n, const float* x, int incx, float* y, int incy) {
+  return copy(h, n, x, incx, y, incy, 4);
+}
+CUBLAS_API cublasStatus cublasDcopy_v2(cublasHandle_t h, int n, const double* x, int incx, double* y, int incy) {
+  return copy(h, n, x, incx, y, incy, 8);
+}
+CUBLAS_API cublasStatus cublasCcopy_v2(cublasHandle_t h, int n, const void* x, int incx, void* y, int incy) {
+  return copy(h, n, x, incx, y, incy, 8);
+}
+CUBLAS_API cublasStatus cublasZcopy_v2(cublasHandle_t h, int n, const void* x, int incx, void* y, int incy) {
+  return copy(h, n, x, incx, y, incy, 16);
+}
+
 CUBLAS_API cublasStatus cublasSscal_v2(cublasHandle_t h, int n, const float* alpha, float* x, int incx) {
   return scal("predatar_cublas_sscal", h, n, alpha, x, incx);
 }
@@ -393,6 +415,13 @@ CUBLAS_API cublasStatus cublasSdot_v2(cublasHandle_t h, int n, const float* x, i
 CUBLAS_API cublasStatus cublasDdot_v2(cublasHandle_t h, int n, const double* x, int incx, const double* y, int incy,
                                       double* result) {
   return dot("predatar_cublas_ddot", h, n, x, incx, y, incy, result);
+}
+
+CUBLAS_API cublasStatus cublasIsamax_v2(cublasHandle_t h, int n, const float* x, int incx, int* result) {
+  return norm("predatar_cublas_isamax", h, n, x, incx, result);
+}
+CUBLAS_API cublasStatus cublasIdamax_v2(cublasHandle_t h, int n, const double* x, int incx, int* result) {
+  return norm("predatar_cublas_idamax", h, n, x, incx, result);
 }
 
 CUBLAS_API cublasStatus cublasSnrm2_v2(cublasHandle_t h, int n, const float* x, int incx, float* result) {

@@ -321,6 +321,16 @@ extern "C" __global__ void predatar_cublas_daxpy(i64 n, const double* alphaP, do
   axpy(n, alphaP, alpha, x, incx, y, incy);
 }
 
+// y = x, elements of `bytes` (4: S, 8: D and C, 16: Z).
+extern "C" __global__ void predatar_cublas_copy(i64 n, const void* x, i64 incx, void* y, i64 incy, int bytes) {
+  GRID_STRIDE(i, n) {
+    i64 from = at(i, n, incx), to = at(i, n, incy);
+    if (bytes == 4) static_cast<float*>(y)[to] = static_cast<const float*>(x)[from];
+    else if (bytes == 8) static_cast<double*>(y)[to] = static_cast<const double*>(x)[from];
+    else static_cast<double2*>(y)[to] = static_cast<const double2*>(x)[from];
+  }
+}
+
 // x = alpha x (BLAS: a non-positive increment does nothing; the caller checks).
 template <class T>
 __device__ void scal(i64 n, const T* alphaP, T alpha, T* x, i64 incx) {
@@ -383,6 +393,41 @@ __device__ void nrm2(i64 n, const T* x, i64 incx, T* result) {
     return v * v;
   });
   if (threadIdx.x == 0) *result = scale * sqrt(sum);
+}
+
+// *result = the 1-based index of the first element of largest |x[i]|
+// (BLAS's i?amax). incx > 0 (the host side answers 0 else).
+template <class T>
+__device__ void iamax(i64 n, const T* x, i64 incx, int* result) {
+  __shared__ T best[256];
+  __shared__ i64 where[256];
+  T b = -1;  // (below any |x[i]|: a thread with no element never wins)
+  i64 w = 0;
+  for (i64 i = threadIdx.x; i < n; i += blockDim.x) {
+    T v = fabs(x[i * incx]);
+    if (v > b) b = v, w = i;
+  }
+  best[threadIdx.x] = b;
+  where[threadIdx.x] = w;
+  __syncthreads();
+  for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) {
+      T other = best[threadIdx.x + half];
+      i64 otherAt = where[threadIdx.x + half];
+      if (other > best[threadIdx.x] || (other == best[threadIdx.x] && otherAt < where[threadIdx.x]))
+        best[threadIdx.x] = other, where[threadIdx.x] = otherAt;
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *result = int(where[0] + 1);
+}
+
+extern "C" __global__ void predatar_cublas_isamax(i64 n, const float* x, i64 incx, int* result) {
+  iamax(n, x, incx, result);
+}
+
+extern "C" __global__ void predatar_cublas_idamax(i64 n, const double* x, i64 incx, int* result) {
+  iamax(n, x, incx, result);
 }
 
 // *result = sum of |x[i]|. incx > 0.
