@@ -19,12 +19,15 @@ namespace {
 
 struct Tally {
   uint64_t count = 0;
-  CallSite site;  // of the first
+  CallSite site;        // of the first
+  std::string placed;   // the site described (addr2line runs once a tally)
+  bool described = false;
 };
 struct ApiErrors {
   std::mutex mutex;
   std::map<std::pair<std::string, int>, Tally> tallies;
   std::vector<std::pair<std::string, int>> order;  // first occurrences, in order
+  uint64_t noted = 0;                              // errors noted so far (apiErrorsNoted)
 };
 ApiErrors& apiErrors() {
   static auto* errors = new ApiErrors;  // (fail() may run during static destruction)
@@ -62,6 +65,7 @@ void noteApiError(std::string_view function, cudaError_t error) {
   std::lock_guard lock(errors.mutex);
   auto key = std::make_pair(callName(function), int(error));
   Tally& tally = errors.tallies[key];
+  ++errors.noted;
   if (tally.count++ == 0) {
     tally.site = programCallSite();
     errors.order.push_back(std::move(key));
@@ -77,14 +81,21 @@ std::vector<std::string> describeApiErrors(size_t limit) {
       lines.push_back(absl::StrCat("... and ", errors.order.size() - limit, " more calls and errors"));
       break;
     }
-    const Tally& tally = errors.tallies.at(key);
+    Tally& tally = errors.tallies.at(key);
     auto error = cudaError_t(key.second);
-    std::string site = describeCallSite(tally.site);
+    if (!tally.described) tally.placed = describeCallSite(tally.site), tally.described = true;
+    const std::string& site = tally.placed;
     lines.push_back(absl::StrCat(key.first, " returned ", errorName(error), " (\"", errorString(error), "\")",
                                  tally.count == 1 ? "" : absl::StrCat(", ", tally.count, " times"),
                                  site.empty() ? "" : absl::StrCat(tally.count == 1 ? "; called by " : "; first by ", site)));
   }
   return lines;
+}
+
+uint64_t apiErrorsNoted() {
+  ApiErrors& errors = apiErrors();
+  std::lock_guard lock(errors.mutex);
+  return errors.noted;
 }
 
 }  // namespace predatar::cudart

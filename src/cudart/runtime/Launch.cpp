@@ -325,6 +325,7 @@ void Runtime::rewriteReportIfDue() {
   auto period = std::max<Steady::duration>(std::chrono::seconds(10), 20 * lastReportWriteTook_);
   if (found || since(lastReportWrite_) >= period) {
     writeReport();
+    writeApiErrors();
     lastReportWrite_ = Steady::now();
     lastReportWriteTook_ = *lastReportWrite_ - now;
     if (found) lastFindingWrite_ = now;

@@ -527,13 +527,7 @@ void Runtime::finish() {
     std::ofstream out(options_.reportPath + leakMarkerSuffix(), std::ios::trunc);
     for (const std::string& leak : leaks_) out << leak << "\n";
   }
-  if (processNote_.empty() && !options_.reportPath.empty()) {
-    std::vector<std::string> apiErrors = describeApiErrors(kApiErrorsReported);
-    if (!apiErrors.empty()) {
-      std::ofstream out(options_.reportPath + apiErrorMarkerSuffix(), std::ios::trunc);
-      for (const std::string& e : apiErrors) out << e << "\n";
-    }
-  }
+  writeApiErrors();
   if (!options_.reportPath.empty()) {
     writeReport();
     return;
@@ -569,6 +563,19 @@ uint64_t Runtime::detectorMetadataBytes() const {
     total += s.peakThreadClockBytes + s.peakLockClockBytes + s.peakQueueBytes + s.peakShadowBytes;
   }
   return total;
+}
+
+void Runtime::writeApiErrors() {
+  if (!processNote_.empty() || options_.reportPath.empty()) return;
+  uint64_t noted = apiErrorsNoted();
+  if (noted == apiErrorsWritten_) return;
+  apiErrorsWritten_ = noted;
+  std::string path = options_.reportPath + apiErrorMarkerSuffix(), tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    for (const std::string& e : describeApiErrors(kApiErrorsReported)) out << e << "\n";
+  }
+  std::rename(tmp.c_str(), path.c_str());  // (whole, as `predatar run` may read it after a kill)
 }
 
 void Runtime::writeReport() {

@@ -182,6 +182,10 @@ class Runtime {
   static constexpr size_t kApiErrorsReported = 100;  // distinct calls and errors (describeApiErrors)
   static constexpr int kStuckExit = 125;
   cudaError_t failWithSticky(const char* call);
+  // Writes the API errors beside the report (apiErrorMarkerSuffix) when more
+  // were noted since the last write: at exit and with the periodic report, so
+  // that a run stopped by a limit keeps them.
+  void writeApiErrors();
 
   // Streams and events.
   cudaStream_t createStream(bool nonBlocking = false);
@@ -308,6 +312,7 @@ class Runtime {
   LaunchRecord* running_ = nullptr;      // the launch being emulated (for recordOutOfMemory)
   cudaError_t sticky_ = cudaSuccess;
   uint64_t callsFailedSticky_ = 0;  // since sticky_ was set
+  uint64_t apiErrorsWritten_ = 0;   // apiErrorsNoted() at the last writeApiErrors
   std::set<std::string> launchFailuresPrinted_;  // their stderr lines (Launch.cpp)
   uint64_t matchingLaunches_ = 0;
   std::vector<LaunchRecord> launches_;
@@ -343,7 +348,10 @@ inline cudaError_t failRefused(cudaError_t error) {
   return error;
 }
 // The API errors noted, one line each, for the report; at most `limit`.
+// Runs addr2line (once an error): not for a signal handler.
 std::vector<std::string> describeApiErrors(size_t limit);
+// How many API errors were noted so far (to rewrite their file when it grew).
+uint64_t apiErrorsNoted();
 
 const char* errorName(cudaError_t error);
 const char* errorString(cudaError_t error);
