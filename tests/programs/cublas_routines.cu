@@ -1,7 +1,7 @@
 // cuBLAS on predatar's own cuBLAS (src/libraries/cublas): gemv and gemm with
-// every transpose, axpy, scal and dot in both pointer modes, copy and i?amax,
-// checked against loops on the host; a refusal by name; and a race: gemv
-// writes y on one stream while a kernel on another stream reads it (line 19).
+// every transpose, axpy, scal and dot in both pointer modes, checked against
+// loops on the host; a refusal by name; and a race: gemv writes y on one
+// stream while a kernel on another stream reads it (line 19).
 #include <cublas_v2.h>
 
 #include <cmath>
@@ -131,19 +131,6 @@ int main() {
   printf("snrm2: %s, sasum: %s, dnrm2 without overflow: %s, dasum: %s\n",
          yes(std::fabs(norm2 - wantNorm2) < 1e-2 * wantNorm2), yes(std::fabs(norm1 - wantNorm1) < 1e-3 * wantNorm1),
          yes(std::fabs(bigNorm / 5e200 - 1) < 1e-12), yes(std::fabs(bigSum / 7e200 - 1) < 1e-12));
-
-  // copy: u backwards into w (x's increment -1 reads it from its end); and
-  // isamax and idamax, the first largest |element|, 1-based.
-  std::vector<float> wantW(100);
-  for (int i = 0; i < 100; ++i) wantW[i] = wantU[99 - i];
-  float* dw = toDevice(std::vector<float>(100));
-  CHECK(cublasScopy(h, 100, du, -1, dw, 1));
-  std::vector<double> peaks{1, -7, 3, 7, -2};
-  double* dPeaks = toDevice(peaks);
-  int largest = 0, largestD = 0;
-  CHECK(cublasIsamax(h, 100, dw, 1, &largest));
-  CHECK(cublasIdamax(h, 5, dPeaks, 1, &largestD));
-  printf("scopy backwards: %s, isamax: %d, idamax: %d\n", yes(near(toHost(dw, 100), wantW)), largest, largestD);
 
   // Not implemented by predatar: refused by name, with CUBLAS_STATUS_NOT_SUPPORTED.
   // Written to standard error: NVIDIA's cuBLAS has it (and returns 0), and
