@@ -10,12 +10,12 @@
 namespace predatar::libraries::cusparse {
 namespace {
 
-Handle& handleOf(void* handle) { return *static_cast<Handle*>(handle); }
-
-// Counts each row's nonzeros of a dense matrix into offsets[1..rows], then
-// makes them offsets: offsets[rows] - base is the count of all.
-Status rowOffsetsOf(Handle& h, const DnMat& a, SpMat& b) {
-  long long rows = a.rows, cols = a.cols, one = 1, base = b.base;
+// Counts each row's nonzeros of a dense matrix into b's offsets[1..rows],
+// then makes them offsets, and b's nnz the count of all.
+Status denseToSparseAnalysis(Handle& h, const DnMat& a, SpMat& b) {
+  if (!b.csr) return refused("cusparseDenseToSparse into a COO matrix");
+  if (a.rows != b.rows || a.cols != b.cols || a.value != b.value || b.rowData == nullptr) return INVALID_VALUE;
+  long long rows = a.rows, cols = a.cols, one = 1;
   DenseSteps steps = stepsOf(a, NON_TRANSPOSE);
   const void* dense = a.values;
   void* offsets = b.rowData;
@@ -23,20 +23,7 @@ Status rowOffsetsOf(Handle& h, const DnMat& a, SpMat& b) {
   Status s = launched(kernels().launch("predatar_cusparse_count_nonzeros", uint64_t(rows), h.stream,
                                        {&rows, &cols, &dense, &steps.row, &steps.column, &value, &offsets, &index,
                                         &one}));
-  if (s != SUCCESS) return s;
-  return launched(kernels().launch("predatar_cusparse_offsets_from_counts", dim3{1, 1, 1}, dim3{1, 1, 1}, h.stream,
-                                   {&rows, &offsets, &index, &base}));
-}
-
-Status denseToSparseAnalysis(Handle& h, const DnMat& a, SpMat& b) {
-  if (!b.csr) return refused("cusparseDenseToSparse into a COO matrix");
-  if (a.rows != b.rows || a.cols != b.cols || a.value != b.value || b.rowData == nullptr) return INVALID_VALUE;
-  if (Status s = rowOffsetsOf(h, a, b); s != SUCCESS) return s;
-  long long last = 0;
-  if (Status s = readBack(h, &last, advanced(b.rowData, b.rows, b.index), size_t(b.index)); s != SUCCESS) return s;
-  if (b.index == 4) last = static_cast<int>(last);
-  b.nnz = last - b.base;
-  return SUCCESS;
+  return s == SUCCESS ? offsetsFromCounts(h, b.rows, b.rowData, b.index, b.base, &b.nnz) : s;
 }
 
 Status denseToSparseConvert(Handle& h, const DnMat& a, SpMat& b) {
@@ -121,10 +108,7 @@ Status gatherOrScatter(Handle& h, bool gather, const SpVec& x, const DnVec& y) {
 using namespace predatar::libraries::cusparse;
 
 CUSPARSE_API int cusparseSparseToDense_bufferSize(void* handle, const void* a, void* b, int, size_t* bytes) {
-  if (handle == nullptr) return NOT_INITIALIZED;
-  if (!a || !b || !bytes) return INVALID_VALUE;
-  *bytes = 0;
-  return SUCCESS;
+  return noBuffer(handle, bytes, {a, b});
 }
 CUSPARSE_API int cusparseSparseToDense(void* handle, const void* matA, void* matB, int /*alg*/, void* /*buffer*/) {
   if (handle == nullptr) return NOT_INITIALIZED;
@@ -145,10 +129,7 @@ CUSPARSE_API int cusparseSparseToDense(void* handle, const void* matA, void* mat
 
 
 CUSPARSE_API int cusparseDenseToSparse_bufferSize(void* handle, const void* a, void* b, int, size_t* bytes) {
-  if (handle == nullptr) return NOT_INITIALIZED;
-  if (!a || !b || !bytes) return INVALID_VALUE;
-  *bytes = 0;
-  return SUCCESS;
+  return noBuffer(handle, bytes, {a, b});
 }
 CUSPARSE_API int cusparseDenseToSparse_analysis(void* handle, const void* a, void* b, int, void*) {
   if (handle == nullptr) return NOT_INITIALIZED;
@@ -174,10 +155,7 @@ CUSPARSE_API int cusparseDnnz(void* handle, int direction, int m, int n, const v
 
 CUSPARSE_API int cusparseCsr2cscEx2_bufferSize(void* handle, int, int, int, const void*, const int*, const int*,
                                                void*, int*, int*, int, int, int, int, size_t* bytes) {
-  if (handle == nullptr) return NOT_INITIALIZED;
-  if (bytes == nullptr) return INVALID_VALUE;
-  *bytes = 0;
-  return SUCCESS;
+  return noBuffer(handle, bytes, {});
 }
 CUSPARSE_API int cusparseCsr2cscEx2(void* handle, int m, int n, int nnz, const void* csrVal, const int* rowPtr,
                                     const int* colInd, void* cscVal, int* colPtr, int* rowInd, int valType, int action,

@@ -51,6 +51,17 @@ Status readBack(Handle& h, void* host, const void* device, size_t bytes) {
   return launched(e);
 }
 
+Status offsetsFromCounts(Handle& h, int64_t rows, void* offsets, int index, int64_t base, int64_t* nnz) {
+  long long count = rows, indexBase = base;
+  Status s = launched(kernels().launch("predatar_cusparse_offsets_from_counts", dim3{1, 1, 1}, dim3{1, 1, 1}, h.stream,
+                                       {&count, &offsets, &index, &indexBase}));
+  long long last = 0;  // (an int32 offset lands in its low half)
+  if (s == SUCCESS) s = readBack(h, &last, advanced(offsets, rows, index), size_t(index));
+  if (index == 4) last = static_cast<int>(last);
+  *nnz = last - base;
+  return s;
+}
+
 namespace {
 
 constexpr int kVersion = 12600;  // CUSPARSE_VERSION of CUDA 13.0's cuSPARSE (12.6.0)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,7 @@ struct Handle {
   cudaStream_t stream = nullptr;
   int pointerMode = 0;  // CUSPARSE_POINTER_MODE_HOST
 };
+inline Handle& handleOf(void* handle) { return *static_cast<Handle*>(handle); }
 
 // A descriptor's value type as the kernels take it: the size of a value (f32,
 // f64), 0 for any other; an index type's the same way (int32, int64).
@@ -124,6 +126,22 @@ Status scale(Handle& h, int64_t n, Scalar beta, int value, void* y);
 
 // Reads `bytes` of a device result into `host` after the handle's stream's work.
 Status readBack(Handle& h, void* host, const void* device, size_t bytes);
+
+// Turns the row counts at offsets[1..rows] (CSR row offsets of `index`
+// bytes) into the offsets, in place, and reads back the count of all into
+// *nnz (DenseToSparse's analysis and SpGEMM's compute: the host must know it).
+Status offsetsFromCounts(Handle& h, int64_t rows, void* offsets, int index, int64_t base, int64_t* nnz);
+
+// A bufferSize query of a routine that needs no work buffer: 0 bytes, once
+// the handle and every operand are there.
+inline Status noBuffer(void* handle, size_t* bytes, std::initializer_list<const void*> operands) {
+  if (handle == nullptr) return NOT_INITIALIZED;
+  if (bytes == nullptr) return INVALID_VALUE;
+  for (const void* p : operands)
+    if (p == nullptr) return INVALID_VALUE;
+  *bytes = 0;
+  return SUCCESS;
+}
 
 }  // namespace predatar::libraries::cusparse
 

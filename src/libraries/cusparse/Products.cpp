@@ -160,16 +160,8 @@ Status spgemmCompute(Handle& h, const SpMat& a, const SpMat& b, Scalar alpha, Sp
     cudaFree(scratch);
     return ALLOC_FAILED;
   }
-  long long rows = a.rows, base = a.base;
-  int index = a.index;
   Status s = spgemmPass(h, a, b, alpha, c, 0, scratch, blocks);
-  if (s == SUCCESS)
-    s = launched(kernels().launch("predatar_cusparse_offsets_from_counts", dim3{1, 1, 1}, dim3{1, 1, 1}, h.stream,
-                                  {&rows, &c.offsets, &index, &base}));
-  long long last = 0;
-  if (s == SUCCESS) s = readBack(h, &last, advanced(c.offsets, a.rows, a.index), size_t(a.index));
-  if (a.index == 4) last = static_cast<int>(last);
-  c.nnz = last - a.base;
+  if (s == SUCCESS) s = offsetsFromCounts(h, a.rows, c.offsets, a.index, a.base, &c.nnz);
   if (s == SUCCESS && (cudaMalloc(&c.columns, std::max<int64_t>(c.nnz, 1) * c.index) != cudaSuccess ||
                        cudaMalloc(&c.values, std::max<int64_t>(c.nnz, 1) * c.value) != cudaSuccess))
     s = ALLOC_FAILED;
@@ -191,17 +183,6 @@ Status spgemmOperands(Handle& h, int opA, int opB, const void* alphaP, const SpM
   if (a.cols != b.rows || c.rows != a.rows || c.cols != b.cols) return INVALID_VALUE;
   return SUCCESS;
 }
-
-Status noBuffer(void* handle, size_t* bytes, std::initializer_list<const void*> operands) {
-  if (handle == nullptr) return NOT_INITIALIZED;
-  if (bytes == nullptr) return INVALID_VALUE;
-  for (const void* p : operands)
-    if (p == nullptr) return INVALID_VALUE;
-  *bytes = 0;
-  return SUCCESS;
-}
-
-Handle& handleOf(void* handle) { return *static_cast<Handle*>(handle); }
 
 }  // namespace
 }  // namespace predatar::libraries::cusparse

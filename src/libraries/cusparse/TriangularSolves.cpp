@@ -20,8 +20,6 @@ struct Ilu0Info {
   int* pivot = nullptr;
 };
 
-Handle& handleOf(void* handle) { return *static_cast<Handle*>(handle); }
-
 // Warns (predatarWarning) when a row of the CSR matrix has its columns out of
 // order or repeated, which `what` (an analysis) requires sorted: cuSPARSE
 // would run it, with an undefined result (HeCBench's bicgstab sorts a matrix
@@ -139,10 +137,7 @@ CUSPARSE_API int cusparseSpSV_destroyDescr(void* descr) {
 }
 CUSPARSE_API int cusparseSpSV_bufferSize(void* handle, int, const void*, const void* a, const void* x, const void* y,
                                          int, int, void* descr, size_t* bytes) {
-  if (handle == nullptr) return NOT_INITIALIZED;
-  if (!a || !x || !y || !descr || !bytes) return INVALID_VALUE;
-  *bytes = 0;
-  return SUCCESS;
+  return noBuffer(handle, bytes, {a, x, y, descr});
 }
 CUSPARSE_API int cusparseSpSV_analysis(void* handle, int, const void*, const void* a, const void* x, const void* y,
                                        int, int, void* descr, void*) {
@@ -169,10 +164,7 @@ CUSPARSE_API int cusparseSpSM_destroyDescr(void* descr) {
 }
 CUSPARSE_API int cusparseSpSM_bufferSize(void* handle, int, int, const void*, const void* a, const void* b,
                                          const void* c, int, int, void* descr, size_t* bytes) {
-  if (handle == nullptr) return NOT_INITIALIZED;
-  if (!a || !b || !c || !descr || !bytes) return INVALID_VALUE;
-  *bytes = 0;
-  return SUCCESS;
+  return noBuffer(handle, bytes, {a, b, c, descr});
 }
 CUSPARSE_API int cusparseSpSM_analysis(void* handle, int, int, const void*, const void* a, const void* b,
                                        const void* c, int, int, void* descr, void*) {
