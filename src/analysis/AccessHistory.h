@@ -307,9 +307,40 @@ class AccessHistory {
     return count;
   }
 
-  // A word's records, in order (tests compare two histories by them).
+  // A warp's plain read of the 16 words of one compressed shadow page of
+  // global memory, lane i of `lanes` (consecutive threads of one warp, with
+  // one clock) on word `firstKey` + i: a read-shared array's page that an
+  // earlier block read and that was compressed since (a GEMM's A and B,
+  // which each block reads once). access() would take each lane on the path
+  // of readGoesLast when every record of the page is a plain read of this
+  // launch by a warp before the reader's, no compaction is due at the
+  // word's size (compactReads) and no strong record is kept apart: its read
+  // goes last in its word, with no report. ShadowPages::appendReads appends
+  // the reads as the page's new layer, where access() expanded the page
+  // into records and compressed it again when it was left (a quarter of a
+  // tiled matrix product's analysis). False when that does not hold, having
+  // changed nothing: the caller then sends each lane through access().
+  bool pageReads(uint64_t firstKey, AccessRecord access, const LaneEpoch* lanes) {
+    if (access.writes() || access.strong || access.bytes != 0xf || !strongDevice_.empty()) return false;
+    for (uint32_t i = 1; i < ShadowPages::kWordsPerPage; ++i)
+      if (lanes[i].thread != lanes[0].thread + i || lanes[i].clock != lanes[0].clock) return false;
+    access.thread = lanes[0].thread;
+    access.clock = lanes[0].clock;
+    RecordHeapCharge charge(*this);
+    auto accepts = [this](const CompressedPage& page) {
+      uint32_t n = page.allRecordsPerWord();
+      return n < CompressedPage::kMaxReadRecordsPerWord && !(n >= compactReadsAt_ && std::has_single_bit(n));
+    };
+    if (!shadow_.appendReads(firstKey >> ShadowPages::kPageShift, packedOf(access), accepts)) return false;
+    liveRecords_ += ShadowPages::kWordsPerPage;
+    notePeakIfPassed();
+    return true;
+  }
+
+  // A word's records, in order (tests compare two histories by them),
+  // leaving a compressed page compressed.
   std::vector<PackedRecord> recordsOf(uint64_t key) {
-    const Records& records = shadow_.at(key);
+    const Records records = shadow_.recordsOf(key);
     return {records.begin(), records.end()};
   }
 

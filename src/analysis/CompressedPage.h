@@ -41,6 +41,7 @@
 #include "absl/container/inlined_vector.h"
 #include "analysis/BlockPool.h"
 #include "analysis/PackedRecord.h"
+#include "analysis/RecordOrder.h"
 
 namespace predatar {
 
@@ -68,6 +69,14 @@ class CompressedPage {
   void wordRecords(uint32_t word, Records& out) const {
     forEachLayer([&](const Layer& l) { l.wordRecords(word, out); });
   }
+  // Appends a layer of plain reads by one warp, lane i of `first`'s warp on
+  // word i from `first.thread` on (4-byte elements), each a record `first`
+  // alike but for its thread, when the page's layers are all such reads
+  // alike the new one but for their reader, each of a warp before it
+  // (readBefore). The page then stands for its records with each word's new
+  // read appended, and keeps the layers fit() would make of them (one
+  // reader more). False, changing nothing, otherwise.
+  bool appendReader(const PackedRecord& first);
   bool holds(uint32_t word, const Records& r) const {
     if (r.size() != allRecordsPerWord()) return false;
     size_t from = 0;
@@ -211,6 +220,15 @@ class CompressedPage {
     ~RestLayers() { release(); }
     // The heap block's bytes, and malloc's header.
     uint64_t heapBytes() const;
+    // Adds `l`, alike `head` but for its reader, when these layers are
+    // readers too (or none); false, changing nothing, otherwise.
+    bool appendReader(const Layer& l);
+    // The last layer's record of the field at byte `pageByte` (`head`'s when there is none).
+    PackedRecord lastRecord(const Layer& head, uint32_t pageByte) const {
+      if (!block_) return head.record(pageByte);
+      if (block_->readersOnly) return withReader(head, readers()[block_->count - 1]).record(pageByte);
+      return layers()[block_->count - 1].record(pageByte);
+    }
     // Records of each word in these layers (without making the readers' layers).
     uint32_t recordsPerWord(const Layer& head) const {
       if (!block_) return 0;
@@ -239,6 +257,11 @@ class CompressedPage {
       uint32_t readersOnly = 0;
     };
     static Layer withReader(const Layer& head, const Reader& r);
+    static Reader readerOf(const Layer& l) {
+      uint64_t seq = Layer::seqOf(l.pattern_), next = l.nextWarpSeq_;
+      return Reader{l.pattern_.block, l.pattern_.thread, l.pattern_.clock, uint32_t(seq),
+                    uint32_t(next),   uint16_t(seq >> 32), uint16_t(next >> 32)};
+    }
     static void setReader(Layer& l, const Reader& r);
     Layer* layers() const { return reinterpret_cast<Layer*>(block_ + 1); }
     Reader* readers() const { return reinterpret_cast<Reader*>(block_ + 1); }
@@ -346,11 +369,33 @@ inline CompressedPage::RestLayers::RestLayers(const Layer& head, absl::InlinedVe
       new (&this->layers()[i]) Layer(std::move(layers[i]));
       continue;
     }
-    uint64_t seq = Layer::seqOf(l.pattern_), next = l.nextWarpSeq_;
-    new (&readers()[i]) Reader{l.pattern_.block,      l.pattern_.thread, l.pattern_.clock,
-                               uint32_t(seq),         uint32_t(next),    uint16_t(seq >> 32),
-                               uint16_t(next >> 32)};
+    new (&readers()[i]) Reader(readerOf(l));
   }
+}
+
+inline bool CompressedPage::RestLayers::appendReader(const Layer& l) {
+  uint32_t count = block_ ? block_->count : 0;
+  if (block_ && !block_->readersOnly) return false;
+  if (std::has_single_bit(count) || count == 0) {  // (full: room for a power of two, bytesFor)
+    Header* grown = new (takeBlock(bytesFor(count + 1, true))) Header{count, 1};
+    if (count) std::copy(readers(), readers() + count, reinterpret_cast<Reader*>(grown + 1));
+    release();
+    block_ = grown;
+  }
+  new (&readers()[count]) Reader(readerOf(l));
+  ++block_->count;
+  return true;
+}
+
+inline bool CompressedPage::appendReader(const PackedRecord& first) {
+  Layer layer;  // (4-byte elements and fields from the page's first word: lane i on word i)
+  layer.pattern_ = first;
+  if (first.thread % 32 + kWords > 32 || !head_.alikeButForReader(layer)) return false;
+  // Each word's reads are in (launch, block, warp) order; the last layer's
+  // last word has its latest warp.
+  PackedRecord lastRead = rest_.lastRecord(head_, 4 * (kWords - 1));
+  if (!readBefore(lastRead, first)) return false;
+  return rest_.appendReader(layer);
 }
 
 inline void CompressedPage::RestLayers::release() {

@@ -2,13 +2,49 @@
 // that read one word (a broadcast: `*factor` by every thread, a row of a
 // shared tile) taken together by AccessHistory::sameWordReads: through the
 // per-lane path, each cost a whole access only to join its run's first
-// lane's record (a tiled matrix product spent a third of its analysis so).
+// lane's record (a tiled matrix product spent a third of its analysis so);
+// and before them, each half-warp that reads a compressed page of a
+// read-shared array whole, taken as a layer of the page by
+// AccessHistory::pageReads.
 #pragma once
 
 #include "analysis/AccessHistory.h"
 #include "analysis/LaneLoop.h"
 
 namespace predatar {
+
+// The lanes of a plain read of global memory that AccessHistory::pageReads
+// took: each half-warp whose lanes read the 16 words of one shadow page in
+// order, 4 bytes each, when follows(t, lane) holds for each of them (see
+// readInRuns) and the page is compressed and takes their reads as a layer.
+template <class FollowsFn>
+LaneMask pageReadLanes(ThreadTable& table, const MemoryEvent& event, AccessHistory& history,
+                       const AccessRecord& common, FollowsFn&& follows) {
+  constexpr uint32_t kPageWords = ShadowPages::kWordsPerPage, kPageBytes = 4 * kPageWords;
+  if (event.size != 4 || event.space != MemorySpace::Global) return 0;
+  LaneMask taken = 0;
+  for (uint32_t first = 0; first < kWarpSize; first += kPageWords) {
+    LaneMask half = ((LaneMask(1) << kPageWords) - 1) << first;
+    uint64_t base = event.address[first];
+    if ((event.lanes.mask & half) != half || base % kPageBytes) continue;
+    bool inOrder = true;
+    for (uint32_t i = 1; i < kPageWords && inOrder; ++i) inOrder = event.address[first + i] == base + 4 * i;
+    LaneMask waits = event.beforeDependencyWait & half;
+    if (!inOrder || (waits != 0 && waits != half)) continue;
+    AccessHistory::LaneEpoch epochs[kPageWords];
+    bool followed = true;
+    for (uint32_t i = 0; i < kPageWords && followed; ++i) {
+      ThreadClocks& t = table.at(event.lanes.block, event.lanes.warp * kWarpSize + first + i);
+      followed = follows(t, first + i);
+      epochs[i] = {t.thread, t.now};
+    }
+    AccessRecord record = common;
+    record.beforeDependencyWait = waits != 0;
+    if (followed && history.pageReads(locationKey(event.space, event.lanes.block, base), record, epochs))
+      taken |= half;
+  }
+  return taken;
+}
 
 // Calls access(t, lane), the per-lane path, for each lane that starts a run
 // (and for lanes of no run: an access that spans words). A later lane of a
@@ -40,7 +76,9 @@ void readInRuns(ThreadTable& table, const MemoryEvent& event, AccessHistory& his
     count = 0;
   };
   auto bit = [](LaneMask mask, uint32_t lane) { return (mask >> lane) & 1; };
-  forEachLaneThread(table, event.lanes, [&](ThreadClocks& t, uint32_t lane) {
+  WarpLanes rest = event.lanes;
+  rest.mask &= ~pageReadLanes(table, event, history, common, follows);
+  forEachLaneThread(table, rest, [&](ThreadClocks& t, uint32_t lane) {
     if (inRun && event.address[lane] == event.address[leadLane] &&
         bit(event.beforeDependencyWait, lane) == bit(event.beforeDependencyWait, leadLane) && follows(t, lane)) {
       waiting[count] = &t;

@@ -64,6 +64,31 @@ class ShadowPages {
     }
     return lastPage_->words[key & (kWordsPerPage - 1)];
   }
+  // A copy of `key`'s records, leaving its page as it is (at() expands a
+  // compressed one).
+  Records recordsOf(uint64_t key) {
+    uint64_t pageNo = key >> kPageShift;
+    uint32_t word = uint32_t(key & (kWordsPerPage - 1));
+    Records out;
+    if (auto it = pages_.find(pageNo); it != pages_.end()) out = it->second->words[word];
+    else if (const CompressedPage* c = compressed_.find(pageNo)) c->wordRecords(word, out);
+    else if (const TablePage* t = tables_.find(pageNo)) t->wordRecords(word, out);
+    return out;
+  }
+  // Appends to compressed page `pageNo`, when it is one and `accepts(page)`,
+  // the plain reads of its words by one warp from `first` on
+  // (CompressedPage::appendReader): without expanding it, it then stands for
+  // what appending each read to its word's records would leave. False when
+  // it did not.
+  template <class AcceptsFn>
+  bool appendReads(uint64_t pageNo, const PackedRecord& first, AcceptsFn&& accepts) {
+    CompressedPage* c = compressed_.find(pageNo);
+    if (!c || !accepts(*c)) return false;
+    forgetCompressed(*c);
+    bool appended = c->appendReader(first);
+    countCompressed(*c);
+    return appended;
+  }
   // Call when the word last returned by at() went from no records to some.
   void filled() {
     ++lastPage_->used;

@@ -1,0 +1,339 @@
+// A half-warp's plain read of the 16 words of a compressed shadow page, taken
+// as a layer appended to the page (AccessHistory::pageReads) instead of
+// expanding it, against the per-lane path it replaces: on random events the
+// same records in every word and the same races after each, with the page
+// path taken often. Blocks finish (their reads then compact), launches
+// follow one another, writes and atomics come between the reads, and pages
+// are left behind so that they compress.
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "AccessHistoryFixture.h"
+#include "analysis/Detector.h"
+#include "events/Trace.h"
+#include "support/DescribeRaces.h"
+
+namespace predatar {
+namespace {
+
+std::string describe(const std::vector<PackedRecord>& records) {
+  std::ostringstream out;
+  for (const PackedRecord& r : records)
+    out << "(" << r.seqAndKind << " " << r.block << " " << r.thread << " " << r.clock << " " << r.pc << " "
+        << r.launch << ")";
+  return out.str();
+}
+
+class PageReadsTest : public AccessHistoryFixture {
+ protected:
+  static constexpr uint32_t kThreads = 128, kBlocks = 8, kPages = 3, kFillerPages = 40;
+  static constexpr uint64_t kFirstKey = 0x10000, kFillerKey = 0x100000;
+  static constexpr uint32_t kWords = ShadowPages::kWordsPerPage;
+
+  struct Side {
+    AccessHistory history;
+    RaceLog log;
+  };
+
+  void start(uint32_t seed) {
+    rng_.seed(seed);
+    kernel_.grid = Dim3{kBlocks, 1, 1};
+    kernel_.block = Dim3{kThreads, 1, 1};
+    kernel_.launch = 1;
+    kernel_.liveLaunches.clear();
+    kernel_.unorderedLaunches.clear();
+    for (std::unique_ptr<Side>* side : {&lanes_, &pages_}) {
+      *side = std::make_unique<Side>();
+      (*side)->history.beginLaunch(kernel_);
+      (*side)->log.beginKernel("k");
+    }
+    resetThreads();
+  }
+  void resetThreads() {
+    now_.assign(kBlocks * kThreads, 1);
+    view_.assign(kBlocks * kThreads, std::vector<Clock>(kBlocks * kThreads, 0));
+    exited_.assign(kBlocks, false);
+  }
+  uint32_t pick(uint32_t n) { return uint32_t(rng_() % n); }
+  uint32_t liveBlock() {
+    for (;;)
+      if (uint32_t b = pick(kBlocks); !exited_[b]) return b;
+  }
+  auto orderedFor(uint32_t block, uint32_t thread) {
+    return [this, accessor = block * kThreads + thread](const AccessRecord& r) {
+      return r.clock <= view_[accessor][r.block * kThreads + r.thread];
+    };
+  }
+  AccessRecord lane(const AccessRecord& common, uint32_t thread) {
+    AccessRecord r = common;
+    r.thread = thread;
+    r.clock = now_[common.block * kThreads + thread];
+    return r;
+  }
+  void both(uint64_t key, const AccessRecord& r) {
+    for (Side* side : {lanes_.get(), pages_.get()}) side->history.access(key, r, orderedFor(r.block, r.thread), side->log);
+  }
+
+  // A half-warp reads a page's words in order: lane by lane on one side,
+  // through pageReads (lane by lane where it declines) on the other.
+  void halfWarpRead(uint64_t seq) {
+    AccessRecord common;
+    // Mostly the next warp in (block, warp) order, as blocks run in turn;
+    // sometimes any. Either half of it reads.
+    uint32_t warps = kThreads / 32;
+    if (pick(10)) {
+      do {
+        if (++reader_ == kBlocks * warps) {  // (every block read: the next launch's turn)
+          nextLaunch();
+          reader_ = 0;
+        }
+      } while (exited_[reader_ / warps]);
+    } else {
+      reader_ = liveBlock() * warps + pick(warps);
+    }
+    common.block = reader_ / warps;
+    common.type = AccessType::Read;
+    common.origin.pc = pick(10) ? 1 : 2;  // (a page's layers are of one instruction)
+    common.origin.seq = seq;
+    common.beforeDependencyWait = pick(8) == 0;
+    uint32_t first = reader_ % warps * 32 + pick(2) * kWords;
+    uint64_t key = kFirstKey + kWords * pick(kPages);
+    AccessHistory::LaneEpoch epochs[kWords];
+    for (uint32_t i = 0; i < kWords; ++i) {
+      AccessRecord r = lane(common, first + i);
+      epochs[i] = {r.thread, r.clock};
+      lanes_->history.access(key + i, r, orderedFor(r.block, r.thread), lanes_->log);
+    }
+    if (pages_->history.pageReads(key, common, epochs)) {
+      ++taken_;
+      return;
+    }
+    for (uint32_t i = 0; i < kWords; ++i) {
+      AccessRecord r = lane(common, first + i);
+      pages_->history.access(key + i, r, orderedFor(r.block, r.thread), pages_->log);
+    }
+  }
+  // One thread writes, or reads atomically, a word of a page.
+  void single(uint64_t seq) {
+    AccessRecord common;
+    common.block = liveBlock();
+    common.type = pick(2) ? AccessType::Write : AccessType::Read;
+    common.strong = common.type == AccessType::Read || pick(3) == 0;
+    common.scope = Scope::Device;
+    common.origin.pc = 3 + pick(2);
+    common.origin.seq = seq;
+    both(kFirstKey + pick(kPages * kWords), lane(common, pick(kThreads)));
+  }
+  // Pages left behind: the test's pages are compressed (ShadowPages::leave).
+  void leavePages(uint64_t seq) {
+    AccessRecord common;
+    common.type = AccessType::Write;
+    common.origin.pc = 9;
+    common.origin.seq = seq;
+    for (uint64_t page = 0; page < kFillerPages; ++page)
+      for (uint32_t i = 0; i < kWords; ++i) both(kFillerKey + kWords * page + i, lane(common, i));
+  }
+  // Epochs end and views grow: a warp ticks (its lanes keep one clock, as a
+  // layer needs), a thread takes another's view and time and the other's
+  // warp ticks, or now and then a thread alone ticks.
+  void synchronize() {
+    uint32_t t = pick(kBlocks * kThreads), u = pick(kBlocks * kThreads);
+    auto warpTicks = [&](uint32_t thread) {
+      for (uint32_t i = thread / 32 * 32; i < thread / 32 * 32 + 32; ++i) ++now_[i];
+    };
+    uint32_t what = pick(20);
+    if (what == 0) {
+      ++now_[t];
+    } else if (what < 10) {
+      warpTicks(t);
+    } else {
+      for (size_t i = 0; i < view_[t].size(); ++i) view_[t][i] = std::max(view_[t][i], view_[u][i]);
+      view_[t][u] = std::max(view_[t][u], now_[u]);
+      warpTicks(u);
+    }
+  }
+  // Every thread of a block exits: its reads become interchangeable.
+  void finishBlock() {
+    uint32_t b = liveBlock();
+    exited_[b] = true;
+    for (Side* side : {lanes_.get(), pages_.get()})
+      for (uint32_t warp = 0; warp < kThreads / 32; ++warp) {
+        ExitEvent e;
+        e.lanes = {b, warp, ~LaneMask(0)};
+        side->history.exited(e);
+      }
+    if (std::find(exited_.begin(), exited_.end(), false) == exited_.end()) nextLaunch();
+  }
+  void nextLaunch() {
+    uint32_t previous = kernel_.launch++;
+    // (The previous launch's records stay when it may race with this one or
+    // a later one: another stream's, or not yet waited for.)
+    kernel_.liveLaunches = {kernel_.launch};
+    kernel_.unorderedLaunches.clear();
+    if (pick(2)) kernel_.liveLaunches = {previous, kernel_.launch};
+    if (pick(2)) kernel_.unorderedLaunches = {previous};
+    for (Side* side : {lanes_.get(), pages_.get()}) side->history.beginLaunch(kernel_);
+    resetThreads();
+  }
+
+  std::mt19937 rng_;
+  std::unique_ptr<Side> lanes_, pages_;
+  std::vector<Clock> now_;
+  std::vector<std::vector<Clock>> view_;
+  std::vector<bool> exited_;
+  uint64_t taken_ = 0;
+  uint32_t reader_ = 0;  // the last warp to read: block * warps + warp
+};
+
+TEST_F(PageReadsTest, SameRecordsAndRacesAsLaneByLane) {
+  uint64_t events = 0;
+  for (uint32_t seed = 0; seed < 30; ++seed) {
+    start(seed);
+    for (uint64_t seq = 1; seq <= 400; ++seq, ++events) {
+      uint32_t what = pick(100);
+      if (what < 60) halfWarpRead(seq);
+      else if (what < 62) single(seq);
+      else if (what < 78) leavePages(seq);
+      else if (what < 95) synchronize();
+      else if (what < 98) finishBlock();
+      else nextLaunch();
+      for (uint64_t key = kFirstKey; key < kFirstKey + kPages * kWords; ++key)
+        ASSERT_EQ(describe(lanes_->history.recordsOf(key)), describe(pages_->history.recordsOf(key)))
+            << "seed " << seed << ", event " << seq << ", word " << key;
+      ASSERT_EQ(testsupport::describeRaces(lanes_->log), testsupport::describeRaces(pages_->log))
+          << "seed " << seed << ", event " << seq;
+      ASSERT_EQ(lanes_->history.records(), pages_->history.records()) << "seed " << seed << ", event " << seq;
+    }
+  }
+  // (A page path that never ran would pass the comparisons vacuously.)
+  EXPECT_GT(taken_, events / 20);
+  RecordProperty("page reads taken", std::to_string(taken_));
+}
+
+// The common case, checked step by step: blocks in turn read a page, which
+// compresses when left; each later block's half-warp appends a layer.
+TEST_F(PageReadsTest, LaterBlocksAppendLayersToACompressedPage) {
+  start(0);
+  uint64_t taken = 0;
+  for (uint32_t b = 0; b < 6; ++b) {
+    AccessRecord common;
+    common.block = b;
+    common.type = AccessType::Read;
+    common.origin.pc = 1;
+    common.origin.seq = 100 + b;
+    AccessHistory::LaneEpoch epochs[kWords];
+    for (uint32_t i = 0; i < kWords; ++i) epochs[i] = {i, 1};
+    if (pages_->history.pageReads(kFirstKey, common, epochs)) {
+      ++taken;
+    } else {
+      for (uint32_t i = 0; i < kWords; ++i) {
+        AccessRecord r = lane(common, i);
+        pages_->history.access(kFirstKey + i, r, orderedFor(r.block, r.thread), pages_->log);
+      }
+    }
+    leavePages(200 + b);
+    EXPECT_EQ(pages_->history.recordsOf(kFirstKey + 5).size(), b + 1);
+  }
+  EXPECT_EQ(taken, 5u);  // every block but the first, whose reads made the page
+  EXPECT_EQ(pages_->log.races().size(), 0u);
+}
+
+// A tiled kernel's trace: blocks in turn, each warp reading two pages of a
+// global array a round (a half-warp a page, lane l on word l), the pages
+// shared by the blocks; among the reads, random racy writes and atomics,
+// __syncthreads, and critical sections (gwcp's per-lane path).
+Trace tiledReads(uint64_t seed) {
+  std::mt19937 rng{uint32_t(seed)};
+  auto pick = [&](uint32_t n) { return uint32_t(rng() % n); };
+  constexpr uint32_t kBlocks = 8, kWarps = 2, kPairs = 24, kRounds = 12;
+  constexpr uint64_t kArray = 0x10000;
+  Trace trace;
+  trace.kernel.name = "tiled";
+  trace.kernel.grid = Dim3{kBlocks, 1, 1};
+  trace.kernel.block = Dim3{kWarps * 32, 1, 1};
+  trace.kernel.launch = 1;
+  uint64_t seq = 0;
+  auto memory = [&](uint32_t block, uint32_t warp, LaneMask mask, AccessType type, bool strong, uint64_t pc,
+                    auto&& address) {
+    MemoryEvent m;
+    m.lanes = {block, warp, mask};
+    m.type = type;
+    m.strong = strong;
+    m.op = strong && type != AccessType::Read ? AtomicOp::Add : AtomicOp::None;
+    for (uint32_t lane = 0; lane < 32; ++lane) m.address[lane] = address(lane);
+    m.origin.pc = pc;
+    m.origin.seq = ++seq;
+    trace.events.push_back(m);
+  };
+  for (uint32_t block = 0; block < kBlocks; ++block) {
+    for (uint32_t round = 0; round < kRounds; ++round) {
+      for (uint32_t warp = 0; warp < kWarps; ++warp) {
+        uint64_t pair = (round * kWarps + warp + pick(3)) % kPairs;
+        LaneMask mask = pick(10) ? ~LaneMask(0) : LaneMask(0xffff) << 16 * pick(2);
+        bool locked = pick(8) == 0;
+        LockEvent lock;
+        lock.lanes = {block, warp, mask};
+        lock.lock.fill(7);
+        if (locked) {
+          lock.origin.seq = ++seq;
+          trace.events.push_back(AcquireEvent{lock});
+        }
+        memory(block, warp, mask, AccessType::Read, false, 10, [&](uint32_t lane) { return kArray + 128 * pair + 4 * lane; });
+        if (locked) {
+          lock.origin.seq = ++seq;
+          trace.events.push_back(ReleaseEvent{lock});
+        }
+        if (pick(30) == 0) {  // one thread writes, or updates atomically, a word of the array
+          bool atomic = pick(2);
+          uint64_t word = pick(kPairs * 32);
+          memory(block, warp, 1u << pick(32), atomic ? AccessType::AtomicRmw : AccessType::Write, atomic, 20,
+                 [&](uint32_t) { return kArray + 4 * word; });
+        }
+      }
+      if (pick(3) == 0) {
+        BarrierEvent b;
+        b.block = block;
+        for (uint32_t t = 0; t < kWarps * 32; ++t) b.threads.push_back(t);
+        b.origin.seq = ++seq;
+        trace.events.push_back(b);
+      }
+    }
+    for (uint32_t warp = 0; warp < kWarps; ++warp) {
+      ExitEvent e;
+      e.lanes = {block, warp, ~LaneMask(0)};
+      e.origin.seq = ++seq;
+      trace.events.push_back(e);
+    }
+  }
+  return trace;
+}
+
+// The detectors on tiled reads, with the page path (and the runs of
+// readInRuns) and without: the same races, every field, and the same events
+// counted. (Not the same peak shadow: a page the path appends to stays
+// compressed, where the per-lane path expands it.)
+TEST(PageReadsDetectors, SameReportsWithAndWithout) {
+  uint32_t races = 0;
+  for (const char* name : {"gwcp", "hb"}) {
+    for (uint64_t seed = 0; seed < 100; ++seed) {
+      Trace trace = tiledReads(seed);
+      std::string reports[2];
+      for (bool oneStep : {false, true}) {
+        DetectorOptions options;
+        options.sameWordReads = oneStep;
+        std::unique_ptr<Detector> d = makeDetector(name, options);
+        replay(trace, *d);
+        reports[oneStep] = testsupport::describeRaces(d->races()) + std::to_string(d->stats().events);
+      }
+      ASSERT_EQ(reports[0], reports[1]) << name << ", seed " << seed;
+      races += reports[0].find("pc 10") != std::string::npos;
+    }
+  }
+  EXPECT_GT(races, 20u);  // (reads among the races: the page path declines on their pages)
+}
+
+}  // namespace
+}  // namespace predatar
