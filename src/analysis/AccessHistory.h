@@ -307,34 +307,29 @@ class AccessHistory {
     return count;
   }
 
-  // A warp's plain read of the 16 words of one compressed shadow page of
-  // global memory, lane i of `lanes` (consecutive threads of one warp, with
-  // one clock) on word `firstKey` + i: a read-shared array's page that an
-  // earlier block read and that was compressed since (a GEMM's A and B,
-  // which each block reads once). access() would take each lane on the path
-  // of readGoesLast when every record of the page is a plain read of this
-  // launch by a warp before the reader's, no compaction is due at the
-  // word's size (compactReads) and no strong record is kept apart: its read
-  // goes last in its word, with no report. ShadowPages::appendReads appends
-  // the reads as the page's new layer, where access() expanded the page
-  // into records and compressed it again when it was left (a quarter of a
-  // tiled matrix product's analysis). False when that does not hold, having
-  // changed nothing: the caller then sends each lane through access().
-  bool pageReads(uint64_t firstKey, AccessRecord access, const LaneEpoch* lanes) {
-    if (access.writes() || access.strong || access.bytes != 0xf || !strongDevice_.empty()) return false;
-    for (uint32_t i = 1; i < ShadowPages::kWordsPerPage; ++i)
-      if (lanes[i].thread != lanes[0].thread + i || lanes[i].clock != lanes[0].clock) return false;
-    access.thread = lanes[0].thread;
-    access.clock = lanes[0].clock;
+  // A half-warp's plain read of the 16 words of one shadow page, lane i of
+  // `lanes` (one warp's) on word `firstKey` + i: a row of a shared tile, or
+  // a page of a read-shared array in global memory. Takes each lane that
+  // access() would take through firstRecord or readGoesLast (its word empty,
+  // or holding only plain reads of this launch by warps before its own, with
+  // no compaction due at the word's size and no strong record apart): its
+  // read goes last in its word, with no report. Returns the lanes taken (bit
+  // i: lane i); the caller sends the others through access(). (Each lane's
+  // access found its page, ruled out ownRecordsOnly and compaction, and
+  // packed its record: a third of a tiled matrix product's analysis.)
+  //
+  // A compressed page, whose records all such reads of consecutive threads
+  // with one clock alike but for their reader, takes the reads as a layer
+  // appended (ShadowPages::appendReads) where access() expanded the page
+  // into records and compressed it again when it was left (a GEMM's A and
+  // B, which each block reads once: a quarter of its analysis).
+  uint32_t pageReads(uint64_t firstKey, AccessRecord access, const LaneEpoch* lanes) {
+    if (access.writes() || access.strong) return 0;
     RecordHeapCharge charge(*this);
-    auto accepts = [this](const CompressedPage& page) {
-      uint32_t n = page.allRecordsPerWord();
-      return n < CompressedPage::kMaxReadRecordsPerWord && !(n >= compactReadsAt_ && std::has_single_bit(n));
-    };
-    if (!shadow_.appendReads(firstKey >> ShadowPages::kPageShift, packedOf(access), accepts)) return false;
-    liveRecords_ += ShadowPages::kWordsPerPage;
-    notePeakIfPassed();
-    return true;
+    constexpr uint32_t kAll = (1u << ShadowPages::kWordsPerPage) - 1;
+    uint32_t taken = appendedAsLayer(firstKey, access, lanes) ? kAll : readsGoLast(firstKey, access, lanes);
+    if (taken) notePeakIfPassed();
+    return taken;
   }
 
   // A word's records, in order (tests compare two histories by them),
@@ -514,6 +509,50 @@ class AccessHistory {
   // cheap cases (firstRecord, ownRecordsOnly) leave both to the general path.
   bool touchesStrongDevice(uint64_t key, const AccessRecord& access) const {
     return keptApartByBlock(key, access) || (!strongDevice_.empty() && strongDevice_.contains(key));
+  }
+  bool compactionDue(size_t records) const {
+    return records >= compactReadsAt_ && std::has_single_bit(records);
+  }
+  // pageReads on a compressed page: all lanes or none.
+  bool appendedAsLayer(uint64_t firstKey, AccessRecord access, const LaneEpoch* lanes) {
+    if (access.bytes != 0xf || !strongDevice_.empty()) return false;
+    for (uint32_t i = 1; i < ShadowPages::kWordsPerPage; ++i)
+      if (lanes[i].thread != lanes[0].thread + i || lanes[i].clock != lanes[0].clock) return false;
+    access.thread = lanes[0].thread;
+    access.clock = lanes[0].clock;
+    auto accepts = [this](const CompressedPage& page) {
+      uint32_t n = page.allRecordsPerWord();
+      return n < CompressedPage::kMaxReadRecordsPerWord && !compactionDue(n);
+    };
+    if (!shadow_.appendReads(firstKey >> ShadowPages::kPageShift, packedOf(access), accepts)) return false;
+    liveRecords_ += ShadowPages::kWordsPerPage;
+    return true;
+  }
+  // pageReads on a full page (at() expands a compressed one), word by word:
+  // what firstRecord and readGoesLast do.
+  uint32_t readsGoLast(uint64_t firstKey, AccessRecord access, const LaneEpoch* lanes) {
+    uint32_t taken = 0;
+    for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) {
+      uint64_t key = firstKey + i;
+      if (touchesStrongDevice(key, access)) continue;
+      access.thread = lanes[i].thread;
+      access.clock = lanes[i].clock;
+      PackedRecord packed = packedOf(access);
+      Records& records = shadow_.at(key);
+      if (records.empty()) {
+        records.push_back(packed);
+        shadow_.filled();
+      } else if (isPlainRead(records.front()) && records.front().launch == launch_ && !compactionDue(records.size()) &&
+                 readBefore(records.back(), packed)) {
+        insertRecord(records, records.size(), packed);
+      } else {
+        continue;
+      }
+      finished_.used(key);
+      ++liveRecords_;
+      taken |= 1u << i;
+    }
+    return taken;
   }
   // A plain read of a word that holds only plain reads of this launch, all
   // by warps before its own (read-shared data after the first reader, in

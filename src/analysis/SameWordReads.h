@@ -3,9 +3,8 @@
 // shared tile) taken together by AccessHistory::sameWordReads: through the
 // per-lane path, each cost a whole access only to join its run's first
 // lane's record (a tiled matrix product spent a third of its analysis so);
-// and before them, each half-warp that reads a compressed page of a
-// read-shared array whole, taken as a layer of the page by
-// AccessHistory::pageReads.
+// and before them, the lanes of each half-warp that reads a shadow page
+// whole whose reads go last in their words (AccessHistory::pageReads).
 #pragma once
 
 #include "analysis/AccessHistory.h"
@@ -13,16 +12,16 @@
 
 namespace predatar {
 
-// The lanes of a plain read of global memory that AccessHistory::pageReads
-// took: each half-warp whose lanes read the 16 words of one shadow page in
-// order, 4 bytes each, when follows(t, lane) holds for each of them (see
-// readInRuns) and the page is compressed and takes their reads as a layer.
+// The lanes of a plain read that AccessHistory::pageReads took: of each
+// half-warp whose lanes read the 16 words of one shadow page in order, 4
+// bytes each, when follows(t, lane) holds for each of them (see readInRuns).
 template <class FollowsFn>
 LaneMask pageReadLanes(ThreadTable& table, const MemoryEvent& event, AccessHistory& history,
                        const AccessRecord& common, FollowsFn&& follows) {
   constexpr uint32_t kPageWords = ShadowPages::kWordsPerPage, kPageBytes = 4 * kPageWords;
-  if (event.size != 4 || event.space != MemorySpace::Global) return 0;
+  if (event.size != 4) return 0;
   LaneMask taken = 0;
+  ThreadClocks* warp = table.warpThreads(event.lanes.block, event.lanes.warp, event.lanes.mask);
   for (uint32_t first = 0; first < kWarpSize; first += kPageWords) {
     LaneMask half = ((LaneMask(1) << kPageWords) - 1) << first;
     uint64_t base = event.address[first];
@@ -34,14 +33,14 @@ LaneMask pageReadLanes(ThreadTable& table, const MemoryEvent& event, AccessHisto
     AccessHistory::LaneEpoch epochs[kPageWords];
     bool followed = true;
     for (uint32_t i = 0; i < kPageWords && followed; ++i) {
-      ThreadClocks& t = table.at(event.lanes.block, event.lanes.warp * kWarpSize + first + i);
-      followed = follows(t, first + i);
+      uint32_t lane = first + i;
+      ThreadClocks& t = warp ? warp[lane] : table.at(event.lanes.block, event.lanes.warp * kWarpSize + lane);
+      followed = follows(t, lane);
       epochs[i] = {t.thread, t.now};
     }
     AccessRecord record = common;
     record.beforeDependencyWait = waits != 0;
-    if (followed && history.pageReads(locationKey(event.space, event.lanes.block, base), record, epochs))
-      taken |= half;
+    if (followed) taken |= history.pageReads(locationKey(event.space, event.lanes.block, base), record, epochs) << first;
   }
   return taken;
 }
