@@ -7,6 +7,9 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <cstdlib>
+#include <cxxabi.h>
+#include <memory>
 #include <cstdio>
 #include <string_view>
 #include <utility>
@@ -116,15 +119,37 @@ CallSite programCallSite() {
   return site;
 }
 
+namespace {
+
+// The host function nvcc names as the kernel that a device stub launches,
+// as addr2line -C names it: "__device_stub__Z4gatePdlPKd(double*, long,
+// double const*)" -> "gate(double*, long, double const*)"; extern "C"
+// kernels' "__device_stub__step(int*)" -> "step".
+std::string kernelWrapperOf(std::string_view stub) {
+  std::string_view name = stub.substr(std::string_view("__device_stub_").size());
+  name = name.substr(0, name.find('('));
+  if (!name.starts_with("_Z")) return std::string(name.substr(name.starts_with("_") ? 1 : 0));
+  int status = 0;
+  std::unique_ptr<char, decltype(&std::free)> demangled(
+      abi::__cxa_demangle(std::string(name).c_str(), nullptr, nullptr, &status), &std::free);
+  return status == 0 && demangled ? std::string(demangled.get()) : std::string(name);
+}
+
+}  // namespace
+
 std::string describeCallSite(const CallSite& site) {
   std::string first;
-  bool kernelWrapper = false;  // the frame after a device stub: nvcc's host function named as the kernel
+  // After a device stub, the kernel's host wrapper, nvcc's too, unless the
+  // compiler inlined it into the program's function that launched it
+  // (HeCBench's goulash at -O3: the site is then that function, main).
+  std::string wrapper;
   for (const void* frame : site.frames) {
     if (!frame) break;
     auto [function, text] = describeFrame(frame);
     if (first.empty()) first = text;
-    if (!kernelWrapper && !isCudaGenerated(function)) return text;  // (else its caller is the site)
-    kernelWrapper = function.starts_with("__device_stub_");
+    bool isWrapper = !wrapper.empty() && (function == wrapper || function.starts_with(wrapper + "("));
+    if (!isWrapper && !isCudaGenerated(function)) return text;  // (else its caller is the site)
+    wrapper = function.starts_with("__device_stub_") ? kernelWrapperOf(function) : "";
   }
   return first;
 }

@@ -9,7 +9,7 @@
 //   misuse_app host-deref     host code reads a cudaMalloc'd pointer (segfaults on a GPU)
 //   misuse_app managed-ok     host code reads cudaMallocManaged / cudaMallocHost memory (fine)
 //   misuse_app fork-race      a fork()ed child launches a racy kernel; the parent a clean one (api-errors, grid-too-large: below)
-// Built with: nvcc -cudart shared -lineinfo -arch=sm_75 -o bin/misuse_app misuse_app.cu
+// Built with: nvcc -O3 -cudart shared -lineinfo -arch=sm_75 -o bin/misuse_app misuse_app.cu
 #include <cstdio>
 #include <cstring>
 #include <sys/wait.h>
@@ -122,14 +122,19 @@ int main(int argc, char** argv) {
     cudaFree(data);
     return right ? 0 : 1;
   } else if (std::strcmp(mode, "api-errors") == 0) {
-    // A cudaMalloc larger than the device and two copies of an unknown kind
-    // fail (as on a GPU); the program checks, goes on and exits 0.
+    // A cudaMalloc larger than the device, two copies of an unknown kind and
+    // a launch fail (as on a GPU); the program checks, goes on and exits 0.
     int* huge = nullptr;
     std::printf("huge malloc: %s\n", cudaGetErrorName(cudaMalloc(&huge, size_t(1) << 50)));
     for (int i = 0; i < 2; ++i)
       std::printf("bad copy: %s\n", cudaGetErrorName(cudaMemcpy(data, data, 4, cudaMemcpyKind(7))));
     cudaGetLastError();
     clean<<<1, 64>>>(data);
+    // A block of 2048 threads: a launch error (cudaErrorInvalidValue from
+    // CUDA 13), named at main (nvcc's host wrapper of the kernel, inlined
+    // here at -O3, is not the site).
+    clean<<<1, 2048>>>(data);
+    std::printf("big block: %s\n", cudaGetErrorName(cudaGetLastError()));
   } else if (std::strcmp(mode, "grid-too-large") == 0) {
     // 2^21 + 1 blocks of 1024 threads, one warp past what the emulator runs
     // in a launch: refused by name, twice, with one line.
