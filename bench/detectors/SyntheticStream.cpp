@@ -1,6 +1,7 @@
 #include "SyntheticStream.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace predatar::bench {
 
@@ -13,6 +14,7 @@ const char* toString(Shape shape) {
     case Shape::BlockLocks: return "block-locks";
     case Shape::SlotLocks: return "slot-locks";
     case Shape::GridSync: return "grid-sync";
+    case Shape::TiledGemm: return "tiled-gemm";
   }
   return "?";
 }
@@ -121,6 +123,44 @@ class Generator {
         access(b, w, fullMask(w), AccessType::Read, MemorySpace::Global, words, next, true, 63);
     }
   }
+  // A warp's event whose lane l accesses address(l).
+  template <class AddressFn>
+  void warpAccess(uint32_t b, uint32_t warp, AccessType type, MemorySpace space, uint32_t pc, AddressFn&& address) {
+    MemoryEvent e;
+    e.lanes = {b, warp, fullMask(warp)};
+    e.type = type;
+    e.space = space;
+    for (uint32_t lane = 0; lane < 32; ++lane) e.address[lane] = address(lane);
+    e.origin = {events_, pc, Origin::kNoSource};
+    sink_.memory(e);
+    ++events_;
+  }
+  // One tile of C = A B (Shape::TiledGemm): n x n matrices, n = 32 x the
+  // grid's columns (the grid's square part: a block computes a 32 x 32
+  // tile of C when it has 32 warps), so a block's first n / 32 rounds are
+  // its whole product.
+  void tiledGemm(uint32_t b, uint32_t round) {
+    constexpr uint64_t kA = kInput, kB = kInput + (1ull << 36);
+    uint32_t columns = std::max(1u, uint32_t(std::sqrt(double(blocks_))));
+    uint64_t kRow = 32ull * columns, row = b / columns % columns, column = b % columns, tile = round % columns;
+    uint64_t bs = 4 * 32 * warps_;  // (Bs after As in shared memory)
+    for (uint32_t w = 0; w < warps_; ++w) {
+      warpAccess(b, w, AccessType::Read, MemorySpace::Global, 70,
+                 [&](uint32_t l) { return kA + 4 * ((row * warps_ + w) % kRow * kRow + tile * 32 + l); });
+      warpAccess(b, w, AccessType::Write, MemorySpace::Shared, 71, [&](uint32_t l) { return 4 * (w * 32 + l); });
+      warpAccess(b, w, AccessType::Read, MemorySpace::Global, 72,
+                 [&](uint32_t l) { return kB + 4 * ((tile * 32 + w) % kRow * kRow + column * 32 + l); });
+      warpAccess(b, w, AccessType::Write, MemorySpace::Shared, 73, [&](uint32_t l) { return bs + 4 * (w * 32 + l); });
+    }
+    barrier(b);
+    for (uint32_t k = 0; k < 32; ++k)
+      for (uint32_t w = 0; w < warps_; ++w) {
+        warpAccess(b, w, AccessType::Read, MemorySpace::Shared, 74, [&](uint32_t) { return 4 * (w * 32 + k); });
+        warpAccess(b, w, AccessType::Read, MemorySpace::Shared, 75,
+                   [&](uint32_t l) { return bs + 4 * (k % warps_ * 32 + l); });
+      }
+    barrier(b);
+  }
   void barrier(uint32_t b) {
     BarrierEvent e{b, {}, {}, {events_, 100, Origin::kNoSource}};
     e.threads.resize(spec_.blockSize);
@@ -207,6 +247,9 @@ class Generator {
         }
         break;
       case Shape::GridSync: break;  // (gridSync: the whole grid at once)
+      case Shape::TiledGemm:
+        tiledGemm(b, round);
+        break;
       case Shape::WarpLock:
         for (uint32_t w = 0; w < warps_; ++w) {
           SyncWarpEvent sync{{b, w, fullMask(w)}, {events_, 300, Origin::kNoSource}};

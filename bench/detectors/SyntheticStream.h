@@ -23,6 +23,10 @@ enum class Shape {
                    // block's: __syncthreads; thread 0 of each block in turn adds to the barrier word
                    // (release) and every block already there reads it again (acquire); __syncthreads.
                    // Always every block's round in turn (blocksInTurn does not apply: all are resident)
+  TiledGemm,       // the CUDA samples' tiled matrix product: a round is a tile; warp w loads row w of the
+                   // block's A and B tiles to shared As and Bs, __syncthreads, reads As[w][k] (a broadcast)
+                   // and Bs[k][lane] for each k, __syncthreads; a grid row's blocks share A's tiles, a grid
+                   // column's B's
 };
 
 const char* toString(Shape shape);
