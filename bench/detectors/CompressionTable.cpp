@@ -36,6 +36,7 @@ uint64_t eventsPerRound(Shape shape, uint64_t threads, uint32_t blockSize) {
     case Shape::BlockLocks: return blocks * (warps * 5 + 1);
     case Shape::SlotLocks: return blocks * warps * 4;
     case Shape::GridSync: return blocks * (2 * warps + 8) + blocks * blocks;  // (spin reads: blocks^2 / 2, each with its fence)
+    case Shape::TiledGemm: return blocks * (warps * 68 + 2);
   }
   return 0;
 }

@@ -269,14 +269,12 @@ class AccessHistory {
   // many lanes it took: all, or none when the word is not such (the caller
   // then sends each lane through access()).
   size_t sameWordReads(uint64_t key, AccessRecord access, const LaneEpoch* lanes, size_t count) {
-    if (count == 0 || access.writes() || access.strong || touchesStrongDevice(key, access)) return 0;
+    if (count == 0 || !takesSameWordReads(key, access, lanes[0])) return 0;
     RecordHeapCharge charge(*this);
     Records& records = shadow_.at(key);
-    if (records.empty() || !isPlainRead(records[0]) || records.back().launch > launch_) return 0;
     access.thread = lanes[0].thread;  // (the lanes are of one warp)
     access.clock = lanes[0].clock;
     PackedRecord read = packedOf(access);
-    if (access.thread >= PackedRecord::kGroupWarps * 32 || readBefore(records.back(), read)) return 0;
     auto [first, end] = warpReads_.find(key, records, 0, read);
     if (readsTogether(records, first, end, read, lanes, count, compactReadsAt_, liveRecords_)) return count;
     for (size_t i = 0; i < count; ++i) {
@@ -307,29 +305,44 @@ class AccessHistory {
     return count;
   }
 
-  // A half-warp's plain read of the 16 words of one shadow page, lane i of
-  // `lanes` (one warp's) on word `firstKey` + i: a row of a shared tile, or
-  // a page of a read-shared array in global memory. Takes each lane that
-  // access() would take through firstRecord or readGoesLast (its word empty,
-  // or holding only plain reads of this launch by warps before its own, with
-  // no compaction due at the word's size and no strong record apart): its
-  // read goes last in its word, with no report. Returns the lanes taken (bit
-  // i: lane i); the caller sends the others through access(). (Each lane's
-  // access found its page, ruled out ownRecordsOnly and compaction, and
-  // packed its record: a third of a tiled matrix product's analysis.)
+  // A warp's plain read of the 16 words of one shadow page by the lanes
+  // `lanes` (of one warp), lane i on the `elementBytes` (4, 8 or 16) from
+  // word `firstKey` + i * elementBytes / 4 on: a row of a shared tile, or a
+  // page of a read-shared array in global memory. Takes each lane that
+  // access() would take, word by word, through firstRecord or readGoesLast
+  // (each of its words empty, or holding only plain reads of this launch by
+  // warps before its own, with no compaction due at the word's size and no
+  // strong record apart): its read goes last in each of its words, with no
+  // report. Returns the lanes taken (bit i: lane i); the caller sends the
+  // others through access(). (Each lane's access found its page, ruled out
+  // ownRecordsOnly and compaction, and packed its record: a third of a tiled
+  // matrix product's analysis.)
   //
   // A compressed page, whose records all such reads of consecutive threads
   // with one clock alike but for their reader, takes the reads as a layer
   // appended (ShadowPages::appendReads) where access() expanded the page
   // into records and compressed it again when it was left (a GEMM's A and
   // B, which each block reads once: a quarter of its analysis).
-  uint32_t pageReads(uint64_t firstKey, AccessRecord access, const LaneEpoch* lanes) {
-    if (access.writes() || access.strong) return 0;
+  uint32_t pageReads(uint64_t firstKey, AccessRecord access, const LaneEpoch* lanes, uint32_t elementBytes = 4) {
+    if (access.writes() || access.strong || access.bytes != 0xf) return 0;
     RecordHeapCharge charge(*this);
-    constexpr uint32_t kAll = (1u << ShadowPages::kWordsPerPage) - 1;
-    uint32_t taken = appendedAsLayer(firstKey, access, lanes) ? kAll : readsGoLast(firstKey, access, lanes);
+    uint32_t all = (1u << (4 * ShadowPages::kWordsPerPage / elementBytes)) - 1;
+    uint32_t taken = appendedAsLayer(firstKey, access, lanes, elementBytes) ? all
+                                                                             : readsGoLast(firstKey, access, lanes, elementBytes);
     if (taken) notePeakIfPassed();
     return taken;
+  }
+
+  // Whether sameWordReads takes a run of lanes from `lead` on (all of
+  // them) on `key`, changing nothing: a run over several words (a broadcast
+  // double) is taken only where it is taken on each.
+  bool takesSameWordReads(uint64_t key, AccessRecord access, const LaneEpoch& lead) {
+    if (access.writes() || access.strong || touchesStrongDevice(key, access)) return false;
+    const Records& records = shadow_.at(key);
+    if (records.empty() || !isPlainRead(records[0]) || records.back().launch > launch_) return false;
+    access.thread = lead.thread;
+    access.clock = lead.clock;
+    return access.thread < PackedRecord::kGroupWarps * 32 && !readBefore(records.back(), packedOf(access));
   }
 
   // A word's records, in order (tests compare two histories by them),
@@ -514,9 +527,9 @@ class AccessHistory {
     return records >= compactReadsAt_ && std::has_single_bit(records);
   }
   // pageReads on a compressed page: all lanes or none.
-  bool appendedAsLayer(uint64_t firstKey, AccessRecord access, const LaneEpoch* lanes) {
-    if (access.bytes != 0xf || !strongDevice_.empty()) return false;
-    for (uint32_t i = 1; i < ShadowPages::kWordsPerPage; ++i)
+  bool appendedAsLayer(uint64_t firstKey, AccessRecord access, const LaneEpoch* lanes, uint32_t elementBytes) {
+    if (!strongDevice_.empty()) return false;
+    for (uint32_t i = 1; i < 4 * ShadowPages::kWordsPerPage / elementBytes; ++i)
       if (lanes[i].thread != lanes[0].thread + i || lanes[i].clock != lanes[0].clock) return false;
     access.thread = lanes[0].thread;
     access.clock = lanes[0].clock;
@@ -524,33 +537,37 @@ class AccessHistory {
       uint32_t n = page.allRecordsPerWord();
       return n < CompressedPage::kMaxReadRecordsPerWord && !compactionDue(n);
     };
-    if (!shadow_.appendReads(firstKey >> ShadowPages::kPageShift, packedOf(access), accepts)) return false;
+    if (!shadow_.appendReads(firstKey >> ShadowPages::kPageShift, packedOf(access), elementBytes, accepts)) return false;
     liveRecords_ += ShadowPages::kWordsPerPage;
     return true;
   }
-  // pageReads on a full page (at() expands a compressed one), word by word:
-  // what firstRecord and readGoesLast do.
-  uint32_t readsGoLast(uint64_t firstKey, AccessRecord access, const LaneEpoch* lanes) {
-    uint32_t taken = 0;
-    for (uint32_t i = 0; i < ShadowPages::kWordsPerPage; ++i) {
-      uint64_t key = firstKey + i;
-      if (touchesStrongDevice(key, access)) continue;
-      access.thread = lanes[i].thread;
-      access.clock = lanes[i].clock;
+  // pageReads on a full page (at() expands a compressed one), lane by lane:
+  // what firstRecord and readGoesLast do to each of its words, when they
+  // would to all (a lane left to access() must find none of its words done).
+  uint32_t readsGoLast(uint64_t firstKey, AccessRecord access, const LaneEpoch* lanes, uint32_t elementBytes) {
+    uint32_t taken = 0, wordsPerLane = elementBytes / 4;
+    for (uint32_t lane = 0; lane < 4 * ShadowPages::kWordsPerPage / elementBytes; ++lane) {
+      access.thread = lanes[lane].thread;
+      access.clock = lanes[lane].clock;
       PackedRecord packed = packedOf(access);
-      Records& records = shadow_.at(key);
-      if (records.empty()) {
-        records.push_back(packed);
-        shadow_.filled();
-      } else if (isPlainRead(records.front()) && records.front().launch == launch_ && !compactionDue(records.size()) &&
-                 readBefore(records.back(), packed)) {
+      uint64_t first = firstKey + lane * wordsPerLane, end = first + wordsPerLane;
+      auto goesLast = [&](uint64_t key) {
+        if (touchesStrongDevice(key, access)) return false;
+        const Records& records = shadow_.at(key);
+        return records.empty() || (isPlainRead(records.front()) && records.front().launch == launch_ &&
+                                   !compactionDue(records.size()) && readBefore(records.back(), packed));
+      };
+      bool all = true;
+      for (uint64_t key = first; key < end && all; ++key) all = goesLast(key);
+      if (!all) continue;
+      for (uint64_t key = first; key < end; ++key) {
+        Records& records = shadow_.at(key);
         insertRecord(records, records.size(), packed);
-      } else {
-        continue;
+        if (records.size() == 1) shadow_.filled();
+        finished_.used(key);
+        ++liveRecords_;
       }
-      finished_.used(key);
-      ++liveRecords_;
-      taken |= 1u << i;
+      taken |= 1u << lane;
     }
     return taken;
   }

@@ -69,14 +69,15 @@ class CompressedPage {
   void wordRecords(uint32_t word, Records& out) const {
     forEachLayer([&](const Layer& l) { l.wordRecords(word, out); });
   }
-  // Appends a layer of plain reads by one warp, lane i of `first`'s warp on
-  // word i from `first.thread` on (4-byte elements), each a record `first`
-  // alike but for its thread, when the page's layers are all such reads
-  // alike the new one but for their reader, each of a warp before it
-  // (readBefore). The page then stands for its records with each word's new
-  // read appended, and keeps the layers fit() would make of them (one
-  // reader more). False, changing nothing, otherwise.
-  bool appendReader(const PackedRecord& first);
+  // Appends a layer of plain reads by one warp, thread `first.thread` + i
+  // reading element i (`elementBytes` 4, 8 or 16 from the page's first
+  // byte), each word's record `first` alike but for its thread, when the
+  // page's layers are all such reads alike the new one but for their
+  // reader, each of a warp before it (readBefore). The page then stands for
+  // its records with each word's new read appended, and keeps the layers
+  // fit() would make of them (one reader more). False, changing nothing,
+  // otherwise.
+  bool appendReader(const PackedRecord& first, uint32_t elementBytes);
   bool holds(uint32_t word, const Records& r) const {
     if (r.size() != allRecordsPerWord()) return false;
     size_t from = 0;
@@ -387,10 +388,11 @@ inline bool CompressedPage::RestLayers::appendReader(const Layer& l) {
   return true;
 }
 
-inline bool CompressedPage::appendReader(const PackedRecord& first) {
-  Layer layer;  // (4-byte elements and fields from the page's first word: lane i on word i)
+inline bool CompressedPage::appendReader(const PackedRecord& first, uint32_t elementBytes) {
+  Layer layer;  // (4-byte fields, elements from the page's first word: thread + i on element i)
   layer.pattern_ = first;
-  if (first.thread % 32 + kWords > 32 || !head_.alikeButForReader(layer)) return false;
+  layer.elementBytes_ = elementBytes;
+  if (first.thread % 32 + 4 * kWords / elementBytes > 32 || !head_.alikeButForReader(layer)) return false;
   // Each word's reads are in (launch, block, warp) order; the last layer's
   // last word has its latest warp.
   PackedRecord lastRead = rest_.lastRecord(head_, 4 * (kWords - 1));

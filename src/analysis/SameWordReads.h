@@ -13,26 +13,29 @@
 namespace predatar {
 
 // The lanes of a plain read that AccessHistory::pageReads took: of each
-// half-warp whose lanes read the 16 words of one shadow page in order, 4
-// bytes each, when follows(t, lane) holds for each of them (see readInRuns).
+// group of lanes that read the 16 words of one shadow page in order (16
+// lanes of 4 bytes, 8 of 8, 4 of 16), when follows(t, lane) holds for each
+// of them (see readInRuns).
 template <class FollowsFn>
 LaneMask pageReadLanes(ThreadTable& table, const MemoryEvent& event, AccessHistory& history,
                        const AccessRecord& common, FollowsFn&& follows) {
-  constexpr uint32_t kPageWords = ShadowPages::kWordsPerPage, kPageBytes = 4 * kPageWords;
-  if (event.size != 4) return 0;
-  LaneMask taken = 0;
+  constexpr uint32_t kPageBytes = 4 * ShadowPages::kWordsPerPage;
+  uint32_t size = event.size;
+  if (size != 4 && size != 8 && size != 16) return 0;
+  uint32_t perPage = kPageBytes / size;
+  LaneMask taken = 0, group = perPage == 32 ? ~LaneMask(0) : (LaneMask(1) << perPage) - 1;
   ThreadClocks* warp = table.warpThreads(event.lanes.block, event.lanes.warp, event.lanes.mask);
-  for (uint32_t first = 0; first < kWarpSize; first += kPageWords) {
-    LaneMask half = ((LaneMask(1) << kPageWords) - 1) << first;
+  for (uint32_t first = 0; first < kWarpSize; first += perPage) {
+    LaneMask lanes = group << first;
     uint64_t base = event.address[first];
-    if ((event.lanes.mask & half) != half || base % kPageBytes) continue;
+    if ((event.lanes.mask & lanes) != lanes || base % kPageBytes) continue;
     bool inOrder = true;
-    for (uint32_t i = 1; i < kPageWords && inOrder; ++i) inOrder = event.address[first + i] == base + 4 * i;
-    LaneMask waits = event.beforeDependencyWait & half;
-    if (!inOrder || (waits != 0 && waits != half)) continue;
-    AccessHistory::LaneEpoch epochs[kPageWords];
+    for (uint32_t i = 1; i < perPage && inOrder; ++i) inOrder = event.address[first + i] == base + size * i;
+    LaneMask waits = event.beforeDependencyWait & lanes;
+    if (!inOrder || (waits != 0 && waits != lanes)) continue;
+    AccessHistory::LaneEpoch epochs[kPageBytes / 4];
     bool followed = true;
-    for (uint32_t i = 0; i < kPageWords && followed; ++i) {
+    for (uint32_t i = 0; i < perPage && followed; ++i) {
       uint32_t lane = first + i;
       ThreadClocks& t = warp ? warp[lane] : table.at(event.lanes.block, event.lanes.warp * kWarpSize + lane);
       followed = follows(t, lane);
@@ -40,13 +43,16 @@ LaneMask pageReadLanes(ThreadTable& table, const MemoryEvent& event, AccessHisto
     }
     AccessRecord record = common;
     record.beforeDependencyWait = waits != 0;
-    if (followed) taken |= history.pageReads(locationKey(event.space, event.lanes.block, base), record, epochs) << first;
+    uint64_t key = locationKey(event.space, event.lanes.block, base);
+    if (followed) taken |= history.pageReads(key, record, epochs, size) << first;
   }
   return taken;
 }
 
 // Calls access(t, lane), the per-lane path, for each lane that starts a run
-// (and for lanes of no run: an access that spans words). A later lane of a
+// of lanes that read one element (one word's bytes, or whole words: a
+// broadcast double) and for lanes of no run (an access that covers parts of
+// two words). A later lane of a
 // run for which follows(t, lane) holds (it did the lane's own steps, such as
 // noting its clock) waits for the run's end instead, when sameWordReads
 // takes it, or leaves it to access(). Lanes are visited lowest first, and a
@@ -65,13 +71,22 @@ void readInRuns(ThreadTable& table, const MemoryEvent& event, AccessHistory& his
     uint64_t address = event.address[leadLane];
     AccessRecord record = common;
     record.beforeDependencyWait = (event.beforeDependencyWait >> leadLane) & 1;
-    // (one word: a run does not span words, so the lanes left to access()
-    // are checked on that word alone)
+    // A run over several words (an 8- or 16-byte element) is taken on each
+    // or left to access() whole: a lane left there must find none of its
+    // words done.
+    bool takes = true;
     forEachWord(address, event.size, [&](uint64_t word, uint8_t bytes) {
       record.bytes = bytes;
-      size_t taken = history.sameWordReads(locationKey(event.space, event.lanes.block, word), record, epochs, count);
-      for (size_t i = taken; i < count; ++i) access(*waiting[i], waitingLanes[i]);
+      takes = takes && history.takesSameWordReads(locationKey(event.space, event.lanes.block, word), record, epochs[0]);
     });
+    if (takes) {
+      forEachWord(address, event.size, [&](uint64_t word, uint8_t bytes) {
+        record.bytes = bytes;
+        history.sameWordReads(locationKey(event.space, event.lanes.block, word), record, epochs, count);
+      });
+    } else {
+      for (size_t i = 0; i < count; ++i) access(*waiting[i], waitingLanes[i]);
+    }
     count = 0;
   };
   auto bit = [](LaneMask mask, uint32_t lane) { return (mask >> lane) & 1; };
@@ -88,7 +103,9 @@ void readInRuns(ThreadTable& table, const MemoryEvent& event, AccessHistory& his
     endRun();
     access(t, lane);
     uint64_t address = event.address[lane];
-    inRun = (address & 3) + std::max<uint32_t>(event.size, 1) <= 4;  // one word
+    uint32_t size = std::max<uint32_t>(event.size, 1);
+    // One word, or whole words (a double, a float4)
+    inRun = (address & 3) + size <= 4 || ((address & 3) == 0 && size % 4 == 0 && size <= 16);
     leadLane = lane;
   });
   endRun();

@@ -76,16 +76,16 @@ class ShadowPages {
     return out;
   }
   // Appends to compressed page `pageNo`, when it is one and `accepts(page)`,
-  // the plain reads of its words by one warp from `first` on
+  // the plain reads of its elements by one warp from `first` on
   // (CompressedPage::appendReader): without expanding it, it then stands for
   // what appending each read to its word's records would leave. False when
   // it did not.
   template <class AcceptsFn>
-  bool appendReads(uint64_t pageNo, const PackedRecord& first, AcceptsFn&& accepts) {
+  bool appendReads(uint64_t pageNo, const PackedRecord& first, uint32_t elementBytes, AcceptsFn&& accepts) {
     CompressedPage* c = compressed_.find(pageNo);
     if (!c || !accepts(*c)) return false;
     forgetCompressed(*c);
-    bool appended = c->appendReader(first);
+    bool appended = c->appendReader(first, elementBytes);
     countCompressed(*c);
     return appended;
   }

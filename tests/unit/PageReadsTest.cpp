@@ -77,12 +77,13 @@ class PageReadsTest : public AccessHistoryFixture {
     for (Side* side : {lanes_.get(), pages_.get()}) side->history.access(key, r, orderedFor(r.block, r.thread), side->log);
   }
 
-  // A half-warp reads a page's words in order: lane by lane on one side,
-  // through pageReads (lane by lane where it declines) on the other.
-  void halfWarpRead(uint64_t seq) {
+  // Lanes of a warp read a page's words in order, 4, 8 or 16 bytes each
+  // (16, 8 or 4 lanes): lane by lane on one side, through pageReads (lane
+  // by lane where it declines) on the other.
+  void pageRead(uint64_t seq) {
     AccessRecord common;
     // Mostly the next warp in (block, warp) order, as blocks run in turn;
-    // sometimes any. Either half of it reads.
+    // sometimes any. Some of its lanes read.
     uint32_t warps = kThreads / 32;
     if (pick(10)) {
       do {
@@ -98,23 +99,26 @@ class PageReadsTest : public AccessHistoryFixture {
     common.type = AccessType::Read;
     common.origin.pc = pick(10) ? 1 : 2;  // (a page's layers are of one instruction)
     common.origin.seq = seq;
-    common.beforeDependencyWait = pick(8) == 0;
-    uint32_t first = reader_ % warps * 32 + pick(2) * kWords;
-    uint32_t page = pick(kPages + 1);
+    common.beforeDependencyWait = pick(16) == 0;
+    // (Mostly one size a page: a page's layers are of one element size.)
+    uint32_t page = pick(kPages + 1), elementBytes = pick(16) ? 4u << page % 3 : 4u << pick(3);
+    uint32_t lanes = 4 * kWords / elementBytes, wordsPerLane = elementBytes / 4;
+    uint32_t first = reader_ % warps * 32 + pick(32 / lanes) * lanes;
     uint64_t key = page < kPages ? kFirstKey + kWords * page : sharedKey(common.block);
     AccessHistory::LaneEpoch epochs[kWords];
-    for (uint32_t i = 0; i < kWords; ++i) {
+    auto laneByLane = [&](Side& side, uint32_t i) {
       AccessRecord r = lane(common, first + i);
-      epochs[i] = {r.thread, r.clock};
-      lanes_->history.access(key + i, r, orderedFor(r.block, r.thread), lanes_->log);
+      for (uint32_t w = 0; w < wordsPerLane; ++w)
+        side.history.access(key + i * wordsPerLane + w, r, orderedFor(r.block, r.thread), side.log);
+    };
+    for (uint32_t i = 0; i < lanes; ++i) {
+      epochs[i] = {first + i, now_[common.block * kThreads + first + i]};
+      laneByLane(*lanes_, i);
     }
-    uint32_t taken = pages_->history.pageReads(key, common, epochs);
+    uint32_t taken = pages_->history.pageReads(key, common, epochs, elementBytes);
     taken_ += uint32_t(std::popcount(taken));
-    for (uint32_t i = 0; i < kWords; ++i) {
-      if ((taken >> i) & 1) continue;
-      AccessRecord r = lane(common, first + i);
-      pages_->history.access(key + i, r, orderedFor(r.block, r.thread), pages_->log);
-    }
+    for (uint32_t i = 0; i < lanes; ++i)
+      if (!((taken >> i) & 1)) laneByLane(*pages_, i);
   }
   // The first word of a page of `block`'s shared memory.
   static uint64_t sharedKey(uint32_t block) { return locationKey(MemorySpace::Shared, block, 0x400); }
@@ -215,7 +219,7 @@ TEST_F(PageReadsTest, SameRecordsAndRacesAsLaneByLane) {
     start(seed);
     for (uint64_t seq = 1; seq <= 400; ++seq, ++events) {
       uint32_t what = pick(100);
-      if (what < 60) halfWarpRead(seq);
+      if (what < 60) pageRead(seq);
       else if (what < 62) single(seq);
       else if (what < 78) leavePages(seq);
       else if (what < 90) synchronize();
@@ -231,7 +235,7 @@ TEST_F(PageReadsTest, SameRecordsAndRacesAsLaneByLane) {
     }
   }
   // (A page path that never ran would pass the comparisons vacuously.)
-  EXPECT_GT(taken_, events);  // (lanes: 16 a read)
+  EXPECT_GT(taken_, events / 2);  // (lanes: 4 to 16 a read)
   RecordProperty("page reads taken", std::to_string(taken_));
 }
 
@@ -257,8 +261,9 @@ TEST_F(PageReadsTest, LaterBlocksAppendLayersToACompressedPage) {
   EXPECT_EQ(pages_->log.races().size(), 0u);
 }
 
-// A tiled kernel's trace: blocks in turn, each warp reading two pages of a
-// global array a round (a half-warp a page, lane l on word l), the pages
+// A tiled kernel's trace: blocks in turn, each warp reading a row of a
+// global array a round (two pages of floats, 16 lanes a page, or four of
+// doubles, 8 lanes a page), the pages
 // shared by the blocks, then a tile in shared memory; among the reads,
 // random racy writes and atomics, missing __syncthreads, and critical
 // sections (gwcp's per-lane path).
@@ -274,9 +279,10 @@ Trace tiledReads(uint64_t seed) {
   trace.kernel.launch = 1;
   uint64_t seq = 0;
   auto memory = [&](uint32_t block, uint32_t warp, LaneMask mask, AccessType type, bool strong, uint64_t pc,
-                    auto&& address, MemorySpace space = MemorySpace::Global) {
+                    auto&& address, MemorySpace space = MemorySpace::Global, uint8_t size = 4) {
     MemoryEvent m;
     m.space = space;
+    m.size = size;
     if (space == MemorySpace::Shared) m.scope = Scope::Block;
     m.lanes = {block, warp, mask};
     m.type = type;
@@ -300,23 +306,31 @@ Trace tiledReads(uint64_t seed) {
           lock.origin.seq = ++seq;
           trace.events.push_back(AcquireEvent{lock});
         }
-        memory(block, warp, mask, AccessType::Read, false, 10, [&](uint32_t lane) { return kArray + 128 * pair + 4 * lane; });
+        // (A third of the rows are of doubles: a warp reads four pages, 8 lanes a page.)
+        uint32_t size = pair % 3 == 0 ? 8 : 4;
+        memory(block, warp, mask, AccessType::Read, false, 10,
+               [&](uint32_t lane) { return kArray + 256 * pair + size * lane; }, MemorySpace::Global, size);
         if (locked) {
           lock.origin.seq = ++seq;
           trace.events.push_back(ReleaseEvent{lock});
         }
         if (pick(30) == 0) {  // one thread writes, or updates atomically, a word of the array
           bool atomic = pick(2);
-          uint64_t word = pick(kPairs * 32);
+          uint64_t word = pick(kPairs) * 64 + pick(32);
           memory(block, warp, 1u << pick(32), atomic ? AccessType::AtomicRmw : AccessType::Write, atomic, 20,
-                 [&](uint32_t) { return kArray + 4 * word; });
+                 [&](uint32_t) { return kArray + 4 * word; });  // (of the rows' first halves)
         }
       }
       // A shared tile: each warp writes its row; after a __syncthreads
       // (missing now and then: races), warps read each other's rows.
       auto sharedRow = [](uint32_t row) { return [row](uint32_t lane) { return 128 * row + 4 * lane; }; };
-      for (uint32_t warp = 0; warp < kWarps; ++warp)
+      // (and a tile of doubles beside it: 8-byte lanes, and an element every
+      // lane reads, As[w][k] in a GEMM of doubles: a run over two words)
+      auto doubleRow = [](uint32_t row) { return [row](uint32_t lane) { return 0x1000 + 256 * row + 8 * lane; }; };
+      for (uint32_t warp = 0; warp < kWarps; ++warp) {
         memory(block, warp, ~LaneMask(0), AccessType::Write, false, 30, sharedRow(warp), MemorySpace::Shared);
+        memory(block, warp, ~LaneMask(0), AccessType::Write, false, 32, doubleRow(warp), MemorySpace::Shared, 8);
+      }
       if (pick(6)) {
         BarrierEvent b;
         b.block = block;
@@ -324,9 +338,16 @@ Trace tiledReads(uint64_t seed) {
         b.origin.seq = ++seq;
         trace.events.push_back(b);
       }
-      for (uint32_t warp = 0; warp < kWarps; ++warp)
+      for (uint32_t warp = 0; warp < kWarps; ++warp) {
         memory(block, warp, ~LaneMask(0), AccessType::Read, false, 31, sharedRow((warp + round) % kWarps),
                MemorySpace::Shared);
+        uint64_t k = 0x1000 + 256 * pick(kWarps) + 8 * pick(32);
+        for (uint32_t step = 0; step < 2; ++step)
+          memory(block, warp, pick(4) ? ~LaneMask(0) : ~LaneMask(0) << pick(32), AccessType::Read, false, 33,
+                 [k](uint32_t) { return k; }, MemorySpace::Shared, 8);
+        memory(block, warp, ~LaneMask(0), AccessType::Read, false, 34, doubleRow((warp + round) % kWarps),
+               MemorySpace::Shared, 8);
+      }
       if (pick(3) == 0) {
         BarrierEvent b;
         b.block = block;
@@ -350,7 +371,7 @@ Trace tiledReads(uint64_t seed) {
 // counted. (Not the same peak shadow: a page the path appends to stays
 // compressed, where the per-lane path expands it.)
 TEST(PageReadsDetectors, SameReportsWithAndWithout) {
-  uint32_t races = 0, sharedRaces = 0;
+  uint32_t races = 0, sharedRaces = 0, doubleRaces = 0;
   for (const char* name : {"gwcp", "hb"}) {
     for (uint64_t seed = 0; seed < 100; ++seed) {
       Trace trace = tiledReads(seed);
@@ -365,12 +386,14 @@ TEST(PageReadsDetectors, SameReportsWithAndWithout) {
       ASSERT_EQ(reports[0], reports[1]) << name << ", seed " << seed;
       races += reports[0].find("pc 10") != std::string::npos;
       sharedRaces += reports[0].find("pc 31") != std::string::npos;
+      doubleRaces += reports[0].find("pc 33") != std::string::npos;
     }
   }
   // (Reads among the races, on global and shared pages: the page path
   // declines on their words.)
   EXPECT_GT(races, 20u);
   EXPECT_GT(sharedRaces, 20u);
+  EXPECT_GT(doubleRaces, 20u);
 }
 
 }  // namespace
