@@ -3,8 +3,9 @@
 // shared tile) taken together by AccessHistory::sameWordReads: through the
 // per-lane path, each cost a whole access only to join its run's first
 // lane's record (a tiled matrix product spent a third of its analysis so);
-// and before them, the lanes of each half-warp that reads a shadow page
-// whole whose reads go last in their words (AccessHistory::pageReads).
+// and before them, the lanes of each group that reads a shadow page whole
+// (16 lanes of 4 bytes, 8 of 8, 4 of 16) whose reads go last in their words
+// (AccessHistory::pageReads).
 #pragma once
 
 #include "analysis/AccessHistory.h"

@@ -1,10 +1,13 @@
-// A half-warp's plain read of the 16 words of a compressed shadow page, taken
-// as a layer appended to the page (AccessHistory::pageReads) instead of
-// expanding it, against the per-lane path it replaces: on random events the
-// same records in every word and the same races after each, with the page
-// path taken often. Blocks finish (their reads then compact), launches
-// follow one another, writes and atomics come between the reads, and pages
-// are left behind so that they compress.
+// A warp's plain read of the 16 words of one shadow page (16 lanes of 4
+// bytes, 8 of 8, 4 of 16), taken where each read goes last in its words
+// (AccessHistory::pageReads: on a compressed page, as a layer appended
+// instead of expanding it), against the per-lane path it replaces: on random
+// events the same records in every word and the same races after each, with
+// the page path taken often. Blocks finish (their reads then compact),
+// launches follow one another, writes, atomics and barriers come between the
+// reads, and pages are left behind so that they compress. Then the
+// detectors on tiled traces, with and without it (and the runs of lanes
+// that read one element, doubles among them).
 #include <memory>
 #include <random>
 #include <sstream>
