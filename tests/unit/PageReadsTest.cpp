@@ -296,6 +296,13 @@ Trace tiledReads(uint64_t seed) {
     m.origin.seq = ++seq;
     trace.events.push_back(m);
   };
+  auto barrier = [&](uint32_t block) {  // (__syncthreads of the whole block)
+    BarrierEvent b;
+    b.block = block;
+    for (uint32_t t = 0; t < kWarps * 32; ++t) b.threads.push_back(t);
+    b.origin.seq = ++seq;
+    trace.events.push_back(b);
+  };
   for (uint32_t block = 0; block < kBlocks; ++block) {
     for (uint32_t round = 0; round < kRounds; ++round) {
       for (uint32_t warp = 0; warp < kWarps; ++warp) {
@@ -334,13 +341,7 @@ Trace tiledReads(uint64_t seed) {
         memory(block, warp, ~LaneMask(0), AccessType::Write, false, 30, sharedRow(warp), MemorySpace::Shared);
         memory(block, warp, ~LaneMask(0), AccessType::Write, false, 32, doubleRow(warp), MemorySpace::Shared, 8);
       }
-      if (pick(6)) {
-        BarrierEvent b;
-        b.block = block;
-        for (uint32_t t = 0; t < kWarps * 32; ++t) b.threads.push_back(t);
-        b.origin.seq = ++seq;
-        trace.events.push_back(b);
-      }
+      if (pick(6)) barrier(block);
       for (uint32_t warp = 0; warp < kWarps; ++warp) {
         memory(block, warp, ~LaneMask(0), AccessType::Read, false, 31, sharedRow((warp + round) % kWarps),
                MemorySpace::Shared);
@@ -351,13 +352,7 @@ Trace tiledReads(uint64_t seed) {
         memory(block, warp, ~LaneMask(0), AccessType::Read, false, 34, doubleRow((warp + round) % kWarps),
                MemorySpace::Shared, 8);
       }
-      if (pick(3) == 0) {
-        BarrierEvent b;
-        b.block = block;
-        for (uint32_t t = 0; t < kWarps * 32; ++t) b.threads.push_back(t);
-        b.origin.seq = ++seq;
-        trace.events.push_back(b);
-      }
+      if (pick(3) == 0) barrier(block);
     }
     for (uint32_t warp = 0; warp < kWarps; ++warp) {
       ExitEvent e;
