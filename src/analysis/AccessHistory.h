@@ -49,7 +49,7 @@ class AccessHistory {
     Records& records = shadow_.at(key);
     finished_.used(key);
     if (records.empty() ? firstRecord(key, records, access) : ownRecordsOnly(key, records, access)) return;
-    if (!access.writes() && !access.strong && records.size() >= compactReadsAt_ &&
+    if (!access.writes() && !access.strong && records.size() >= compactReadsAt(key) &&
         std::has_single_bit(records.size()))
       compactReads(key, records);
     PackedRecord packed = packedOf(access);
@@ -276,9 +276,9 @@ class AccessHistory {
     access.clock = lanes[0].clock;
     PackedRecord read = packedOf(access);
     auto [first, end] = warpReads_.find(key, records, 0, read);
-    if (readsTogether(records, first, end, read, lanes, count, compactReadsAt_, liveRecords_)) return count;
+    if (readsTogether(records, first, end, read, lanes, count, compactReadsAt(key), liveRecords_)) return count;
     for (size_t i = 0; i < count; ++i) {
-      if (records.size() >= compactReadsAt_ && std::has_single_bit(records.size())) {
+      if (records.size() >= compactReadsAt(key) && std::has_single_bit(records.size())) {
         // What access() does first at this lane; the rest of its path is
         // this loop's still (compacting keeps the first of each kind of
         // interchangeable read, so the word holds plain reads only, its last
@@ -523,9 +523,15 @@ class AccessHistory {
   bool touchesStrongDevice(uint64_t key, const AccessRecord& access) const {
     return keptApartByBlock(key, access) || (!strongDevice_.empty() && strongDevice_.contains(key));
   }
-  bool compactionDue(size_t records) const {
-    return records >= compactReadsAt_ && std::has_single_bit(records);
+  bool compactionDue(uint64_t key, size_t records) const {
+    return records >= compactReadsAt(key) && std::has_single_bit(records);
   }
+  // The record count from which `key`'s reads are compacted: never for a
+  // shared word, whose records are all of this launch by its own block's
+  // threads, which has not finished while they access it (a finished block's
+  // shared words go): none is interchangeable, and compactReads would only
+  // cost a pass (at 8, 16 and 32 records of each word of a GEMM's tile).
+  size_t compactReadsAt(uint64_t key) const { return key >> 63 ? SIZE_MAX : compactReadsAt_; }
   // pageReads on a compressed page: all lanes or none.
   bool appendedAsLayer(uint64_t firstKey, AccessRecord access, const LaneEpoch* lanes, uint32_t elementBytes) {
     if (!strongDevice_.empty()) return false;
@@ -533,9 +539,9 @@ class AccessHistory {
       if (lanes[i].thread != lanes[0].thread + i || lanes[i].clock != lanes[0].clock) return false;
     access.thread = lanes[0].thread;
     access.clock = lanes[0].clock;
-    auto accepts = [this](const CompressedPage& page) {
+    auto accepts = [this, firstKey](const CompressedPage& page) {
       uint32_t n = page.allRecordsPerWord();
-      return n < CompressedPage::kMaxReadRecordsPerWord && !compactionDue(n);
+      return n < CompressedPage::kMaxReadRecordsPerWord && !compactionDue(firstKey, n);
     };
     if (!shadow_.appendReads(firstKey >> ShadowPages::kPageShift, packedOf(access), elementBytes, accepts)) return false;
     liveRecords_ += ShadowPages::kWordsPerPage;
@@ -555,7 +561,7 @@ class AccessHistory {
         if (touchesStrongDevice(key, access)) return false;
         const Records& records = shadow_.at(key);
         return records.empty() || (isPlainRead(records.front()) && records.front().launch == launch_ &&
-                                   !compactionDue(records.size()) && readBefore(records.back(), packed));
+                                   !compactionDue(key, records.size()) && readBefore(records.back(), packed));
       };
       bool all = true;
       for (uint64_t key = first; key < end && all; ++key) all = goesLast(key);
