@@ -560,8 +560,7 @@ class AccessHistory {
       auto goesLast = [&](uint64_t key) {
         if (touchesStrongDevice(key, access)) return false;
         const Records& records = shadow_.at(key);
-        return records.empty() || (isPlainRead(records.front()) && records.front().launch == launch_ &&
-                                   !compactionDue(key, records.size()) && readBefore(records.back(), packed));
+        return records.empty() || (!compactionDue(key, records.size()) && afterPlainReadsOnly(records, packed));
       };
       bool all = true;
       for (uint64_t key = first; key < end && all; ++key) all = goesLast(key);
@@ -585,13 +584,17 @@ class AccessHistory {
   // of its reads.)
   // (`packed`: packedOf(access), which access() goes on with when this declines.)
   bool readGoesLast(uint64_t key, Records& records, const AccessRecord& access, const PackedRecord& packed) {
-    if (records.empty() || !isPlainRead(records.front()) || records.front().launch != launch_)
-      return false;  // (plain reads come last: all are)
-    if (!isPlainRead(packed) || !readBefore(records.back(), packed) || touchesStrongDevice(key, access)) return false;
+    if (!isPlainRead(packed) || !afterPlainReadsOnly(records, packed) || touchesStrongDevice(key, access)) return false;
     insertRecord(records, records.size(), packed);
     ++liveRecords_;
     notePeakIfPassed();
     return true;
+  }
+  // Whether `records` are all plain reads of this launch by warps before
+  // `read`'s (plain reads come last: when the first is one, all are).
+  bool afterPlainReadsOnly(const Records& records, const PackedRecord& read) const {
+    return !records.empty() && isPlainRead(records.front()) && records.front().launch == launch_ &&
+           readBefore(records.back(), read);
   }
   // A word without records (each word after a __syncthreads, in shared
   // memory) takes `access` as its first, unless strongDevice_ may hold some

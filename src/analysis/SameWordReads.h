@@ -8,6 +8,8 @@
 // (AccessHistory::pageReads).
 #pragma once
 
+#include <utility>
+
 #include "analysis/AccessHistory.h"
 #include "analysis/LaneLoop.h"
 
@@ -24,7 +26,7 @@ LaneMask pageReadLanes(ThreadTable& table, const MemoryEvent& event, AccessHisto
   uint32_t size = event.size;
   if (size != 4 && size != 8 && size != 16) return 0;
   uint32_t perPage = kPageBytes / size;
-  LaneMask taken = 0, group = perPage == 32 ? ~LaneMask(0) : (LaneMask(1) << perPage) - 1;
+  LaneMask taken = 0, group = (LaneMask(1) << perPage) - 1;
   ThreadClocks* warp = table.warpThreads(event.lanes.block, event.lanes.warp, event.lanes.mask);
   for (uint32_t first = 0; first < kWarpSize; first += perPage) {
     LaneMask lanes = group << first;
@@ -74,17 +76,24 @@ void readInRuns(ThreadTable& table, const MemoryEvent& event, AccessHistory& his
     record.beforeDependencyWait = (event.beforeDependencyWait >> leadLane) & 1;
     // A run over several words (an 8- or 16-byte element) is taken on each
     // or left to access() whole: a lane left there must find none of its
-    // words done.
-    bool takes = true;
+    // words done. So the later words are asked first; the first word's
+    // sameWordReads then decides (it asks itself).
+    std::pair<uint64_t, uint8_t> words[4];
+    size_t n = 0;
     forEachWord(address, event.size, [&](uint64_t word, uint8_t bytes) {
-      record.bytes = bytes;
-      takes = takes && history.takesSameWordReads(locationKey(event.space, event.lanes.block, word), record, epochs[0]);
+      words[n++] = {locationKey(event.space, event.lanes.block, word), bytes};
     });
-    if (takes) {
-      forEachWord(address, event.size, [&](uint64_t word, uint8_t bytes) {
-        record.bytes = bytes;
-        history.sameWordReads(locationKey(event.space, event.lanes.block, word), record, epochs, count);
-      });
+    bool takes = true;
+    for (size_t w = 1; w < n && takes; ++w) {
+      record.bytes = words[w].second;
+      takes = history.takesSameWordReads(words[w].first, record, epochs[0]);
+    }
+    record.bytes = words[0].second;
+    if (takes && history.sameWordReads(words[0].first, record, epochs, count)) {
+      for (size_t w = 1; w < n; ++w) {
+        record.bytes = words[w].second;
+        history.sameWordReads(words[w].first, record, epochs, count);
+      }
     } else {
       for (size_t i = 0; i < count; ++i) access(*waiting[i], waitingLanes[i]);
     }
