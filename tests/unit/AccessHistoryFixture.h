@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+#include <memory>
+
 #include "analysis/AccessHistory.h"
 
 namespace predatar {
@@ -28,6 +31,27 @@ class AccessHistoryFixture : public ::testing::Test {
     r.origin.seq = pc;
     return r;
   }
+  // A history and its race log, for tests that feed two the same accesses
+  // by two paths and compare them.
+  struct Side {
+    AccessHistory history;
+    RaceLog log;
+  };
+  // kernel_ as the first launch of `blocks` blocks of `threads` threads, and
+  // each of `sides` a new Side begun on it.
+  void firstLaunch(uint32_t blocks, uint32_t threads, std::initializer_list<std::unique_ptr<Side>*> sides) {
+    kernel_.grid = Dim3{blocks, 1, 1};
+    kernel_.block = Dim3{threads, 1, 1};
+    kernel_.launch = 1;
+    kernel_.liveLaunches.clear();
+    kernel_.unorderedLaunches.clear();
+    for (std::unique_ptr<Side>* side : sides) {
+      *side = std::make_unique<Side>();
+      (*side)->history.beginLaunch(kernel_);
+      (*side)->log.beginKernel("k");
+    }
+  }
+
   KernelInfo kernel_;
   AccessHistory history_;
   RaceLog log_;

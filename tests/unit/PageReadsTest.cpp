@@ -36,23 +36,9 @@ class PageReadsTest : public AccessHistoryFixture {
   static constexpr uint64_t kFirstKey = 0x10000, kFillerKey = 0x100000;
   static constexpr uint32_t kWords = ShadowPages::kWordsPerPage;
 
-  struct Side {
-    AccessHistory history;
-    RaceLog log;
-  };
-
   void start(uint32_t seed) {
     rng_.seed(seed);
-    kernel_.grid = Dim3{kBlocks, 1, 1};
-    kernel_.block = Dim3{kThreads, 1, 1};
-    kernel_.launch = 1;
-    kernel_.liveLaunches.clear();
-    kernel_.unorderedLaunches.clear();
-    for (std::unique_ptr<Side>* side : {&lanes_, &pages_}) {
-      *side = std::make_unique<Side>();
-      (*side)->history.beginLaunch(kernel_);
-      (*side)->log.beginKernel("k");
-    }
+    firstLaunch(kBlocks, kThreads, {&lanes_, &pages_});
     resetThreads();
   }
   void resetThreads() {

@@ -35,24 +35,11 @@ class SameWordReadsTest : public AccessHistoryFixture {
   static constexpr uint64_t kWords[2] = {0x100, 0x101};
 
   void SetUp() override {
-    kernel_.grid = Dim3{kBlocks, 1, 1};
-    kernel_.block = Dim3{kThreads, 1, 1};
-    kernel_.launch = 1;
-    kernel_.liveLaunches.clear();
-    kernel_.unorderedLaunches.clear();
-    for (std::unique_ptr<Side>* side : {&lanes_, &runs_}) {
-      *side = std::make_unique<Side>();
-      (*side)->history.beginLaunch(kernel_);
-      (*side)->log.beginKernel("k");
-    }
+    firstLaunch(kBlocks, kThreads, {&lanes_, &runs_});
     now_.assign(kBlocks * kThreads, 1);
     view_.assign(kBlocks * kThreads, std::vector<Clock>(kBlocks * kThreads, 0));
   }
 
-  struct Side {
-    AccessHistory history;
-    RaceLog log;
-  };
   // Earlier accesses a thread's view covers are ordered before its own.
   auto orderedFor(uint32_t accessor) {
     return [this, accessor](const AccessRecord& r) { return r.clock <= view_[accessor][r.block * kThreads + r.thread]; };
