@@ -251,11 +251,14 @@ void GwcpDetector::acquire(const LockEvent& event) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
     uint64_t lockId = event.lock[lane];
     LockState& lock = blockLocal_.stateOf(locks_, event, lane);
-    for (const Holder& h : lock.holders)
-      if ((h.block != t.block || h.thread != t.thread) && morallyStrong(h.scope, h.block, event.scope, t.block)) {
-        lock.exclusive = false;
-        overlappingHolders_ = true;
-      }
+    // Holders that are not morally strong (block-scoped in different blocks)
+    // leave the lock exclusive, but still overlap: a rule (i) join from the
+    // other's release can bring P_t what H_t lacks (recordConflicts).
+    for (const Holder& h : lock.holders) {
+      if (h.block == t.block && h.thread == t.thread) continue;
+      overlappingHolders_ = true;
+      if (morallyStrong(h.scope, h.block, event.scope, t.block)) lock.exclusive = false;
+    }
     lock.holders.push_back({t.block, t.thread, event.scope});
     // (a front end that said the launch has none: from here on, as if it had not)
     blockScopedAcquires_ |= event.scope == Scope::Block;
@@ -412,9 +415,11 @@ void GwcpDetector::recordConflicts(const ThreadClocks& t, const SharedClock& hb,
   bool deviceRelease = releaseScope != Scope::Block;
   // P_t <= H_t (the hb snapshot): GWCP is within HB, and joins into P_t
   // bring what H_t has, as long as critical sections of a lock never
-  // overlapped (rule (i) and (ii) then join only releases before t's acquire;
-  // otherwise a P_t may hold another holder's release H_t lacks). Stamp 0,
-  // the empty clock, claims nothing.
+  // overlapped, morally strong or not (rule (i) and (ii) then join only
+  // releases before t's acquire; otherwise a P_t may hold another holder's
+  // release H_t lacks: a device-scoped section's rule (i) join of the release
+  // of a block-scoped one of another block that it overlapped). Stamp 0, the
+  // empty clock, claims nothing.
   ConflictClock::Below below{overlappingHolders_ ? 0 : t.wcp.stamp(), t.lastReleaseHb};
   bool chain = deviceRelease && held.scope != Scope::Block;
   for (const AccessedLocation& at : held.accessed) {
