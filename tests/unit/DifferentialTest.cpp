@@ -478,6 +478,47 @@ TEST(Differential, GwcpWideAccesses) { runDifferential("gwcp", wide()); }
 TEST(Differential, HbWideAccesses) { runDifferential("hb", wide()); }
 TEST(Differential, LocksetWideAccesses) { runDifferential("lockset", wide()); }
 
+// The grid's blocks made one block (block b's thread t is thread b * S + t,
+// S its thread count rounded up to a warp), so critical sections that
+// were block-scoped in different blocks now overlap in one (a lock no longer
+// exclusive), and every lock marked as in that block's shared memory
+// (LockEvent::blockLocal), as the emulator marks a lock word in shared
+// memory: random traces otherwise have global locks only.
+void oneBlockLocalLocks(Trace& trace) {
+  KernelInfo& k = trace.kernel;
+  const uint32_t stride = (k.threadsPerBlock() + kWarpSize - 1) / kWarpSize * kWarpSize;
+  k.block = {k.numBlocks() * stride, 1, 1};
+  k.grid = {1, 1, 1};
+  auto lanes = [&](WarpLanes& l) {
+    l.warp += l.block * (stride / kWarpSize);
+    l.block = 0;
+  };
+  for (Event& e : trace.events) {
+    std::visit(
+        [&](auto& x) {
+          using T = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<T, BarrierEvent>) {
+            for (auto* threads : {&x.threads, &x.arrivers})
+              for (uint32_t& t : *threads) t += x.block * stride;
+            x.block = 0;
+          } else {
+            lanes(x.lanes);
+          }
+          if constexpr (std::is_base_of_v<LockEvent, T>) x.blockLocal = x.lanes.mask;
+        },
+        e);
+  }
+}
+TEST(Differential, GwcpOneBlockLocalLocks) {
+  runDifferential("gwcp", {}, oneBlockLocalLocks);
+  runDifferential("gwcp", lockHeavy(), oneBlockLocalLocks);
+}
+TEST(Differential, HbOneBlockLocalLocks) { runDifferential("hb", lockHeavy(), oneBlockLocalLocks); }
+TEST(Differential, GwcpTrimmedLogOneBlockLocalLocks) {
+  TrimEveryRelease trim;
+  runDifferential("gwcp", lockHeavy(), oneBlockLocalLocks);
+}
+
 // toLitmus and the litmus reader agree: the text of a random trace, read
 // back, is the same execution (same events, the reference finds the same
 // locations by name), and the real detectors meet its `expect` lines, as
