@@ -25,6 +25,7 @@
 
 #include "analysis/Detector.h"
 #include "litmus/Litmus.h"
+#include "support/EnvNumber.h"
 #include "support/RandomTrace.h"
 #include "support/ReferenceModel.h"
 #include "support/TraceLitmus.h"
@@ -32,15 +33,8 @@
 namespace predatar {
 namespace {
 
+using testsupport::envNumber;
 using testsupport::RandomTraceOptions;
-
-uint64_t envNumber(const char* name, uint64_t fallback) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char* end = nullptr;
-  unsigned long long n = std::strtoull(v, &end, 10);
-  return end && *end == '\0' ? uint64_t(n) : fallback;
-}
 
 constexpr int kMaxReports = 5;  // printed mismatches per test; all are counted
 
