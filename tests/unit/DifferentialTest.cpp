@@ -508,6 +508,7 @@ TEST(Differential, GwcpOneBlockLocalLocks) {
   runDifferential("gwcp", lockHeavy(), oneBlockLocalLocks);
 }
 TEST(Differential, HbOneBlockLocalLocks) { runDifferential("hb", lockHeavy(), oneBlockLocalLocks); }
+TEST(Differential, LocksetOneBlockLocalLocks) { runDifferential("lockset", lockHeavy(), oneBlockLocalLocks); }
 TEST(Differential, GwcpTrimmedLogOneBlockLocalLocks) {
   TrimEveryRelease trim;
   runDifferential("gwcp", lockHeavy(), oneBlockLocalLocks);
