@@ -287,6 +287,11 @@ TEST(Differential, GwcpTrimmedLogMixedScopes) {
   TrimEveryRelease trim;
   runDifferential("gwcp", lockHeavy(), mixedScopeReleases, 4);
 }
+// (Untrimmed too: a block-scoped section overlapping a device-scoped one of
+// another block gave a false race with or without trimming,
+// tests/litmus/semantics/gwcp_rule_i_overlap_across_scopes.litmus.)
+TEST(Differential, GwcpMixedScopes) { runDifferential("gwcp", lockHeavy(), mixedScopeReleases, 4); }
+TEST(Differential, HbMixedScopes) { runDifferential("hb", lockHeavy(), mixedScopeReleases, 4); }
 
 // Every access on one word of g0 and s0, from up to 5 blocks: device-scoped
 // atomics of many blocks pile up on one word (AccessHistory keeps them by
