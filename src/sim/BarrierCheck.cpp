@@ -98,18 +98,16 @@ void noteLanesOwingBarrier(const Launch& L, Warp& w, uint32_t arrived) {
 }
 
 void noteSkippedBarrier(Launch& L, const Warp& w, uint32_t lanes, uint32_t pc) {
-  if (!L.skippedBarrier.message.empty()) return;
   uint32_t waiters = 0, barrierPc = 0;
   forLanes(w.waiting, [&](uint32_t l) {
     if (w.waitKind[l] != kWaitBarrier) return;
     if (!waiters) barrierPc = w.pc[l];
     waiters |= 1u << l;
   });
-  if (!waiters) return;
+  if (!waiters || L.skippedBarrier.noted(barrierPc)) return;
   uint32_t lane = uint32_t(std::countr_zero(lanes));
   int others = std::popcount(lanes) - 1;
-  L.skippedBarrier.pc = barrierPc;
-  L.skippedBarrier.message =
+  L.skippedBarrier.byPc[barrierPc] =
       "barrier error: divergent thread(s) in warp " + std::to_string(w.inBlock) + ": " + L.threadName(w, lane) +
       (others ? " and " + std::to_string(others) + " more" : std::string()) +
       " skipped the barrier (__syncthreads()) at " + L.userLine(barrierPc) + " that " +

@@ -231,16 +231,19 @@ struct Launch {
   std::optional<FaultSite> faultSite;  // the first fault's thread and instruction
   uint64_t clockBase = 0;
   std::string residencyWarning;  // blocks were brought in on demand (sim/Residency.h)
-  // Undefined behaviour the launch relied on, the first of each kind: a
-  // shuffle read a lane that took no part (Memory.cpp); a thread skipped an
-  // aligned barrier its warp waited at and exited (BarrierCheck.cpp); a
-  // thread ran a warp-synchronous instruction whose member mask leaves it out
-  // (WarpSync.cpp).
-  struct UndefinedNote {
-    uint32_t pc = 0;
-    std::string message;  // empty: none
+  // Undefined behaviour the launch relied on, of each kind the first
+  // thread's at each instruction (a program with the same mistake in two
+  // functions hears of both): a shuffle read a lane that took no part
+  // (Memory.cpp); a thread skipped an aligned barrier its warp waited at and
+  // exited (BarrierCheck.cpp); a thread ran a warp-synchronous instruction
+  // whose member mask leaves it out (WarpSync.cpp).
+  struct UndefinedNotes {
+    static constexpr size_t kMaxSites = 8;  // a kind's sites a launch: a mistake in a macro is one note a use
+    std::map<uint32_t, std::string> byPc;
+    // Whether the instruction needs no note: it has one, or the kind has its most.
+    bool noted(uint32_t pc) const { return byPc.size() >= kMaxSites || byPc.contains(pc); }
   };
-  UndefinedNote undefinedShuffle, skippedBarrier, outsideMemberMask;
+  UndefinedNotes undefinedShuffle, skippedBarrier, outsideMemberMask;
   // --initcheck: reads of bytes nothing wrote (InitCheck.cpp), by instruction:
   // the first lane's description and how many lanes' reads there were.
   struct UninitializedReadNote {

@@ -569,9 +569,9 @@ absl::Status launch(const Module& moduleBase, std::string_view kernelName, const
     stats->threadInstructions = L.threadSteps;
     if (!L.residencyWarning.empty()) stats->warnings.push_back(L.residencyWarning);
     if (!runner.progressWarning().empty()) stats->warnings.push_back(runner.progressWarning());
-    for (const Launch::UndefinedNote* note : {&L.undefinedShuffle, &L.skippedBarrier, &L.outsideMemberMask})
-      if (!note->message.empty())
-        stats->undefinedBehaviour.push_back({K.name + " pc " + std::to_string(note->pc), note->message});
+    for (const Launch::UndefinedNotes* notes : {&L.undefinedShuffle, &L.skippedBarrier, &L.outsideMemberMask})
+      for (const auto& [pc, message] : notes->byPc)
+        stats->undefinedBehaviour.push_back({K.name + " pc " + std::to_string(pc), message});
     for (auto& [pc, note] : L.uninitializedReads)
       stats->uninitializedReads.push_back({std::move(note.message), note.count});
     if (!st.ok()) stats->fault = L.faultSite;

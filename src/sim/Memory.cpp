@@ -670,14 +670,13 @@ static uint32_t shflLanes(uint32_t lanes, uint32_t mask, const uint64_t* val, co
   return absentSources;
 }
 
-// The first shuffle of a launch that read a lane taking no part: what the user should know.
+// The first time a launch's shuffle read a lane taking no part: what the user should know.
 static void noteAbsentSource(Ctx& x, uint32_t readers) {
   Launch& L = *x.L;
-  if (!L.undefinedShuffle.message.empty()) return;
+  if (L.undefinedShuffle.noted(x.pc)) return;
   uint32_t lane = uint32_t(std::countr_zero(readers));
-  L.undefinedShuffle.pc = x.pc;
   int others = std::popcount(readers) - 1;
-  L.undefinedShuffle.message = "shfl.sync at " + L.userLine(x.pc) + ": " + L.threadName(*x.W, lane) +
+  L.undefinedShuffle.byPc[x.pc] = "shfl.sync at " + L.userLine(x.pc) + ": " + L.threadName(*x.W, lane) +
                        (others ? " and " + std::to_string(others) + " more lanes" : std::string()) +
                        " read a lane that takes no part "
                        "(no such thread, exited, or outside the member mask). CUDA leaves that value undefined; "

@@ -14,16 +14,15 @@ namespace predatar::sim::detail {
 
 namespace {
 
-// The first thread of a launch that ran a warp-synchronous instruction
+// The first thread of a launch that ran this warp-synchronous instruction
 // (__syncwarp, shfl/vote/match/redux .sync) outside its member mask.
 void noteOutsideMemberMask(Launch& L, const Warp& w, const Instr& in, uint32_t pc, uint32_t lanes, uint32_t member) {
-  if (!L.outsideMemberMask.message.empty()) return;
+  if (L.outsideMemberMask.noted(pc)) return;
   char maskText[16];
   std::snprintf(maskText, sizeof maskText, "0x%08x", member);
   std::string what = in.op == Op::BarWarpSync ? "__syncwarp (bar.warp.sync)" : std::string(ptx::toString(in.op)) + ".sync";
   uint32_t lane = uint32_t(std::countr_zero(lanes));
-  L.outsideMemberMask.pc = pc;
-  L.outsideMemberMask.message =
+  L.outsideMemberMask.byPc[pc] =
       "synchronization error: " + L.threadName(w, lane) +
       (std::popcount(lanes) > 1 ? " and " + std::to_string(std::popcount(lanes) - 1) + " more lanes" : std::string()) +
       " ran " + what + " at " + L.userLine(pc) + " with member mask " + maskText +

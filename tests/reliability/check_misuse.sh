@@ -47,6 +47,7 @@ assert not inv['executionSuccessful'] and len(n) == 1 and 'divergent' in n[0]['m
   grep -q "16 threads of its warp wait at" "$tmp/err" && ok || bad "barrier-skipped: $(cat "$tmp/err")"
 [ "$(run "$p" run -- "$app" syncwarp-outside)" = 0 ] &&
   grep -q "synchronization error: block (0,0,0) thread (16,0,0) ran __syncwarp (bar.warp.sync) at .*misuse_app.cu:72 .* with member mask 0x0000ffff, which leaves it out" "$tmp/err" &&
+  grep -q "synchronization error: block (0,0,0) thread (16,0,0) ran __syncwarp (bar.warp.sync) at .*misuse_app.cu:73 " "$tmp/err" &&
   ok || bad "syncwarp-outside: $(cat "$tmp/err")"
 # One element past an array whose size is a multiple of 256 bytes, with
 # another array allocated after it: out of bounds, not a read of the other one.

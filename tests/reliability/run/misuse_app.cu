@@ -4,7 +4,7 @@
 //   misuse_app barrier-warp   the same inside one warp (lanes 0-15 and 16-31)
 //   misuse_app barrier-ok     a correct exchange across one __syncthreads() (early return included)
 //   misuse_app barrier-skipped  lanes 48-63 skip a loop's last __syncthreads() and exit (a note, not a fault)
-//   misuse_app syncwarp-outside lane 16 runs __syncwarp with a mask that leaves it out (a note)
+//   misuse_app syncwarp-outside lane 16 runs __syncwarp with a mask that leaves it out, twice (a note each)
 //   misuse_app read-past-end  reads one int past a 1024-byte array with another array right after
 //   misuse_app host-deref     host code reads a cudaMalloc'd pointer (segfaults on a GPU)
 //   misuse_app managed-ok     host code reads cudaMallocManaged / cudaMallocHost memory (fine)
@@ -70,7 +70,7 @@ __global__ void syncwarpOutside(int* out) {
   if (threadIdx.x <= 16) {
     s[threadIdx.x] = threadIdx.x;
     __syncwarp(mask);
-    if (threadIdx.x == 0) out[0] = s[15];
+    if (threadIdx.x == 0) out[0] = s[15]; __syncwarp(mask);  // (the same mistake again: a note of its own)
   }
 }
 
