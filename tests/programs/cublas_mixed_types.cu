@@ -109,29 +109,29 @@ int main() {
   printf("f32, device scalars: error %g\n", error<float>(C32, same));
   CHECK(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
 
-  // Batches of three: C_b = (b + 1) A B, as strided matrices (A and B with
-  // stride 0, so every b reads the same) and as arrays of device pointers.
+  // Batches of three: C_s = (s + 1) A B, as strided matrices (A and B with
+  // stride 0, so every s reads the same) and as arrays of device pointers.
   const int batch = 3;
   void* Cs;
   cudaMalloc(&Cs, M * N * 2 * batch);
   __half scales[batch] = {__float2half(1.0f), __float2half(2.0f), __float2half(3.0f)};
-  for (int b = 0; b < batch; ++b)  // one call per scale: alpha is one value for the whole batch
-    CHECK(cublasHgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K, &scales[b], static_cast<__half*>(A16), M,
+  for (int s = 0; s < batch; ++s)  // one call per scale: alpha is one value for the whole batch
+    CHECK(cublasHgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K, &scales[s], static_cast<__half*>(A16), M,
                                     0, static_cast<__half*>(B16), K, 0, &hZero,
-                                    static_cast<__half*>(Cs) + b * M * N, M, M * N, 1));
+                                    static_cast<__half*>(Cs) + s * M * N, M, M * N, 1));
   CHECK(cublasHgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K, &hOne, static_cast<__half*>(A16), M, 0,
                                   static_cast<__half*>(B16), K, 0, &hOne, static_cast<__half*>(Cs), M, M * N, batch));
-  for (int b = 0; b < batch; ++b)  // C_b = (b + 2) A B now
-    printf("cublasHgemmStridedBatched, matrix %d: error %g\n", b,
-           error<__half>(static_cast<__half*>(Cs) + b * M * N,
-                         [b](__half v) { return __half2float(v) / float(b + 2); }));
+  for (int s = 0; s < batch; ++s)  // C_s = (s + 2) A B now
+    printf("cublasHgemmStridedBatched, matrix %d: error %g\n", s,
+           error<__half>(static_cast<__half*>(Cs) + s * M * N,
+                         [s](__half v) { return __half2float(v) / float(s + 2); }));
   CHECK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K, &one, A16, CUDA_R_16F, M, 0, B16,
                                    CUDA_R_16F, K, 0, &zero, C32, CUDA_R_32F, M, 0, 1, CUBLAS_COMPUTE_32F,
                                    CUBLAS_GEMM_DEFAULT));
   printf("cublasGemmStridedBatchedEx: error %g\n", error<float>(C32, same));
   const void *as[batch] = {A32, A32, A32}, *bs[batch] = {B32, B32, B32};
   void* cs[batch];
-  for (int b = 0; b < batch; ++b) cudaMalloc(&cs[b], M * N * 4);
+  for (int s = 0; s < batch; ++s) cudaMalloc(&cs[s], M * N * 4);
   void *asDevice, *bsDevice, *csDevice;  // cuBLAS takes the pointer arrays in device memory
   cudaMalloc(&asDevice, sizeof as);
   cudaMalloc(&bsDevice, sizeof bs);
@@ -143,7 +143,7 @@ int main() {
                             CUDA_R_32F, M, static_cast<const void**>(bsDevice), CUDA_R_32F, K, &zero,
                             static_cast<void**>(csDevice), CUDA_R_32F, M, batch, CUBLAS_COMPUTE_32F,
                             CUBLAS_GEMM_DEFAULT));
-  for (int b = 0; b < batch; ++b) printf("cublasGemmBatchedEx, matrix %d: error %g\n", b, error<float>(cs[b], same));
+  for (int s = 0; s < batch; ++s) printf("cublasGemmBatchedEx, matrix %d: error %g\n", s, error<float>(cs[s], same));
   const __half *ahs[batch] = {static_cast<__half*>(A16)}, *bhs[batch] = {static_cast<__half*>(B16)};
   __half* chs[batch] = {static_cast<__half*>(C16)};
   cudaMemcpy(asDevice, ahs, sizeof(void*), cudaMemcpyHostToDevice);
