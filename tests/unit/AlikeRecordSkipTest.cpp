@@ -18,6 +18,7 @@
 #include "AccessHistoryFixture.h"
 #include "analysis/Detector.h"
 #include "support/DescribeRaces.h"
+#include "support/EnvNumber.h"
 #include "support/RandomTrace.h"
 #include "support/TraceBuilder.h"
 
@@ -50,7 +51,8 @@ void expectSameReports(const Trace& trace, const std::string& what) {
 }
 
 TEST(AlikeRecordSkip, SameReportsOnRandomTraces) {
-  for (uint64_t seed = 0; seed < 1000; ++seed) {
+  const uint64_t first = testsupport::envNumber("PREDATAR_DIFF_FIRST_SEED", 0);
+  for (uint64_t seed = first; seed < first + testsupport::envNumber("PREDATAR_DIFF_SEEDS", 1000); ++seed) {
     testsupport::RandomTraceOptions options;
     options.scalarWords = 1 + seed % 3;  // (one word: every access meets every record)
     options.maxEvents = 120;
