@@ -78,7 +78,7 @@ void readInRuns(ThreadTable& table, const MemoryEvent& event, AccessHistory& his
     // or left to access() whole: a lane left there must find none of its
     // words done. So the later words are asked first; the first word's
     // sameWordReads then decides (it asks itself).
-    std::pair<uint64_t, uint8_t> words[4];
+    std::pair<uint64_t, uint8_t> words[4];  // (a run's element: at most 16 bytes, whole words; inRun below)
     size_t n = 0;
     forEachWord(address, event.size, [&](uint64_t word, uint8_t bytes) {
       words[n++] = {locationKey(event.space, event.lanes.block, word), bytes};

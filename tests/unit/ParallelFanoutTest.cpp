@@ -4,8 +4,8 @@
 // point), exceptions of a sink reach flush(), and the ring stays bounded.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -14,6 +14,7 @@
 #include "analysis/Detector.h"
 #include "events/ParallelFanout.h"
 #include "report/Report.h"
+#include "support/EnvNumber.h"
 #include "support/RandomTrace.h"
 
 namespace predatar {
@@ -47,8 +48,7 @@ std::vector<EventSink*> sinksOf(const std::vector<std::unique_ptr<Detector>>& de
 }
 
 TEST(ParallelFanout, SameReportsAsSerialOnRandomTraces) {
-  const char* v = std::getenv("PREDATAR_DIFF_SEEDS");
-  uint64_t seeds = v ? std::min<uint64_t>(std::strtoull(v, nullptr, 10), 300) : 300;
+  const uint64_t seeds = std::min<uint64_t>(testsupport::envNumber("PREDATAR_DIFF_SEEDS", 300), 300);
   for (uint64_t seed = 0; seed < seeds; ++seed) {
     Trace trace = testsupport::randomTrace(seed);
     bool compression = seed % 2 == 0;
