@@ -144,7 +144,7 @@ BENCHMARK(BM_ShadowPagesStencilRows)->Arg(256)->Unit(benchmark::kMillisecond);
 void BM_ShadowPagesSharedTiles(benchmark::State& state) {
   constexpr uint32_t kTileWords = 34 * 8, kArrays = 2;
   const uint32_t blocks = uint32_t(state.range(0));
-  auto drop = [](const Records&) {};
+  auto drop = [](size_t) {};
   for (auto _ : state) {
     ShadowPages shadow;
     uint64_t seq = 1;

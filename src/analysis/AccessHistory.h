@@ -410,7 +410,7 @@ class AccessHistory {
   // `keepPages`: their pages stay, empty, for the block's next barrier
   // interval (ShadowPages::erase).
   void dropSharedWords(uint32_t block, bool keepPages) {
-    finished_.dropSharedPages(shadow_, block, keepPages, [&](const Records& r) { liveRecords_ -= r.size(); });
+    finished_.dropSharedPages(shadow_, block, keepPages, [&](size_t records) { liveRecords_ -= records; });
   }
   using Records = ShadowPages::Records;
   // A word's records are kept in two runs: first every other record in the
@@ -543,7 +543,12 @@ class AccessHistory {
       uint32_t n = page.allRecordsPerWord();
       return n < CompressedPage::kMaxReadRecordsPerWord && !compactionDue(firstKey, n);
     };
-    if (!shadow_.appendReads(firstKey >> ShadowPages::kPageShift, packedOf(access), elementBytes, accepts)) return false;
+    // (A shared page that one warp read whole is compressed at the next warp's read.)
+    uint64_t pageNo = firstKey >> ShadowPages::kPageShift;
+    PackedRecord packed = packedOf(access);
+    if (!shadow_.appendReads(pageNo, packed, elementBytes, accepts) &&
+        !(shadow_.compressSharedReads(pageNo) && shadow_.appendReads(pageNo, packed, elementBytes, accepts)))
+      return false;
     liveRecords_ += ShadowPages::kWordsPerPage;
     return true;
   }

@@ -89,6 +89,28 @@ class ShadowPages {
     countCompressed(*c);
     return appended;
   }
+  // Compresses page `pageNo` of a block's shared memory when each of its
+  // words holds one record and they fit a pattern (a warp's reads of all
+  // of them), so that the next warps' reads of it are layers (appendReads):
+  // a GEMM's shared tile row, which each of the block's warps reads in turn
+  // between two __syncthreads, took a record a word and warp, a third of
+  // matrixMul's analysis. (Not at the first warp's reads: a sorting network's
+  // warp reads its words and then writes them, which would expand the page
+  // again at once.) False, changing nothing, otherwise.
+  bool compressSharedReads(uint64_t pageNo) {
+    if (!isSharedPage(pageNo)) return false;
+    auto it = pages_.find(pageNo);
+    if (it == pages_.end() || it->second->used != kWordsPerPage) return false;
+    const auto& words = it->second->words;
+    if (!std::all_of(words.begin(), words.end(), [](const Records& r) { return r.size() == 1 && isPlainRead(r[0]); }))
+      return false;
+    std::optional<CompressedPage> c = CompressedPage::fit(words);
+    if (!c) return false;
+    dropPage(it);
+    countCompressed(*c);
+    compressed_.emplace(pageNo, std::move(*c));
+    return true;
+  }
   // Call when the word last returned by at() went from no records to some.
   void filled() {
     ++lastPage_->used;
@@ -127,8 +149,8 @@ class ShadowPages {
     visitCompressed(tables_, tables, f);
   }
   // Erases the words of the pages that hold [firstKey, lastKey] (a block's
-  // shared memory: its keys fill its pages alone); dropped(records) sees
-  // each non-empty one first.
+  // shared memory: its keys fill its pages alone); dropped(n) hears of the
+  // records erased (a compressed page's without expanding them).
   // `keepPages`: their pages (not compressed ones) stay, empty, to be filled
   // again (a block's shared words after a __syncthreads: freeing and
   // allocating, hashing out and in, a block's pages at every barrier cost
@@ -146,7 +168,7 @@ class ShadowPages {
       Page& page = *it->second;
       for (Records& r : page.words)
         if (!r.empty()) {
-          dropped(r);
+          dropped(r.size());
           --words_;
         }
       if (keepPages) emptyKeepingRoom(page);
@@ -209,20 +231,23 @@ class ShadowPages {
   using Map = absl::flat_hash_map<uint64_t, std::unique_ptr<Page>>;
 
   // A page of a block's shared memory (locationKey's top bit) is not
-  // compressed: a __syncthreads of the whole block, or its end, drops it
-  // soon, and the words of a sorting network in shared memory were
+  // compressed when left: a __syncthreads of the whole block, or its end,
+  // drops it soon, and the words of a sorting network in shared memory were
   // compressed after each step and expanded at the next (a tenth of
   // sortingNetworks' analysis), to save memory that lives for one step.
+  // (Only reads of all its words by several warps make it one: compressSharedReads.)
   static bool isSharedPage(uint64_t pageNo) { return (pageNo >> (63 - kPageShift)) & 1; }
 
   // A new page, or a compressed one expanded.
+  // (A shared page may be compressed too: compressSharedReads.)
   std::unique_ptr<Page> newPage(uint64_t pageNo) {
+    std::unique_ptr<Page> page;
     if (isSharedPage(pageNo))
       if (uint64_t i = pageNo & kSharedPageIndexMask; i < spareShared_.size() && spareShared_[i]) {
         --spareSharedPages_;
-        return std::move(spareShared_[i]);
+        page = std::move(spareShared_[i]);
       }
-    auto page = std::make_unique<Page>();
+    if (!page) page = std::make_unique<Page>();
     if (!expandInto(compressed_, pageNo, *page)) expandInto(tables_, pageNo, *page);
     return page;
   }
@@ -269,15 +294,13 @@ class ShadowPages {
       if (copies.used) pages_.emplace(pageNo, std::make_unique<Page>(std::move(copies)));
     }
   }
-  // Erases compressed page `pageNo` of `pages`, if there; dropped(records) sees each word first.
+  // Erases compressed page `pageNo` of `pages`, if there; dropped(n) hears of its records first.
   template <class Pages, class F>
   bool eraseCompressed(Pages& pages, uint64_t pageNo, F& dropped) {
     auto* c = pages.find(pageNo);
     if (!c) return false;
     for (uint32_t i = 0; i < kWordsPerPage; ++i) {
-      Records copy;
-      c->wordRecords(i, copy);
-      dropped(copy);
+      dropped(size_t(c->recordsOfWord(i)));
       --words_;
     }
     forgetCompressed(*c);

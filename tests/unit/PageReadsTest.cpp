@@ -255,7 +255,8 @@ TEST_F(PageReadsTest, LaterBlocksAppendLayersToACompressedPage) {
 // A tiled kernel's trace: blocks in turn, each warp reading a row of a
 // global array a round (two pages of floats, 16 lanes a page, or four of
 // doubles, 8 lanes a page), the pages
-// shared by the blocks, then a tile in shared memory; among the reads,
+// shared by the blocks, then a tile in shared memory whose rows warps read
+// (some by both, in either order); among the reads,
 // random racy writes and atomics, missing __syncthreads, and critical
 // sections (gwcp's per-lane path).
 Trace tiledReads(uint64_t seed) {
@@ -340,6 +341,12 @@ Trace tiledReads(uint64_t seed) {
         memory(block, warp, ~LaneMask(0), AccessType::Read, false, 34, doubleRow((warp + round) % kWarps),
                MemorySpace::Shared, 8);
       }
+      // (Rows read again, by the same instruction: a row read by an earlier
+      // warp, whole, takes the next warp's reads as a layer of a compressed
+      // page, as a GEMM's tile row; by the same warp or an earlier one not.)
+      for (uint32_t warp = 0; warp < kWarps; ++warp)
+        if (pick(2))
+          memory(block, warp, ~LaneMask(0), AccessType::Read, false, 31, sharedRow(pick(kWarps)), MemorySpace::Shared);
       if (pick(3) == 0) barrier(block);
     }
     for (uint32_t warp = 0; warp < kWarps; ++warp) {

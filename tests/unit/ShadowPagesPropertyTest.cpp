@@ -90,7 +90,7 @@ TEST(ShadowPagesProperty, EveryWordReadsBackWhateverThePagesCompress) {
         uint64_t first = source.pick(uint32_t(keys / page)) * page;
         uint64_t last = std::min(keys, first + page * (1 + source.pick(3))) - 1;
         uint64_t dropped = 0, expectedDropped = 0;
-        shadow.erase(first, last, [&](const ShadowPages::Records& r) { dropped += r.size(); });
+        shadow.erase(first, last, [&](size_t n) { dropped += n; });
         for (auto it = expected.lower_bound(first); it != expected.end() && it->first <= last;) {
           expectedDropped += it->second.size();
           it = expected.erase(it);

@@ -217,7 +217,7 @@ TEST(ShadowPages, VisitsAndErasesCompressedPages) {
   uint32_t dropped = 0;
   shadow.at(1000);
   shadow.settle();
-  shadow.erase(0, 15, [&](const ShadowPages::Records& r) { dropped += r.size(); });
+  shadow.erase(0, 15, [&](size_t n) { dropped += n; });
   EXPECT_EQ(dropped, 16u);
   EXPECT_EQ(shadow.words(), 16u);
 }
@@ -235,7 +235,7 @@ TEST(ShadowPages, SharedPagesStayFullAndAreKeptEmptyAcrossABarrier) {
   shadow.settle();
   EXPECT_EQ(shadow.fullPages(), 3u);  // both shared pages (a global page like them compresses) and 62
   uint32_t dropped = 0;
-  auto drop = [&](const ShadowPages::Records& r) { dropped += r.size(); };
+  auto drop = [&](size_t n) { dropped += n; };
   shadow.erase(shared, shared + 2 * ShadowPages::kWordsPerPage - 1, drop, /*keepPages=*/true);
   EXPECT_EQ(dropped, 32u);
   EXPECT_EQ(shadow.words(), 0u);
@@ -252,10 +252,55 @@ TEST(ShadowPages, SharedPagesStayFullAndAreKeptEmptyAcrossABarrier) {
   EXPECT_EQ(shadow.words(), 0u);
 }
 
+// A block's shared page whose words each hold one plain read that fit a
+// pattern (a warp read them all) is compressed when asked, and then takes
+// each later warp's reads as a layer (a GEMM's tile row, read by each warp
+// in turn between two __syncthreads); it expands as any compressed page, and
+// erase counts its records without expanding it.
+TEST(ShadowPages, ASharedPageOneWarpReadIsCompressedForTheNextReaders) {
+  ShadowPages shadow;
+  const uint64_t shared = (uint64_t(1) << 63) | (uint64_t(3) << 32);  // block 3, word 0
+  const uint64_t pageNo = shared / ShadowPages::kWordsPerPage;
+  fillPage(shadow, 0, 1);
+  EXPECT_FALSE(shadow.compressSharedReads(0));  // global memory: compressed when left
+  shadow.at(shared).push_back(record(32));
+  shadow.filled();
+  EXPECT_FALSE(shadow.compressSharedReads(pageNo));  // one word read
+  shadow.erase(shared, shared + 15, [](size_t) {}, /*keepPages=*/true);
+  fillPage(shadow, pageNo, 1);
+  shadow.at(shared + 3).push_back(record(64));
+  EXPECT_FALSE(shadow.compressSharedReads(pageNo));  // a word with two records
+  shadow.erase(shared, shared + 15, [](size_t) {}, /*keepPages=*/true);  // a __syncthreads
+  fillPage(shadow, pageNo, 1);
+  ASSERT_TRUE(shadow.compressSharedReads(pageNo));
+  EXPECT_EQ(shadow.fullPages(), 1u);  // page 0's
+  EXPECT_EQ(shadow.words(), 32u);
+  auto accepts = [](const CompressedPage&) { return true; };
+  for (uint32_t warp = 2; warp < 4; ++warp) ASSERT_TRUE(shadow.appendReads(pageNo, record(32 * warp), 4, accepts));
+  EXPECT_EQ(shadow.compressedExtraRecords(), 16u * 2);
+  ShadowPages::Records r = shadow.recordsOf(shared + 5);
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0].thread, 37u);
+  EXPECT_EQ(r[2].thread, 101u);
+  size_t dropped = 0;
+  shadow.erase(shared, shared + 15, [&](size_t n) { dropped += n; }, /*keepPages=*/true);
+  EXPECT_EQ(dropped, 48u);
+  EXPECT_EQ(shadow.words(), 16u);
+  EXPECT_EQ(shadow.pages(), 1u);  // page 0; the shared one's empty page waits as a spare
+  // The next interval: a write's at() expands the page, into the spare one.
+  fillPage(shadow, pageNo, 1, /*firstThread=*/64);
+  ASSERT_TRUE(shadow.compressSharedReads(pageNo));
+  ShadowPages::Records& word5 = shadow.at(shared + 5);
+  ASSERT_EQ(word5.size(), 1u);
+  EXPECT_EQ(word5[0].thread, 69u);
+  EXPECT_EQ(shadow.fullPages(), 2u);
+  EXPECT_EQ(shadow.words(), 32u);
+}
+
 TEST(ShadowPages, AFinishedBlocksSharedPageServesTheNextBlockEmptyWithItsRoom) {
   ShadowPages shadow;
   auto sharedWord = [](uint32_t block, uint64_t word) { return (uint64_t(1) << 63) | (uint64_t(block) << 32) | word; };
-  auto drop = [](const ShadowPages::Records&) {};
+  auto drop = [](size_t) {};
   const uint64_t bytesEmpty = shadow.bytes();
   // Block 3's words 16..31 are each read by five threads (a tile's word and its neighbours').
   for (uint64_t w = 16; w < 32; ++w) {
