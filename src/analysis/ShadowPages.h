@@ -104,11 +104,8 @@ class ShadowPages {
     const auto& words = it->second->words;
     if (!std::all_of(words.begin(), words.end(), [](const Records& r) { return r.size() == 1 && isPlainRead(r[0]); }))
       return false;
-    std::optional<CompressedPage> c = CompressedPage::fit(words);
-    if (!c) return false;
+    if (!compressAsPattern(pageNo, words)) return false;
     dropPage(it);
-    countCompressed(*c);
-    compressed_.emplace(pageNo, std::move(*c));
     return true;
   }
   // Call when the word last returned by at() went from no records to some.
@@ -307,14 +304,18 @@ class ShadowPages {
     pages.erase(pageNo);
     return true;
   }
+  // Keeps `words` as compressed page `pageNo` when they fit a pattern.
+  bool compressAsPattern(uint64_t pageNo, const std::array<Records, kWordsPerPage>& words) {
+    std::optional<CompressedPage> c = CompressedPage::fit(words);
+    if (!c) return false;
+    countCompressed(*c);
+    compressed_.emplace(pageNo, std::move(*c));
+    return true;
+  }
   // Keeps `words` as compressed page `pageNo` when they fit a pattern or,
   // failing that and with many pages full, a table.
   bool compress(uint64_t pageNo, const std::array<Records, kWordsPerPage>& words) {
-    if (std::optional<CompressedPage> c = CompressedPage::fit(words)) {
-      countCompressed(*c);
-      compressed_.emplace(pageNo, std::move(*c));
-      return true;
-    }
+    if (compressAsPattern(pageNo, words)) return true;
     if (pages_.size() < tablesBeyondFullPages_) return false;
     if (std::optional<TablePage> t = TablePage::fit(words)) {
       countCompressed(*t);
