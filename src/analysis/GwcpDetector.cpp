@@ -481,6 +481,27 @@ bool GwcpDetector::publishedInside(const ThreadClocks& t, const HeldLock& held) 
   return !(t.now == held.acquireNow + 1 && t.quietSinceFence == t.now);
 }
 
+// Whether no thread will read the acquire clocks of the critical section
+// being released (CriticalSection::acquireClocksBelow). They are read where
+// a thread w != t decides whether the section is satisfied for it (C_acq <=
+// C_w; applyRuleTwo's `satisfied`, trimLog's `consumed` for holders); t's
+// own entry is decided by acquireNow alone. For a section acquired and
+// released at block scope, its entry is in t's block log, read by threads
+// of t's block only (the log is not among mixedBlocks: other blocks'
+// device-scoped scans skip block-scoped releases anyway). A thread w of the
+// block that reads the entry releases the lock after this release. When no
+// other thread holds the lock now, w acquired it after this release, at
+// block or device scope, joining the lock's P of the block, which this
+// release sets at or above P_t: `satisfied` for w holds through its first
+// disjunct (cs.block == w.block, releaseIndex <= w's releasesAtAcquire)
+// given acquireNow <= P_w[t], and never reads the clocks; `consumed` for w
+// as a holder sees empty clocks, below anything, so it answers the same.
+// Letting them go here spares a cold free a round later (warp-lock: the
+// entry's lists were freed at trimLog's dropFront, a cache miss each).
+bool GwcpDetector::acquireClocksUnread(const LockState& lock, const HeldLock& held, Scope releaseScope) {
+  return held.scope == Scope::Block && releaseScope == Scope::Block && lock.holders.empty();
+}
+
 void GwcpDetector::logCriticalSection(LockState& lock, uint64_t lockId, CriticalSection&& cs, ThreadLockState& mine,
                                       const ThreadClocks& t, size_t deviceLogBelowP) {
   bool device = cs.releaseScope != Scope::Block;
@@ -545,6 +566,10 @@ void GwcpDetector::release(const LockEvent& event) {
       mine->pending.popTrimmed(lock.deviceLog.base, ownLog ? ownLog->base : 0);
     }
     if (logged) {
+      if (acquireClocksUnread(lock, held, event.scope)) {  // (let go now, while their lists are in cache)
+        held.acquireClock.clear();
+        held.lockWcp.clear();
+      }
       CriticalSection cs{t.block,       t.thread,       held.scope,      event.scope,   std::move(held.acquireClock),
                          std::move(held.lockWcp), std::move(hb), held.acquireNow, ++lock.releases};
       logCriticalSection(lock, lockId, std::move(cs), *mine, t, deviceLogBelowP);

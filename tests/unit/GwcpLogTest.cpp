@@ -405,14 +405,19 @@ TEST(GwcpLog, PerSlotLocksKeepAFewEntries) {
 // while its entry of the round before is still logged: deriving a state at
 // each release would join that entry again, so the lock keeps the states
 // (GwcpDetector::stateAtRelease), and rule (ii) orders as the reference does.
+// Each thread has a slot of its own: no rule (i) conflict puts one section's
+// release below the next holder's P, so the entries stay (a shared slot's
+// entries are below the lock's P at the next release, which trims them:
+// cutBelowLockP at every release).
 // (A fence in each: see AFinishedBlockLetsGoOfItsLog.)
 TEST(GwcpLog, ALockTakenAgainWhileItsEntryIsLoggedKeepsThreadStates) {
   TraceBuilder b(1, 4);
-  b.shared({"slot", "m"});
+  const char* slots[] = {"s0", "s1", "s2", "s3"};
+  b.shared({"s0", "s1", "s2", "s3", "m"});
   for (uint32_t round = 0; round < 8; ++round)
     for (uint32_t t = 0; t < 4; ++t)
-      b.acq(0, t, "m", Scope::Block).rd(0, t, "slot").fence(0, t).wr(0, t, "slot").rel(0, t, "m", Scope::Block);
-  b.rd(0, 3, "slot");
+      b.acq(0, t, "m", Scope::Block).rd(0, t, slots[t]).fence(0, t).wr(0, t, slots[t]).rel(0, t, "m", Scope::Block);
+  b.rd(0, 3, "s0");
   Trace trace = b.build();
   GwcpDetector gwcp(DetectorOptions{});
   deliverAll(gwcp, trace);
