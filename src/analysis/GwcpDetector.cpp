@@ -198,6 +198,7 @@ void GwcpDetector::applyRuleOne(ThreadClocks& t, const HeldLock& h, AccessedLoca
     at.conflicts = it->second.get();
   }
   const LocationConflicts& lc = *at.conflicts;
+  if (lc.onlyContributor(t.block, t.thread)) return;
   bool deviceAcquire = h.scope != Scope::Block;
   if (deviceAcquire) {
     if (lc.deviceChain)
@@ -433,6 +434,7 @@ void GwcpDetector::recordConflicts(const ThreadClocks& t, const SharedClock& hb,
       found = it->second.get();
     }
     LocationConflicts& lc = *found;
+    lc.noteContributor(t.block, t.thread);
     uint8_t classes = at.classes;
     if (!lc.byBlock.find(t.block)) blockConflicts_[t.block].emplace_back(held.lock, at.key);
     auto& entries = lc.byBlock[t.block];

@@ -150,6 +150,23 @@ class FirstBlockInline {
 };
 
 struct LocationConflicts {
+  // The one thread whose releases gave every clock below, while only one
+  // did: its own accesses have nothing to join here (ConflictClock::joinInto
+  // skips the accessing thread's contributions), which this first cache
+  // line says without the entries' (warp-lock: a warp's lock taken by its
+  // lane 0 alone, round after round).
+  uint32_t soleBlock = 0, soleThread = 0;
+  uint8_t contributors = 0;  // none yet, one (soleBlock, soleThread), or 2: several
+  void noteContributor(uint32_t block, uint32_t thread) {
+    if (contributors == 0) {
+      soleBlock = block, soleThread = thread, contributors = 1;
+    } else if (contributors == 1 && (soleBlock != block || soleThread != thread)) {
+      contributors = 2;
+    }
+  }
+  bool onlyContributor(uint32_t block, uint32_t thread) const {
+    return contributors == 1 && soleBlock == block && soleThread == thread;
+  }
   // Critical sections acquired and released at device scope, plain accesses:
   // one chain across blocks, read by device-scoped acquirers (allocated at
   // the first such release: locks of one block never have one).
