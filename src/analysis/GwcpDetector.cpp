@@ -266,6 +266,7 @@ void GwcpDetector::acquire(const LockEvent& event) {
     auto& table = held_[t.block];
     if (!table) table = std::make_unique<std::vector<std::vector<HeldLock>>>(threads_.threadsPerBlock());
     std::vector<HeldLock>& held = (*table)[thread];
+    if (held.empty()) spareHeldStacks_.lendTo(held);
     settleLockWcp(t, held);  // (this acquire's clock is P_t with every earlier join)
     // A block-scoped acquire's P join that would walk both clocks waits
     // (HeldLock::lockWcp); the critical section keeps P_t and that lock P
@@ -580,6 +581,8 @@ void GwcpDetector::release(const LockEvent& event) {
     }
     if (unkept) keepOrDropState(lock, t, tid, std::move(*unkept), event.scope);
     stack->erase(heldAt);
+    // An empty stack gives its storage back (SpareStacks).
+    if (stack->empty()) spareHeldStacks_.giveBack(*stack);
     --t.locksHeld;
     t.tick();
     if (event.scope != Scope::Block && lock.exclusive && lock.holders.empty() && lock.releases >= lock.ruleOneSweepAt)

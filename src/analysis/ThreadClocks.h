@@ -23,10 +23,11 @@ namespace predatar {
 //
 // Layout: what an access or a __syncwarp reads of a thread (now,
 // quietSinceFence, the two clocks, exited, locksHeld, the steady marks,
-// lastReleaseHb) is its first 112 bytes, two cache lines at 64-byte
-// alignment. Unaligned, a warp's 32 threads at 344 bytes apiece spread them
-// over 2-3 lines each, and gwcp's lastReleaseHb at the end was one more:
-// warp-lock at 10^5 threads read 12% fewer lines from memory this way.
+// lastReleaseHb, then gwcp's lastBelowJoined) is its first 120 bytes, two
+// cache lines at 64-byte alignment. Unaligned, a warp's 32 threads at 344
+// bytes apiece spread them over 2-3 lines each, and gwcp's lastReleaseHb at
+// the end was one more: warp-lock at 10^5 threads read 12% fewer lines from
+// memory this way.
 struct alignas(64) ThreadClocks {
   uint32_t block = 0;
   uint32_t thread = 0;
@@ -61,6 +62,10 @@ struct alignas(64) ThreadClocks {
   // The stamp of the H snapshot (hbSnapshot) the thread published at its
   // last release, <= every later one (gwcp's rule (i) clocks: ConflictClock::Below).
   uint64_t lastReleaseHb = 0;
+  // (joinWcpAbove's, here in the second line's last bytes: gwcp writes it at
+  // every rule (i) join, and at the end of the struct it was a line of its
+  // own, a last-level write miss per join on per-slot locks.)
+  uint64_t lastBelowJoined = 0;  // (a stamp: 0, the empty clock's, claims nothing)
   // Stamps of clocks known to be <= `hb` and <= `wcp`, which only grow while
   // t lives (VectorClock::stamp: equal stamps, equal clocks). A critical
   // section's release H reaches P_t through rule (i) once per conflicting
@@ -125,7 +130,6 @@ struct alignas(64) ThreadClocks {
     wcp = c;
     wcpCovers.note(c);
   }
-  uint64_t lastBelowJoined = 0;  // (a stamp: 0, the empty clock's, claims nothing)
   // P_t := P_t join c, for a c that may be the clock of stamp
   // lastBelowJoined; whether that took a walk of both clocks.
   bool joinWcpLater(const VectorClock& c) {
