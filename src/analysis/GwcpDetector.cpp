@@ -266,7 +266,7 @@ void GwcpDetector::acquire(const LockEvent& event) {
     auto& table = held_[t.block];
     if (!table) table = std::make_unique<std::vector<std::vector<HeldLock>>>(threads_.threadsPerBlock());
     std::vector<HeldLock>& held = (*table)[thread];
-    if (held.empty()) spareHeldStacks_.lendTo(held);
+    spareHeldStacks_.lendTo(held);  // (a stack with storage keeps it)
     settleLockWcp(t, held);  // (this acquire's clock is P_t with every earlier join)
     // A block-scoped acquire's P join that would walk both clocks waits
     // (HeldLock::lockWcp); the critical section keeps P_t and that lock P
