@@ -52,7 +52,6 @@ void ThreadTable::exit(uint32_t block, uint32_t thread) {
   t.wcpCovers.clear();
   t.hbBelow.clear();
   t.wcpBelow.clear();
-  t.hbBelowRelease.clear();
   t.lastBelowJoined = 0;
   t.lastReleaseHb = 0;
   if (++blocks_[block]->exited < threadsPerBlock_) return;
@@ -186,24 +185,10 @@ uint64_t LockClocks::newLineage() {
   return lineages.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
-// Within one detector's thread, later releases get larger numbers.
-uint64_t LockClocks::nextRelease() {
-  static std::atomic<uint64_t> releases{0};
-  return releases.fetch_add(1, std::memory_order_relaxed) + 1;
-}
-
-namespace {
-
-void joinBlockHb(ThreadClocks& t, const LockClocks::BlockClocks& mine) {
-  t.joinHbReleased(mine.hb, mine.lineage.id, mine.lastReleaser, mine.lastRelease, mine.releasedHb);
-}
-
-}  // namespace
-
 void LockClocks::acquire(ThreadClocks& t, Scope scope, bool withWcp) const {
   if (auto it = byBlock.find(t.block); it != byBlock.end()) {
     const BlockClocks& mine = it->second;
-    joinBlockHb(t, mine);
+    t.joinHb(mine.hb, mine.lineage.id);
     if (withWcp) t.joinWcp(mine.wcp, mine.lineage.id);
     if (scope == Scope::Block) return;
     if (t.hb.stamp() == mine.hbBelowDevice) t.hbBelow.note(deviceLineage.id, mine.hbBelowDevice);
@@ -218,7 +203,7 @@ const LockClocks::BlockClocks* LockClocks::acquireDeferringWcp(ThreadClocks& t) 
   auto it = byBlock.find(t.block);
   if (it == byBlock.end()) return nullptr;
   const BlockClocks& mine = it->second;
-  joinBlockHb(t, mine);
+  t.joinHb(mine.hb, mine.lineage.id);
   return t.joinWcpWithoutWalk(mine.wcp, mine.lineage.id) ? nullptr : &mine;
 }
 
@@ -241,11 +226,7 @@ void LockClocks::release(ThreadClocks& t, const VectorClock& hb, Scope scope, co
   auto [it, inserted] = byBlock.try_emplace(t.block);
   BlockClocks& mine = it->second;
   if (inserted) mine.hb.setGeometry(geometry), mine.wcp.setGeometry(geometry);
-  bool covered = t.hbCovers.has(mine.hb);
-  publish(mine.hb, hb, covered);
-  mine.lastReleaser = releaserKey(t);
-  mine.lastRelease = nextRelease();
-  mine.releasedHb = covered ? hb.stamp() : 0;
+  publish(mine.hb, hb, t.hbCovers.has(mine.hb));
   t.hbBelow.note(mine.lineage.id, t.hb.stamp());
   if (withWcp) {
     publish(mine.wcp, t.wcp, t.wcpCovers.has(mine.wcp));

@@ -104,17 +104,6 @@ struct alignas(64) ThreadClocks {
     void clear() { *this = {}; }
   };
   BelowLineages hbBelow, wcpBelow;
-  // "H_t, of stamp `stamp`, is <= the H that thread `releaser` published at
-  // its release `release`", and so <= what that thread publishes at every
-  // later release (its H only grows). Per-slot locks hand a lane, at each
-  // acquire, a lock last released by the same neighbour, a later release of
-  // it than the one whose H the lane took last: the lock's H is then the
-  // join, taken whole where gwcp walked both clocks to learn it (the walk
-  // was a fifth of gwcp's time there, and grew as the heap spread).
-  struct BelowRelease {
-    uint64_t stamp = 0, releaser = 0, release = 0;
-    void clear() { *this = {}; }
-  } hbBelowRelease;
 
   // H_t := H_t join c.
   void joinHb(const VectorClock& c) {
@@ -165,22 +154,6 @@ struct alignas(64) ThreadClocks {
   // The same for c, the current value of lineage `lineage`.
   void joinHb(const VectorClock& c, uint64_t lineage) { joinFromLineage(hb, hbCovers, hbBelow, c, lineage); }
   void joinWcp(const VectorClock& c, uint64_t lineage) { joinFromLineage(wcp, wcpCovers, wcpBelow, c, lineage); }
-  // joinHb(c, lineage) for c the H a lock's block clocks hold, whose last
-  // release was `releaser`'s release `release`; `releasedStamp` is c's
-  // stamp when c is exactly the H published then (else 0).
-  void joinHbReleased(const VectorClock& c, uint64_t lineage, uint64_t releaser, uint64_t release,
-                      uint64_t releasedStamp) {
-    const BelowRelease& m = hbBelowRelease;
-    if (m.stamp != 0 && m.stamp == hb.stamp() && m.releaser == releaser && m.release <= release &&
-        !hbCovers.has(c)) {
-      hb = c;  // (H_t <= that release's H <= c: the join is c)
-      hbCovers.note(c);
-      hbBelow.note(lineage, hb.stamp());
-    } else {
-      joinHb(c, lineage);
-    }
-    if (releasedStamp != 0 && hb.stamp() == releasedStamp) hbBelowRelease = {releasedStamp, releaser, release};
-  }
   // Joins c into P_t; whether P_t changed.
   bool absorbWcp(const VectorClock& c) {
     if (wcpCovers.has(c)) return false;
@@ -386,8 +359,6 @@ struct LockClocks {
     }
   };
   static uint64_t newLineage();
-  static uint64_t nextRelease();
-  static uint64_t releaserKey(const ThreadClocks& t) { return uint64_t(t.block) << 32 | t.thread; }
   struct BlockClocks {
     VectorClock hb, wcp;
     Lineage lineage;  // of hb, and of wcp (their BelowLineages are apart)
@@ -397,11 +368,6 @@ struct LockClocks {
     // a walk (each walk visits every block the clocks know: on a grid-wide
     // lock, both are the grid's).
     uint64_t hbBelowDevice = 0, wcpBelowDevice = 0;
-    // The last release: its thread (releaserKey), a number that grows with
-    // every release (nextRelease), and hb's stamp when hb is exactly the H
-    // published then (the lock's H was below it, and taken whole), else 0
-    // (ThreadClocks::BelowRelease).
-    uint64_t lastReleaser = 0, lastRelease = 0, releasedHb = 0;
   };
   absl::flat_hash_map<uint32_t, BlockClocks> byBlock;  // releases by each block (wcp: gwcp's only)
   VectorClock hbDevice, wcpDevice;

@@ -141,46 +141,6 @@ TEST_F(ThreadClocksTest, AClockBelowALocksLineageTakesTheLocksClockWhole) {
   EXPECT_EQ(v.hb.get(0, 9), 4u) << "and the lock's joined";
 }
 
-// A thread whose H is what thread u published at a release is below what u
-// publishes at every later release, whatever the lock: per-slot locks hand
-// a lane, at each acquire, another lock last released by the same
-// neighbour, and the join is that lock's clock, shared, not walked. Not a
-// lock u released before the one whose H the thread took: that H is older.
-TEST_F(ThreadClocksTest, AClockBelowAThreadsReleaseTakesItsLaterReleasesWhole) {
-  ThreadClocks& u = table.at(0, 1);
-  ThreadClocks& t = table.at(0, 2);
-  LockClocks a, b;
-  t.hb.set(0, 6, 3);
-  a.release(u, u.hbSnapshot(), Scope::Block, &g, true);
-  u.tick();
-  a.acquire(t, Scope::Block, true);  // t's H joined u's release: not exactly it
-  EXPECT_EQ(t.hbBelowRelease.stamp, 0u);
-  ThreadClocks& v = table.at(0, 3);
-  a.acquire(v, Scope::Block, true);  // v's H is empty: the join is u's H, taken whole
-  EXPECT_EQ(v.hb.stamp(), a.byBlock.at(0).hb.stamp());
-  u.hb.set(0, 7, 9);
-  b.release(u, u.hbSnapshot(), Scope::Block, &g, true);
-  u.tick();
-  b.acquire(v, Scope::Block, true);
-  EXPECT_EQ(v.hb.stamp(), b.byBlock.at(0).hb.stamp()) << "u's later release, shared";
-  EXPECT_EQ(v.hb.get(0, 7), 9u);
-  EXPECT_EQ(v.hb.get(0, 1), 2u);
-
-  // u releases c, learns more, releases d; w takes d's H whole, then acquires c.
-  LockClocks c, d;
-  ThreadClocks& w = table.at(0, 4);
-  c.release(u, u.hbSnapshot(), Scope::Block, &g, true);
-  u.tick();
-  u.hb.set(0, 8, 5);
-  d.release(u, u.hbSnapshot(), Scope::Block, &g, true);
-  u.tick();
-  d.acquire(w, Scope::Block, true);
-  ASSERT_EQ(w.hb.stamp(), d.byBlock.at(0).hb.stamp());
-  c.acquire(w, Scope::Block, true);
-  EXPECT_NE(w.hb.stamp(), c.byBlock.at(0).hb.stamp()) << "c holds an older release of u";
-  EXPECT_EQ(w.hb.get(0, 8), 5u) << "what d's release published is kept";
-}
-
 // A device-scoped release publishes one clock as its block's and the
 // device's: a device-scoped acquire that took its block's clock whole takes
 // the device's whole too, without a walk. Not when the block's clock holds
