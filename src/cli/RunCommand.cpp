@@ -3,6 +3,7 @@
 // libcudart.so.13, then report the races of every checked kernel launch.
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fnmatch.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -281,7 +282,9 @@ void printRunStats(const std::vector<cudart::ReportedLaunch>& launches) {
     std::string prefix = fmt::format("predatar stats: launch {} {}", l.index, l.kernel);
     std::cerr << fmt::format("{}: {} warp instructions ({} thread instructions), {:.3f} s{}\n", prefix,
                              l.figures.warpInstructions, l.figures.threadInstructions, l.figures.seconds,
-                             l.replayOf ? fmt::format(" (replay of launch {})", *l.replayOf) : "");
+                             l.replayOf  ? fmt::format(" (replay of launch {})", *l.replayOf)
+                             : l.racesOf ? fmt::format(" (without the detectors: the races of launch {})", *l.racesOf)
+                                         : "");
     for (const auto& d : l.figures.detectors) {
       line(prefix, d);
       auto& t = totals[d.detector];
@@ -397,15 +400,20 @@ int runProgram(const RunArgs& a) {
   for (std::string& w : warnings) kept.addWarning(std::move(w));
   if (a.report.stats) printRunStats(list);
   int code = emitReport(a.report, kept);
-  size_t checked = 0, replayed = 0;
+  size_t checked = 0, replayed = 0, racesOfEarlier = 0;
   for (const auto& l : list) {
     checked += l.checked;
     replayed += l.checked && l.replayOf;
+    racesOfEarlier += l.checked && l.racesOf;
   }
+  std::vector<std::string> notes;
+  if (replayed) notes.push_back(fmt::format("{} of them exact repeats of an earlier launch, replayed", replayed));
+  if (racesOfEarlier)
+    notes.push_back(fmt::format("{}{} run without the detectors, as their kernels' events do not depend on data: "
+                                "an earlier launch with the same arguments found their races",
+                                racesOfEarlier, replayed ? "" : " of them"));
   std::string replays =
-      replayed ? fmt::format(" ({} of them exact repeats of an earlier launch, replayed; --replay-repeats off runs them)",
-                             replayed)
-               : "";
+      notes.empty() ? "" : fmt::format(" ({}; --replay-repeats off runs them)", fmt::join(notes, "; "));
   if (a.report.detectorList().empty())
     std::cerr << fmt::format("predatar: {} kernel launch{} executed, none checked for races (--detectors none){}; "
                              "program exited with {}\n",

@@ -180,6 +180,7 @@ std::string launchesToJson(const std::vector<LaunchRecord>& launches) {
                        {"races", std::move(races)}});
     if (!l.error.empty()) out.back()["cudaError"] = l.cudaError;
     if (l.replayOf) out.back()["replayOf"] = *l.replayOf;
+    if (l.racesOf) out.back()["racesOf"] = *l.racesOf;
     if (!l.uninitializedReads.empty()) {
       json reads = json::array();
       for (const auto& u : l.uninitializedReads) reads.push_back(json{{"message", u.message}, {"count", u.count}});
@@ -269,6 +270,7 @@ absl::StatusOr<std::vector<ReportedLaunch>> readLaunchReport(std::string_view te
       launch.dynamicSharedBytes = l.at("dynamicSharedBytes").get<uint64_t>();
       launch.checked = l.at("checked").get<bool>();
       if (l.contains("replayOf")) launch.replayOf = l.at("replayOf").get<uint64_t>();
+      if (l.contains("racesOf")) launch.racesOf = l.at("racesOf").get<uint64_t>();
       launch.detectors = l.at("detectors").get<std::vector<std::string>>();
       if (l.at("error").is_string()) launch.error = l["error"].get<std::string>();
       launch.cudaError = l.value("cudaError", std::string());

@@ -68,6 +68,10 @@ struct LaunchRecord {
   // An exact repeat of this earlier launch (same kernel, configuration,
   // arguments and memory): its effect was replayed, not emulated again.
   std::optional<uint64_t> replayOf;
+  // Run for its effect on memory alone, without the detectors: its kernel's
+  // events do not depend on data, and this earlier launch, with the same
+  // configuration and arguments, ran under them: its races are this one's.
+  std::optional<uint64_t> racesOf;
   std::vector<std::string> detectors;
   std::string error;         // empty when the kernel completed
   std::string cudaError;     // with `error`: the error the program's calls get ("cudaErrorIllegalAddress")
@@ -131,6 +135,7 @@ struct ReportedLaunch {
   uint64_t dynamicSharedBytes = 0;
   bool checked = false;
   std::optional<uint64_t> replayOf;
+  std::optional<uint64_t> racesOf;  // LaunchRecord::racesOf
   std::vector<std::string> detectors;
   std::string error;  // empty: completed
   std::string cudaError;

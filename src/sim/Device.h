@@ -273,6 +273,14 @@ absl::Status launch(const Module& module, std::string_view kernel, const LaunchC
 // from the device); empty when it is one. The runtime replays such a
 // launch instead of running it again when all of these repeat exactly.
 std::string repeatabilityProblem(const Module& module, std::string_view kernel);
+// Why the events of `kernel`'s launches may depend on the values it reads
+// from memory (empty: they do not). A kernel whose addresses, control flow,
+// guards, member masks and barriers are computed from its configuration,
+// arguments and special registers alone, with no atomics and no calls, emits
+// under the deterministic schedule the same events in the same order from
+// any memory contents: two launches of it with the same configuration and
+// arguments have the same races, whatever data they read.
+std::string dataDependenceProblem(const Module& module, std::string_view kernel);
 // Whether every write of `kernel` to memory that outlives the launch is a
 // memory event (false: it writes surfaces, whose stores are not events).
 // Reads outside events are of .const variables and texture/surface texels.

@@ -175,8 +175,13 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     dieIfInterrupted(*this);
     return cudaSuccess;
   }
-  recordFootprint(kernel, record, f.repeat, f.fanout);
-  if (record.checked && feed_) f.fanout.add(feed_.get());
+  if (f.repeat.racesOf) {  // (the detectors would see an earlier launch's events again)
+    f.detectors.clear();
+    f.before.clear();
+  } else {
+    recordFootprint(kernel, record, f.repeat, f.fanout);
+    if (record.checked && feed_) f.fanout.add(feed_.get());
+  }
   f.ordered = std::make_unique<LaunchOrderSink>(f.fanout, uint32_t(record.index), std::move(order));
   auto run = [this, &f] {
     MemoryActivity activity("running kernel %s (launch %zu, grid (%u,%u,%u) x block (%u,%u,%u))",
@@ -276,6 +281,7 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
       if (auto a = memory_->find(r.address)) name = absl::StrCat(a->label, "+", r.address - a->base);
     record.allocations.push_back(std::move(name));
   }
+  if (f.repeat.racesOf && status.ok()) takeRaces(*f.repeat.racesOf, record);  // (with the allocations named then)
   noteLaunchOrder(record, reinterpret_cast<uintptr_t>(f.stream));
   cudaError_t result = cudaSuccess;
   if (!status.ok()) {

@@ -64,8 +64,10 @@ bool Runtime::replayRepeat(KernelRecord& kernel, const sim::KernelSignature& sig
     key.params.insert(key.params.end(), value, value + sig.params[i].bytes);
   }
   auto outcome = repeats_.lookup(key, *memory_, repeat.probe);
-  if (!outcome || outcome->launch >= launches_.size())
+  if (!outcome || outcome->launch >= launches_.size()) {
+    if (takesRacesOf(kernel, mayReplay, record, repeat)) return false;
     return notReplayed("no earlier launch had the same kernel, configuration, arguments and inputs");
+  }
   if (!mayReplay)
     return notReplayed("it repeats launch " + std::to_string(outcome->launch) +
                        ", but a launch it is not ordered with (another stream) may race with it");
@@ -84,9 +86,38 @@ bool Runtime::replayRepeat(KernelRecord& kernel, const sim::KernelSignature& sig
   return true;
 }
 
+bool Runtime::takesRacesOf(KernelRecord& kernel, bool mayReplay, const LaunchRecord& record, RepeatProbe& repeat) {
+  if (!record.checked || !mayReplay) return false;
+  std::optional<uint64_t> twin = repeats_.checkedRunOf(repeat.key);
+  if (!twin || *twin >= launches_.size()) return false;
+  if (!kernel.dataDependenceProblem)
+    kernel.dataDependenceProblem = sim::dataDependenceProblem(*kernel.module->module, kernel.mangled);
+  if (!kernel.dataDependenceProblem->empty()) {
+    if (options_.verbose)
+      std::fprintf(stderr, "predatar: launch %llu runs (not a replay): launch %llu had the same kernel, configuration "
+                   "and arguments, not the same inputs, and the events may depend on them (%s)\n",
+                   static_cast<unsigned long long>(record.index), static_cast<unsigned long long>(*twin),
+                   kernel.dataDependenceProblem->c_str());
+    return true;  // (said why)
+  }
+  repeat.racesOf = *twin;
+  if (options_.verbose)
+    std::fprintf(stderr, "predatar: launch %llu runs without the detectors: its kernel's events do not depend on the "
+                 "data it reads, and launch %llu, with the same configuration and arguments, ran under them: its "
+                 "races stand for this launch's (--replay-repeats off checks it)\n",
+                 static_cast<unsigned long long>(record.index), static_cast<unsigned long long>(*twin));
+  return true;
+}
+
+void Runtime::takeRaces(uint64_t twin, LaunchRecord& record) const {
+  record.racesOf = twin;
+  copyRaces(launches_[twin], record);
+}
+
 void Runtime::learnRepeat(const KernelRecord& kernel, const RepeatProbe& repeat, const LaunchRecord& record,
                           const sim::LaunchStats& stats, const absl::Status& status) {
   if (!repeat.eligible || !status.ok() || !stats.warnings.empty() || !stats.deviceLaunches.empty()) return;
+  if (record.checked && !repeat.racesOf) repeats_.noteCheckedRun(repeat.key, record.index);
   RepeatedLaunches::Outcome outcome{record.index, record.checked, stats.warpInstructions, stats.threadInstructions};
   if (repeat.probe.hashed) repeats_.learn(repeat.key, repeat.probe, *memory_, outcome);
   if (repeat.footprint) {

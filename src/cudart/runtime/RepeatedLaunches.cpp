@@ -341,4 +341,16 @@ void RepeatedLaunches::learn(const Key& key, const Probe& before, const sim::Dev
   if (!inserted && outcome.checked && !it->second.outcome.checked) it->second = std::move(effect);
 }
 
+void RepeatedLaunches::noteCheckedRun(const Key& key, uint64_t launch) {
+  if (checkedRunOf(key)) return;  // (the first stands for all: the same events)
+  checkedRuns_.emplace(hashKey(key), std::pair{key, launch});
+}
+
+std::optional<uint64_t> RepeatedLaunches::checkedRunOf(const Key& key) const {
+  auto [from, to] = checkedRuns_.equal_range(hashKey(key));
+  for (auto it = from; it != to; ++it)
+    if (it->second.first == key) return it->second.second;
+  return std::nullopt;
+}
+
 }  // namespace predatar::cudart

@@ -111,6 +111,12 @@ class RepeatedLaunches {
 
   uint64_t replays() const { return replays_; }
 
+  // Launches that ran under the detectors, the first of each key: a later
+  // launch with the key whose kernel's events do not depend on data emits
+  // that one's events again (Runtime::takesRacesOf).
+  void noteCheckedRun(const Key& key, uint64_t launch);
+  std::optional<uint64_t> checkedRunOf(const Key& key) const;
+
   // Budgets: states larger than this are not hashed (hashing would cost more
   // than it saves), and effects are stored up to this many bytes in all.
   static constexpr uint64_t kMaxStateBytes = uint64_t(1) << 30;
@@ -176,6 +182,7 @@ class RepeatedLaunches {
   std::map<uint64_t, KeyStats> keys_;                       // by key hash
   std::map<std::pair<uint64_t, uint64_t>, Effect> effects_;  // by (key hash, state hash)
   std::map<uint64_t, std::vector<FootprintEffect>> footprints_;  // by key hash
+  std::multimap<uint64_t, std::pair<Key, uint64_t>> checkedRuns_;  // by key hash: (key, launch)
   const Effect* found_ = nullptr;
   const FootprintEffect* foundFootprint_ = nullptr;
   uint64_t storedBytes_ = 0;

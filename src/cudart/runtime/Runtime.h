@@ -63,6 +63,7 @@ struct KernelRecord {
   std::string demangled;
   int maxDynamicSharedBytes = 48 * 1024;
   std::optional<std::string> repeatabilityProblem;  // sim::repeatabilityProblem, once known
+  std::optional<std::string> dataDependenceProblem;  // sim::dataDependenceProblem, once known
   std::optional<bool> writesAreEvents;              // sim::writesAreEvents, once known
 };
 
@@ -259,9 +260,19 @@ class Runtime {
     RepeatedLaunches::Key key;
     RepeatedLaunches::Probe probe;
     std::unique_ptr<FootprintRecorder> footprint;  // when the launch runs under the detectors
+    // The earlier launch whose races stand for this one's: the launch runs
+    // without the detectors (Runtime::takesRacesOf).
+    std::optional<uint64_t> racesOf;
   };
   bool replayRepeat(KernelRecord& kernel, const sim::KernelSignature& sig, const sim::LaunchConfig& config,
                     bool mayReplay, LaunchRecord& record, RepeatProbe& repeat);
+  // A launch that is not an exact repeat, but whose kernel's events do not
+  // depend on data (sim::dataDependenceProblem) and which has the key of an
+  // earlier launch that ran under the detectors, emits that launch's events
+  // again: it runs for its effect on memory alone, and that launch's races
+  // are its own (RepeatProbe::racesOf). `mayReplay` as for replayRepeat.
+  bool takesRacesOf(KernelRecord& kernel, bool mayReplay, const LaunchRecord& record, RepeatProbe& repeat);
+  void takeRaces(uint64_t twin, LaunchRecord& record) const;  // after such a launch ran
   void learnRepeat(const KernelRecord& kernel, const RepeatProbe& repeat, const LaunchRecord& record,
                    const sim::LaunchStats& stats, const absl::Status& status);
   void recordFootprint(KernelRecord& kernel, const LaunchRecord& record, RepeatProbe& repeat, EventFanout& fanout);
