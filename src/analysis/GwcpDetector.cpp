@@ -248,6 +248,7 @@ void GwcpDetector::syncWarp(const SyncWarpEvent& event) {
 
 void GwcpDetector::acquire(const LockEvent& event) {
   countEvent();
+  prefetchWarpAcquires(threads_, locks_, event, [](const LockState& s) -> const LockClocks& { return s.clocks; });
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
     uint64_t lockId = event.lock[lane];

@@ -80,6 +80,7 @@ void HbDetector::syncWarp(const SyncWarpEvent& event) {
 
 void HbDetector::acquire(const LockEvent& event) {
   countEvent();
+  prefetchWarpAcquires(threads_, locks_, event, [](const LockClocks& c) -> const LockClocks& { return c; });
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadClocks& t = threads_.at(event.lanes.block, thread);
     blockLocal_.stateOf(locks_, event, lane).acquire(t, event.scope, /*withWcp=*/false);

@@ -386,6 +386,20 @@ void VectorClock::joinBlocks(Blocks& blocks, const Blocks& theirList, uint32_t s
   blocks = std::move(merged);
 }
 
+void VectorClock::prefetch(int level) const {
+  const Chunks* chunks = chunks_.get();
+  if (!chunks) return;
+  if (level == 0) return __builtin_prefetch(chunks, 1);  // (a clock replaced whole writes its count)
+  const Blocks* blocks = chunks->empty() ? nullptr : chunks->front().blocks.get();
+  if (!blocks) return;
+  if (level == 1) return __builtin_prefetch(blocks);
+  const Block& first = blocks->front();
+  if (first.warps) __builtin_prefetch(first.warps.get());
+  // (up to four warps' lanes: a block of 128 threads whose warps all expanded)
+  const char* lanes = reinterpret_cast<const char*>(first.lanes.get());
+  for (int line = 0; lanes && line < 8; ++line) __builtin_prefetch(lanes + 64 * line);
+}
+
 bool VectorClock::leq(const VectorClock& other) const { return leqImpl(other, UINT32_MAX, 0, 0, UINT32_MAX); }
 
 bool VectorClock::leq(const VectorClock& other, uint32_t exceptBlock, uint32_t exceptThread, Clock time) const {

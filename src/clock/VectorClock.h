@@ -111,6 +111,12 @@ class VectorClock {
   size_t blockEntries() const;
   // Holds the very same block list as `other` (so equal to it).
   bool sharesListWith(const VectorClock& other) const { return chunks_ && chunks_ == other.chunks_; }
+  // Starts loading level `level` of the clock's storage without waiting for
+  // it (0: the chunk index, 1: the first chunk's blocks, 2: the first
+  // block's arrays), each level's address read from the level before. Called
+  // level by level over many clocks (a warp's acquires), their cache misses
+  // overlap, where a walk of one clock waits for each level in turn.
+  void prefetch(int level) const;
   // Heap bytes held (for --stats and the memory benchmark).
   uint64_t bytes() const;
 
