@@ -8,6 +8,13 @@
 
 namespace predatar {
 
+namespace {
+template <class Records, class Pred>
+void eraseIf(Records& records, Pred pred) {
+  records.erase(std::remove_if(records.begin(), records.end(), pred), records.end());
+}
+}  // namespace
+
 void LocksetDetector::kernelBegin(const KernelInfo& kernel) {
   threadsPerBlock_ = kernel.threadsPerBlock();
   warpsPerBlock_ = kernel.warpsPerBlock();
@@ -92,18 +99,24 @@ void LocksetDetector::keepLiveLaunches(const KernelInfo& kernel) {
   launch_ = kernel.launch;
   unordered_ = kernel.unorderedLaunches;
   overlapped_ = kernel.overlappedLaunch;
-  if (kernel.liveLaunches.empty()) return shadow_.clear();
+  if (kernel.liveLaunches.empty()) {
+    shadow_.clearKeepingRoom();
+    heapRecords_ = 0;
+    return;
+  }
   auto gone = [&](const Record& r) {
     return std::find(kernel.liveLaunches.begin(), kernel.liveLaunches.end(), r.launch) == kernel.liveLaunches.end();
   };
-  for (auto it = shadow_.begin(); it != shadow_.end();) {
-    History& h = it->second;
-    if (locationOf(it->first).space == MemorySpace::Shared) h = History{};
-    std::erase_if(h.lastWrites, gone);
-    std::erase_if(h.reads, gone);
-    if (h.lastWrites.empty() && h.reads.empty()) shadow_.erase(it++);
-    else ++it;
-  }
+  shadow_.forEachWord(
+      [&](uint64_t key, History& h) {
+        if (h.empty()) return;
+        heapRecords_ -= h.heapRecords();
+        if (locationOf(key).space == MemorySpace::Shared) h = History{};
+        eraseIf(h.lastWrites, gone);
+        eraseIf(h.reads, gone);
+        heapRecords_ += h.heapRecords();
+      },
+      [](const History& h) { return h.empty(); });
 }
 
 void LocksetDetector::compareAcrossLaunches(uint64_t key, const Record& earlier, const Record& later) {
@@ -150,7 +163,8 @@ void LocksetDetector::memory(const MemoryEvent& event) {
   if (sampling_.due(++stats_.events)) sampleMetadata();
   // Every lane is compared with the history before this instruction, then the
   // lanes with each other, then the history is updated.
-  std::vector<std::pair<uint64_t, Record>> accesses;
+  auto& accesses = accesses_;
+  accesses.clear();
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     const ThreadState& t = peek(event.lanes.block, thread);
     Record r{event.lanes.block, thread, event.type, isStrong(event),
@@ -162,33 +176,33 @@ void LocksetDetector::memory(const MemoryEvent& event) {
     });
   });
   for (const auto& [key, r] : accesses) {
-    auto it = shadow_.find(key);
-    if (it == shadow_.end()) continue;
-    for (const Record& write : it->second.lastWrites) compare(key, write, r);
+    const History* h = shadow_.find(key);
+    if (!h) continue;
+    for (const Record& write : h->lastWrites) compare(key, write, r);
     if (r.writes())
-      for (const Record& read : it->second.reads) compare(key, read, r);
+      for (const Record& read : h->reads) compare(key, read, r);
   }
   for (size_t i = 0; i < accesses.size(); ++i)
     for (size_t j = i + 1; j < accesses.size(); ++j)
       if (accesses[i].first == accesses[j].first) compare(accesses[i].first, accesses[i].second, accesses[j].second);
-  for (const auto& entry : accesses) {  // no structured binding: lambdas below capture r (clang < 16)
-    const auto& key = entry.first;
-    const auto& r = entry.second;
-    History& h = shadow_[key];
+  for (const auto& [key, r] : accesses) {
+    History& h = shadow_.at(key);
     finished_.used(key);
-    if (r.writes()) {
-      // A write replaces the last writes and reads of the bytes it covers
-      // (of its own launch: no order stands in for another launch's).
-      auto covered = [&](const Record& x) {
-        return x.launch == r.launch && x.origin.seq != r.origin.seq && (x.bytes & ~r.bytes) == 0;
-      };
-      std::erase_if(h.lastWrites, covered);
-      std::erase_if(h.reads, [&](const Record& x) { return x.launch == r.launch && (x.bytes & ~r.bytes) == 0; });
-      h.lastWrites.push_back(r);
-      continue;
-    }
-    keepRead(h, r);
+    uint64_t heapBefore = h.heapRecords();
+    keep(h, r);
+    heapRecords_ += h.heapRecords() - heapBefore;
   }
+}
+
+// A write replaces the last writes and reads of the bytes it covers (of its
+// own launch: no order stands in for another launch's).
+void LocksetDetector::keep(History& h, const Record& r) {
+  if (!r.writes()) return keepRead(h, r);
+  eraseIf(h.lastWrites, [&](const Record& x) {
+    return x.launch == r.launch && x.origin.seq != r.origin.seq && (x.bytes & ~r.bytes) == 0;
+  });
+  eraseIf(h.reads, [&](const Record& x) { return x.launch == r.launch && (x.bytes & ~r.bytes) == 0; });
+  h.lastWrites.push_back(r);
 }
 
 bool LocksetDetector::Record::joins(const Record& r) const {
@@ -264,6 +278,7 @@ void LocksetDetector::acquire(const LockEvent& event) {
   ++stats_.events;
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     ThreadState& t = state(event.lanes.block, thread);
+    anyLocks_ = true;
     t.locks.push_back({event.lock[lane], event.scope});
     t.lockset = intern(t.locks);
   });
@@ -287,20 +302,21 @@ void LocksetDetector::exit(const ExitEvent& event) {
   // The peak is sampled before every 64th drop (a full count walks the maps).
   if (finishedBlocks_++ % 64 == 0) sampleMetadata();
   namedBarriers_.erase(event.lanes.block);
-  finished_.dropShared(shadow_, event.lanes.block, [](const History&) {});
+  finished_.dropSharedPages(shadow_, event.lanes.block, /*keepPages=*/false,
+                            [&](const History& h) { heapRecords_ -= h.heapRecords(); });
 }
 
 void LocksetDetector::kernelEnd() { sampleMetadata(); }
 
 void LocksetDetector::sampleMetadata() {
-  uint64_t bytes = shadow_.capacity() * (sizeof(uint64_t) + sizeof(History));
-  for (const auto& [_, h] : shadow_) bytes += (h.reads.capacity() + h.lastWrites.capacity()) * sizeof(Record);
+  uint64_t bytes = shadow_.bytes() + heapRecords_ * sizeof(Record);
   stats_.peakShadowBytes = std::max(stats_.peakShadowBytes, bytes);
   // Thread states (shown as lockset's thread clocks): the map's slots and held-lock lists.
   uint64_t states = threads_.capacity() * (sizeof(uint64_t) + sizeof(ThreadState) + 1);
-  for (const auto& [_, t] : threads_) states += t.locks.capacity() * sizeof(HeldLock);
+  if (anyLocks_)
+    for (const auto& [_, t] : threads_) states += t.locks.capacity() * sizeof(HeldLock);
   stats_.peakThreadClockBytes = std::max(stats_.peakThreadClockBytes, states);
-  sampling_.sampled(stats_.events, shadow_.size() + threads_.size());
+  sampling_.sampled(stats_.events, anyLocks_ ? threads_.size() : 0);
 }
 
 }  // namespace predatar

@@ -16,9 +16,11 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "analysis/Detector.h"
 #include "analysis/FinishedBlocks.h"
 #include "analysis/ThreadClocks.h"
+#include "analysis/WordPages.h"
 
 namespace predatar {
 
@@ -75,8 +77,13 @@ class LocksetDetector final : public Detector {
   struct History {
     // The lanes of the last instruction that wrote the word (unordered with
     // each other, so each stands as a last write), and the reads since.
-    std::vector<Record> lastWrites;
-    std::vector<Record> reads;
+    using Records = absl::InlinedVector<Record, 1>;
+    Records lastWrites;
+    Records reads;
+    bool empty() const { return lastWrites.empty() && reads.empty(); }
+    // Records held on the heap, for the metadata count.
+    uint64_t heapRecords() const { return heapOf(lastWrites) + heapOf(reads); }
+    static uint64_t heapOf(const Records& v) { return v.capacity() > 1 ? v.capacity() : 0; }  // (1: inline)
   };
 
  private:
@@ -88,6 +95,7 @@ class LocksetDetector final : public Detector {
   bool barrierBetween(const Record& earlier, const ThreadState& t1, const ThreadState& t2, uint32_t thread2) const;
   void compare(uint64_t key, const Record& earlier, const Record& later);
   void compareLane(uint64_t key, const Record& earlier, const Record& later);
+  void keep(History& h, const Record& r);
   void keepRead(History& h, const Record& r);
 
   // Accesses of earlier launches (KernelInfo::liveLaunches) that this launch
@@ -104,7 +112,12 @@ class LocksetDetector final : public Detector {
   absl::flat_hash_map<uint64_t, ThreadState> threads_;
   std::vector<std::vector<HeldLock>> locksets_{{}};
   std::map<std::vector<HeldLock>, uint32_t> locksetIds_{{{}, 0}};
-  absl::flat_hash_map<uint64_t, History> shadow_;
+  WordPages<History> shadow_;
+  // Shadow records on the heap, counted as they change: sampling the metadata
+  // walked the whole shadow at every 64th finished block.
+  uint64_t heapRecords_ = 0;
+  bool anyLocks_ = false;  // a thread held a lock: its held-lock lists count too
+  std::vector<std::pair<uint64_t, Record>> accesses_;  // memory()'s lanes (kept: no allocation per event)
   FinishedBlocks finished_;
   uint64_t finishedBlocks_ = 0;
   void sampleMetadata();

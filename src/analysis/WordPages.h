@@ -1,0 +1,93 @@
+// Per-word values (lockset's histories) kept in pages of consecutive words,
+// keyed by AccessHistory's locationKey.
+//
+// Why: a hash map entry per word made every lane of every access a lookup
+// of its own into a table far bigger than the cache (pathfinder at its
+// paper size: 1M words, lockset 4-5x gwcp's time, which keeps pages). A
+// warp's coalesced accesses fall in one or two pages: one lookup each.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+
+#include "absl/container/flat_hash_map.h"
+
+namespace predatar {
+
+template <class Value>
+class WordPages {
+ public:
+  static constexpr uint32_t kPageShift = 4;
+  static constexpr uint32_t kWordsPerPage = 1u << kPageShift;
+  using Page = std::array<Value, kWordsPerPage>;
+
+  // `key`'s value, or nullptr when its page was never made (a value of a
+  // made page may be empty).
+  Value* find(uint64_t key) {
+    Page* page = pageOf(key >> kPageShift);
+    return page ? &(*page)[key & (kWordsPerPage - 1)] : nullptr;
+  }
+  // `key`'s value; makes its page.
+  Value& at(uint64_t key) {
+    auto& page = pages_[key >> kPageShift];
+    if (!page) page = std::make_unique<Page>();
+    return (*page)[key & (kWordsPerPage - 1)];
+  }
+  // f(key, value&) over every word of every page; then frees the pages
+  // whose words `empty(value)` all are.
+  template <class F, class Empty>
+  void forEachWord(F&& f, Empty&& empty) {
+    for (auto it = pages_.begin(); it != pages_.end();) {
+      bool any = false;
+      for (uint32_t i = 0; i < kWordsPerPage; ++i) {
+        f((it->first << kPageShift) | i, (*it->second)[i]);
+        any = any || !empty((*it->second)[i]);
+      }
+      if (any) ++it;
+      else pages_.erase(it++);
+    }
+    lastPage_ = nullptr;
+  }
+  // Frees the pages that hold [firstKey, lastKey] (a block's shared memory,
+  // whose keys fill its pages alone), after dropped(value) for each word.
+  // (FinishedBlocks::dropSharedPages.)
+  template <class F>
+  void erase(uint64_t firstKey, uint64_t lastKey, F&& dropped, bool /*keepPages*/) {
+    for (uint64_t pageNo = firstKey >> kPageShift; pageNo <= lastKey >> kPageShift; ++pageNo) {
+      auto it = pages_.find(pageNo);
+      if (it == pages_.end()) continue;
+      for (const Value& v : *it->second) dropped(v);
+      pages_.erase(it);
+    }
+    lastPage_ = nullptr;
+  }
+  // Empties it, keeping room for as many pages: the next launch most likely
+  // touches as many words (a big table's clear() frees its slots).
+  void clearKeepingRoom() {
+    size_t pages = pages_.size();
+    pages_.clear();
+    pages_.reserve(pages);
+    lastPage_ = nullptr;
+  }
+  bool empty() const { return pages_.empty(); }
+  uint64_t bytes() const {
+    return pages_.capacity() * (sizeof(uint64_t) + sizeof(std::unique_ptr<Page>) + 1) + pages_.size() * sizeof(Page);
+  }
+
+ private:
+  // The last page found, remembered: a warp's lanes come in address order.
+  Page* pageOf(uint64_t pageNo) {
+    if (pageNo == lastPageNo_ && lastPage_) return lastPage_;
+    auto it = pages_.find(pageNo);
+    if (it == pages_.end()) return nullptr;
+    lastPageNo_ = pageNo;
+    return lastPage_ = it->second.get();
+  }
+
+  absl::flat_hash_map<uint64_t, std::unique_ptr<Page>> pages_;
+  uint64_t lastPageNo_ = 0;
+  Page* lastPage_ = nullptr;
+};
+
+}  // namespace predatar
