@@ -18,7 +18,7 @@ void eraseIf(Records& records, Pred pred) {
 void LocksetDetector::kernelBegin(const KernelInfo& kernel) {
   threadsPerBlock_ = kernel.threadsPerBlock();
   warpsPerBlock_ = kernel.warpsPerBlock();
-  threads_.clear();
+  threads_.clearKeepingRoom();
   keepLiveLaunches(kernel);
   finished_.reset(kernel);
   finishedBlocks_ = 0;
@@ -28,7 +28,7 @@ void LocksetDetector::kernelBegin(const KernelInfo& kernel) {
 }
 
 LocksetDetector::ThreadState& LocksetDetector::state(uint32_t block, uint32_t thread) {
-  return threads_[uint64_t(block) * threadsPerBlock_ + thread];
+  return threads_.at(threadKey(block, thread));
 }
 
 // Only a barrier, fence or lock operation makes a thread's state: the threads
@@ -37,8 +37,9 @@ LocksetDetector::ThreadState& LocksetDetector::state(uint32_t block, uint32_t th
 // map's inserts and growth).
 const LocksetDetector::ThreadState& LocksetDetector::peek(uint32_t block, uint32_t thread) const {
   static const ThreadState kNone;
-  auto it = threads_.find(uint64_t(block) * threadsPerBlock_ + thread);
-  return it == threads_.end() ? kNone : it->second;
+  // (A state of a made page may be as yet untouched: the same as none.)
+  const ThreadState* t = threads_.find(threadKey(block, thread));
+  return t ? *t : kNone;
 }
 
 uint32_t LocksetDetector::intern(std::vector<HeldLock> locks) {
@@ -316,11 +317,12 @@ void LocksetDetector::sampleMetadata() {
   uint64_t bytes = shadow_.bytes() + heapRecords_ * sizeof(Record);
   stats_.peakShadowBytes = std::max(stats_.peakShadowBytes, bytes);
   // Thread states (shown as lockset's thread clocks): the map's slots and held-lock lists.
-  uint64_t states = threads_.capacity() * (sizeof(uint64_t) + sizeof(ThreadState) + 1);
+  uint64_t states = threads_.bytes();
   if (anyLocks_)
-    for (const auto& [_, t] : threads_) states += t.locks.capacity() * sizeof(HeldLock);
+    threads_.forEachWord([&](uint64_t, const ThreadState& t) { states += t.locks.capacity() * sizeof(HeldLock); },
+                         [](const ThreadState&) { return false; });
   stats_.peakThreadClockBytes = std::max(stats_.peakThreadClockBytes, states);
-  sampling_.sampled(stats_.events, anyLocks_ ? threads_.size() : 0);
+  sampling_.sampled(stats_.events, anyLocks_ ? threads_.pages() * kWarpSize : 0);
 }
 
 }  // namespace predatar

@@ -1,5 +1,5 @@
 // Per-word values (lockset's histories) kept in pages of consecutive words,
-// keyed by AccessHistory's locationKey.
+// keyed by AccessHistory's locationKey; or per-thread ones, a page a warp.
 //
 // Why: a hash map entry per word made every lane of every access a lookup
 // of its own into a table far bigger than the cache (pathfinder at its
@@ -15,10 +15,10 @@
 
 namespace predatar {
 
-template <class Value>
+template <class Value, uint32_t PageShift = 4>
 class WordPages {
  public:
-  static constexpr uint32_t kPageShift = 4;
+  static constexpr uint32_t kPageShift = PageShift;
   static constexpr uint32_t kWordsPerPage = 1u << kPageShift;
   using Page = std::array<Value, kWordsPerPage>;
 
@@ -26,6 +26,10 @@ class WordPages {
   // made page may be empty).
   Value* find(uint64_t key) {
     Page* page = pageOf(key >> kPageShift);
+    return page ? &(*page)[key & (kWordsPerPage - 1)] : nullptr;
+  }
+  const Value* find(uint64_t key) const {
+    const Page* page = pageOf(key >> kPageShift);
     return page ? &(*page)[key & (kWordsPerPage - 1)] : nullptr;
   }
   // `key`'s value; makes its page.
@@ -71,13 +75,15 @@ class WordPages {
     lastPage_ = nullptr;
   }
   bool empty() const { return pages_.empty(); }
+  size_t pages() const { return pages_.size(); }
   uint64_t bytes() const {
     return pages_.capacity() * (sizeof(uint64_t) + sizeof(std::unique_ptr<Page>) + 1) + pages_.size() * sizeof(Page);
   }
 
  private:
   // The last page found, remembered: a warp's lanes come in address order.
-  Page* pageOf(uint64_t pageNo) {
+  // (Remembering changes nothing the map holds: mutable, found from const.)
+  Page* pageOf(uint64_t pageNo) const {
     if (pageNo == lastPageNo_ && lastPage_) return lastPage_;
     auto it = pages_.find(pageNo);
     if (it == pages_.end()) return nullptr;
@@ -86,8 +92,8 @@ class WordPages {
   }
 
   absl::flat_hash_map<uint64_t, std::unique_ptr<Page>> pages_;
-  uint64_t lastPageNo_ = 0;
-  Page* lastPage_ = nullptr;
+  mutable uint64_t lastPageNo_ = 0;
+  mutable Page* lastPage_ = nullptr;
 };
 
 }  // namespace predatar
