@@ -304,7 +304,8 @@ void LocksetDetector::release(const LockEvent& event) {
 void LocksetDetector::exit(const ExitEvent& event) {
   ++stats_.events;
   if (!finished_.finishes(event)) return;
-  // The peak is sampled before every 64th drop (a full count walks the maps).
+  // The peak is sampled before every 64th drop (when threads held locks, a
+  // sample walks every thread's held-lock list).
   if (finishedBlocks_++ % 64 == 0) sampleMetadata();
   namedBarriers_.erase(event.lanes.block);
   finished_.dropSharedPages(shadow_, event.lanes.block, /*keepPages=*/false,
