@@ -34,8 +34,13 @@ class WordPages {
   }
   // `key`'s value; makes its page.
   Value& at(uint64_t key) {
-    auto& page = pages_[key >> kPageShift];
-    if (!page) page = std::make_unique<Page>();
+    uint64_t pageNo = key >> kPageShift;
+    Page* page = pageOf(pageNo);
+    if (!page) {
+      auto& made = pages_[pageNo];
+      made = std::make_unique<Page>();
+      page = remember(pageNo, made.get());
+    }
     return (*page)[key & (kWordsPerPage - 1)];
   }
   // f(key, value&) over every word of every page; then frees the pages
@@ -86,9 +91,11 @@ class WordPages {
   Page* pageOf(uint64_t pageNo) const {
     if (pageNo == lastPageNo_ && lastPage_) return lastPage_;
     auto it = pages_.find(pageNo);
-    if (it == pages_.end()) return nullptr;
+    return it == pages_.end() ? nullptr : remember(pageNo, it->second.get());
+  }
+  Page* remember(uint64_t pageNo, Page* page) const {
     lastPageNo_ = pageNo;
-    return lastPage_ = it->second.get();
+    return lastPage_ = page;
   }
 
   absl::flat_hash_map<uint64_t, std::unique_ptr<Page>> pages_;

@@ -392,7 +392,8 @@ void VectorClock::prefetch(int level) const {
   if (level == 0) return __builtin_prefetch(chunks, 1);  // (a clock replaced whole writes its count)
   const Blocks* blocks = chunks->empty() ? nullptr : chunks->front().blocks.get();
   if (!blocks) return;
-  if (level == 1) return __builtin_prefetch(blocks);
+  if (level == 1) return __builtin_prefetch(blocks);  // (reads nothing of it: level 2 does)
+  if (blocks->empty()) return;
   const Block& first = blocks->front();
   if (first.warps) __builtin_prefetch(first.warps.get());
   // (up to four warps' lanes: a block of 128 threads whose warps all expanded)
