@@ -263,6 +263,16 @@ void LocksetDetector::barrier(const BarrierEvent& event) {
       t.lastBarrier = barriers_;
       if (whole) t.lastWholeBarrier = barriers_;
     }
+  if (taking >= threadsPerBlock_) {
+    // Check 1 now clears every earlier access of the block with any later one
+    // of its threads (both took part in this barrier), and only they access
+    // its shared words: their records can report nothing more (shared memory
+    // does not outlive the launch either), so they go, as at the block's end,
+    // keeping their room. A word's next accesses then meet only this
+    // interval's records. (As AccessHistory::barrier. Not when some threads
+    // exited: their accesses since their last barrier still race.)
+    finished_.dropSharedPages(shadow_, event.block, /*keepPages=*/true, [](const History&) {});
+  }
   if (whole) return;
   NamedBarrier named{barriers_, event.threads};
   named.threads.insert(named.threads.end(), event.arrivers.begin(), event.arrivers.end());

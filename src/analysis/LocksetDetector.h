@@ -81,6 +81,12 @@ class LocksetDetector final : public Detector {
     Records lastWrites;
     Records reads;
     bool empty() const { return lastWrites.empty() && reads.empty(); }
+    // (erase() keeps a heap block: the next barrier interval's reads of a
+    // shared word need as many, where clear() freed it.)
+    void clearKeepingRoom() {
+      lastWrites.erase(lastWrites.begin(), lastWrites.end());
+      reads.erase(reads.begin(), reads.end());
+    }
     // Records held on the heap, for the metadata count.
     uint64_t heapRecords() const { return heapOf(lastWrites) + heapOf(reads); }
     static uint64_t heapOf(const Records& v) { return v.capacity() > 1 ? v.capacity() : 0; }  // (1: inline)

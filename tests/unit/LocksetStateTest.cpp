@@ -118,6 +118,44 @@ TEST(LocksetState, ALaneThatReadsAgainLeavesItsWarpsRecord) {
   EXPECT_EQ(d->races().races()[0].count + d->races().races()[1].count, 31u);
 }
 
+// A barrier of every thread of a block drops its shared words' records
+// (check 1 clears them with any later access); one that threads which
+// exited missed keeps them: their accesses since their last barrier race
+// with the barrier's threads' later ones.
+Trace sharedWordAcrossBarrier(bool warp1Exits) {
+  Trace t;
+  t.kernel.grid = {1, 1, 1};
+  t.kernel.block = {64, 1, 1};
+  uint64_t seq = 1;
+  auto access = [&](uint32_t warp, AccessType type) {
+    MemoryEvent e;
+    e.lanes = {0, warp, 1};
+    e.type = type;
+    e.space = MemorySpace::Shared;
+    e.address[0] = 0x40;
+    e.origin = {seq, 100 + seq, Origin::kNoSource};
+    ++seq;
+    t.events.push_back(e);
+  };
+  access(1, AccessType::Write);
+  BarrierEvent barrier;
+  for (uint32_t thread = 0; thread < (warp1Exits ? 32u : 64u); ++thread) barrier.threads.push_back(thread);
+  if (warp1Exits) t.events.push_back(ExitEvent{{0, 1, 0xffffffffu}, {seq, seq, Origin::kNoSource}}), ++seq;
+  barrier.origin = {seq, seq, Origin::kNoSource};
+  ++seq;
+  t.events.push_back(barrier);
+  access(0, AccessType::Read);
+  return t;
+}
+
+TEST(LocksetState, AWholeBarrierOrdersSharedWordsButNotAnExitedThreadsAccesses) {
+  for (bool warp1Exits : {false, true}) {
+    auto d = makeDetector("lockset", {});
+    replay(sharedWordAcrossBarrier(warp1Exits), *d);
+    EXPECT_EQ(d->races().races().size(), warp1Exits ? 1u : 0u) << (warp1Exits ? "exited before the barrier" : "both took part");
+  }
+}
+
 // A launch whose blocks never finish (they run out of memory first, say)
 // still has its metadata sampled as it grows.
 TEST(LocksetState, MetadataIsSampledBeforeAnyBlockFinishes) {
