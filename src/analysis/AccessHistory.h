@@ -380,6 +380,9 @@ class AccessHistory {
   // A new launch (KernelInfo::launch): keeps only the global accesses of
   // `kernel.liveLaunches`, which races of this launch or later ones may involve.
   void beginLaunch(const KernelInfo& kernel);
+  // Keeps only the global accesses of the launches `live` (as beginLaunch
+  // does): after launches this history did not see (Detector::retainLaunches).
+  void retain(const std::vector<uint32_t>& live);
   // After a thread exit: drops the shared words of a block that has finished;
   // true when it has.
   bool exited(const ExitEvent& event) {
@@ -776,7 +779,11 @@ inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
   overlapped_ = kernel.overlappedLaunch;
   finished_.reset(kernel);
   published_.assign(kernel.numBlocks(), false);
-  if (kernel.liveLaunches.empty()) return clear();
+  retain(kernel.liveLaunches);
+}
+
+inline void AccessHistory::retain(const std::vector<uint32_t>& liveLaunches) {
+  if (liveLaunches.empty()) return clear();
   RecordHeapCharge charge(*this);
   for (auto& [key, strong] : strongDevice_) {  // earlier launches' records live in shadow_
     Records& records = shadow_.at(key);
@@ -787,7 +794,7 @@ inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
   }
   clearStrongDevice();
   auto live = [&](const PackedRecord& r) {
-    return std::find(kernel.liveLaunches.begin(), kernel.liveLaunches.end(), r.launch) != kernel.liveLaunches.end();
+    return std::find(liveLaunches.begin(), liveLaunches.end(), r.launch) != liveLaunches.end();
   };
   liveRecords_ = 0;
   shadow_.forEachWord([&](uint64_t key, Records& records) {

@@ -317,6 +317,7 @@ class GwcpDetector final : public Detector {
   void release(const LockEvent& event) override;
   void exit(const ExitEvent& event) override;
   void kernelEnd() override;
+  void retainLaunches(const std::vector<uint32_t>& live) override { history_.retain(live); }
 
   struct HeldLock {
     uint64_t lock;

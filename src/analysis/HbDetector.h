@@ -27,6 +27,7 @@ class HbDetector final : public Detector {
   void release(const LockEvent& event) override;
   void exit(const ExitEvent& event) override;
   void kernelEnd() override;
+  void retainLaunches(const std::vector<uint32_t>& live) override { history_.retain(live); }
   size_t trackedLocks() const { return locks_.size(); }  // (tests)
 
  private:

@@ -100,14 +100,16 @@ void LocksetDetector::keepLiveLaunches(const KernelInfo& kernel) {
   launch_ = kernel.launch;
   unordered_ = kernel.unorderedLaunches;
   overlapped_ = kernel.overlappedLaunch;
-  if (kernel.liveLaunches.empty()) {
+  retainLaunches(kernel.liveLaunches);
+}
+
+void LocksetDetector::retainLaunches(const std::vector<uint32_t>& live) {
+  if (live.empty()) {
     shadow_.clearKeepingRoom();
     heapRecords_ = 0;
     return;
   }
-  auto gone = [&](const Record& r) {
-    return std::find(kernel.liveLaunches.begin(), kernel.liveLaunches.end(), r.launch) == kernel.liveLaunches.end();
-  };
+  auto gone = [&](const Record& r) { return std::find(live.begin(), live.end(), r.launch) == live.end(); };
   shadow_.forEachWord(
       [&](uint64_t key, History& h) {
         if (h.empty()) return;

@@ -39,6 +39,7 @@ class LocksetDetector final : public Detector {
   void release(const LockEvent& event) override;
   void exit(const ExitEvent& event) override;
   void kernelEnd() override;
+  void retainLaunches(const std::vector<uint32_t>& live) override;
 
   struct HeldLock {
     uint64_t lock;

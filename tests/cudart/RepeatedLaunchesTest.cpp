@@ -342,6 +342,31 @@ TEST(RepeatedLaunches, ATensOfMegabytesOutputIsRestoredByTheReplay) {
   EXPECT_EQ(*reinterpret_cast<uint8_t*>(big + bytes - 1), 7);
 }
 
+// An effect of more than kMaxEagerEffectBytes is kept only when the state it
+// came from comes again (FDTD3d's ping-pong launches never repeat, and kept
+// 0.6 GB of effects): the first repeat runs, the next ones replay.
+TEST(RepeatedLaunches, ALargeEffectIsKeptOnlyWhenItsStateComesAgain) {
+  Memory m;
+  RepeatedLaunches repeats;
+  RepeatedLaunches::Probe probe;
+  const uint64_t bytes = RepeatedLaunches::kMaxEagerEffectBytes + (1 << 20);
+  uint64_t big = m.device.allocate(bytes, "big");
+  ASSERT_FALSE(repeats.lookup(key(1), m.device, probe));  // first sighting
+  for (uint64_t run = 0; run < 2; ++run) {
+    ASSERT_FALSE(repeats.lookup(key(1), m.device, probe)) << "run " << run << ": no effect stored yet";
+    ASSERT_TRUE(probe.hashed);
+    std::memset(reinterpret_cast<void*>(big), 7, bytes);  // the launch
+    repeats.learn(key(1), probe, m.device, RepeatedLaunches::Outcome{run, true, 1, 32});
+    std::memset(reinterpret_cast<void*>(big), 0, bytes);  // the state before it again
+  }
+  auto found = repeats.lookup(key(1), m.device, probe);
+  ASSERT_TRUE(found) << "its state came twice: the second run's effect was kept";
+  EXPECT_EQ(found->launch, 1u);
+  repeats.apply(probe, m.device);
+  EXPECT_EQ(*reinterpret_cast<uint8_t*>(big), 7);
+  EXPECT_EQ(*reinterpret_cast<uint8_t*>(big + bytes - 1), 7);
+}
+
 TEST(RepeatedLaunches, FootprintsOfInputsThatKeepChangingAreDropped) {
   Memory m;
   RepeatedLaunches repeats;

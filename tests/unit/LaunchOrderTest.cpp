@@ -85,6 +85,28 @@ TEST(LaunchOrder, LiveLaunchesAreKeptForLaterOnes) {
   }
 }
 
+// Launches the detectors did not see (replays, launches run without them)
+// retire what their order leaves dead (Detector::retainLaunches): launch 0's
+// accesses (a write, an atomic) go unless kept live, and then still race
+// with a later launch unordered with them.
+TEST(LaunchOrder, LaunchesTheDetectorsDidNotSeeRetireDeadRecords) {
+  for (const std::string& detector : allDetectorNames())
+    for (bool keep : {false, true}) {
+      auto d = makeDetector(detector, {});
+      d->kernelBegin(launchInfo(0, {}, {}));
+      d->memory(access(AccessType::Write, 0x1000, 1));
+      d->memory(access(AccessType::Write, 0x2000, 2, /*atomic=*/true));
+      d->kernelEnd();
+      d->retainLaunches(keep ? std::vector<uint32_t>{0} : std::vector<uint32_t>{});  // launch 1, unseen
+      // (Launch 2 claims launch 0 live and unordered: only its records, kept or not, tell.)
+      d->kernelBegin(launchInfo(2, {0}, {0}));
+      d->memory(access(AccessType::Read, 0x1000, 1));
+      d->memory(access(AccessType::Write, 0x2000, 2));
+      d->kernelEnd();
+      EXPECT_EQ(d->races().races().size(), keep ? 2u : 0u) << detector << (keep ? ", kept" : ", retired");
+    }
+}
+
 using cudart::StreamOrder;
 
 // A programmatic dependent launch (KernelInfo::overlappedLaunch): launch 1 is

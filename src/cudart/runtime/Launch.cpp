@@ -2,6 +2,8 @@
 // and the launches that wait for the host (HostHandOff.h): such a launch is
 // suspended while the host goes on, the stream work issued meanwhile is
 // queued behind it, and both finish when the host next waits for the device.
+#include <malloc.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -169,6 +171,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   bool orderedAfterAll = order.unordered.empty() && !config.programmaticOverlap;
   if (replayRepeat(kernel, *sig, config, orderedAfterAll && !order_.mayRaceWithExistingStreams(uint32_t(record.index)), record,
                    f.repeat)) {
+    retainLiveLaunches(order.live);
     noteLaunchOrder(record, reinterpret_cast<uintptr_t>(stream));
     launches_.push_back(std::move(record));
     rewriteReportIfDue();  // (a program of repeated launches, killed, keeps them too)
@@ -178,9 +181,11 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
   if (f.repeat.racesOf) {  // (the detectors would see an earlier launch's events again)
     f.detectors.clear();
     f.before.clear();
+    retainLiveLaunches(order.live);
   } else {
     recordFootprint(kernel, record, f.repeat, f.fanout);
     if (record.checked && feed_) f.fanout.add(feed_.get());
+    else retainLiveLaunches(order.live);
   }
   f.ordered = std::make_unique<LaunchOrderSink>(f.fanout, uint32_t(record.index), std::move(order));
   auto run = [this, &f] {
@@ -209,6 +214,20 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     });
   }
   return finishLaunch(f);
+}
+
+// A launch the detectors do not see (a replay, one run without them, one not
+// selected): what they keep of earlier launches shrinks now to what its order
+// leaves live (Detector::retainLaunches), when no launch is in flight.
+void Runtime::retainLiveLaunches(const std::vector<uint32_t>& live) {
+  if (detectors_.empty() || suspended_ || !detectorsHoldLaunches_) return;
+  if (feed_) feed_->flush();
+  for (const auto& d : detectors_) d->retainLaunches(live);
+  detectorsHoldLaunches_ = !live.empty();
+  // The shadow's records went back to malloc's free lists, still resident:
+  // the program's own later allocations (FDTD3d's 212 MB output) would not
+  // reuse them. Once per checked launch, when nothing is left live.
+  if (live.empty()) malloc_trim(0);
 }
 
 bool Runtime::runAsTheRunningLaunch(InFlightLaunch& f, const std::function<bool()>& step) {
@@ -243,7 +262,10 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
   LaunchRecord& record = f.record;
   const sim::LaunchStats& stats = f.stats;
   const absl::Status& status = f.status;
-  if (record.checked && feed_) feed_->flush();  // the detectors are read below
+  if (record.checked && feed_) {
+    feed_->flush();  // the detectors are read below
+    detectorsHoldLaunches_ = true;
+  }
   record.figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - f.started).count();
   record.figures.warpInstructions = stats.warpInstructions;
   if (status.ok() && stats.launchedDependents)

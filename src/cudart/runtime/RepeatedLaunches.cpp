@@ -189,7 +189,8 @@ std::optional<RepeatedLaunches::Outcome> RepeatedLaunches::lookup(const Key& key
   hashState(probe);
   auto it = effects_.find({probe.keyHash, probe.stateHash});
   if (it == effects_.end() || !(it->second.key == key)) {
-    ++stats.misses;
+    // (A large effect's state seen again: its effect is kept this time.)
+    if (!largeEffectStates_.contains({probe.keyHash, probe.stateHash})) ++stats.misses;
     return std::nullopt;
   }
   stats.misses = 0;
@@ -327,8 +328,19 @@ void RepeatedLaunches::learn(const Key& key, const Probe& before, const sim::Dev
   for (size_t i = 0; i < after.ranges.size(); ++i)
     if (after.ranges[i].base != before.ranges[i].base || after.ranges[i].bytes != before.ranges[i].bytes) return;
   hashState(after);
-  Effect effect{key, {}, outcome};
+  uint64_t changed = 0;
   size_t chunk = 0;
+  for (const auto& r : after.ranges)
+    for (uint64_t offset = 0; offset < r.bytes; offset += kChunkBytes, ++chunk)
+      if (after.chunks[chunk] != before.chunks[chunk]) changed += std::min(kChunkBytes, r.bytes - offset);
+  std::pair<uint64_t, uint64_t> state{before.keyHash, before.stateHash};
+  if (storedBytes_ + changed > kMaxStoredBytes) return;
+  // A large effect is kept once its state came twice (the first repeat runs):
+  // FDTD3d's ping-pong launches, whose states never repeat, kept 0.6 GB of
+  // effects to the end, over its own 1.1 GB.
+  if (changed > kMaxEagerEffectBytes && largeEffectStates_.insert(state).second) return;
+  Effect effect{key, {}, outcome};
+  chunk = 0;
   for (const auto& r : after.ranges)
     for (uint64_t offset = 0; offset < r.bytes; offset += kChunkBytes, ++chunk) {
       if (after.chunks[chunk] == before.chunks[chunk]) continue;
@@ -336,7 +348,7 @@ void RepeatedLaunches::learn(const Key& key, const Probe& before, const sim::Dev
       effect.writes.push_back(Write{r.base + offset, now.size(), std::vector<uint8_t>(now.begin(), now.end())});
       storedBytes_ += now.size();
     }
-  auto [it, inserted] = effects_.try_emplace({before.keyHash, before.stateHash}, std::move(effect));
+  auto [it, inserted] = effects_.try_emplace(state, std::move(effect));
   // A checked run replaces an unchecked one: checked launches replay only checked runs.
   if (!inserted && outcome.checked && !it->second.outcome.checked) it->second = std::move(effect);
 }

@@ -121,6 +121,9 @@ class RepeatedLaunches {
   // than it saves), and effects are stored up to this many bytes in all.
   static constexpr uint64_t kMaxStateBytes = uint64_t(1) << 30;
   static constexpr uint64_t kMaxStoredBytes = uint64_t(512) << 20;
+  // An effect of more bytes is stored only when its launch's state comes a
+  // second time (largeEffectStates_): most big launches never repeat exactly.
+  static constexpr uint64_t kMaxEagerEffectBytes = uint64_t(16) << 20;
   static constexpr uint64_t kChunkBytes = 16 << 10;
   // Footprints are kept in 256-byte grains (cudaMalloc's alignment), so that
   // neighbouring small buffers, one read and one written, stay apart.
@@ -181,6 +184,8 @@ class RepeatedLaunches {
 
   std::map<uint64_t, KeyStats> keys_;                       // by key hash
   std::map<std::pair<uint64_t, uint64_t>, Effect> effects_;  // by (key hash, state hash)
+  // States whose launch left a large effect, not stored (kMaxEagerEffectBytes).
+  absl::flat_hash_set<std::pair<uint64_t, uint64_t>> largeEffectStates_;
   std::map<uint64_t, std::vector<FootprintEffect>> footprints_;  // by key hash
   std::multimap<uint64_t, std::pair<Key, uint64_t>> checkedRuns_;  // by key hash: (key, launch)
   const Effect* found_ = nullptr;

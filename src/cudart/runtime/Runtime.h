@@ -241,6 +241,7 @@ class Runtime {
   // it before releasing the launch does not hang without a word.
   void noteQueryBehindSuspended(cudaStream_t stream, cudaEvent_t event);
   std::shared_ptr<InFlightLaunch> suspended_;  // waits for the host
+  bool detectorsHoldLaunches_ = false;         // a checked launch ran since the last retainLiveLaunches({})
   struct DeferredWork {
     cudaStream_t stream;
     cudaEvent_t recorded;
@@ -273,6 +274,7 @@ class Runtime {
   // are its own (RepeatProbe::racesOf). `mayReplay` as for replayRepeat.
   bool takesRacesOf(KernelRecord& kernel, bool mayReplay, const LaunchRecord& record, RepeatProbe& repeat);
   void takeRaces(uint64_t twin, LaunchRecord& record) const;  // after such a launch ran
+  void retainLiveLaunches(const std::vector<uint32_t>& live);
   void learnRepeat(const KernelRecord& kernel, const RepeatProbe& repeat, const LaunchRecord& record,
                    const sim::LaunchStats& stats, const absl::Status& status);
   void recordFootprint(KernelRecord& kernel, const LaunchRecord& record, RepeatProbe& repeat, EventFanout& fanout);
