@@ -24,7 +24,6 @@ void LocksetDetector::kernelBegin(const KernelInfo& kernel) {
   finishedBlocks_ = 0;
   barriers_ = 0;
   namedBarriers_.clear();
-  filledSharedWords_.clear();
   races_.beginKernel(kernel.name);
 }
 
@@ -196,7 +195,6 @@ void LocksetDetector::memory(const MemoryEvent& event) {
   for (const auto& [key, r] : accesses) {
     History& h = shadow_.at(key);
     finished_.used(key);
-    if (h.empty() && (key >> 63)) filledSharedWords_[r.block].push_back(key);  // (a shared word: LocationKey)
     uint64_t heapBefore = h.heapRecords();
     keep(h, r);
     heapRecords_ += h.heapRecords() - heapBefore;
@@ -267,20 +265,6 @@ void LocksetDetector::barrier(const BarrierEvent& event) {
       t.lastBarrier = barriers_;
       if (whole) t.lastWholeBarrier = barriers_;
     }
-  if (taking >= threadsPerBlock_) {
-    // Check 1 now clears every earlier access of the block with any later one
-    // of its threads (both took part in this barrier), and only they access
-    // its shared words: their records can report nothing more (shared memory
-    // does not outlive the launch either), so they go, as at the block's end,
-    // keeping their room. A word's next accesses then meet only this
-    // interval's records. (As AccessHistory::barrier. Not when some threads
-    // exited: their accesses since their last barrier still race.)
-    if (auto filled = filledSharedWords_.find(event.block); filled != filledSharedWords_.end()) {
-      for (uint64_t key : filled->second)
-        if (History* h = shadow_.find(key)) h->clearKeepingRoom();
-      filled->second.clear();
-    }
-  }
   if (whole) return;
   NamedBarrier named{barriers_, event.threads};
   named.threads.insert(named.threads.end(), event.arrivers.begin(), event.arrivers.end());
@@ -326,7 +310,6 @@ void LocksetDetector::exit(const ExitEvent& event) {
   // sample walks every thread's held-lock list).
   if (finishedBlocks_++ % 64 == 0) sampleMetadata();
   namedBarriers_.erase(event.lanes.block);
-  filledSharedWords_.erase(event.lanes.block);
   finished_.dropSharedPages(shadow_, event.lanes.block, /*keepPages=*/false,
                             [&](const History& h) { heapRecords_ -= h.heapRecords(); });
 }

@@ -82,12 +82,6 @@ class LocksetDetector final : public Detector {
     Records lastWrites;
     Records reads;
     bool empty() const { return lastWrites.empty() && reads.empty(); }
-    // (erase() keeps a heap block: the next barrier interval's reads of a
-    // shared word need as many, where clear() freed it.)
-    void clearKeepingRoom() {
-      lastWrites.erase(lastWrites.begin(), lastWrites.end());
-      reads.erase(reads.begin(), reads.end());
-    }
     // Records held on the heap, for the metadata count.
     uint64_t heapRecords() const { return heapOf(lastWrites) + heapOf(reads); }
     static uint64_t heapOf(const Records& v) { return v.capacity() > 1 ? v.capacity() : 0; }  // (1: inline)
@@ -142,10 +136,6 @@ class LocksetDetector final : public Detector {
     std::vector<uint32_t> threads;
   };
   absl::flat_hash_map<uint32_t, std::vector<NamedBarrier>> namedBarriers_;
-  // Per block, its shared words that got a record since its last barrier of
-  // all its threads, which empties just them (emptying all its shared pages
-  // cost needle's 16-thread blocks a fifth of lockset's time).
-  absl::flat_hash_map<uint32_t, std::vector<uint64_t>> filledSharedWords_;
   DetectorStats stats_;
 };
 

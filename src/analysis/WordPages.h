@@ -10,7 +10,6 @@
 #include <array>
 #include <cstdint>
 #include <memory>
-#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 
@@ -59,23 +58,18 @@ class WordPages {
     }
     lastPage_ = nullptr;
   }
-  // Empties the words [firstKey, lastKey] (a block's shared memory, whose
-  // keys fill its pages alone), after dropped(value) for each word: frees
-  // their pages, or with `keepPages` empties each value keeping its room
-  // (Value::clearKeepingRoom(): the block's next barrier interval fills the
-  // same words). (FinishedBlocks::dropSharedPages.)
+  // Frees the pages that hold [firstKey, lastKey] (a block's shared memory,
+  // whose keys fill its pages alone), after dropped(value) for each word.
+  // (FinishedBlocks::dropSharedPages.)
   template <class F>
-  void erase(uint64_t firstKey, uint64_t lastKey, F&& dropped, bool keepPages) {
+  void erase(uint64_t firstKey, uint64_t lastKey, F&& dropped, bool /*keepPages*/) {
     for (uint64_t pageNo = firstKey >> kPageShift; pageNo <= lastKey >> kPageShift; ++pageNo) {
       auto it = pages_.find(pageNo);
       if (it == pages_.end()) continue;
-      for (Value& v : *it->second) {
-        dropped(std::as_const(v));
-        if (keepPages) v.clearKeepingRoom();
-      }
-      if (!keepPages) pages_.erase(it);
+      for (const Value& v : *it->second) dropped(v);
+      pages_.erase(it);
     }
-    if (!keepPages) lastPage_ = nullptr;
+    lastPage_ = nullptr;
   }
   // Empties it, keeping room for as many pages: the next launch most likely
   // touches as many words (a big table's clear() frees its slots).
