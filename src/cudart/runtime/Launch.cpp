@@ -219,15 +219,24 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
 // A launch the detectors do not see (a replay, one run without them, one not
 // selected): what they keep of earlier launches shrinks now to what its order
 // leaves live (Detector::retainLaunches), when no launch is in flight.
+// Each retain walks the detectors' shadow: it is done only when the launches
+// they hold records of that are live changed (a replay loop's live set
+// grows with each replay, which holds none).
 void Runtime::retainLiveLaunches(const std::vector<uint32_t>& live) {
-  if (detectors_.empty() || suspended_ || !detectorsHoldLaunches_) return;
+  if (detectors_.empty() || suspended_) return;
+  std::vector<uint32_t> seen;  // the live launches the detectors saw
+  for (uint32_t l : live)
+    if (l < launches_.size() && launches_[l].checked && !launches_[l].replayOf && !launches_[l].racesOf)
+      seen.push_back(l);
+  if (!detectorsHoldLaunches_ && seen == retainedLive_) return;
   if (feed_) feed_->flush();
-  for (const auto& d : detectors_) d->retainLaunches(live);
-  detectorsHoldLaunches_ = !live.empty();
+  for (const auto& d : detectors_) d->retainLaunches(seen);
+  detectorsHoldLaunches_ = false;
+  retainedLive_ = std::move(seen);
   // The shadow's records went back to malloc's free lists, still resident:
   // the program's own later allocations (FDTD3d's 212 MB output) would not
-  // reuse them. Once per checked launch, when nothing is left live.
-  if (live.empty()) malloc_trim(0);
+  // reuse them. Once, when nothing is left live.
+  if (retainedLive_.empty()) malloc_trim(0);
 }
 
 bool Runtime::runAsTheRunningLaunch(InFlightLaunch& f, const std::function<bool()>& step) {

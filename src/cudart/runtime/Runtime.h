@@ -241,7 +241,8 @@ class Runtime {
   // it before releasing the launch does not hang without a word.
   void noteQueryBehindSuspended(cudaStream_t stream, cudaEvent_t event);
   std::shared_ptr<InFlightLaunch> suspended_;  // waits for the host
-  bool detectorsHoldLaunches_ = false;         // a checked launch ran since the last retainLiveLaunches({})
+  bool detectorsHoldLaunches_ = false;         // a checked launch ran since the last retainLiveLaunches
+  std::vector<uint32_t> retainedLive_;         // what it kept
   struct DeferredWork {
     cudaStream_t stream;
     cudaEvent_t recorded;
