@@ -328,26 +328,27 @@ void RepeatedLaunches::learn(const Key& key, const Probe& before, const sim::Dev
   for (size_t i = 0; i < after.ranges.size(); ++i)
     if (after.ranges[i].base != before.ranges[i].base || after.ranges[i].bytes != before.ranges[i].bytes) return;
   hashState(after);
-  uint64_t changed = 0;
+  std::vector<sim::DeviceMemory::Range> changed;  // the chunks the launch changed
+  uint64_t changedBytes = 0;
   size_t chunk = 0;
   for (const auto& r : after.ranges)
     for (uint64_t offset = 0; offset < r.bytes; offset += kChunkBytes, ++chunk)
-      if (after.chunks[chunk] != before.chunks[chunk]) changed += std::min(kChunkBytes, r.bytes - offset);
+      if (after.chunks[chunk] != before.chunks[chunk]) {
+        changed.push_back({r.base + offset, std::min(kChunkBytes, r.bytes - offset)});
+        changedBytes += changed.back().bytes;
+      }
   std::pair<uint64_t, uint64_t> state{before.keyHash, before.stateHash};
-  if (storedBytes_ + changed > kMaxStoredBytes) return;
+  if (storedBytes_ + changedBytes > kMaxStoredBytes) return;
   // A large effect is kept once its state came twice (the first repeat runs):
   // FDTD3d's ping-pong launches, whose states never repeat, kept 0.6 GB of
   // effects to the end, over its own 1.1 GB.
-  if (changed > kMaxEagerEffectBytes && largeEffectStates_.insert(state).second) return;
+  if (changedBytes > kMaxEagerEffectBytes && largeEffectStates_.insert(state).second) return;
   Effect effect{key, {}, outcome};
-  chunk = 0;
-  for (const auto& r : after.ranges)
-    for (uint64_t offset = 0; offset < r.bytes; offset += kChunkBytes, ++chunk) {
-      if (after.chunks[chunk] == before.chunks[chunk]) continue;
-      absl::string_view now = bytesAt(r.base + offset, std::min(kChunkBytes, r.bytes - offset));
-      effect.writes.push_back(Write{r.base + offset, now.size(), std::vector<uint8_t>(now.begin(), now.end())});
-      storedBytes_ += now.size();
-    }
+  for (const auto& c : changed) {
+    absl::string_view now = bytesAt(c.base, c.bytes);
+    effect.writes.push_back(Write{c.base, now.size(), std::vector<uint8_t>(now.begin(), now.end())});
+  }
+  storedBytes_ += changedBytes;
   auto [it, inserted] = effects_.try_emplace(state, std::move(effect));
   // A checked run replaces an unchecked one: checked launches replay only checked runs.
   if (!inserted && outcome.checked && !it->second.outcome.checked) it->second = std::move(effect);
