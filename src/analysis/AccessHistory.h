@@ -373,6 +373,7 @@ class AccessHistory {
   int64_t recordHeapBytes() const { return recordHeap_; }
   void clear() {
     RecordHeapCharge charge(*this);
+    heldLaunches_.clear();
     shadow_.clear();
     clearStrongDevice();
     liveRecords_ = 0;
@@ -753,6 +754,12 @@ class AccessHistory {
   }
 
   uint32_t launch_ = 0;
+  // The launches whose records the shadow may hold. retain() walks the
+  // shadow only when one of them is no longer live (or a block's shared
+  // words may be left): StreamPriorities' four copies on two streams stay
+  // live together, and each launch's start walked (and expanded) every
+  // compressed page of the ones before, 35% of its run, each launch slower.
+  std::vector<uint32_t> heldLaunches_;
   uint32_t overlapped_ = UINT32_MAX;  // KernelInfo::overlappedLaunch
   std::vector<bool> published_;       // by block, this launch (notePublication())
   size_t compactReadsAt_ = compactReadsAtFromEnvironment();
@@ -774,12 +781,14 @@ class AccessHistory {
 };
 
 inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
+  retain(kernel.liveLaunches);  // (before the reset: finished_ still tells of the last launch's blocks)
   launch_ = kernel.launch;
   unordered_ = kernel.unorderedLaunches;
   overlapped_ = kernel.overlappedLaunch;
   finished_.reset(kernel);
   published_.assign(kernel.numBlocks(), false);
-  retain(kernel.liveLaunches);
+  if (std::find(heldLaunches_.begin(), heldLaunches_.end(), launch_) == heldLaunches_.end())
+    heldLaunches_.push_back(launch_);
 }
 
 inline void AccessHistory::retain(const std::vector<uint32_t>& liveLaunches) {
@@ -793,9 +802,13 @@ inline void AccessHistory::retain(const std::vector<uint32_t>& liveLaunches) {
     if (wasEmpty && !records.empty()) shadow_.filled();
   }
   clearStrongDevice();
-  auto live = [&](const PackedRecord& r) {
-    return std::find(liveLaunches.begin(), liveLaunches.end(), r.launch) != liveLaunches.end();
+  auto isLive = [&](uint32_t launch) {
+    return std::find(liveLaunches.begin(), liveLaunches.end(), launch) != liveLaunches.end();
   };
+  if (!finished_.sharedMayRemain() && std::all_of(heldLaunches_.begin(), heldLaunches_.end(), isLive))
+    return;  // nothing to drop
+  std::erase_if(heldLaunches_, [&](uint32_t launch) { return !isLive(launch); });
+  auto live = [&](const PackedRecord& r) { return isLive(r.launch); };
   liveRecords_ = 0;
   shadow_.forEachWord([&](uint64_t key, Records& records) {
     // Shared memory does not outlive its block.

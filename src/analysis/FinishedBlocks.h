@@ -33,6 +33,11 @@ class FinishedBlocks {
   uint32_t exitedIn(uint32_t block) const { return block < exited_.size() ? exited_[block] : 0; }
   // Every thread of the block has exited.
   bool finished(uint32_t block) const { return block < exited_.size() && exited_[block] >= threadsPerBlock_; }
+  // Whether some block that used shared memory may still have records of it:
+  // a block that did not finish (a launch that stopped early) keeps them.
+  bool sharedMayRemain() const {
+    return anyShared_ && std::any_of(exited_.begin(), exited_.end(), [&](uint32_t n) { return n < threadsPerBlock_; });
+  }
   // True when `event` is the exit of the block's last thread.
   bool finishes(const ExitEvent& event) {
     uint32_t b = event.lanes.block;

@@ -19,7 +19,7 @@ void LocksetDetector::kernelBegin(const KernelInfo& kernel) {
   threadsPerBlock_ = kernel.threadsPerBlock();
   warpsPerBlock_ = kernel.warpsPerBlock();
   threads_.clearKeepingRoom();
-  keepLiveLaunches(kernel);
+  keepLiveLaunches(kernel);  // (before the reset: finished_ still tells of the last launch's blocks)
   finished_.reset(kernel);
   finishedBlocks_ = 0;
   barriers_ = 0;
@@ -101,15 +101,24 @@ void LocksetDetector::keepLiveLaunches(const KernelInfo& kernel) {
   unordered_ = kernel.unorderedLaunches;
   overlapped_ = kernel.overlappedLaunch;
   retainLaunches(kernel.liveLaunches);
+  if (std::find(heldLaunches_.begin(), heldLaunches_.end(), launch_) == heldLaunches_.end())
+    heldLaunches_.push_back(launch_);
 }
 
+// (Walks the shadow only when a launch it holds records of is no longer
+// live, or a block's shared words may be left: AccessHistory::retain.)
 void LocksetDetector::retainLaunches(const std::vector<uint32_t>& live) {
   if (live.empty()) {
     shadow_.clearKeepingRoom();
     heapRecords_ = 0;
+    heldLaunches_.clear();
     return;
   }
-  auto gone = [&](const Record& r) { return std::find(live.begin(), live.end(), r.launch) == live.end(); };
+  auto isLive = [&](uint32_t launch) { return std::find(live.begin(), live.end(), launch) != live.end(); };
+  if (!finished_.sharedMayRemain() && std::all_of(heldLaunches_.begin(), heldLaunches_.end(), isLive))
+    return;
+  std::erase_if(heldLaunches_, [&](uint32_t launch) { return !isLive(launch); });
+  auto gone = [&](const Record& r) { return !isLive(r.launch); };
   shadow_.forEachWord(
       [&](uint64_t key, History& h) {
         if (h.empty()) return;

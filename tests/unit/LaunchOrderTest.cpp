@@ -107,6 +107,51 @@ TEST(LaunchOrder, LaunchesTheDetectorsDidNotSeeRetireDeadRecords) {
     }
 }
 
+// A launch's start walks the shadow only when a launch it holds records of
+// is no longer live (AccessHistory::retain): launch 0's write survives
+// launch 1's start (live, no walk), goes at launch 2's (dead), and does not
+// come back when launch 3 claims it live and unordered; kept live all
+// along, it races with launch 3's read.
+TEST(LaunchOrder, ARecordSurvivesStartsWhereItsLaunchIsLiveAndGoesAtTheFirstWhereNot) {
+  for (const std::string& detector : allDetectorNames())
+    for (bool keep : {false, true}) {
+      auto d = makeDetector(detector, {});
+      d->kernelBegin(launchInfo(0, {}, {}));
+      d->memory(access(AccessType::Write, 0x1000, 1));
+      d->kernelEnd();
+      d->kernelBegin(launchInfo(1, {0}, {}));
+      d->memory(access(AccessType::Write, 0x2000, 1));
+      d->kernelEnd();
+      d->kernelBegin(launchInfo(2, keep ? std::vector<uint32_t>{0, 1} : std::vector<uint32_t>{1}, {}));
+      d->memory(access(AccessType::Write, 0x3000, 1));
+      d->kernelEnd();
+      d->kernelBegin(launchInfo(3, {0, 1, 2}, {0}));
+      d->memory(access(AccessType::Read, 0x1000, 1));
+      d->kernelEnd();
+      EXPECT_EQ(d->races().races().size(), keep ? 1u : 0u) << detector << (keep ? ", kept" : ", retired");
+    }
+}
+
+// A block that did not finish (its launch stopped early: no exit events)
+// leaves its shared words' records; the next launch's start drops them even
+// when every launch stays live (shared memory does not outlive its launch).
+TEST(LaunchOrder, SharedWordsOfABlockThatDidNotFinishGoAtTheNextLaunch) {
+  for (const std::string& detector : allDetectorNames()) {
+    auto d = makeDetector(detector, {});
+    d->kernelBegin(launchInfo(0, {}, {}));
+    MemoryEvent write = access(AccessType::Write, 0x10, 1);
+    write.space = MemorySpace::Shared;
+    d->memory(write);
+    d->kernelEnd();
+    d->kernelBegin(launchInfo(1, {0}, {0}));
+    MemoryEvent read = access(AccessType::Read, 0x10, 1);
+    read.space = MemorySpace::Shared;
+    d->memory(read);
+    d->kernelEnd();
+    EXPECT_TRUE(d->races().races().empty()) << detector;
+  }
+}
+
 using cudart::StreamOrder;
 
 // A programmatic dependent launch (KernelInfo::overlappedLaunch): launch 1 is
