@@ -219,9 +219,10 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
 // A launch the detectors do not see (a replay, one run without them, one not
 // selected): what they keep of earlier launches shrinks now to what its order
 // leaves live (Detector::retainLaunches), when no launch is in flight.
-// Each retain walks the detectors' shadow: it is done only when the launches
-// they hold records of that are live changed (a replay loop's live set
-// grows with each replay, which holds none).
+// Each retain flushes the feed (and a detector walks its shadow when a launch
+// it holds records of died): it is done only when the launches they saw that
+// are live changed (a replay loop's live set grows with each replay, which
+// holds none).
 void Runtime::retainLiveLaunches(const std::vector<uint32_t>& live) {
   if (detectors_.empty() || suspended_) return;
   std::vector<uint32_t> seen;  // the live launches the detectors saw
