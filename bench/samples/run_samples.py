@@ -197,6 +197,31 @@ def write_markdown(out, rows, args, old):
         b = f" {prev['verdict']} ({prev['cpu']:.1f} s) |" if prev else (" |" if old else "")
         out.write(f"| {r['dir']} | {r['verdict']} |{b} {r['cpu']:.1f} | {r['rc']} | {r['status']} | "
                   f"{r['launches']} | {r['races']} | {r['reason']} |\n")
+    if old:
+        out.write("\n## Changes against the earlier run\n\n")
+        out.write("".join(f"* {line}\n" for line in changes(rows, old)) or "none\n")
+
+
+# Slower or faster by this factor (and a second) counts as a change: the
+# machine's noise on one run is well within it. (StreamPriorities went from
+# 33 to 53 s between two full runs, 18 rounds apart, with no one looking.)
+TIME_CHANGE = 1.5
+
+
+def changes(rows, old):
+    """Lines naming each sample whose verdict, race count or CPU time changed."""
+    lines = []
+    for r in rows:
+        prev = old.get(r["name"])
+        if not prev:
+            continue
+        if (prev["verdict"], str(prev["races"])) != (r["verdict"], str(r["races"])):
+            lines.append(f"{r['name']}: {prev['verdict']} ({prev['races']} races) -> {r['verdict']} ({r['races']} races)")
+        elif r["verdict"] in ("PASS", "RACES") and prev["verdict"] in ("PASS", "RACES"):
+            a, b = prev["cpu"], r["cpu"]
+            if b > TIME_CHANGE * a + 1 or a > TIME_CHANGE * b + 1:
+                lines.append(f"{r['name']}: CPU {a:.1f} -> {b:.1f} s ({'slower' if b > a else 'faster'})")
+    return lines
 
 
 def main():
@@ -256,6 +281,9 @@ def main():
         write_tsv(args.tsv, rows)
     old = read_tsv(args.compare) if args.compare else None
     write_markdown(sys.stdout if args.output == "-" else open(args.output, "w"), rows, args, old)
+    if old:  # (said on the terminal too: a change should not wait for someone to read the table)
+        for line in changes(rows, old):
+            print(f"changed: {line}", file=sys.stderr)
     return 0
 
 
