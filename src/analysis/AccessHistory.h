@@ -23,6 +23,7 @@
 #include "analysis/AccessRecord.h"
 #include "analysis/AlikeRecordSkip.h"
 #include "analysis/FinishedBlocks.h"
+#include "analysis/HeldLaunches.h"
 #include "analysis/RecordOrder.h"
 #include "analysis/ShadowPages.h"
 #include "analysis/WarpReads.h"
@@ -754,12 +755,7 @@ class AccessHistory {
   }
 
   uint32_t launch_ = 0;
-  // The launches whose records the shadow may hold. retain() walks the
-  // shadow only when one of them is no longer live (or a block's shared
-  // words may be left): StreamPriorities' four copies on two streams stay
-  // live together, and each launch's start walked (and expanded) every
-  // compressed page of the ones before, 35% of its run, each launch slower.
-  std::vector<uint32_t> heldLaunches_;
+  HeldLaunches heldLaunches_;  // retain() walks the shadow only when one died
   uint32_t overlapped_ = UINT32_MAX;  // KernelInfo::overlappedLaunch
   std::vector<bool> published_;       // by block, this launch (notePublication())
   size_t compactReadsAt_ = compactReadsAtFromEnvironment();
@@ -787,8 +783,7 @@ inline void AccessHistory::beginLaunch(const KernelInfo& kernel) {
   overlapped_ = kernel.overlappedLaunch;
   finished_.reset(kernel);
   published_.assign(kernel.numBlocks(), false);
-  if (std::find(heldLaunches_.begin(), heldLaunches_.end(), launch_) == heldLaunches_.end())
-    heldLaunches_.push_back(launch_);
+  heldLaunches_.add(launch_);
 }
 
 inline void AccessHistory::retain(const std::vector<uint32_t>& liveLaunches) {
@@ -802,13 +797,8 @@ inline void AccessHistory::retain(const std::vector<uint32_t>& liveLaunches) {
     if (wasEmpty && !records.empty()) shadow_.filled();
   }
   clearStrongDevice();
-  auto isLive = [&](uint32_t launch) {
-    return std::find(liveLaunches.begin(), liveLaunches.end(), launch) != liveLaunches.end();
-  };
-  if (!finished_.sharedMayRemain() && std::all_of(heldLaunches_.begin(), heldLaunches_.end(), isLive))
-    return;  // nothing to drop
-  std::erase_if(heldLaunches_, [&](uint32_t launch) { return !isLive(launch); });
-  auto live = [&](const PackedRecord& r) { return isLive(r.launch); };
+  if (!heldLaunches_.retire(liveLaunches) && !finished_.sharedMayRemain()) return;  // nothing to drop
+  auto live = [&](const PackedRecord& r) { return HeldLaunches::isLive(liveLaunches, r.launch); };
   liveRecords_ = 0;
   shadow_.forEachWord([&](uint64_t key, Records& records) {
     // Shared memory does not outlive its block.

@@ -101,12 +101,11 @@ void LocksetDetector::keepLiveLaunches(const KernelInfo& kernel) {
   unordered_ = kernel.unorderedLaunches;
   overlapped_ = kernel.overlappedLaunch;
   retainLaunches(kernel.liveLaunches);
-  if (std::find(heldLaunches_.begin(), heldLaunches_.end(), launch_) == heldLaunches_.end())
-    heldLaunches_.push_back(launch_);
+  heldLaunches_.add(launch_);
 }
 
 // (Walks the shadow only when a launch it holds records of is no longer
-// live, or a block's shared words may be left: AccessHistory::retain.)
+// live, or a block's shared words may be left: HeldLaunches.)
 void LocksetDetector::retainLaunches(const std::vector<uint32_t>& live) {
   if (live.empty()) {
     shadow_.clearKeepingRoom();
@@ -114,11 +113,8 @@ void LocksetDetector::retainLaunches(const std::vector<uint32_t>& live) {
     heldLaunches_.clear();
     return;
   }
-  auto isLive = [&](uint32_t launch) { return std::find(live.begin(), live.end(), launch) != live.end(); };
-  if (!finished_.sharedMayRemain() && std::all_of(heldLaunches_.begin(), heldLaunches_.end(), isLive))
-    return;
-  std::erase_if(heldLaunches_, [&](uint32_t launch) { return !isLive(launch); });
-  auto gone = [&](const Record& r) { return !isLive(r.launch); };
+  if (!heldLaunches_.retire(live) && !finished_.sharedMayRemain()) return;
+  auto gone = [&](const Record& r) { return !HeldLaunches::isLive(live, r.launch); };
   shadow_.forEachWord(
       [&](uint64_t key, History& h) {
         if (h.empty()) return;

@@ -19,6 +19,7 @@
 #include "absl/container/inlined_vector.h"
 #include "analysis/Detector.h"
 #include "analysis/FinishedBlocks.h"
+#include "analysis/HeldLaunches.h"
 #include "analysis/ThreadClocks.h"
 #include "analysis/WordPages.h"
 
@@ -106,7 +107,7 @@ class LocksetDetector final : public Detector {
   void keepLiveLaunches(const KernelInfo& kernel);
 
   uint32_t launch_ = 0;
-  std::vector<uint32_t> heldLaunches_;  // launches whose records the shadow may hold
+  HeldLaunches heldLaunches_;  // launches whose records the shadow may hold
   std::vector<uint32_t> unordered_;
   uint32_t overlapped_ = UINT32_MAX;  // KernelInfo::overlappedLaunch
   uint32_t threadsPerBlock_ = 1;
