@@ -106,13 +106,20 @@ class CompressedPage {
    public:
     uint32_t recordsPerWord() const { return 4u >> std::countr_zero(uint32_t(fieldBytes_)); }  // (1, 2, 4: no division)
     uint64_t heapBytes() const { return fields_ ? sizeof(Fields) : 0; }
+    // (A word of one record, most pages, skips the array: its 128 bytes
+    // were zeroed at each call, half of what checking a fit cost.)
     void wordRecords(uint32_t word, Records& out) const {
+      if (recordsPerWord() == 1) {
+        out.push_back(record(4 * word));
+        return;
+      }
       PackedRecord records[4];
       uint32_t n = expand(word, records);
       out.insert(out.end(), records, records + n);
     }
     // r[from...] are this layer's records of `word`.
     bool holdsFrom(uint32_t word, const Records& r, size_t from) const {
+      if (recordsPerWord() == 1) return r[from] == record(4 * word);
       PackedRecord records[4];
       uint32_t n = expand(word, records);
       for (uint32_t j = 0; j < n; ++j)
@@ -121,6 +128,9 @@ class CompressedPage {
     }
     // One layer, the records from `from` on of each word that its pattern holds.
     static std::optional<Layer> fit(const std::array<Records, kWords>& words, size_t from);
+    // fit()'s table of an element's fields, from slot(0..slots) (`field`: slot 0's).
+    template <class SlotFn>
+    bool fitFields(SlotFn&& slot, uint32_t slots, uint32_t fieldsPerElement, uint32_t field);
     const PackedRecord& pattern() const { return pattern_; }
     // A plain-read layer of one field an element: `o` is then the same
     // but for its reader (block, thread, clock and events).
@@ -450,36 +460,45 @@ inline std::optional<CompressedPage::Layer> CompressedPage::Layer::fit(const std
   c.elementBytes_ = elementBytes;
   c.fieldBytes_ = fieldBytes;
   c.firstOffset_ = layout->firstOffset;
-  // The field table is filled on the stack and goes to the heap only when
-  // the fields differ (most elements are one access: no table).
   uint32_t fieldsPerElement = elementBytes / fieldBytes;
-  // (Made only for elements of several fields: most fits zeroed its 192
-  // bytes for nothing, 0.3% of a Jacobi step's run.)
-  std::optional<Fields> fields;
-  if (fieldsPerElement > 1) fields.emplace();
-  uint32_t field = layout->firstOffset / fieldBytes;  // of slot s, counted up without a division
-  for (uint32_t s = 0; s < slots; ++s, field = field + 1 == fieldsPerElement ? 0 : field + 1) {
-    const PackedRecord& r = slot(s);
-    uint32_t warpStep = r.thread / 32 - first.thread / 32;
-    if (warpStep > 1) return std::nullopt;
-    if (warpStep) c.nextWarpSeq_ = seqOf(r);
-    if (fieldsPerElement == 1) continue;
-    fields->pc[field] = r.pc;
-    fields->source[field] = r.source;
-    fields->seq[warpStep][field] = seqOf(r);
-  }
-  // Fields of one instruction and event (an 8-byte access) need no table.
   if (fieldsPerElement > 1) {
-    bool uniform = true;
-    for (uint32_t k = 0; k < fieldsPerElement; ++k)
-      uniform = uniform && fields->pc[k] == first.pc && fields->source[k] == first.source &&
-                fields->seq[0][k] == seqOf(first) && fields->seq[1][k] == fields->seq[1][0];
-    if (uniform) c.nextWarpSeq_ = fields->seq[1][0];
-    else c.fields_ = std::make_unique<Fields>(*fields);
+    if (!c.fitFields(slot, slots, fieldsPerElement, layout->firstOffset / fieldBytes)) return std::nullopt;
+  } else {
+    for (uint32_t s = 0; s < slots; ++s) {
+      uint32_t warpStep = slot(s).thread / 32 - first.thread / 32;
+      if (warpStep > 1) return std::nullopt;
+      if (warpStep) c.nextWarpSeq_ = seqOf(slot(s));
+    }
   }
   for (uint32_t i = 0; i < kWords; ++i)
     if (!c.holdsFrom(i, words[i], from)) return std::nullopt;
   return c;
+}
+
+// The field table is filled on the stack and goes to the heap only when the
+// fields differ (an 8-byte access of two words needs none). (Apart from
+// fit(): a table on fit()'s stack was zeroed at every fit, most of them of
+// one field an element, 7% of fitting a streamed page.)
+template <class SlotFn>
+bool CompressedPage::Layer::fitFields(SlotFn&& slot, uint32_t slots, uint32_t fieldsPerElement, uint32_t field) {
+  const PackedRecord& first = slot(0);
+  Fields fields;
+  for (uint32_t s = 0; s < slots; ++s, field = field + 1 == fieldsPerElement ? 0 : field + 1) {
+    const PackedRecord& r = slot(s);
+    uint32_t warpStep = r.thread / 32 - first.thread / 32;
+    if (warpStep > 1) return false;
+    if (warpStep) nextWarpSeq_ = seqOf(r);
+    fields.pc[field] = r.pc;
+    fields.source[field] = r.source;
+    fields.seq[warpStep][field] = seqOf(r);
+  }
+  bool uniform = true;
+  for (uint32_t k = 0; k < fieldsPerElement; ++k)
+    uniform = uniform && fields.pc[k] == first.pc && fields.source[k] == first.source &&
+              fields.seq[0][k] == seqOf(first) && fields.seq[1][k] == fields.seq[1][0];
+  if (uniform) nextWarpSeq_ = fields.seq[1][0];
+  else fields_ = std::make_unique<Fields>(fields);
+  return true;
 }
 
 }  // namespace predatar
