@@ -21,6 +21,7 @@ Steps, each skipped when its output exists under --work:
 Usage: run_indigo3.py --suite INDIGO3 --work DIR --predatar PREDATAR [--per-class 4] [--seed 1]
                       [--input inputs/undirect_rand_neighbors_500n_1000e.egr] [--cpu-limit 120]
                       [-j 2] [--tsv OUT.tsv] [--output OUT.md]
+       run_indigo3.py --reuse RUN.tsv [--output OUT.md]   (the tables of a recorded run)
 """
 import argparse
 import concurrent.futures
@@ -116,9 +117,10 @@ def verdicts(row):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--suite", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--predatar", required=True)
+    parser.add_argument("--suite")
+    parser.add_argument("--work")
+    parser.add_argument("--predatar")
+    parser.add_argument("--reuse", help="a --tsv of an earlier run: table it, run nothing")
     parser.add_argument("--per-class", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--input", default="inputs/undirect_rand_neighbors_500n_1000e.egr")
@@ -128,6 +130,11 @@ def main():
     parser.add_argument("--tsv")
     parser.add_argument("--output")
     args = parser.parse_args()
+    if args.reuse:
+        args.tsv = None
+        return write(args, read_tsv(args.reuse))
+    if not (args.suite and args.work and args.predatar):
+        parser.error("--suite, --work and --predatar are needed to run (or --reuse RUN.tsv)")
     suite, work = Path(args.suite).resolve(), Path(args.work).resolve()
     args.predatar = str(Path(args.predatar).resolve())
     args.logs = str(work / "logs")
@@ -161,6 +168,20 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(args.j) as pool:
         rows = list(pool.map(run_code, zip(sources, built)))
     write(args, rows)
+
+
+def read_tsv(path):
+    """The rows a --tsv holds, with each detector's verdict."""
+    lines = Path(path).read_text().splitlines()
+    columns = lines[0].split("\t")
+    rows = []
+    for line in lines[1:]:
+        row = dict(zip(columns, line.split("\t")))
+        for d in DETECTORS:
+            row[d] = int(row[d]) if row.get(d) else 0
+            row[f"{d}_verdict"] = "race" if row[d] else "none"
+        rows.append(row)
+    return rows
 
 
 def write(args, rows):
