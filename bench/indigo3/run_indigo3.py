@@ -11,7 +11,7 @@ hang by design, which says nothing of race detection.
 
 Steps, each skipped when its output exists under --work:
   1. generate the CUDA codes (the suite's scripts/generate_codes.py, with a configuration of our
-     own: every bug, pattern and option, int data) into WORK/codes;
+     own: every bug, pattern and option, the data types of --types) into WORK/codes;
   2. pick up to --per-class codes of each algorithm and label (seeded), and build each with
      `nvcc -O3 -arch=sm_75 -cudart shared -lineinfo`. CUDA 13 dropped cudaDeviceProp's clockRate
      and memoryClockRate, which the suite's headers print; the build uses a copy of its lib/
@@ -40,12 +40,12 @@ DETECTORS = ["gwcp", "hb", "lockset"]
 RACE_BUGS = {"RaceBug", "SyncBug"}
 # (The suite's reader starts after a line holding "**/", and prefers ./codeGen/configure.txt:
 # generation runs in WORK/codes, where there is none.)
-CONFIGURATION = """/* our configuration: every bug, pattern and option, int data **/
+CONFIGURATION = """/* our configuration: every bug, pattern and option; the data types asked for **/
 CODE:
     bug:        {all}
     pattern:    {all}
     option:     {all}
-    dataType:   {IntType}
+    dataType:   {%s}
 """
 
 
@@ -62,12 +62,12 @@ def label_of(name):
     return None
 
 
-def generate(suite, codes):
+def generate(suite, codes, types):
     if codes.exists() and any(codes.rglob("*.cu")):
         return
     codes.mkdir(parents=True, exist_ok=True)
     configuration = codes / "configure.txt"
-    configuration.write_text(CONFIGURATION)
+    configuration.write_text(CONFIGURATION % types)
     templates = sorted((suite / "codeGen" / "cuda").glob("*/*.idg"))
     print(f"generating from {len(templates)} templates", flush=True)
     for template in templates:
@@ -122,6 +122,8 @@ def main():
     parser.add_argument("--predatar")
     parser.add_argument("--reuse", help="a --tsv of an earlier run: table it, run nothing")
     parser.add_argument("--per-class", type=int, default=4)
+    parser.add_argument("--types", default="IntType",
+                        help="Indigo3's data types to generate, comma-separated (IntType, FloatType, ...)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--input", default="inputs/undirect_rand_neighbors_500n_1000e.egr")
     parser.add_argument("--cpu-limit", type=int, default=120)
@@ -141,7 +143,7 @@ def main():
     (work / "logs").mkdir(parents=True, exist_ok=True)
     bins = work / "bin"
     bins.mkdir(parents=True, exist_ok=True)
-    generate(suite, work / "codes")
+    generate(suite, work / "codes", args.types)
     sources = pick(work / "codes", args.per_class, args.seed)
     lib = patched_lib(suite, work)
     print(f"building {len(sources)} codes", flush=True)

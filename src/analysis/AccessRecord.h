@@ -26,10 +26,12 @@ struct AccessRecord {
   // MemoryEvent::beforeDependencyWait: unordered with KernelInfo::overlappedLaunch
   // (of the access being checked; records do not keep it).
   bool beforeDependencyWait = false;
+  // MemoryEvent::unchangedWrites, of the access being checked (for its report; records do not keep it).
+  bool unchanged = false;
 
   bool writes() const { return type != AccessType::Read; }
   bool sameThread(const AccessRecord& o) const { return block == o.block && thread == o.thread; }
-  Access access() const { return Access{block, thread, type, strong, isVolatile, scope, origin, launch}; }
+  Access access() const { return Access{block, thread, type, strong, isVolatile, scope, origin, launch, unchanged}; }
   bool overlaps(const AccessRecord& o) const { return bytes & o.bytes; }
 
   PackedRecord packed() const {

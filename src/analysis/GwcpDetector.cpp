@@ -157,6 +157,7 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
   record.block = t.block;
   record.thread = t.thread;
   record.beforeDependencyWait = (event.beforeDependencyWait >> lane) & 1;
+  record.unchanged = (event.unchangedWrites >> lane) & 1;
   std::vector<HeldLock>* held = t.locksHeld ? heldBy(t.block, t.thread) : nullptr;
   auto ordered = [&t](const AccessRecord& r) { return t.orderedByWcp(r.block, r.thread, r.clock, r.origin.seq); };
   // Rule (i) for every word first: a conflict on any word orders the whole access.

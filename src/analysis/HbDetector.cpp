@@ -29,6 +29,7 @@ void HbDetector::memory(const MemoryEvent& event) {
     record.thread = event.lanes.warp * kWarpSize + lane;
     record.clock = t.now;
     record.beforeDependencyWait = (event.beforeDependencyWait >> lane) & 1;
+    record.unchanged = (event.unchangedWrites >> lane) & 1;
     t.noteHbClock(event.origin.seq & PackedRecord::kSeqMask);
     auto ordered = [&t](const AccessRecord& r) { return t.orderedByHb(r.block, r.thread, r.clock, r.origin.seq); };
     forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t bytes) {

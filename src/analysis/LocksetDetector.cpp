@@ -127,6 +127,12 @@ void LocksetDetector::retainLaunches(const std::vector<uint32_t>& live) {
       [](const History& h) { return h.empty(); });
 }
 
+namespace {
+Access reportedAccess(const LocksetDetector::Record& r) {
+  return Access{r.block, r.thread, r.type, r.strong, r.isVolatile, r.scope, r.origin, r.launch, r.unchanged};
+}
+}  // namespace
+
 void LocksetDetector::compareAcrossLaunches(uint64_t key, const Record& earlier, const Record& later) {
   bool overlapping = later.beforeDependencyWait && earlier.launch == overlapped_;
   if (!overlapping && std::find(unordered_.begin(), unordered_.end(), earlier.launch) == unordered_.end()) return;
@@ -134,10 +140,7 @@ void LocksetDetector::compareAcrossLaunches(uint64_t key, const Record& earlier,
   if (earlier.strong && later.strong && earlier.scope != Scope::Block && later.scope != Scope::Block) return;
   LocationKey where = locationOf(key);
   races_.add(where.space, where.sharedBlock, where.address,
-             Access{earlier.block, earlier.thread, earlier.type, earlier.strong, earlier.isVolatile, earlier.scope,
-                    earlier.origin, earlier.launch},
-             Access{later.block, later.thread, later.type, later.strong, later.isVolatile, later.scope, later.origin,
-                    later.launch});
+             reportedAccess(earlier), reportedAccess(later));
 }
 
 // Each lane of a read record is compared as its own thread.
@@ -160,10 +163,7 @@ void LocksetDetector::compareLane(uint64_t key, const Record& earlier, const Rec
   if (sameInstruction ? (earlier.writes() && later.writes()) : races(earlier, later)) {
     LocationKey where = locationOf(key);
     races_.add(where.space, where.sharedBlock, where.address,
-               Access{earlier.block, earlier.thread, earlier.type, earlier.strong, earlier.isVolatile, earlier.scope,
-                      earlier.origin, earlier.launch},
-               Access{later.block, later.thread, later.type, later.strong, later.isVolatile, later.scope, later.origin,
-                      later.launch});
+               reportedAccess(earlier), reportedAccess(later));
   }
 }
 
@@ -195,6 +195,7 @@ void LocksetDetector::memory(const MemoryEvent& event) {
       r.launch = launch_;
       r.beforeDependencyWait = bool((event.beforeDependencyWait >> lane) & 1);
       r.lanes = LaneMask(1) << lane;
+      r.unchanged = (event.unchangedWrites >> lane) & 1;
     });
   });
   for (const auto& [key, r] : accesses) {

@@ -120,6 +120,10 @@ struct MemoryEvent {
   // Lanes of a programmatic dependent launch whose global access comes before
   // their griddepcontrol.wait: unordered with KernelInfo::overlappedLaunch.
   LaneMask beforeDependencyWait = 0;
+  // Lanes of a store that left every byte it wrote as it was (it wrote the
+  // value the location already held): a race report says so, since such
+  // same-value stores are what programmers most often take for benign.
+  LaneMask unchangedWrites = 0;
 };
 
 // A barrier of one block: __syncthreads, bar.sync and bar.red wait at it

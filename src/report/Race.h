@@ -33,6 +33,7 @@ struct Access {
   Scope scope = Scope::Device;
   Origin origin;
   uint32_t launch = 0;  // KernelInfo::launch of the access's launch (another one for a race between launches)
+  bool unchanged = false;  // a write that stored what the location held (MemoryEvent::unchangedWrites)
 
   uint32_t warp() const { return thread / kWarpSize; }
   uint32_t lane() const { return thread % kWarpSize; }

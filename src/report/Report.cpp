@@ -81,6 +81,15 @@ std::string volatileNote(const Race& race) {
 std::vector<std::string> raceNotes(const KernelInfo& kernel, const Race& race) {
   std::vector<std::string> notes;
   if (race.first.isVolatile && race.second.isVolatile) notes.push_back(volatileNote(race));
+  for (const Access* a : {&race.first, &race.second}) {
+    if (!a->unchanged || !a->writes()) continue;
+    ResolvedAccess at = resolve(kernel, *a);
+    notes.push_back(fmt::format(
+        "the write by block {} thread {} stored the value the location already held (it changed nothing in this "
+        "run); unordered same-value stores still race under the CUDA memory model: make them atomic, or let one "
+        "thread store",
+        dim(at.blockIndex), dim(at.threadIndex)));
+  }
   if (race.missingFence) {
     Access flag;
     flag.origin = race.missingFence.at;

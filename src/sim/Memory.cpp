@@ -295,7 +295,7 @@ void emitLaneAccess(Ctx& x, const LaneAccess& acc, AccessType type, uint32_t byt
 namespace {
 
 void emitMemory(Ctx& x, const Instr& in, const Access& acc, AccessType type, uint32_t bytes, AtomicOp op,
-                LaneMask lockLanes = 0) {
+                LaneMask lockLanes = 0, LaneMask unchangedWrites = 0) {
   Launch& L = *x.L;
   if (L.initShadow) checkGlobalInit(x, acc.globalMask, acc.addr, bytes, type, x.pc);
   if (!L.eventsConsumed) return;
@@ -318,6 +318,7 @@ void emitMemory(Ctx& x, const Instr& in, const Access& acc, AccessType type, uin
     forLanes(mask, [&](uint32_t l) { ev.address[l] = acc.addr[l]; });
     ev.origin = L.origin(x.pc);
     if (s == 0) ev.beforeDependencyWait = beforeDependencyWait(x, mask);
+    ev.unchangedWrites = unchangedWrites & mask;
     L.sink.memory(ev);
   }
 }
@@ -412,6 +413,7 @@ void execSt(Ctx& x, const Instr& in, uint32_t m) {
   if (!resolve(x, in, m, total, acc, "store")) return;
   uint32_t evMask = acc.globalMask | acc.sharedMask;
   if (evMask && isRelease(in.sem)) emitFence(x, evMask, toEventScope(in.scope));
+  LaneMask changed = 0;  // lanes that changed some byte (MemoryEvent::unchangedWrites)
   for (uint32_t k = 0; k < in.vec; ++k) {
     const uint64_t* s = S(x, in.src[k]);
     uint64_t changes = 0;
@@ -421,6 +423,7 @@ void execSt(Ctx& x, const Instr& in, uint32_t m) {
         uint32_t old, v = uint32_t(s[l]);
         std::memcpy(&old, p, 4);
         changes += old != v;
+        changed |= LaneMask(old != v) << l;
         std::memcpy(p, &v, 4);
       });
       x.L->memoryChanges += changes;
@@ -428,14 +431,16 @@ void execSt(Ctx& x, const Instr& in, uint32_t m) {
     }
     forLanes(m, [&](uint32_t l) {
       uint8_t* p = acc.ptr[l] + k * size;
-      changes += storeChanges(p, size, s[l]);
+      bool changes_ = storeChanges(p, size, s[l]);
+      changes += changes_;
+      changed |= LaneMask(changes_) << l;
       storeBits(p, size, s[l]);
     });
     x.L->memoryChanges += changes;
   }
   if (evMask) {
     x.L->locks.access(x.W->firstThread, evMask);
-    emitMemory(x, in, acc, AccessType::Write, total, AtomicOp::None);
+    emitMemory(x, in, acc, AccessType::Write, total, AtomicOp::None, 0, m & ~changed);
   }
 }
 

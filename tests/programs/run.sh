@@ -10,7 +10,8 @@
 # lines of NAME.cu listed in NAME.races ("LINE" per line; no file: no races,
 # and predatar must exit 0, or the status in NAME.status). NAME.replays: how
 # many launches must be replayed as exact repeats (cudart/runtime/RepeatedLaunches.h).
-# NAME.stderr: lines predatar's standard error must hold.
+# NAME.stderr: lines predatar's standard error must hold. NAME.notes: texts
+# that some note of the report's races must hold.
 # NAME.needs: NVIDIA libraries the program loads at run time; skipped without them.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -105,6 +106,16 @@ for src in "$here"/*.cu; do
       case "$line" in '#'* | '') continue ;; esac
       grep -qF -- "$line" "$work/$name.err" || { echo "FAIL: $name: stderr lacks '$line'"; ok=0; }
     done < "$here/$name.stderr"
+  fi
+  # NAME.notes: texts the notes of the JSON report's races must hold (each in some note).
+  if [ -f "$here/$name.notes" ]; then
+    while IFS= read -r line; do
+      case "$line" in '#'* | '') continue ;; esac
+      python3 -c 'import json, sys
+notes = [n for r in json.load(open(sys.argv[1])).get("races", []) for n in r.get("notes", [])]
+sys.exit(0 if any(sys.argv[2] in n for n in notes) else 1)' "$report" "$line" 2>/dev/null ||
+        { echo "FAIL: $name: no race note holds '$line'"; ok=0; }
+    done < "$here/$name.notes"
   fi
   if [ -s "$report" ]; then
     got="$(race_lines "$report" "$name.cu")"

@@ -12,8 +12,8 @@
 namespace predatar {
 namespace {
 
-Report reportOf(const Trace& trace, const DetectorOptions& options = {}) {
-  auto d = makeDetector("hb", options);
+Report reportOf(const Trace& trace, const DetectorOptions& options = {}, const char* detector = "hb") {
+  auto d = makeDetector(detector, options);
   replay(trace, *d);
   Report report;
   report.add(trace.kernel, d->races());
@@ -147,6 +147,45 @@ TEST(RaceNotes, NoFenceNoteWhenBothFencesAreMissing) {
       "b1.t0: rd d\n"));
   ASSERT_EQ(r.races().size(), 1u);
   EXPECT_EQ(text(r, writePlainText).find("no fence"), std::string::npos) << text(r, writePlainText);
+}
+
+// Two plain writes of one global word by threads of two blocks; the second
+// left the word as it was when `unchanged` (MemoryEvent::unchangedWrites).
+Trace sameValueTrace(bool unchanged) {
+  Trace t;
+  t.kernel.name = "k";
+  t.kernel.grid = {2, 1, 1};
+  t.kernel.block = {32, 1, 1};
+  for (uint32_t block : {0u, 1u}) {
+    MemoryEvent e;
+    e.lanes = {block, 0, 1u};
+    e.type = AccessType::Write;
+    e.address[0] = 8;
+    e.origin.seq = block;
+    e.origin.pc = block + 1;
+    if (block == 1 && unchanged) e.unchangedWrites = 1u;
+    t.events.push_back(e);
+  }
+  return t;
+}
+
+// A write that stored what the location held is named in a note (every
+// detector, every format); a write that changed it is not.
+TEST(RaceNotes, AWriteThatLeftTheLocationAsItWasIsNamed) {
+  for (const char* detector : {"gwcp", "hb", "lockset"}) {
+    SCOPED_TRACE(detector);
+    Report r = reportOf(sameValueTrace(true), {}, detector);
+    ASSERT_EQ(r.races().size(), 1u);
+    ASSERT_EQ(r.races()[0].notes.size(), 1u);
+    EXPECT_NE(r.races()[0].notes[0].find("block (1,0,0) thread (0,0,0) stored the value the location already held"),
+              std::string::npos);
+    EXPECT_NE(text(r, writePlainText).find("same-value stores still race"), std::string::npos);
+    EXPECT_NE(text(r, writeJson).find("same-value stores still race"), std::string::npos);
+    EXPECT_NE(text(r, writeSarif).find("same-value stores still race"), std::string::npos);
+    Report changed = reportOf(sameValueTrace(false), {}, detector);
+    ASSERT_EQ(changed.races().size(), 1u);
+    EXPECT_TRUE(changed.races()[0].notes.empty());
+  }
 }
 
 }  // namespace
