@@ -67,7 +67,7 @@ class LocksetDetector final : public Detector {
     bool isVolatile = false;
     uint32_t launch = 0;  // KernelInfo::launch
     bool beforeDependencyWait = false;  // MemoryEvent::beforeDependencyWait (of a later access)
-    bool unchanged = false;  // MemoryEvent::unchangedWrites (of a later access, for its report)
+    bool unchanged = false;  // MemoryEvent::unchangedWrites (for the access's reports)
     // A read stands for the lanes of one warp event that read the word alike
     // (everything above but the thread): a warp's broadcast read keeps one
     // record, not 32. Each lane is still compared as its own thread.

@@ -431,9 +431,9 @@ void execSt(Ctx& x, const Instr& in, uint32_t m) {
     }
     forLanes(m, [&](uint32_t l) {
       uint8_t* p = acc.ptr[l] + k * size;
-      bool changes_ = storeChanges(p, size, s[l]);
-      changes += changes_;
-      changed |= LaneMask(changes_) << l;
+      bool differs = storeChanges(p, size, s[l]);
+      changes += differs;
+      changed |= LaneMask(differs) << l;
       storeBits(p, size, s[l]);
     });
     x.L->memoryChanges += changes;
