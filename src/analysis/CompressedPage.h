@@ -128,9 +128,10 @@ class CompressedPage {
     }
     // One layer, the records from `from` on of each word that its pattern holds.
     static std::optional<Layer> fit(const std::array<Records, kWords>& words, size_t from);
-    // fit()'s table of an element's fields, from slot(0..slots) (`field`: slot 0's).
+    // fit()'s table of an element's fields, from slot(0..slots) (`field`: slot 0's),
+    // whose warps fit() checked.
     template <class SlotFn>
-    bool fitFields(SlotFn&& slot, uint32_t slots, uint32_t fieldsPerElement, uint32_t field);
+    void fitFields(SlotFn&& slot, uint32_t slots, uint32_t fieldsPerElement, uint32_t field);
     const PackedRecord& pattern() const { return pattern_; }
     // A plain-read layer of one field an element: `o` is then the same
     // but for its reader (block, thread, clock and events).
@@ -460,16 +461,13 @@ inline std::optional<CompressedPage::Layer> CompressedPage::Layer::fit(const std
   c.elementBytes_ = elementBytes;
   c.fieldBytes_ = fieldBytes;
   c.firstOffset_ = layout->firstOffset;
-  uint32_t fieldsPerElement = elementBytes / fieldBytes;
-  if (fieldsPerElement > 1) {
-    if (!c.fitFields(slot, slots, fieldsPerElement, layout->firstOffset / fieldBytes)) return std::nullopt;
-  } else {
-    for (uint32_t s = 0; s < slots; ++s) {
-      uint32_t warpStep = slot(s).thread / 32 - first.thread / 32;
-      if (warpStep > 1) return std::nullopt;
-      if (warpStep) c.nextWarpSeq_ = seqOf(slot(s));
-    }
+  for (uint32_t s = 0; s < slots; ++s) {
+    uint32_t warpStep = slot(s).thread / 32 - first.thread / 32;
+    if (warpStep > 1) return std::nullopt;
+    if (warpStep) c.nextWarpSeq_ = seqOf(slot(s));
   }
+  uint32_t fieldsPerElement = elementBytes / fieldBytes;
+  if (fieldsPerElement > 1) c.fitFields(slot, slots, fieldsPerElement, layout->firstOffset / fieldBytes);
   for (uint32_t i = 0; i < kWords; ++i)
     if (!c.holdsFrom(i, words[i], from)) return std::nullopt;
   return c;
@@ -480,14 +478,12 @@ inline std::optional<CompressedPage::Layer> CompressedPage::Layer::fit(const std
 // fit(): a table on fit()'s stack was zeroed at every fit, most of them of
 // one field an element, 7% of fitting a streamed page.)
 template <class SlotFn>
-bool CompressedPage::Layer::fitFields(SlotFn&& slot, uint32_t slots, uint32_t fieldsPerElement, uint32_t field) {
+void CompressedPage::Layer::fitFields(SlotFn&& slot, uint32_t slots, uint32_t fieldsPerElement, uint32_t field) {
   const PackedRecord& first = slot(0);
   Fields fields;
   for (uint32_t s = 0; s < slots; ++s, field = field + 1 == fieldsPerElement ? 0 : field + 1) {
     const PackedRecord& r = slot(s);
-    uint32_t warpStep = r.thread / 32 - first.thread / 32;
-    if (warpStep > 1) return false;
-    if (warpStep) nextWarpSeq_ = seqOf(r);
+    uint32_t warpStep = r.thread / 32 - first.thread / 32;  // (0 or 1: fit() checked)
     fields.pc[field] = r.pc;
     fields.source[field] = r.source;
     fields.seq[warpStep][field] = seqOf(r);
@@ -498,7 +494,6 @@ bool CompressedPage::Layer::fitFields(SlotFn&& slot, uint32_t slots, uint32_t fi
               fields.seq[0][k] == seqOf(first) && fields.seq[1][k] == fields.seq[1][0];
   if (uniform) nextWarpSeq_ = fields.seq[1][0];
   else fields_ = std::make_unique<Fields>(fields);
-  return true;
 }
 
 }  // namespace predatar

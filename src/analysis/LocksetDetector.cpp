@@ -127,20 +127,20 @@ void LocksetDetector::retainLaunches(const std::vector<uint32_t>& live) {
       [](const History& h) { return h.empty(); });
 }
 
-namespace {
-Access reportedAccess(const LocksetDetector::Record& r) {
-  return Access{r.block, r.thread, r.type, r.strong, r.isVolatile, r.scope, r.origin, r.launch, r.unchanged};
+void LocksetDetector::report(uint64_t key, const Record& earlier, const Record& later) {
+  auto access = [](const Record& r) {
+    return Access{r.block, r.thread, r.type, r.strong, r.isVolatile, r.scope, r.origin, r.launch, r.unchanged};
+  };
+  LocationKey where = locationOf(key);
+  races_.add(where.space, where.sharedBlock, where.address, access(earlier), access(later));
 }
-}  // namespace
 
 void LocksetDetector::compareAcrossLaunches(uint64_t key, const Record& earlier, const Record& later) {
   bool overlapping = later.beforeDependencyWait && earlier.launch == overlapped_;
   if (!overlapping && std::find(unordered_.begin(), unordered_.end(), earlier.launch) == unordered_.end()) return;
   if ((!earlier.writes() && !later.writes()) || !(earlier.bytes & later.bytes)) return;
   if (earlier.strong && later.strong && earlier.scope != Scope::Block && later.scope != Scope::Block) return;
-  LocationKey where = locationOf(key);
-  races_.add(where.space, where.sharedBlock, where.address,
-             reportedAccess(earlier), reportedAccess(later));
+  report(key, earlier, later);
 }
 
 // Each lane of a read record is compared as its own thread.
@@ -161,9 +161,7 @@ void LocksetDetector::compareLane(uint64_t key, const Record& earlier, const Rec
   bool sameInstruction = sameWarp && earlier.origin.seq == later.origin.seq;
   if (sameWarp && !sameInstruction) return;  // per-warp metadata: not compared
   if (sameInstruction ? (earlier.writes() && later.writes()) : races(earlier, later)) {
-    LocationKey where = locationOf(key);
-    races_.add(where.space, where.sharedBlock, where.address,
-               reportedAccess(earlier), reportedAccess(later));
+    report(key, earlier, later);
   }
 }
 

@@ -97,6 +97,7 @@ class LocksetDetector final : public Detector {
   bool races(const Record& earlier, const Record& later);
   bool barrierBetween(const Record& earlier, const ThreadState& t1, const ThreadState& t2, uint32_t thread2) const;
   void compare(uint64_t key, const Record& earlier, const Record& later);
+  void report(uint64_t key, const Record& earlier, const Record& later);  // a racing pair
   void compareLane(uint64_t key, const Record& earlier, const Record& later);
   void keep(History& h, const Record& r);
   void keepRead(History& h, const Record& r);

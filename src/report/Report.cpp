@@ -83,12 +83,11 @@ std::vector<std::string> raceNotes(const KernelInfo& kernel, const Race& race) {
   if (race.first.isVolatile && race.second.isVolatile) notes.push_back(volatileNote(race));
   for (const Access* a : {&race.first, &race.second}) {
     if (!a->unchanged || !a->writes()) continue;
-    ResolvedAccess at = resolve(kernel, *a);
     notes.push_back(fmt::format(
         "the write by block {} thread {} stored the value the location already held (it changed nothing in this "
         "run); unordered same-value stores still race under the CUDA memory model: make them atomic, or let one "
         "thread store",
-        dim(at.blockIndex), dim(at.threadIndex)));
+        dim(coordinates(a->block, kernel.grid)), dim(coordinates(a->thread, kernel.block))));
   }
   if (race.missingFence) {
     Access flag;

@@ -1,5 +1,6 @@
 // Memory instructions (ld, st, atom, red), fences and warp-level exchange
 // (shfl, vote, match); memory and fence events and lock inference.
+#include <bit>
 #include <cmath>
 #include <type_traits>
 
@@ -416,27 +417,24 @@ void execSt(Ctx& x, const Instr& in, uint32_t m) {
   LaneMask changed = 0;  // lanes that changed some byte (MemoryEvent::unchangedWrites)
   for (uint32_t k = 0; k < in.vec; ++k) {
     const uint64_t* s = S(x, in.src[k]);
-    uint64_t changes = 0;
+    LaneMask changedHere = 0;  // (of this component: each counts in memoryChanges)
     if (size == 4) {  // the usual width, without a switch per lane
       forLanes(m, [&](uint32_t l) {
         uint8_t* p = acc.ptr[l] + k * 4;
         uint32_t old, v = uint32_t(s[l]);
         std::memcpy(&old, p, 4);
-        changes += old != v;
-        changed |= LaneMask(old != v) << l;
+        changedHere |= LaneMask(old != v) << l;
         std::memcpy(p, &v, 4);
       });
-      x.L->memoryChanges += changes;
-      continue;
+    } else {
+      forLanes(m, [&](uint32_t l) {
+        uint8_t* p = acc.ptr[l] + k * size;
+        changedHere |= LaneMask(storeChanges(p, size, s[l])) << l;
+        storeBits(p, size, s[l]);
+      });
     }
-    forLanes(m, [&](uint32_t l) {
-      uint8_t* p = acc.ptr[l] + k * size;
-      bool differs = storeChanges(p, size, s[l]);
-      changes += differs;
-      changed |= LaneMask(differs) << l;
-      storeBits(p, size, s[l]);
-    });
-    x.L->memoryChanges += changes;
+    x.L->memoryChanges += std::popcount(changedHere);
+    changed |= changedHere;
   }
   if (evMask) {
     x.L->locks.access(x.W->firstThread, evMask);
