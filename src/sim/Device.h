@@ -52,8 +52,9 @@ class DeviceMemory {
   // As find, without copying the label (the emulator's per-access lookup).
   std::optional<Range> rangeOf(uint64_t address, uint64_t bytes) const;
   // Where an access of `bytes` at `address`, in no allocation, lies against
-  // the nearest one below it, as memcheck says it: "8 bytes past the end of
-  // cudaMalloc #1 (2560 bytes)"; "no allocation contains it" when none is near.
+  // the nearest one, as memcheck says it: "8 bytes past the end of cudaMalloc
+  // #1 (2560 bytes)", "8192 bytes before the start of ..."; "no allocation
+  // contains it" when none is within 1 MiB.
   std::string describeMiss(uint64_t address, uint64_t bytes) const;
   // From now on DeviceOnly allocations are not host-accessible; false when the
   // address space cannot be reserved (they then stay host memory).

@@ -283,6 +283,15 @@ TEST_F(Runtime, DeviceQueries) {
   EXPECT_GT(prop.multiProcessorCount, 0);
   EXPECT_EQ(prop.sharedMemPerBlock, 48u * 1024);
   EXPECT_NE(std::string(prop.name).find("PreDataR"), std::string::npos);
+  // (Kilo-TM's hashtable asks this way, with only major and minor set.)
+  cudaDeviceProp wanted{};
+  wanted.major = 0;
+  wanted.minor = 0;
+  device = -1;
+  ASSERT_EQ(cudaChooseDevice(&device, &wanted), 0);
+  EXPECT_EQ(device, 0);
+  EXPECT_EQ(cudaChooseDevice(nullptr, &wanted), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaChooseDevice(&device, nullptr), cudaErrorInvalidValue);
   int value = 0;
   ASSERT_EQ(cudaDeviceGetAttribute(&value, cudaDevAttrComputeCapabilityMajor, 0), 0);
   EXPECT_EQ(value, prop.major);

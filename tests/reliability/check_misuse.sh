@@ -8,7 +8,8 @@
 #     barrier their warp waits at and exit, and a __syncwarp whose mask leaves
 #     out its caller, get a note (undefined behaviour, run on);
 #   * a read one past the end of a cudaMalloc'd array faults as out of
-#     bounds, even where the next array would follow it;
+#     bounds, even where the next array would follow it; one before the start
+#     of the first array is named by that array;
 #   * a host dereference of cudaMalloc'd memory faults (SIGSEGV) with a message
 #     naming the pointer; managed and pinned memory stay host-accessible;
 #   * a fork() child's races are reported into the same run, with its pid;
@@ -20,17 +21,17 @@ app=$(app_binary misuse_app -O3) || exit 1  # (-O3: nvcc's host wrappers of kern
 
 # Divergent barriers.
 [ "$(run "$p" run -- "$app" barrier-block)" = 3 ] && grep -q "barrier error: divergent thread(s) in block" "$tmp/err" &&
-  grep -q "misuse_app.cu:22" "$tmp/err" && grep -q "misuse_app.cu:25" "$tmp/err" && grep -q "divergentBlock" "$tmp/out" &&
+  grep -q "misuse_app.cu:23" "$tmp/err" && grep -q "misuse_app.cu:26" "$tmp/err" && grep -q "divergentBlock" "$tmp/out" &&
   grep -q "KERNEL FAULT" "$tmp/out" && ok || bad "barrier-block text: $(cat "$tmp/out" "$tmp/err")"
 [ "$(run "$p" run -- "$app" barrier-warp)" = 3 ] && grep -q "divergent thread(s) in warp 0" "$tmp/err" &&
-  grep -q "misuse_app.cu:34" "$tmp/err" && grep -q "misuse_app.cu:37" "$tmp/err" && ok || bad "barrier-warp: $(cat "$tmp/err")"
+  grep -q "misuse_app.cu:35" "$tmp/err" && grep -q "misuse_app.cu:38" "$tmp/err" && ok || bad "barrier-warp: $(cat "$tmp/err")"
 [ "$(run "$p" run --format json -- "$app" barrier-block)" = 3 ] && ok || bad "barrier-block json exit"
 python3 -c "
 import json; e=json.load(open('$tmp/out'))['errors']
 assert len(e) == 1, e
 e=e[0]
 assert 'divergent thread(s) in block' in e['message'] and e['kernel'] == 'divergentBlock(int*)', e
-assert e['file'].endswith('misuse_app.cu') and e['line'] in (22, 25) and 'thread_index' in e and 'block_index' in e, e" &&
+assert e['file'].endswith('misuse_app.cu') and e['line'] in (23, 26) and 'thread_index' in e and 'block_index' in e, e" &&
   ok || bad "barrier json: $(cat "$tmp/out")"
 [ "$(run "$p" run --format sarif -- "$app" barrier-warp)" = 3 ] && ok || bad "barrier-warp sarif exit"
 python3 -c "
@@ -43,17 +44,21 @@ assert not inv['executionSuccessful'] and len(n) == 1 and 'divergent' in n[0]['m
 # A barrier skipped by lanes that then exit completes (exited threads count
 # as arrived) with a note; a mask that leaves out its caller, a note too.
 [ "$(run "$p" run -- "$app" barrier-skipped)" = 0 ] &&
-  grep -q "barrier error: divergent thread(s) in warp 1: block (0,0,0) thread (48,0,0) and 15 more skipped the barrier (__syncthreads()) at .*misuse_app.cu:60" "$tmp/err" &&
+  grep -q "barrier error: divergent thread(s) in warp 1: block (0,0,0) thread (48,0,0) and 15 more skipped the barrier (__syncthreads()) at .*misuse_app.cu:61" "$tmp/err" &&
   grep -q "16 threads of its warp wait at" "$tmp/err" && ok || bad "barrier-skipped: $(cat "$tmp/err")"
 [ "$(run "$p" run -- "$app" syncwarp-outside)" = 0 ] &&
-  grep -q "synchronization error: block (0,0,0) thread (16,0,0) ran __syncwarp (bar.warp.sync) at .*misuse_app.cu:72 .* with member mask 0x0000ffff, which leaves it out" "$tmp/err" &&
-  grep -q "synchronization error: block (0,0,0) thread (16,0,0) ran __syncwarp (bar.warp.sync) at .*misuse_app.cu:73 " "$tmp/err" &&
+  grep -q "synchronization error: block (0,0,0) thread (16,0,0) ran __syncwarp (bar.warp.sync) at .*misuse_app.cu:73 .* with member mask 0x0000ffff, which leaves it out" "$tmp/err" &&
+  grep -q "synchronization error: block (0,0,0) thread (16,0,0) ran __syncwarp (bar.warp.sync) at .*misuse_app.cu:74 " "$tmp/err" &&
   ok || bad "syncwarp-outside: $(cat "$tmp/err")"
 # One element past an array whose size is a multiple of 256 bytes, with
 # another array allocated after it: out of bounds, not a read of the other one.
 [ "$(run "$p" run -- "$app" read-past-end)" = 3 ] &&
   grep -q "out-of-bounds load of 4 bytes at global address 0x[0-9a-f]* (0 bytes past the end of cudaMalloc #2 (1024 bytes))" "$tmp/err" &&
-  grep -q "misuse_app.cu:77" "$tmp/err" && ok || bad "read-past-end: $(cat "$tmp/err")"
+  grep -q "misuse_app.cu:78" "$tmp/err" && ok || bad "read-past-end: $(cat "$tmp/err")"
+# Below the first array (nothing allocated under it): named by the array above.
+[ "$(run "$p" run -- "$app" read-before-start)" = 3 ] &&
+  grep -q "out-of-bounds load of 4 bytes at global address 0x[0-9a-f]* (64 bytes before the start of cudaMalloc #1 (256 bytes))" "$tmp/err" &&
+  grep -q "misuse_app.cu:79" "$tmp/err" && ok || bad "read-before-start: $(cat "$tmp/err")"
 
 # Host dereference of device memory.
 code=$(run "$p" run -- "$app" host-deref)

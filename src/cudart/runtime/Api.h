@@ -122,6 +122,7 @@ PREDATAR_CUDART_API cudaError_t cudaSetDevice(int device);
 PREDATAR_CUDART_API cudaError_t cudaSetDeviceFlags(unsigned int flags);
 PREDATAR_CUDART_API cudaError_t cudaGetDeviceFlags(unsigned int* flags);
 PREDATAR_CUDART_API cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
+PREDATAR_CUDART_API cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp* prop);
 PREDATAR_CUDART_API cudaError_t cudaDeviceGetAttribute(int* value, int attr, int device);
 PREDATAR_CUDART_API cudaError_t cudaDeviceSetLimit(int limit, size_t value);
 PREDATAR_CUDART_API cudaError_t cudaDeviceGetLimit(size_t* value, int limit);

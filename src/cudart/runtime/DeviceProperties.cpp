@@ -1,5 +1,5 @@
-// cudaGetDeviceProperties and cudaDeviceGetAttribute: the device of
-// DeviceProperties.h.
+// cudaGetDeviceProperties, cudaDeviceGetAttribute and cudaChooseDevice: the
+// device of DeviceProperties.h.
 #include "cudart/runtime/DeviceProperties.h"
 
 #include <cstdio>
@@ -132,6 +132,15 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->deviceNumaId = -1;
   p->hostNumaId = -1;
   setTextureLimits(p);
+  return cudaSuccess;
+}
+
+// The device whose properties best match `prop`: with one device, that one,
+// whatever `prop` asks (the real runtime, too, answers its best match, not an
+// error, when no device meets every property).
+cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp* prop) {
+  if (device == nullptr || prop == nullptr) return fail(cudaErrorInvalidValue);
+  *device = 0;
   return cudaSuccess;
 }
 

@@ -6,6 +6,7 @@
 //   misuse_app barrier-skipped  lanes 48-63 skip a loop's last __syncthreads() and exit (a note, not a fault)
 //   misuse_app syncwarp-outside lane 16 runs __syncwarp with a mask that leaves it out, twice (a note each)
 //   misuse_app read-past-end  reads one int past a 1024-byte array with another array right after
+//   misuse_app read-before-start  reads 16 ints before the program's first array (a stencil's row -1, as Rodinia's srad)
 //   misuse_app host-deref     host code reads a cudaMalloc'd pointer (segfaults on a GPU)
 //   misuse_app managed-ok     host code reads cudaMallocManaged / cudaMallocHost memory (fine)
 //   misuse_app fork-race      a fork()ed child launches a racy kernel; the parent a clean one (api-errors, grid-too-large: below)
@@ -75,6 +76,7 @@ __global__ void syncwarpOutside(int* out) {
 }
 
 __global__ void readPastEnd(const int* in, int* out) { out[threadIdx.x] = in[threadIdx.x + 256]; }
+__global__ void readBeforeStart(const int* in, int* out) { out[threadIdx.x] = in[int(threadIdx.x) - 16]; }
 
 __global__ void racy(int* data) { data[0] = threadIdx.x; }
 __global__ void clean(int* data) { data[threadIdx.x] = threadIdx.x; }
@@ -103,6 +105,8 @@ int main(int argc, char** argv) {
     if (check("malloc array", cudaMalloc(&array, 256 * sizeof(int)))) return 1;
     if (check("malloc next", cudaMalloc(&next, 256 * sizeof(int)))) return 1;
     readPastEnd<<<1, 1>>>(array, data);
+  } else if (std::strcmp(mode, "read-before-start") == 0) {
+    readBeforeStart<<<1, 1>>>(data, data);
   } else if (std::strcmp(mode, "host-deref") == 0) {
     cudaMemset(data, 0, 64 * sizeof(int));
     std::printf("host reads data[3] = %d\n", data[3]);  // a GPU's device memory is not host-mapped
