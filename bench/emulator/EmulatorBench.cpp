@@ -194,6 +194,15 @@ void BM_TiledMatMulDetector(benchmark::State& state, const char* detector) {
            c = env().memory.allocate(n * n * 4);
   run(state, "tiledMatMul", {uint32_t(n / 32), uint32_t(n / 32), 1}, {32, 32, 1}, {&a, &b, &c, &n}, detector);
 }
+// 65,536 threads (128 blocks of 512) store one flag, unordered: a race per
+// store after the first. (Each store walked every earlier thread's record
+// before round 71: about 52 s a launch under hb or gwcp.)
+void BM_OneFlagDetector(benchmark::State& state, const char* detector) {
+  constexpr int kThreads = 128 * 512;
+  uint64_t flag = env().memory.allocate(4);
+  int n = kThreads;
+  run(state, "storeFlag", {128, 1, 1}, {512, 1, 1}, {&flag, &n}, detector);
+}
 BENCHMARK_CAPTURE(BM_AluBoundDetector, gwcp, "gwcp")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_AluBoundDetector, hb, "hb")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_AluBoundDetector, lockset, "lockset")->Unit(benchmark::kMillisecond);
@@ -211,6 +220,9 @@ BENCHMARK_CAPTURE(BM_TiledMatMulDetector, gwcp, "gwcp")->Unit(benchmark::kMillis
 BENCHMARK_CAPTURE(BM_TiledMatMulDetector, gwcp_lanes, "gwcp/lanes")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_TiledMatMulDetector, hb, "hb")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_TiledMatMulDetector, hb_lanes, "hb/lanes")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_OneFlagDetector, gwcp, "gwcp")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_OneFlagDetector, hb, "hb")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_OneFlagDetector, lockset, "lockset")->Unit(benchmark::kMillisecond);
 #endif
 
 }  // namespace

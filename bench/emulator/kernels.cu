@@ -52,3 +52,9 @@ extern "C" __global__ void tiledMatMul(const float* a, const float* b, float* c,
   }
   c[row * n + col] = sum;
 }
+
+// Every thread stores one flag (`*over = true`: Rodinia's bfs and many graph
+// codes): one word, written by the whole grid.
+extern "C" __global__ void storeFlag(int* flag, int n) {
+  if (blockIdx.x * blockDim.x + threadIdx.x < n) *flag = 1;
+}

@@ -138,19 +138,20 @@ inline void insertRecord(Records& records, size_t at, const PackedRecord& r) {
   records[at] = r;
 }
 
-// A strong access of one lane of a warp event goes into the record of the
-// event's earlier lanes, as a group, when that comes right before `at` and
-// is alike but for the thread (their records would lie side by side, in
-// lane order, as a group's threads are visited): a block's atomics on one
-// word keep a record per warp event, not per thread. Only the same event
-// (trace position): same-location observation compares a strong write's
-// position, which a group keeps for all its threads. (Plain writes are left
-// alone: a warp's lanes writing one word race, rare in working code.)
+// A write, or a strong access, of one lane of a warp event goes into the
+// record of the event's earlier lanes, as a group, when that comes right
+// before `at` and is alike but for the thread (their records would lie side
+// by side, in lane order, as a group's threads are visited): a block's
+// atomics on one word keep a record per warp event, not per thread, and so
+// do the lanes of a warp that all store one flag (`*over = true` in Rodinia's
+// bfs). Only the same event (trace position): same-location observation
+// compares a strong write's position, which a group keeps for all its
+// threads. (Plain reads have their own groups: addPlainRead.)
 // True when it joined; false, with nothing changed, otherwise.
 inline bool joinsWarpEvent(Records& records, size_t at, const PackedRecord& r) {
-  if (at == 0 || !r.strong() || r.thread >= PackedRecord::kGroupWarps * 32) return false;
+  if (at == 0 || isPlainRead(r) || r.thread >= PackedRecord::kGroupWarps * 32) return false;
   PackedRecord& before = records[at - 1];
-  if (!before.strong() || !before.alikeBesidesThreads(r) || before.warp() != r.warp() ||
+  if (!before.alikeBesidesThreads(r) || before.warp() != r.warp() ||
       ((before.seqAndKind ^ r.seqAndKind) & PackedRecord::kSeqMask) != 0 || before.holds(r.thread))
     return false;
   before.setLanes(before.warp(), before.lanes() | 1u << (r.thread & 31));

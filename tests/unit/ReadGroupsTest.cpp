@@ -53,6 +53,28 @@ TEST_F(ReadGroupsTest, ReadersOutOfOrderFindTheirWarp) {
   EXPECT_TRUE(log_.races().empty());
 }
 
+// The lanes of a warp event that all store one word (`*over = true`) share a
+// record too, as a strong access's do; each lane still races with the
+// others, one report per access, and a write ordered after them all drops
+// the whole group.
+TEST_F(ReadGroupsTest, WritersOfAWarpEventShareOneRecord) {
+  auto store = [](uint32_t thread, uint64_t seq) {
+    AccessRecord w = record(thread, 30, AccessType::Write);
+    w.origin.seq = seq;  // one warp event per warp
+    return w;
+  };
+  for (uint32_t t = 0; t < 64; ++t) access(store(t, t / 32 + 1));
+  EXPECT_EQ(history_.records(), 2u);  // one per warp event
+  EXPECT_EQ(log_.races().size(), 1u);  // one unique race (thread 0's store and thread 1's)
+  EXPECT_EQ(log_.occurrences(), 63u);  // every store after the first found one
+  access(store(5, 9));  // a later event of thread 5: ordered after no other lane
+  EXPECT_EQ(history_.records(), 3u);
+  AccessRecord last = store(100, 10);
+  access(last, /*orderedBelow=*/64);
+  EXPECT_EQ(history_.records(), 1u);  // all ordered before it and subsumed: only it stays
+  EXPECT_EQ(log_.races().size(), 1u);
+}
+
 TEST_F(ReadGroupsTest, WriteChecksEveryThreadAndKeepsTheUnordered) {
   for (uint32_t t = 0; t < 64; ++t) access(read(t, 10));
   AccessRecord write = read(100, 20);

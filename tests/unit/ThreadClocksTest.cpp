@@ -59,6 +59,25 @@ TEST_F(ThreadClocksTest, AccessesAfterTheLastClockChangeAreNotOrdered) {
   EXPECT_TRUE(t.orderedByHb(0, 1, u.now - 1, 12));  // u's access at 12 is now before t
 }
 
+// A thread whose clocks never changed (no barrier, no acquire) has ordered
+// nothing of this launch before it, wherever another thread's access lies:
+// steady since the launch began, before its own first access.
+TEST_F(ThreadClocksTest, AThreadThatNeverSynchronizedIsSteadySinceTheLaunchBegan) {
+  ThreadClocks& u = table.at(0, 1);
+  ThreadClocks& t = table.at(0, 2);
+  t.noteHbClock(100);  // t's first access, at 100
+  t.noteWcpClock(100);
+  EXPECT_EQ(t.hbSteady.seq, 0u);
+  EXPECT_EQ(t.wcpSteady.seq, 0u);
+  EXPECT_FALSE(t.orderedByHb(0, 1, u.now, 50));  // u's access at 50: answered without a lookup
+  EXPECT_FALSE(t.orderedByWcp(0, 1, u.now, 50));
+  synchronize(table, g, 0, {1, 2}, /*withWcp=*/true);  // then a barrier changes them
+  t.noteHbClock(120);
+  t.noteWcpClock(120);
+  EXPECT_EQ(t.hbSteady.seq, 120u);
+  EXPECT_TRUE(t.orderedByHb(0, 1, u.now - 1, 50));
+}
+
 // A release publishes the holder's clocks by sharing them when the lock's
 // clocks were joined at the holder's acquire and nothing released the lock
 // since; after another release in between it joins, keeping both.
