@@ -196,7 +196,7 @@ void BM_TiledMatMulDetector(benchmark::State& state, const char* detector) {
 }
 // 65,536 threads (128 blocks of 512) store one flag, unordered: a race per
 // store after the first. (Each store walked every earlier thread's record
-// before round 71: about 52 s a launch under hb or gwcp.)
+// before round 71: 50 s a launch under hb or gwcp.)
 void BM_OneFlagDetector(benchmark::State& state, const char* detector) {
   constexpr int kThreads = 128 * 512;
   uint64_t flag = env().memory.allocate(4);
