@@ -278,8 +278,17 @@ void printRunStats(const std::vector<cudart::ReportedLaunch>& launches) {
   std::map<std::string, cudart::DetectorFigures> totals;
   double seconds = 0;
   uint64_t warpInstructions = 0;
+  size_t withoutFigures = 0;
   for (const auto& l : launches) {
     std::string prefix = fmt::format("predatar stats: launch {} {}", l.index, l.kernel);
+    // A launch stopped where no figures are gathered (out of memory: the
+    // report is written from the handler) has none: say so, not "0".
+    if (!l.error.empty() && l.figures.warpInstructions == 0 && l.figures.seconds == 0) {
+      ++withoutFigures;
+      std::string why = l.error.substr(0, std::min(l.error.find(": resident memory"), size_t(160)));
+      std::cerr << fmt::format("{}: no figures (stopped: {})\n", prefix, why);
+      continue;
+    }
     std::cerr << fmt::format("{}: {} warp instructions ({} thread instructions), {:.3f} s{}\n", prefix,
                              l.figures.warpInstructions, l.figures.threadInstructions, l.figures.seconds,
                              l.replayOf  ? fmt::format(" (replay of launch {})", *l.replayOf)
@@ -302,8 +311,9 @@ void printRunStats(const std::vector<cudart::ReportedLaunch>& launches) {
     warpInstructions += l.figures.warpInstructions;
   }
   for (const auto& [name, t] : totals) line("predatar stats: total", t);
-  std::cerr << fmt::format("predatar stats: total: {} launches, {} warp instructions, {:.3f} s\n", launches.size(),
-                           warpInstructions, seconds);
+  std::cerr << fmt::format("predatar stats: total: {} launches, {} warp instructions, {:.3f} s{}\n", launches.size(),
+                           warpInstructions, seconds,
+                           withoutFigures ? fmt::format(" ({} stopped with no figures)", withoutFigures) : "");
 }
 
 // The launches of the run: the main report, then those of child processes

@@ -24,6 +24,11 @@ grep -q "^predatar: error: out of memory while running kernel fill(int\*, int) (
 grep -q "resident memory [0-9]* MiB.*try --detectors none" "$work/err" || fail "no figures or advice"
 grep -q "KERNEL FAULT (cudaErrorMemoryAllocation) in fill" "$work/out" || fail "the report does not show the launch"
 grep -q "not reached" "$work/out" && fail "the program went on"
+# --stats says the stopped launch has no figures, not "0 warp instructions".
+(cd "$work" && timeout 120 "$predatar" run --stats -- "$program" >"$work/out" 2>"$work/err")
+grep -q "^predatar stats: launch 0 fill(int\*, int): no figures (stopped: out of memory while running kernel fill" "$work/err" &&
+  grep -q "^predatar stats: total: 1 launches, 0 warp instructions, 0.000 s (1 stopped with no figures)" "$work/err" ||
+  fail "--stats of a launch stopped out of memory"
 
 # The program's own host allocation that fails is the program's: it gets
 # std::bad_alloc as it would natively, catches it and goes on (exit 0).
