@@ -35,8 +35,8 @@ ThreadClocks& ThreadTable::create(uint32_t block, uint32_t thread) {
     // Empty clocks order no other thread's access of this launch before the
     // thread, wherever it lies: steady since the launch's start, not since
     // the thread's first access (other threads' alike records before that
-    // were each checked: 65,536 threads storing one flag, Rodinia bfs's
-    // `*over = true`, took a launch 52 s).
+    // were each checked: quadratic when a whole grid stores one flag, as
+    // Rodinia bfs's `*over = true` does; BM_OneFlagDetector).
     t.hbSteady = {0, t.hb.stamp()};
     t.wcpSteady = {0, t.wcp.stamp()};
   }

@@ -112,18 +112,17 @@ std::string DeviceMemory::describeMiss(uint64_t address, uint64_t bytes) const {
   auto above = allocations_.upper_bound(address);  // the first allocation starting above `address`
   // (A stencil's row above row 0, index - cols, reads below its array's start: Rodinia's srad.)
   uint64_t gapBelowStart = above == allocations_.end() ? UINT64_MAX : above->second.base - address;
-  auto beforeStart = [&] {
+  if (above != allocations_.begin()) {
+    const Allocation& a = std::prev(above)->second;  // a.base <= address
+    uint64_t end = a.base + a.bytes;
+    if (address < end)  // starts inside, runs past the end
+      return "its last " + std::to_string(address + bytes - end) + " bytes are past the end of " + nameOf(a);
+    uint64_t pastEnd = address - end;
+    if (pastEnd < kNear && pastEnd <= gapBelowStart)
+      return std::to_string(pastEnd) + " bytes past the end of " + nameOf(a);
+  }
+  if (gapBelowStart <= kNear)
     return std::to_string(gapBelowStart) + " bytes before the start of " + nameOf(above->second);
-  };
-  if (above == allocations_.begin()) return gapBelowStart <= kNear ? beforeStart() : "no allocation contains it";
-  const Allocation& a = std::prev(above)->second;  // a.base <= address
-  uint64_t end = a.base + a.bytes;
-  if (address < end)  // starts inside, runs past the end
-    return "its last " + std::to_string(address + bytes - end) + " bytes are past the end of " + nameOf(a);
-  uint64_t pastEnd = address - end;
-  if (pastEnd < kNear && pastEnd <= gapBelowStart)
-    return std::to_string(pastEnd) + " bytes past the end of " + nameOf(a);
-  if (gapBelowStart <= kNear) return beforeStart();
   return "no allocation contains it";
 }
 
