@@ -115,16 +115,18 @@ void LocksetDetector::retainLaunches(const std::vector<uint32_t>& live) {
   }
   if (!heldLaunches_.retire(live) && !finished_.sharedMayRemain()) return;
   auto gone = [&](const Record& r) { return !HeldLaunches::isLive(live, r.launch); };
+  auto shared = [](uint64_t key) { return locationOf(key).space == MemorySpace::Shared; };
   shadow_.forEachWord(
       [&](uint64_t key, History& h) {
         if (h.empty()) return;
         heapRecords_ -= h.heapRecords();
-        if (locationOf(key).space == MemorySpace::Shared) h = History{};
+        if (shared(key)) h = History{};
         eraseIf(h.lastWrites, gone);
         eraseIf(h.reads, gone);
         heapRecords_ += h.heapRecords();
       },
-      [](const History& h) { return h.empty(); });
+      [](const History& h) { return h.empty(); },
+      [&](uint64_t firstKey, const Record& first) { return !shared(firstKey) && !gone(first); });
 }
 
 void LocksetDetector::report(uint64_t key, const Record& earlier, const Record& later) {

@@ -20,6 +20,7 @@
 #include "analysis/Detector.h"
 #include "analysis/FinishedBlocks.h"
 #include "analysis/HeldLaunches.h"
+#include "analysis/LocksetShadow.h"
 #include "analysis/ThreadClocks.h"
 #include "analysis/WordPages.h"
 
@@ -27,7 +28,9 @@ namespace predatar {
 
 class LocksetDetector final : public Detector {
  public:
-  explicit LocksetDetector(const DetectorOptions& options) : Detector("lockset", options) {}
+  explicit LocksetDetector(const DetectorOptions& options)
+      : Detector("lockset", options),
+        shadow_(options.compression ? options.locksetLeavesBeforeCompact : 0) {}
   std::string_view name() const override { return "lockset"; }
   DetectorStats stats() const override { return stats_; }
 
@@ -76,6 +79,7 @@ class LocksetDetector final : public Detector {
     uint32_t threadOf(uint32_t lane) const { return thread / kWarpSize * kWarpSize + lane; }
     // Whether `r` (one lane of the same warp event) can join this record.
     bool joins(const Record& r) const;
+    bool operator==(const Record&) const = default;
   };
   struct History {
     // The lanes of the last instruction that wrote the word (unordered with
@@ -120,7 +124,7 @@ class LocksetDetector final : public Detector {
   uint64_t threadKey(uint32_t block, uint32_t thread) const { return uint64_t(block) * warpsPerBlock_ * kWarpSize + thread; }
   std::vector<std::vector<HeldLock>> locksets_{{}};
   std::map<std::vector<HeldLock>, uint32_t> locksetIds_{{{}, 0}};
-  WordPages<History> shadow_;
+  LocksetShadow<History> shadow_;
   // Shadow records on the heap, counted as they change: sampling the metadata
   // walked the whole shadow at every 64th finished block.
   uint64_t heapRecords_ = 0;

@@ -46,6 +46,7 @@ struct Origin {
   uint64_t pc = 0;             // instruction address or litmus line
   uint32_t source = kNoSource; // index into KernelInfo::sources
   static constexpr uint32_t kNoSource = UINT32_MAX;
+  bool operator==(const Origin&) const = default;
 };
 
 // A named memory region, so reports can name locations ("buf[3]") instead of

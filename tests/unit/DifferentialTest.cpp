@@ -93,6 +93,7 @@ void runDifferential(const std::string& detector, const RandomTraceOptions& trac
     for (bool compression : {true, false}) {
       DetectorOptions options;
       options.compression = compression;
+      options.locksetLeavesBeforeCompact = 1;  // (lockset: compacts pages as soon as it may)
       std::unique_ptr<Detector> d = makeDetector(detector, options);
       ASSERT_NE(d, nullptr) << "makeDetector(\"" << detector << "\") returned null";
       replay(trace, *d);

@@ -1,0 +1,236 @@
+// Lockset's shadow memory: each 4-byte word's History (LocksetDetector.h),
+// keyed by AccessHistory's locationKey, in pages of 16 consecutive words.
+//
+// Why compact pages: a History holds two inline records (~144 bytes a
+// word), so a kernel that reads a 300 MB array once (threadFenceReduction at
+// the Barracuda suite's size) needed over 10 GiB. A page whose 16 words each
+// hold one record, alike but for consecutive threads of one warp event
+// (lane l on word l; on words 2l and 2l+1 for 8-byte elements; on 4 words
+// for 16-byte ones), is kept as its first word's record: ~6 bytes a word.
+// A page is compacted once it has been left (another page visited) and
+// `leavesBeforeCompact` more pages were left with it untouched, as gwcp's
+// ShadowPages compresses (a page still being filled, or visited back and
+// forth, stays full); a page that does not fit backs off exponentially.
+// Touching a compact page expands it, record for record as it was: the
+// detector only ever sees full pages. Shared-memory pages are never
+// compacted (a block's are freed when it finishes).
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "absl/container/flat_hash_map.h"
+#include "analysis/Detector.h"
+
+namespace predatar {
+
+template <class History>
+class LocksetShadow {
+ public:
+  using Record = typename History::Records::value_type;
+  static constexpr uint32_t kPageShift = 4;
+  static constexpr uint32_t kWordsPerPage = 1u << kPageShift;
+  static constexpr uint32_t kMaxLeavesBeforeCompact = 64;
+
+  // 0: never compacts.
+  explicit LocksetShadow(uint32_t leavesBeforeCompact = 32)
+      : leavesBeforeCompact_(std::min(leavesBeforeCompact, kMaxLeavesBeforeCompact)) {}
+
+  // `key`'s history, or nullptr when its page was never made (a history of a
+  // made page may be empty). Valid until the next call.
+  History* find(uint64_t key) {
+    FullPage* page = visit(key >> kPageShift, false);
+    return page ? &page->words[key & (kWordsPerPage - 1)] : nullptr;
+  }
+  // `key`'s history; makes its page. Valid until the next call.
+  History& at(uint64_t key) { return visit(key >> kPageShift, true)->words[key & (kWordsPerPage - 1)]; }
+
+  // f(key, history&) over every word of every full page, then frees the pages
+  // whose words `empty(history)` all are; a compact page stays when
+  // keepCompact(its first key, its first word's record) (its records are
+  // alike: they go or stay together).
+  template <class F, class Empty, class KeepCompact>
+  void forEachWord(F&& f, Empty&& empty, KeepCompact&& keepCompact) {
+    for (auto it = pages_.begin(); it != pages_.end();) {
+      bool any = false;
+      uint64_t firstKey = it->first << kPageShift;
+      if (it->second.compact) {
+        any = keepCompact(firstKey, it->second.compact->first);
+      } else {
+        for (uint32_t i = 0; i < kWordsPerPage; ++i) {
+          f(firstKey | i, it->second.full->words[i]);
+          any = any || !empty(it->second.full->words[i]);
+        }
+      }
+      if (any) ++it;
+      else dropPage(it++);
+    }
+  }
+  // Frees the pages that hold [firstKey, lastKey] (a block's shared memory,
+  // whose keys fill its pages alone), after dropped(history) for each word of
+  // a full page (FinishedBlocks::dropSharedPages).
+  template <class F>
+  void erase(uint64_t firstKey, uint64_t lastKey, F&& dropped, bool /*keepPages*/) {
+    for (uint64_t pageNo = firstKey >> kPageShift; pageNo <= lastKey >> kPageShift; ++pageNo) {
+      auto it = pages_.find(pageNo);
+      if (it == pages_.end()) continue;
+      if (it->second.full)
+        for (const History& h : it->second.full->words) dropped(h);
+      dropPage(it);
+    }
+  }
+  // Empties it, keeping room for as many pages: the next launch most likely
+  // touches as many words (a big table's clear() frees its slots).
+  void clearKeepingRoom() {
+    size_t pages = pages_.size();
+    pages_.clear();
+    pages_.reserve(pages);
+    fullPages_ = compactPages_ = 0;
+    lastPage_ = nullptr;
+  }
+  bool empty() const { return pages_.empty(); }
+  size_t pages() const { return pages_.size(); }
+  size_t compactPages() const { return compactPages_; }
+  uint64_t bytes() const {
+    return pages_.capacity() * (sizeof(uint64_t) + sizeof(Slot) + 1) + fullPages_ * sizeof(FullPage) +
+           compactPages_ * sizeof(CompactPage);
+  }
+
+ private:
+  struct FullPage {
+    std::array<History, kWordsPerPage> words;
+    uint64_t leftAt = 0;  // the visit count when last left
+    uint8_t failedFits = 0;
+    uint16_t leavesBeforeTry = 0;
+  };
+  // Word i's record is `first` but for its thread, first.thread + (i >> shift),
+  // and that thread's lane; `writes`: the record is the word's last write.
+  struct CompactPage {
+    Record first;
+    uint8_t shift;
+    bool writes;
+  };
+  struct Slot {  // one of the two
+    std::unique_ptr<FullPage> full;
+    std::unique_ptr<CompactPage> compact;
+  };
+  struct LeftPage {
+    uint64_t pageNo = 0;
+    uint64_t leftAt = 0;  // 0: none
+  };
+
+  FullPage* visit(uint64_t pageNo, bool make) {
+    if (pageNo == lastPageNo_ && lastPage_) return lastPage_;
+    if (lastPage_) leave(lastPageNo_, *lastPage_);
+    lastPage_ = nullptr;
+    auto it = pages_.find(pageNo);
+    if (it == pages_.end()) {
+      if (!make) return nullptr;
+      it = pages_.try_emplace(pageNo).first;
+      it->second.full = std::make_unique<FullPage>();
+      ++fullPages_;
+    } else if (it->second.compact) {
+      expand(it->second);
+    }
+    lastPageNo_ = pageNo;
+    return lastPage_ = it->second.full.get();
+  }
+
+  static bool isShared(uint64_t pageNo) { return pageNo >> (63 - kPageShift); }
+
+  void leave(uint64_t pageNo, FullPage& page) {
+    if (!leavesBeforeCompact_ || isShared(pageNo)) return;
+    page.leftAt = ++pagesLeft_;
+    if (page.leavesBeforeTry) {
+      --page.leavesBeforeTry;
+      return;
+    }
+    LeftPage& oldest = left_[pagesLeft_ % leavesBeforeCompact_];
+    if (oldest.leftAt) compactIfUntouched(oldest);
+    oldest = LeftPage{pageNo, page.leftAt};
+  }
+  void compactIfUntouched(const LeftPage& left) {
+    auto it = pages_.find(left.pageNo);
+    if (it == pages_.end() || !it->second.full || it->second.full->leftAt != left.leftAt) return;
+    FullPage& page = *it->second.full;
+    std::optional<CompactPage> compact = fit(page);
+    if (!compact) {
+      // At most 63 leaves: a page whose last word comes later is tried again.
+      page.failedFits = uint8_t(std::min(page.failedFits + 1, 6));
+      page.leavesBeforeTry = uint16_t((1u << page.failedFits) - 1);
+      return;
+    }
+    it->second.compact = std::make_unique<CompactPage>(*compact);
+    it->second.full.reset();
+    --fullPages_;
+    ++compactPages_;
+  }
+
+  // Word i's one record (inline: a word whose records went to the heap does
+  // not fit), or nullptr.
+  static const Record* onlyRecord(const History& h, bool writes) {
+    const auto& records = writes ? h.lastWrites : h.reads;
+    const auto& others = writes ? h.reads : h.lastWrites;
+    if (records.size() != 1 || !others.empty() || records.capacity() != 1 || others.capacity() != 1) return nullptr;
+    return &records[0];
+  }
+  static Record recordOf(const CompactPage& c, uint32_t word) {
+    Record r = c.first;
+    r.thread = c.first.thread + (word >> c.shift);
+    r.lanes = LaneMask(1) << (r.thread % kWarpSize);
+    return r;
+  }
+  static std::optional<CompactPage> fit(const FullPage& page) {
+    const History& h0 = page.words[0];
+    bool writes = h0.lastWrites.size() == 1;
+    const Record* first = onlyRecord(h0, writes);
+    if (!first) return std::nullopt;
+    // Words sharing the first word's thread: 1, 2 or 4 (4-, 8-, 16-byte elements).
+    uint32_t same = 1;
+    while (same < 4) {
+      const Record* r = onlyRecord(page.words[same], writes);
+      if (!r || r->thread != first->thread) break;
+      ++same;
+    }
+    if (!std::has_single_bit(same)) return std::nullopt;
+    CompactPage c{*first, uint8_t(std::countr_zero(same)), writes};
+    for (uint32_t i = 0; i < kWordsPerPage; ++i) {
+      const Record* r = onlyRecord(page.words[i], writes);
+      if (!r || !(*r == recordOf(c, i))) return std::nullopt;
+    }
+    return c;
+  }
+  void expand(Slot& slot) {
+    auto page = std::make_unique<FullPage>();
+    for (uint32_t i = 0; i < kWordsPerPage; ++i) {
+      History& h = page->words[i];
+      (slot.compact->writes ? h.lastWrites : h.reads).push_back(recordOf(*slot.compact, i));
+    }
+    slot.full = std::move(page);
+    slot.compact.reset();
+    --compactPages_;
+    ++fullPages_;
+  }
+  // (A page left behind that is freed is no longer found: left_ needs no change.)
+  template <class It>
+  void dropPage(It it) {
+    if (it->first == lastPageNo_) lastPage_ = nullptr;
+    if (it->second.full) --fullPages_;
+    else --compactPages_;
+    pages_.erase(it);
+  }
+
+  absl::flat_hash_map<uint64_t, Slot> pages_;
+  uint64_t fullPages_ = 0;
+  uint64_t compactPages_ = 0;
+  uint64_t lastPageNo_ = 0;
+  FullPage* lastPage_ = nullptr;
+  uint32_t leavesBeforeCompact_;
+  uint64_t pagesLeft_ = 0;
+  std::array<LeftPage, kMaxLeavesBeforeCompact> left_{};
+};
+
+}  // namespace predatar
