@@ -6,7 +6,9 @@
 // the Barracuda suite's size) needed over 10 GiB. A page whose 16 words each
 // hold one record, alike but for consecutive threads of one warp event
 // (lane l on word l; on words 2l and 2l+1 for 8-byte elements; on 4 words
-// for 16-byte ones), is kept as its first word's record: ~6 bytes a word.
+// for 16-byte ones), is kept as its first word's record: ~6 bytes a word;
+// one whose words come from up to four such events (a page across two
+// warps, a warp whose lanes diverged), as a record an event.
 // A page is compacted once it has been left (another page visited) and
 // `leavesBeforeCompact` more pages were left with it untouched, as gwcp's
 // ShadowPages compresses (a page still being filled, or visited back and
@@ -23,6 +25,7 @@
 #include <optional>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "analysis/Detector.h"
 
 namespace predatar {
@@ -48,22 +51,32 @@ class LocksetShadow {
   // `key`'s history; makes its page. Valid until the next call.
   History& at(uint64_t key) { return visit(key >> kPageShift, true)->words[key & (kWordsPerPage - 1)]; }
 
-  // f(key, history&) over every word of every full page, then frees the pages
-  // whose words `empty(history)` all are; a compact page stays when
-  // keepCompact(its first key, its first word's record) (its records are
-  // alike: they go or stay together).
-  template <class F, class Empty, class KeepCompact>
-  void forEachWord(F&& f, Empty&& empty, KeepCompact&& keepCompact) {
+  // f(key, history&) over every word of every page, then frees the pages
+  // whose words `empty(history)` all are. A compact page is asked instead
+  // keep(its run's first key, its run's first record) for each run (a run's
+  // records are alike: they go or stay together); only when its runs differ
+  // is it expanded and walked.
+  template <class F, class Empty, class Keep>
+  void forEachWord(F&& f, Empty&& empty, Keep&& keep) {
     for (auto it = pages_.begin(); it != pages_.end();) {
-      bool any = false;
       uint64_t firstKey = it->first << kPageShift;
       if (it->second.compact) {
-        any = keepCompact(firstKey, it->second.compact->first);
-      } else {
-        for (uint32_t i = 0; i < kWordsPerPage; ++i) {
-          f(firstKey | i, it->second.full->words[i]);
-          any = any || !empty(it->second.full->words[i]);
+        uint32_t kept = 0;
+        for (const Run& run : it->second.compact->runs) kept += keep(firstKey | run.start, run.first);
+        if (kept == it->second.compact->runs.size()) {
+          ++it;
+          continue;
         }
+        if (kept == 0) {
+          dropPage(it++);
+          continue;
+        }
+        expand(it->second);
+      }
+      bool any = false;
+      for (uint32_t i = 0; i < kWordsPerPage; ++i) {
+        f(firstKey | i, it->second.full->words[i]);
+        any = any || !empty(it->second.full->words[i]);
       }
       if (any) ++it;
       else dropPage(it++);
@@ -88,7 +101,7 @@ class LocksetShadow {
     size_t pages = pages_.size();
     pages_.clear();
     pages_.reserve(pages);
-    fullPages_ = compactPages_ = 0;
+    fullPages_ = compactPages_ = compactHeapBytes_ = 0;
     lastPage_ = nullptr;
   }
   bool empty() const { return pages_.empty(); }
@@ -96,7 +109,7 @@ class LocksetShadow {
   size_t compactPages() const { return compactPages_; }
   uint64_t bytes() const {
     return pages_.capacity() * (sizeof(uint64_t) + sizeof(Slot) + 1) + fullPages_ * sizeof(FullPage) +
-           compactPages_ * sizeof(CompactPage);
+           compactPages_ * sizeof(CompactPage) + compactHeapBytes_;
   }
 
  private:
@@ -106,12 +119,20 @@ class LocksetShadow {
     uint8_t failedFits = 0;
     uint16_t leavesBeforeTry = 0;
   };
-  // Word i's record is `first` but for its thread, first.thread + (i >> shift),
-  // and that thread's lane; `writes`: the record is the word's last write.
-  struct CompactPage {
+  // Words [start, next run's start) hold `first` but for their thread,
+  // first.thread + ((word - start) >> shift), and that thread's lane.
+  struct Run {
+    uint32_t start;
     Record first;
+  };
+  // `writes`: each word's record is its last write, else its one read. Runs:
+  // one a warp event (a page may span two warps, or one warp's events when
+  // its lanes diverged: pathfinder's bounds check).
+  struct CompactPage {
     uint8_t shift;
     bool writes;
+    absl::InlinedVector<Run, 1> runs;
+    uint64_t heapBytes() const { return runs.capacity() > 1 ? runs.capacity() * sizeof(Run) : 0; }
   };
   struct Slot {  // one of the two
     std::unique_ptr<FullPage> full;
@@ -163,7 +184,8 @@ class LocksetShadow {
       page.leavesBeforeTry = uint16_t((1u << page.failedFits) - 1);
       return;
     }
-    it->second.compact = std::make_unique<CompactPage>(*compact);
+    compactHeapBytes_ += compact->heapBytes();
+    it->second.compact = std::make_unique<CompactPage>(std::move(*compact));
     it->second.full.reset();
     --fullPages_;
     ++compactPages_;
@@ -177,9 +199,10 @@ class LocksetShadow {
     if (records.size() != 1 || !others.empty() || records.capacity() != 1 || others.capacity() != 1) return nullptr;
     return &records[0];
   }
-  static Record recordOf(const CompactPage& c, uint32_t word) {
-    Record r = c.first;
-    r.thread = c.first.thread + (word >> c.shift);
+  static constexpr uint32_t kMaxRuns = 4;
+  static Record recordOf(const CompactPage& c, const Run& run, uint32_t word) {
+    Record r = run.first;
+    r.thread = run.first.thread + ((word - run.start) >> c.shift);
     r.lanes = LaneMask(1) << (r.thread % kWarpSize);
     return r;
   }
@@ -196,19 +219,28 @@ class LocksetShadow {
       ++same;
     }
     if (!std::has_single_bit(same)) return std::nullopt;
-    CompactPage c{*first, uint8_t(std::countr_zero(same)), writes};
+    CompactPage c{uint8_t(std::countr_zero(same)), writes, {}};
     for (uint32_t i = 0; i < kWordsPerPage; ++i) {
       const Record* r = onlyRecord(page.words[i], writes);
-      if (!r || !(*r == recordOf(c, i))) return std::nullopt;
+      if (!r) return std::nullopt;
+      if (!c.runs.empty() && *r == recordOf(c, c.runs.back(), i)) continue;
+      if (c.runs.size() == kMaxRuns) return std::nullopt;
+      c.runs.push_back(Run{i, *r});
+      if (!(*r == recordOf(c, c.runs.back(), i))) return std::nullopt;  // (a read of several lanes)
     }
     return c;
   }
   void expand(Slot& slot) {
     auto page = std::make_unique<FullPage>();
-    for (uint32_t i = 0; i < kWordsPerPage; ++i) {
-      History& h = page->words[i];
-      (slot.compact->writes ? h.lastWrites : h.reads).push_back(recordOf(*slot.compact, i));
+    const CompactPage& c = *slot.compact;
+    for (size_t run = 0; run < c.runs.size(); ++run) {
+      uint32_t end = run + 1 < c.runs.size() ? c.runs[run + 1].start : kWordsPerPage;
+      for (uint32_t i = c.runs[run].start; i < end; ++i) {
+        History& h = page->words[i];
+        (c.writes ? h.lastWrites : h.reads).push_back(recordOf(c, c.runs[run], i));
+      }
     }
+    compactHeapBytes_ -= c.heapBytes();
     slot.full = std::move(page);
     slot.compact.reset();
     --compactPages_;
@@ -218,14 +250,19 @@ class LocksetShadow {
   template <class It>
   void dropPage(It it) {
     if (it->first == lastPageNo_) lastPage_ = nullptr;
-    if (it->second.full) --fullPages_;
-    else --compactPages_;
+    if (it->second.full) {
+      --fullPages_;
+    } else {
+      --compactPages_;
+      compactHeapBytes_ -= it->second.compact->heapBytes();
+    }
     pages_.erase(it);
   }
 
   absl::flat_hash_map<uint64_t, Slot> pages_;
   uint64_t fullPages_ = 0;
   uint64_t compactPages_ = 0;
+  uint64_t compactHeapBytes_ = 0;  // runs beyond a compact page's first
   uint64_t lastPageNo_ = 0;
   FullPage* lastPage_ = nullptr;
   uint32_t leavesBeforeCompact_;
