@@ -6,6 +6,8 @@ with all three detectors", "no NVIDIA sample over 2 GB").
 usage: memory.py [options] PREDATAR [PREDATAR...]
   each PREDATAR is a predatar binary (a copy with its lib/ beside it, so that
   rebuilding does not disturb a run); the first is "before", the last "after".
+  PREDATAR,FLAG,... adds `predatar run` flags to that build's runs: one
+  binary with and without a feature (/tmp/pd/predatar,--compression=off).
   --apps APP...        bench/apps programs at --size (default: hotspot)
   --size SIZE          small | large | paper (default paper)
   --samples-src DIR    cuda-samples checkout (Samples/*/NAME: each sample runs
@@ -45,8 +47,9 @@ def limits(cpu, memory_gib):
     return apply
 
 
-def measure(predatar, program, args, cwd, detectors, cpu, memory_gib):
-    cmd = ["/usr/bin/time", "-f", "TIME %M %U %S", predatar, "run", "--stats", "-d", detectors,
+def measure(build, program, args, cwd, detectors, cpu, memory_gib):
+    predatar, *flags = build.split(",")
+    cmd = ["/usr/bin/time", "-f", "TIME %M %U %S", os.path.abspath(predatar), "run", *flags, "--stats", "-d", detectors,
            "--format", "json", "--output", os.devnull, "--", program] + args
     p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                        errors="replace", preexec_fn=limits(cpu, memory_gib))
@@ -97,8 +100,7 @@ def main():
     for name, program, args, cwd in programs:
         for d in a.detectors:
             for i, predatar in enumerate(a.predatar):
-                verdict, rss, metadata, cpu_s = measure(os.path.abspath(predatar), program, args, cwd, d, a.cpu,
-                                                        a.memory_gib)
+                verdict, rss, metadata, cpu_s = measure(predatar, program, args, cwd, d, a.cpu, a.memory_gib)
                 print(f"| {name} | {d} | {i} | {verdict} | {rss:.0f} | {metadata:.1f} | {cpu_s:.1f} |", flush=True)
 
 

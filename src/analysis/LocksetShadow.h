@@ -1,14 +1,14 @@
 // Lockset's shadow memory: each 4-byte word's History (LocksetDetector.h),
 // keyed by AccessHistory's locationKey, in pages of 16 consecutive words.
 //
-// Why compact pages: a History holds two inline records (~144 bytes a
-// word), so a kernel that reads a 300 MB array once (threadFenceReduction at
-// the Barracuda suite's size) needed over 10 GiB. A page whose 16 words each
-// hold one record, alike but for consecutive threads of one warp event
-// (lane l on word l; on words 2l and 2l+1 for 8-byte elements; on 4 words
-// for 16-byte ones), is kept as its first word's record: ~6 bytes a word;
-// one whose words come from up to four such events (a page across two
-// warps, a warp whose lanes diverged), as a record an event.
+// Why compact pages: a History holds two inline records (~145 bytes a
+// word), so a kernel that reads a 640 MiB array once (threadFenceReduction
+// at the Barracuda suite's size) ran out of memory at 12 GiB. A page whose
+// 16 words each hold one record, alike but for consecutive threads of one
+// warp event (lane l on word l; on words 2l and 2l+1 for 8-byte elements;
+// on 4 words for 16-byte ones), is kept as its first word's record: ~7
+// bytes a word; one whose words come from up to four such events (a page
+// across two warps, a warp's lanes in several events), as a record an event.
 // A page is compacted once it has been left (another page visited) and
 // `leavesBeforeCompact` more pages were left with it untouched, as gwcp's
 // ShadowPages compresses (a page still being filled, or visited back and
@@ -18,6 +18,7 @@
 // compacted (a block's are freed when it finishes).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -126,8 +127,7 @@ class LocksetShadow {
     Record first;
   };
   // `writes`: each word's record is its last write, else its one read. Runs:
-  // one a warp event (a page may span two warps, or one warp's events when
-  // its lanes diverged: pathfinder's bounds check).
+  // one a warp event.
   struct CompactPage {
     uint8_t shift;
     bool writes;
