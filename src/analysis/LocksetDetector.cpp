@@ -336,7 +336,7 @@ void LocksetDetector::exit(const ExitEvent& event) {
 void LocksetDetector::kernelEnd() { sampleMetadata(); }
 
 void LocksetDetector::sampleMetadata() {
-  uint64_t bytes = shadow_.bytes() + heapRecords_ * sizeof(Record);
+  uint64_t bytes = shadow_.bytes() + uint64_t(int64_t(heapRecords_) + shadow_.heapRecordsMade()) * sizeof(Record);
   stats_.peakShadowBytes = std::max(stats_.peakShadowBytes, bytes);
   // Thread states (shown as lockset's thread clocks): the map's slots and held-lock lists.
   uint64_t states = threads_.bytes();

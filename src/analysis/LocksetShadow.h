@@ -8,7 +8,10 @@
 // warp event (lane l on word l; on words 2l and 2l+1 for 8-byte elements;
 // on 4 words for 16-byte ones), is kept as its first word's record: ~7
 // bytes a word; one whose words come from up to four such events (a page
-// across two warps, a warp's lanes in several events), as a record an event.
+// across two warps, a warp's lanes in several events), as a record an event;
+// one whose words each hold L such records (read-shared data: a stencil's
+// or a convolution's inputs, read by neighbouring threads in turn), as L
+// layers of those.
 // A page is compacted once it has been left (another page visited) and
 // `leavesBeforeCompact` more pages were left with it untouched, as gwcp's
 // ShadowPages compresses (a page still being filled, or visited back and
@@ -103,11 +106,15 @@ class LocksetShadow {
     pages_.clear();
     pages_.reserve(pages);
     fullPages_ = compactPages_ = compactHeapBytes_ = 0;
+    heapRecordsMade_ = 0;
     lastPage_ = nullptr;
   }
   bool empty() const { return pages_.empty(); }
   size_t pages() const { return pages_.size(); }
   size_t compactPages() const { return compactPages_; }
+  // Heap-held records (History::heapRecords) that compacting freed and
+  // expanding made, net: the detector counts the rest as it changes words.
+  int64_t heapRecordsMade() const { return heapRecordsMade_; }
   uint64_t bytes() const {
     return pages_.capacity() * (sizeof(uint64_t) + sizeof(Slot) + 1) + fullPages_ * sizeof(FullPage) +
            compactPages_ * sizeof(CompactPage) + compactHeapBytes_;
@@ -120,14 +127,16 @@ class LocksetShadow {
     uint8_t failedFits = 0;
     uint16_t leavesBeforeTry = 0;
   };
-  // Words [start, next run's start) hold `first` but for their thread,
-  // first.thread + ((word - start) >> shift), and that thread's lane.
+  // In its layer, words [start, the layer's next run's start) hold `first`
+  // but for their thread, first.thread + ((word - start) >> shift), and that
+  // thread's lane.
   struct Run {
-    uint32_t start;
+    uint16_t layer;  // the word's record it stands for: its first, second...
+    uint16_t start;
     Record first;
   };
-  // `writes`: each word's record is its last write, else its one read. Runs:
-  // one a warp event.
+  // `writes`: the words' records are their last writes, else their reads.
+  // Runs, by layer then word: one a warp event.
   struct CompactPage {
     uint8_t shift;
     bool writes;
@@ -184,6 +193,7 @@ class LocksetShadow {
       page.leavesBeforeTry = uint16_t((1u << page.failedFits) - 1);
       return;
     }
+    for (const History& h : page.words) heapRecordsMade_ -= int64_t(h.heapRecords());
     compactHeapBytes_ += compact->heapBytes();
     it->second.compact = std::make_unique<CompactPage>(std::move(*compact));
     it->second.full.reset();
@@ -191,15 +201,8 @@ class LocksetShadow {
     ++compactPages_;
   }
 
-  // Word i's one record (inline: a word whose records went to the heap does
-  // not fit), or nullptr.
-  static const Record* onlyRecord(const History& h, bool writes) {
-    const auto& records = writes ? h.lastWrites : h.reads;
-    const auto& others = writes ? h.reads : h.lastWrites;
-    if (records.size() != 1 || !others.empty() || records.capacity() != 1 || others.capacity() != 1) return nullptr;
-    return &records[0];
-  }
-  static constexpr uint32_t kMaxRuns = 4;
+  static constexpr uint32_t kMaxRuns = 4;     // a layer
+  static constexpr uint32_t kMaxLayers = 16;  // records a word
   static Record recordOf(const CompactPage& c, const Run& run, uint32_t word) {
     Record r = run.first;
     r.thread = run.first.thread + ((word - run.start) >> c.shift);
@@ -207,39 +210,45 @@ class LocksetShadow {
     return r;
   }
   static std::optional<CompactPage> fit(const FullPage& page) {
-    const History& h0 = page.words[0];
-    bool writes = h0.lastWrites.size() == 1;
-    const Record* first = onlyRecord(h0, writes);
-    if (!first) return std::nullopt;
+    const bool writes = !page.words[0].lastWrites.empty();
+    const size_t layers = (writes ? page.words[0].lastWrites : page.words[0].reads).size();
+    if (layers == 0 || layers > kMaxLayers) return std::nullopt;
+    std::array<const typename History::Records*, kWordsPerPage> records;
+    for (uint32_t i = 0; i < kWordsPerPage; ++i) {
+      const History& h = page.words[i];
+      records[i] = writes ? &h.lastWrites : &h.reads;
+      if (records[i]->size() != layers || !(writes ? h.reads : h.lastWrites).empty()) return std::nullopt;
+    }
     // Words sharing the first word's thread: 1, 2 or 4 (4-, 8-, 16-byte elements).
     uint32_t same = 1;
-    while (same < 4) {
-      const Record* r = onlyRecord(page.words[same], writes);
-      if (!r || r->thread != first->thread) break;
-      ++same;
-    }
+    while (same < 4 && (*records[same])[0].thread == (*records[0])[0].thread) ++same;
     if (!std::has_single_bit(same)) return std::nullopt;
     CompactPage c{uint8_t(std::countr_zero(same)), writes, {}};
-    for (uint32_t i = 0; i < kWordsPerPage; ++i) {
-      const Record* r = onlyRecord(page.words[i], writes);
-      if (!r) return std::nullopt;
-      if (!c.runs.empty() && *r == recordOf(c, c.runs.back(), i)) continue;
-      if (c.runs.size() == kMaxRuns) return std::nullopt;
-      c.runs.push_back(Run{i, *r});
-      if (!(*r == recordOf(c, c.runs.back(), i))) return std::nullopt;  // (a read of several lanes)
+    for (uint32_t layer = 0; layer < layers; ++layer) {
+      size_t layerStart = c.runs.size();
+      for (uint32_t i = 0; i < kWordsPerPage; ++i) {
+        const Record& r = (*records[i])[layer];
+        if (c.runs.size() > layerStart && r == recordOf(c, c.runs.back(), i)) continue;
+        if (c.runs.size() - layerStart == kMaxRuns) return std::nullopt;
+        c.runs.push_back(Run{uint16_t(layer), uint16_t(i), r});
+        if (!(r == recordOf(c, c.runs.back(), i))) return std::nullopt;  // (a read of several lanes)
+      }
     }
     return c;
   }
   void expand(Slot& slot) {
     auto page = std::make_unique<FullPage>();
     const CompactPage& c = *slot.compact;
+    // Layer by layer: each word's records come back in their order.
     for (size_t run = 0; run < c.runs.size(); ++run) {
-      uint32_t end = run + 1 < c.runs.size() ? c.runs[run + 1].start : kWordsPerPage;
+      bool more = run + 1 < c.runs.size() && c.runs[run + 1].layer == c.runs[run].layer;
+      uint32_t end = more ? c.runs[run + 1].start : kWordsPerPage;
       for (uint32_t i = c.runs[run].start; i < end; ++i) {
         History& h = page->words[i];
         (c.writes ? h.lastWrites : h.reads).push_back(recordOf(c, c.runs[run], i));
       }
     }
+    for (const History& h : page->words) heapRecordsMade_ += int64_t(h.heapRecords());
     compactHeapBytes_ -= c.heapBytes();
     slot.full = std::move(page);
     slot.compact.reset();
@@ -263,6 +272,7 @@ class LocksetShadow {
   uint64_t fullPages_ = 0;
   uint64_t compactPages_ = 0;
   uint64_t compactHeapBytes_ = 0;  // runs beyond a compact page's first
+  int64_t heapRecordsMade_ = 0;
   uint64_t lastPageNo_ = 0;
   FullPage* lastPage_ = nullptr;
   uint32_t leavesBeforeCompact_;

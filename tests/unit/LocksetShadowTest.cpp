@@ -135,6 +135,31 @@ TEST(LocksetShadow, APageOfSeveralEventsIsARecordAnEvent) {
   ASSERT_EQ(shadow.compactPages(), 0u) << "words 8-15 empty: no fit";
 }
 
+// Words each read by three threads in turn (a convolution's inputs) keep a
+// layer a read; the heap records that compacting frees are counted.
+TEST(LocksetShadow, WordsReadByThreadsInTurnAreALayerARead) {
+  Shadow shadow(1), never(0);
+  for (Shadow* s : {&shadow, &never}) {
+    for (uint32_t layer = 0; layer < 3; ++layer)
+      for (uint32_t i = 0; i < Shadow::kWordsPerPage; ++i) {
+        Record r = record(40 + i - layer, AccessType::Read);
+        r.origin.seq = 60 + layer;
+        s->at(i).reads.push_back(r);
+      }
+    leavePage0(*s);
+  }
+  ASSERT_EQ(shadow.compactPages(), 1u);
+  EXPECT_LT(shadow.heapRecordsMade(), 0) << "the words' heap vectors were freed";
+  EXPECT_LT(shadow.bytes() + 1500, never.bytes());
+  for (uint32_t i = 0; i < Shadow::kWordsPerPage; ++i) {
+    const History *a = shadow.find(i), *b = never.find(i);
+    ASSERT_TRUE(a && b);
+    ASSERT_EQ(a->reads.size(), 3u);
+    for (size_t k = 0; k < 3; ++k) EXPECT_EQ(a->reads[k], b->reads[k]) << "word " << i << ", read " << k;
+  }
+  EXPECT_EQ(shadow.heapRecordsMade(), 0) << "expanded: the same vectors again";
+}
+
 TEST(LocksetShadow, SharedMemoryPagesAreNeverCompacted) {
   Shadow shadow(1);
   const uint64_t shared = uint64_t(1) << 63;
@@ -163,6 +188,18 @@ Trace readThenWrite(uint64_t words = 4096) {
   return t;
 }
 
+// Block 0's warp reads `words` words three times, each time one word further
+// on (a 3-wide window); block 1 then writes them.
+Trace windowReadsThenWrite(uint64_t words) {
+  Trace t = readThenWrite(words);
+  t.events.clear();
+  uint64_t seq = 1;
+  for (uint64_t w = 0; w < words; w += 32)
+    for (uint64_t k = 0; k < 3; ++k) t.events.push_back(access(0, AccessType::Read, 0x10000 + 4 * (w + k), seq++));
+  for (uint64_t w = 0; w < words; w += 32) t.events.push_back(access(1, AccessType::Write, 0x10000 + 4 * w, seq++));
+  return t;
+}
+
 TEST(LocksetShadow, CompactingChangesNoReportAndKeepsAWordInAFewBytes) {
   DetectorOptions eager, off;
   eager.locksetLeavesBeforeCompact = 1;
@@ -174,6 +211,12 @@ TEST(LocksetShadow, CompactingChangesNoReportAndKeepsAWordInAFewBytes) {
   EXPECT_EQ(compacted->races().locations(), full->races().locations());
   EXPECT_EQ(compacted->races().occurrences(), full->races().occurrences());
   EXPECT_EQ(full->races().locations().size(), 4096u);
+  auto windowCompacted = makeDetector("lockset", eager);
+  auto windowFull = makeDetector("lockset", off);
+  replay(windowReadsThenWrite(4096), *windowCompacted);
+  replay(windowReadsThenWrite(4096), *windowFull);
+  EXPECT_EQ(windowCompacted->races().locations(), windowFull->races().locations());
+  EXPECT_EQ(windowCompacted->races().occurrences(), windowFull->races().occurrences());
   // Each word's read as one record of a compact page (but the last pages
   // left, still full): under 16 bytes a word, where a full page costs over 100.
   const uint64_t words = 32768;
@@ -182,6 +225,13 @@ TEST(LocksetShadow, CompactingChangesNoReportAndKeepsAWordInAFewBytes) {
   auto onlyReads = makeDetector("lockset", {});
   replay(reads, *onlyReads);
   EXPECT_LT(onlyReads->stats().peakShadowBytes, 16u * words);
+  // Three reads a word, as three layers of a record an event (the default
+  // schedule: 32 leaves): a tenth of the full pages and their heap records.
+  auto windowDefault = makeDetector("lockset", {});
+  auto windowOff = makeDetector("lockset", off);
+  replay(windowReadsThenWrite(words), *windowDefault);
+  replay(windowReadsThenWrite(words), *windowOff);
+  EXPECT_LT(windowDefault->stats().peakShadowBytes * 10, windowOff->stats().peakShadowBytes);
   EXPECT_GT(full->stats().peakShadowBytes, 100u * 4096);
 }
 
