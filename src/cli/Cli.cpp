@@ -45,7 +45,7 @@ void addReportOptions(CLI::App& command, ReportOptions& options) {
   command.add_option("--output,-o", options.output, "Write the report to this file instead of standard output");
   command.add_option("--error-exitcode", options.errorExitCode, "Exit code when races are found")
       ->capture_default_str();
-  command.add_option("--compression", options.compression, "Hierarchical vector clock compression (gwcp, hb) and compact shadow pages (lockset)")
+  command.add_option("--compression", options.compression, kCompressionHelp)
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   addVolatileOption(command, options.volatileSemantics);

@@ -42,6 +42,9 @@ struct ReportOptions {
 void addReportOptions(CLI::App& command, ReportOptions& options);
 // --volatile plain|strong (race-semantics.md, the volatile bullet).
 void addVolatileOption(CLI::App& command, std::string& value);
+// `--compression on|off` (run, kernel and check share the report options; litmus its own).
+inline constexpr const char* kCompressionHelp =
+    "Hierarchical vector clock compression (gwcp, hb) and compact shadow pages (lockset)";
 // --fmad on|off: multiply-add contraction as ptxas does it (ptx/Contraction.h), or none.
 void addFmadOption(CLI::App& command, std::string& value);
 

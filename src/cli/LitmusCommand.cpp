@@ -123,7 +123,7 @@ void addLitmusCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("--table", args->table,
                 "Print the coverage table: per folder, files and how many each detector flags");
   cmd->add_flag("--quiet,-q", args->quiet, "Only print failures and the summary");
-  cmd->add_option("--compression", args->compression, "Hierarchical vector clock compression (gwcp, hb) and compact shadow pages (lockset)")
+  cmd->add_option("--compression", args->compression, kCompressionHelp)
       ->check(CLI::IsMember({"on", "off"}));
   addVolatileOption(*cmd, args->volatileSemantics);
   cmd->callback([args, &exitCode] { exitCode = runLitmus(*args); });

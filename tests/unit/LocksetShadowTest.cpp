@@ -163,7 +163,8 @@ TEST(LocksetShadow, WordsReadByThreadsInTurnAreALayerARead) {
 TEST(LocksetShadow, SharedMemoryPagesAreNeverCompacted) {
   Shadow shadow(1);
   const uint64_t shared = uint64_t(1) << 63;
-  for (uint32_t i = 0; i < Shadow::kWordsPerPage; ++i) shadow.at(shared | i).reads.push_back(record(i, AccessType::Read));
+  for (uint32_t i = 0; i < Shadow::kWordsPerPage; ++i)
+    shadow.at(shared | i).reads.push_back(record(i, AccessType::Read));
   leavePage0(shadow);
   EXPECT_EQ(shadow.compactPages(), 0u);
 }
