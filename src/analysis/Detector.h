@@ -27,9 +27,10 @@ struct DetectorOptions {
   // critical section's first access (GwcpDetector::HeldLock::lockWcp); off
   // (or PREDATAR_GWCP_DEFER_LOCK_P=off), it joins at the acquire.
   bool deferLockJoins = true;
-  // lockset: a page of the shadow left this many page visits ago, untouched
-  // since, is compacted when it fits (LocksetShadow.h); 0 (or compression
-  // off): never. Tests compact at every leave.
+  // lockset: a page of the shadow left this many page visits ago (a power of
+  // two, at most 64: LeftPages.h), untouched since, is compacted when it fits
+  // (LocksetShadow.h); 0 (or compression off): never. Tests compact at every
+  // leave.
   uint32_t locksetLeavesBeforeCompact = 32;
 };
 

@@ -13,9 +13,9 @@
 // or a convolution's inputs, read by neighbouring threads in turn), as L
 // layers of those.
 // A page is compacted once it has been left (another page visited) and
-// `leavesBeforeCompact` more pages were left with it untouched, as gwcp's
-// ShadowPages compresses (a page still being filled, or visited back and
-// forth, stays full); a page that does not fit backs off exponentially.
+// `leavesBeforeCompact` more pages were left with it untouched, on the
+// schedule of gwcp's ShadowPages (LeftPages: a page still being filled, or
+// visited back and forth, stays full; one that does not fit backs off).
 // Touching a compact page expands it, record for record as it was: the
 // detector only ever sees full pages. Shared-memory pages are never
 // compacted (a block's are freed when it finishes).
@@ -31,6 +31,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "analysis/Detector.h"
+#include "analysis/LeftPages.h"
 
 namespace predatar {
 
@@ -40,11 +41,9 @@ class LocksetShadow {
   using Record = typename History::Records::value_type;
   static constexpr uint32_t kPageShift = 4;
   static constexpr uint32_t kWordsPerPage = 1u << kPageShift;
-  static constexpr uint32_t kMaxLeavesBeforeCompact = 64;
 
-  // 0: never compacts.
-  explicit LocksetShadow(uint32_t leavesBeforeCompact = 32)
-      : leavesBeforeCompact_(std::min(leavesBeforeCompact, kMaxLeavesBeforeCompact)) {}
+  // 0: never compacts (LeftPages rounds it to a power of two, at most 64).
+  explicit LocksetShadow(uint32_t leavesBeforeCompact = 32) : leftPages_(leavesBeforeCompact) {}
 
   // `key`'s history, or nullptr when its page was never made (a history of a
   // made page may be empty). Valid until the next call.
@@ -123,9 +122,7 @@ class LocksetShadow {
  private:
   struct FullPage {
     std::array<History, kWordsPerPage> words;
-    uint64_t leftAt = 0;  // the visit count when last left
-    uint8_t failedFits = 0;
-    uint16_t leavesBeforeTry = 0;
+    LeftPages::State leaving;
   };
   // In its layer, words [start, the layer's next run's start) hold `first`
   // but for their thread, first.thread + ((word - start) >> shift), and that
@@ -147,11 +144,6 @@ class LocksetShadow {
     std::unique_ptr<FullPage> full;
     std::unique_ptr<CompactPage> compact;
   };
-  struct LeftPage {
-    uint64_t pageNo = 0;
-    uint64_t leftAt = 0;  // 0: none
-  };
-
   FullPage* visit(uint64_t pageNo, bool make) {
     if (pageNo == lastPageNo_ && lastPage_) return lastPage_;
     if (lastPage_) leave(lastPageNo_, *lastPage_);
@@ -172,25 +164,16 @@ class LocksetShadow {
   static bool isShared(uint64_t pageNo) { return pageNo >> (63 - kPageShift); }
 
   void leave(uint64_t pageNo, FullPage& page) {
-    if (!leavesBeforeCompact_ || isShared(pageNo)) return;
-    page.leftAt = ++pagesLeft_;
-    if (page.leavesBeforeTry) {
-      --page.leavesBeforeTry;
-      return;
-    }
-    LeftPage& oldest = left_[pagesLeft_ % leavesBeforeCompact_];
-    if (oldest.leftAt) compactIfUntouched(oldest);
-    oldest = LeftPage{pageNo, page.leftAt};
+    if (leftPages_.never() || isShared(pageNo)) return;
+    if (std::optional<LeftPages::Left> due = leftPages_.leave(pageNo, page.leaving)) compactIfUntouched(*due);
   }
-  void compactIfUntouched(const LeftPage& left) {
+  void compactIfUntouched(const LeftPages::Left& left) {
     auto it = pages_.find(left.pageNo);
-    if (it == pages_.end() || !it->second.full || it->second.full->leftAt != left.leftAt) return;
+    if (it == pages_.end() || !it->second.full || it->second.full->leaving.leftAt != left.leftAt) return;
     FullPage& page = *it->second.full;
     std::optional<CompactPage> compact = fit(page);
     if (!compact) {
-      // At most 63 leaves: a page whose last word comes later is tried again.
-      page.failedFits = uint8_t(std::min(page.failedFits + 1, 6));
-      page.leavesBeforeTry = uint16_t((1u << page.failedFits) - 1);
+      LeftPages::fitFailed(page.leaving);
       return;
     }
     for (const History& h : page.words) heapRecordsMade_ -= int64_t(h.heapRecords());
@@ -275,9 +258,7 @@ class LocksetShadow {
   int64_t heapRecordsMade_ = 0;
   uint64_t lastPageNo_ = 0;
   FullPage* lastPage_ = nullptr;
-  uint32_t leavesBeforeCompact_;
-  uint64_t pagesLeft_ = 0;
-  std::array<LeftPage, kMaxLeavesBeforeCompact> left_{};
+  LeftPages leftPages_;
 };
 
 }  // namespace predatar

@@ -26,6 +26,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "analysis/CompressedPage.h"
 #include "analysis/CompressedPages.h"
+#include "analysis/LeftPages.h"
 #include "analysis/PackedRecord.h"
 #include "analysis/TablePage.h"
 
@@ -174,10 +175,7 @@ class ShadowPages {
   }
   // Compresses now the pages left recently that fit a pattern or a table (kRecentPages).
   void settle() {
-    for (LeftPage& left : recent_) {
-      compressIfUntouched(left);
-      left = LeftPage{};
-    }
+    leftPages_.drain([&](const LeftPages::Left& left) { compressIfUntouched(left); });
   }
   void clear() {
     pages_.clear();
@@ -185,7 +183,7 @@ class ShadowPages {
     compressed_.clear();
     tables_.clear();
     compressedExtra_ = compressedBytes_ = 0;
-    recent_.fill(LeftPage{});
+    leftPages_.clear();
     words_ = 0;
     lastPageNo_ = UINT64_MAX;
     lastPage_ = nullptr;
@@ -207,23 +205,8 @@ class ShadowPages {
  private:
   struct Page {
     std::array<Records, kWordsPerPage> words;
-    uint32_t used = 0;    // words with records
-    uint64_t leftAt = 0;  // when at() last left it full (kRecentPages)
-    // Fits that failed in a row, and leaves to let pass before the next try
-    // (tryCompress): a page that fits no pattern (a word read by several
-    // warps) is left again and again, and trying each time cost a tenth of
-    // a launch-heavy program's analysis (jacobiCudaGraphs: 13M failed fits).
-    uint8_t failedFits = 0;
-    uint16_t leavesBeforeTry = 0;
-  };
-  // A full page that at() leaves is compressed only after kRecentPages more
-  // pages were left, if it was not touched in between: an instruction's
-  // accesses alternate between a few pages (a warp's lanes span two, its
-  // next instructions other arrays, then the same ones again), and
-  // compressing each at once expanded it again at the next event (a third
-  // of scan's detector time).
-  struct LeftPage {
-    uint64_t pageNo = 0, leftAt = 0;  // leftAt 0: none
+    uint32_t used = 0;  // words with records
+    LeftPages::State leaving;  // when a full page at() leaves is compressed
   };
   using Map = absl::flat_hash_map<uint64_t, std::unique_ptr<Page>>;
 
@@ -326,31 +309,20 @@ class ShadowPages {
   }
   void leave(uint64_t pageNo, Page& page) {
     if (page.used != kWordsPerPage || isSharedPage(pageNo)) return;
-    page.leftAt = ++pagesLeft_;
-    if (page.leavesBeforeTry) {
-      --page.leavesBeforeTry;
-      return;
-    }
-    LeftPage& oldest = recent_[pagesLeft_ % kRecentPages];
-    compressIfUntouched(oldest);
-    oldest = LeftPage{pageNo, page.leftAt};
+    if (std::optional<LeftPages::Left> due = leftPages_.leave(pageNo, page.leaving)) compressIfUntouched(*due);
   }
   // The page `left` names, if no at() reached it since it was left (nor is
   // reaching it now), tries to compress.
-  void compressIfUntouched(const LeftPage& left) {
-    if (!left.leftAt) return;
+  void compressIfUntouched(const LeftPages::Left& left) {
     auto it = pages_.find(left.pageNo);
-    if (it != pages_.end() && it->second->leftAt == left.leftAt && it->first != lastPageNo_)
+    if (it != pages_.end() && it->second->leaving.leftAt == left.leftAt && it->first != lastPageNo_)
       tryCompress(left.pageNo, *it->second);
   }
   // A page left behind compresses when its words fit a pattern or a table.
   void tryCompress(uint64_t pageNo, Page& page) {
     if (page.used != kWordsPerPage) return;
     if (!compress(pageNo, page.words)) {
-      // Exponential back-off, at most 63 leaves: a page that fits later
-      // (its last word's record came) is compressed a little later.
-      page.failedFits = uint8_t(std::min(page.failedFits + 1, 6));
-      page.leavesBeforeTry = uint16_t((1u << page.failedFits) - 1);
+      LeftPages::fitFailed(page.leaving);
       return;
     }
     dropPage(pages_.find(pageNo));
@@ -374,9 +346,7 @@ class ShadowPages {
       else r.clear();
     }
     page.used = 0;
-    page.leftAt = 0;
-    page.failedFits = 0;
-    page.leavesBeforeTry = 0;
+    page.leaving = {};
   }
   void dropPage(Map::iterator it) {
     if (it->first == lastPageNo_) {
@@ -411,8 +381,7 @@ class ShadowPages {
   uint64_t words_ = 0;
   uint64_t compressedExtra_ = 0;
   uint64_t compressedBytes_ = 0;  // heap blocks of compressed pages (field tables, layers, tables)
-  std::array<LeftPage, kRecentPages> recent_{};
-  uint64_t pagesLeft_ = 0;
+  LeftPages leftPages_{kRecentPages};
   uint64_t lastPageNo_ = UINT64_MAX;
   Page* lastPage_ = nullptr;
   // Pages at() reached lately, by page number modulo the slots, in front of
