@@ -32,6 +32,12 @@ struct DetectorOptions {
   // (LocksetShadow.h); 0 (or compression off): never. Tests compact at every
   // leave.
   uint32_t locksetLeavesBeforeCompact = 32;
+  // lockset: a page that fits no pattern of runs is kept as a table only
+  // while the shadow holds at least this many bytes: a table costs a fit,
+  // and an expansion at the next launch's touch, which cost launch-heavy
+  // programs with small shadows a fifth of their time (shoc-bfs, a launch a
+  // level: 80 -> 30 MiB, 1.1 -> 1.4 s; rule-110). Tests make tables always (0).
+  uint64_t locksetTablesFromBytes = uint64_t(128) << 20;
 };
 
 // Metadata sizes a detector reports for --stats.

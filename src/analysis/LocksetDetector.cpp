@@ -338,6 +338,7 @@ void LocksetDetector::kernelEnd() { sampleMetadata(); }
 void LocksetDetector::sampleMetadata() {
   uint64_t bytes = shadow_.bytes() + uint64_t(int64_t(heapRecords_) + shadow_.heapRecordsMade()) * sizeof(Record);
   stats_.peakShadowBytes = std::max(stats_.peakShadowBytes, bytes);
+  shadow_.makeTables(bytes >= tablesFromBytes_);
   // Thread states (shown as lockset's thread clocks): the map's slots and held-lock lists.
   uint64_t states = threads_.bytes();
   if (anyLocks_)

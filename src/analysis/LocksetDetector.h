@@ -30,7 +30,10 @@ class LocksetDetector final : public Detector {
  public:
   explicit LocksetDetector(const DetectorOptions& options)
       : Detector("lockset", options),
-        shadow_(options.compression ? options.locksetLeavesBeforeCompact : 0) {}
+        shadow_(options.compression ? options.locksetLeavesBeforeCompact : 0),
+        tablesFromBytes_(options.locksetTablesFromBytes) {
+    shadow_.makeTables(tablesFromBytes_ == 0);
+  }
   std::string_view name() const override { return "lockset"; }
   DetectorStats stats() const override { return stats_; }
 
@@ -125,6 +128,7 @@ class LocksetDetector final : public Detector {
   std::vector<std::vector<HeldLock>> locksets_{{}};
   std::map<std::vector<HeldLock>, uint32_t> locksetIds_{{{}, 0}};
   LocksetShadow<History> shadow_;
+  uint64_t tablesFromBytes_;  // DetectorOptions::locksetTablesFromBytes
   // Shadow records on the heap, counted as they change: sampling the metadata
   // walked the whole shadow at every 64th finished block.
   uint64_t heapRecords_ = 0;

@@ -11,7 +11,11 @@
 // across two warps, a warp's lanes in several events), as a record an event;
 // one whose words each hold L such records (read-shared data: a stencil's
 // or a convolution's inputs, read by neighbouring threads in turn), as L
-// layers of those.
+// layers of those. A page that fits none of these but whose records repeat
+// (a hash table's slab read by every warp probing its bucket, with the slots
+// a CAS claimed; a stencil's halo words read by two blocks) is kept as a
+// table, as gwcp's TablePage: each distinct record once, relative to its
+// word, and each word's records as indices into them.
 // A page is compacted once it has been left (another page visited) and
 // `leavesBeforeCompact` more pages were left with it untouched, on the
 // schedule of gwcp's ShadowPages (LeftPages: a page still being filled, or
@@ -27,6 +31,8 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <variant>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
@@ -44,6 +50,10 @@ class LocksetShadow {
 
   // 0: never compacts (LeftPages rounds it to a power of two, at most 64).
   explicit LocksetShadow(uint32_t leavesBeforeCompact = 32) : leftPages_(leavesBeforeCompact) {}
+  // Whether pages that fit no pattern of runs become tables (from then on;
+  // the tables made stay): the detector allows them once its shadow is big
+  // (DetectorOptions::locksetTablesFromBytes).
+  void makeTables(bool yes) { makeTables_ = yes; }
 
   // `key`'s history, or nullptr when its page was never made (a history of a
   // made page may be empty). Valid until the next call.
@@ -57,16 +67,25 @@ class LocksetShadow {
   // f(key, history&) over every word of every page, then frees the pages
   // whose words `empty(history)` all are. A compact page is asked instead
   // keep(its run's first key, its run's first record) for each run (a run's
-  // records are alike: they go or stay together); only when its runs differ
-  // is it expanded and walked.
+  // records are alike: they go or stay together), a table keep(its first
+  // key, each entry as word 0's); only when the answers differ is it
+  // expanded, walked, and compacted again.
   template <class F, class Empty, class Keep>
   void forEachWord(F&& f, Empty&& empty, Keep&& keep) {
+    lastPage_ = nullptr;  // (a page walked may be compacted again)
     for (auto it = pages_.begin(); it != pages_.end();) {
       uint64_t firstKey = it->first << kPageShift;
-      if (it->second.compact) {
-        uint32_t kept = 0;
-        for (const Run& run : it->second.compact->runs) kept += keep(firstKey | run.start, run.first);
-        if (kept == it->second.compact->runs.size()) {
+      const bool wasFull = fullOf(it->second) != nullptr;
+      if (!wasFull) {
+        uint32_t kept = 0, of = 0;
+        if (tableOf(it->second)) {
+          for (const Record& entry : tableOf(it->second)->entries) kept += keep(firstKey, tableRecord(entry, 0));
+          of = uint32_t(tableOf(it->second)->entries.size());
+        } else {
+          for (const Run& run : compactOf(it->second)->runs) kept += keep(firstKey | run.start, run.first);
+          of = uint32_t(compactOf(it->second)->runs.size());
+        }
+        if (kept == of) {
           ++it;
           continue;
         }
@@ -74,15 +93,22 @@ class LocksetShadow {
           dropPage(it++);
           continue;
         }
-        expand(it->second);
+        if (tableOf(it->second)) expandTable(it->second);
+        else expand(it->second);
       }
       bool any = false;
       for (uint32_t i = 0; i < kWordsPerPage; ++i) {
-        f(firstKey | i, it->second.full->words[i]);
-        any = any || !empty(it->second.full->words[i]);
+        f(firstKey | i, fullOf(it->second)->words[i]);
+        any = any || !empty(fullOf(it->second)->words[i]);
       }
-      if (any) ++it;
-      else dropPage(it++);
+      if (!any) {
+        dropPage(it++);
+        continue;
+      }
+      // A compact page the walk expanded fits again, most likely: the walk
+      // visits every page, and left full it would stay so until touched.
+      if (!wasFull) compact(it->second);
+      ++it;
     }
   }
   // Frees the pages that hold [firstKey, lastKey] (a block's shared memory,
@@ -93,8 +119,8 @@ class LocksetShadow {
     for (uint64_t pageNo = firstKey >> kPageShift; pageNo <= lastKey >> kPageShift; ++pageNo) {
       auto it = pages_.find(pageNo);
       if (it == pages_.end()) continue;
-      if (it->second.full)
-        for (const History& h : it->second.full->words) dropped(h);
+      if (fullOf(it->second))
+        for (const History& h : fullOf(it->second)->words) dropped(h);
       dropPage(it);
     }
   }
@@ -104,19 +130,21 @@ class LocksetShadow {
     size_t pages = pages_.size();
     pages_.clear();
     pages_.reserve(pages);
-    fullPages_ = compactPages_ = compactHeapBytes_ = 0;
+    fullPages_ = compactPages_ = compactHeapBytes_ = tablePages_ = tableHeapBytes_ = 0;
     heapRecordsMade_ = 0;
     lastPage_ = nullptr;
   }
   bool empty() const { return pages_.empty(); }
   size_t pages() const { return pages_.size(); }
   size_t compactPages() const { return compactPages_; }
+  size_t tablePages() const { return tablePages_; }
   // Heap-held records (History::heapRecords) that compacting freed and
   // expanding made, net: the detector counts the rest as it changes words.
   int64_t heapRecordsMade() const { return heapRecordsMade_; }
   uint64_t bytes() const {
     return pages_.capacity() * (sizeof(uint64_t) + sizeof(Slot) + 1) + fullPages_ * sizeof(FullPage) +
-           compactPages_ * sizeof(CompactPage) + compactHeapBytes_;
+           compactPages_ * sizeof(CompactPage) + compactHeapBytes_ + tablePages_ * sizeof(TablePage) +
+           tableHeapBytes_;
   }
 
  private:
@@ -140,10 +168,26 @@ class LocksetShadow {
     absl::InlinedVector<Run, 1> runs;
     uint64_t heapBytes() const { return runs.capacity() > 1 ? runs.capacity() * sizeof(Run) : 0; }
   };
-  struct Slot {  // one of the two
-    std::unique_ptr<FullPage> full;
-    std::unique_ptr<CompactPage> compact;
+  // Each distinct record of the page once (entries), and word w's last
+  // writes and reads as indices into them: index[start[2w] .. start[2w+1])
+  // and index[start[2w+1] .. start[2w+2]). A record of one lane is kept
+  // relative to its word: its thread less the word's index, its lanes 0.
+  struct TablePage {
+    std::vector<Record> entries;
+    std::array<uint16_t, 2 * kWordsPerPage + 1> start{};
+    std::vector<uint8_t> index;
+    uint64_t heapBytes() const { return entries.capacity() * sizeof(Record) + index.capacity(); }
   };
+  // One of the three (a map slot of 16 bytes, as many pages are compact).
+  using Slot = std::variant<std::unique_ptr<FullPage>, std::unique_ptr<CompactPage>, std::unique_ptr<TablePage>>;
+  template <class Page>
+  static Page* as(const Slot& slot) {
+    const auto* p = std::get_if<std::unique_ptr<Page>>(&slot);
+    return p ? p->get() : nullptr;
+  }
+  static FullPage* fullOf(const Slot& slot) { return as<FullPage>(slot); }
+  static CompactPage* compactOf(const Slot& slot) { return as<CompactPage>(slot); }
+  static TablePage* tableOf(const Slot& slot) { return as<TablePage>(slot); }
   FullPage* visit(uint64_t pageNo, bool make) {
     if (pageNo == lastPageNo_ && lastPage_) return lastPage_;
     if (lastPage_) leave(lastPageNo_, *lastPage_);
@@ -152,13 +196,15 @@ class LocksetShadow {
     if (it == pages_.end()) {
       if (!make) return nullptr;
       it = pages_.try_emplace(pageNo).first;
-      it->second.full = std::make_unique<FullPage>();
+      it->second = std::make_unique<FullPage>();
       ++fullPages_;
-    } else if (it->second.compact) {
+    } else if (compactOf(it->second)) {
       expand(it->second);
+    } else if (tableOf(it->second)) {
+      expandTable(it->second);
     }
     lastPageNo_ = pageNo;
-    return lastPage_ = it->second.full.get();
+    return lastPage_ = fullOf(it->second);
   }
 
   static bool isShared(uint64_t pageNo) { return pageNo >> (63 - kPageShift); }
@@ -169,19 +215,27 @@ class LocksetShadow {
   }
   void compactIfUntouched(const LeftPages::Left& left) {
     auto it = pages_.find(left.pageNo);
-    if (it == pages_.end() || !it->second.full || it->second.full->leaving.leftAt != left.leftAt) return;
-    FullPage& page = *it->second.full;
-    std::optional<CompactPage> compact = fit(page);
-    if (!compact) {
-      LeftPages::fitFailed(page.leaving);
-      return;
-    }
+    if (it == pages_.end() || !fullOf(it->second) || fullOf(it->second)->leaving.leftAt != left.leftAt) return;
+    if (!compact(it->second)) LeftPages::fitFailed(fullOf(it->second)->leaving);
+  }
+  // Keeps the full page of `slot` as runs or as a table, if either fits.
+  bool compact(Slot& slot) {
+    const FullPage& page = *fullOf(slot);
+    std::optional<CompactPage> runs = fit(page);
+    std::optional<TablePage> table = runs || !makeTables_ ? std::nullopt : fitTable(page);
+    if (!runs && !table) return false;
     for (const History& h : page.words) heapRecordsMade_ -= int64_t(h.heapRecords());
-    compactHeapBytes_ += compact->heapBytes();
-    it->second.compact = std::make_unique<CompactPage>(std::move(*compact));
-    it->second.full.reset();
+    if (runs) {
+      compactHeapBytes_ += runs->heapBytes();
+      slot = std::make_unique<CompactPage>(std::move(*runs));
+      ++compactPages_;
+    } else {
+      tableHeapBytes_ += table->heapBytes();
+      slot = std::make_unique<TablePage>(std::move(*table));
+      ++tablePages_;
+    }
     --fullPages_;
-    ++compactPages_;
+    return true;
   }
 
   static constexpr uint32_t kMaxRuns = 4;     // a layer
@@ -219,9 +273,87 @@ class LocksetShadow {
     }
     return c;
   }
+  // (A slab of a hash table read by every warp probing its bucket: ~20
+  // entries, a warp's read each, and ~300 records.)
+  static constexpr uint32_t kMaxTableEntries = 64;
+  static constexpr uint32_t kMaxTableRecords = 4096;
+  // `r`, held by word `word`, as a table keeps it.
+  static Record tableEntry(Record r, uint32_t word) {
+    if (r.lanes == LaneMask(1) << (r.thread % kWarpSize)) {
+      r.thread -= word;
+      r.lanes = 0;
+    }
+    return r;
+  }
+  static Record tableRecord(Record entry, uint32_t word) {
+    if (entry.lanes == 0) {
+      entry.thread += word;
+      entry.lanes = LaneMask(1) << (entry.thread % kWarpSize);
+    }
+    return entry;
+  }
+  // The table of `page`, when its records repeat enough for it to cost at
+  // most half the page's bytes.
+  static std::optional<TablePage> fitTable(const FullPage& page) {
+    // Built in place, then copied: a fit that fails costs no allocation.
+    std::array<Record, kMaxTableEntries> entries;
+    std::array<uint8_t, kMaxTableRecords> index;
+    uint32_t nEntries = 0, nIndex = 0;
+    std::array<uint16_t, 2 * kWordsPerPage + 1> start{};
+    uint64_t heapRecords = 0;
+    for (uint32_t w = 0; w < kWordsPerPage; ++w) {
+      const History& h = page.words[w];
+      heapRecords += h.heapRecords();
+      for (uint32_t list = 0; list < 2; ++list) {
+        const auto& records = list ? h.reads : h.lastWrites;
+        start[2 * w + list] = uint16_t(nIndex);
+        // The previous word's records of this list, most likely the same entries in the same order.
+        uint32_t hint = w ? start[2 * w + list - 2] : 0, hints = w ? start[2 * w + list - 1] - hint : 0;
+        for (uint32_t k = 0; k < records.size(); ++k) {
+          const Record& r = records[k];
+          if (r.lanes == 0 || nIndex == kMaxTableRecords) return std::nullopt;
+          Record e = tableEntry(r, w);
+          if (k < hints && entries[index[hint + k]] == e) {
+            index[nIndex] = index[hint + k];
+            ++nIndex;
+            continue;
+          }
+          uint32_t found = uint32_t(std::find(entries.begin(), entries.begin() + nEntries, e) - entries.begin());
+          if (found == nEntries) {
+            if (nEntries == kMaxTableEntries) return std::nullopt;
+            entries[nEntries++] = e;
+          }
+          index[nIndex++] = uint8_t(found);
+        }
+      }
+    }
+    start[2 * kWordsPerPage] = uint16_t(nIndex);
+    uint64_t fullBytes = sizeof(FullPage) + heapRecords * sizeof(Record);
+    uint64_t tableBytes = sizeof(TablePage) + nEntries * sizeof(Record) + nIndex;
+    if (nIndex == 0 || tableBytes > fullBytes / 2) return std::nullopt;
+    return TablePage{{entries.begin(), entries.begin() + nEntries}, start, {index.begin(), index.begin() + nIndex}};
+  }
+  void expandTable(Slot& slot) {
+    auto page = std::make_unique<FullPage>();
+    const TablePage& t = *tableOf(slot);
+    for (uint32_t w = 0; w < kWordsPerPage; ++w) {
+      History& h = page->words[w];
+      h.lastWrites.reserve(t.start[2 * w + 1] - t.start[2 * w]);
+      h.reads.reserve(t.start[2 * w + 2] - t.start[2 * w + 1]);
+      for (uint32_t i = t.start[2 * w]; i < t.start[2 * w + 1]; ++i)
+        h.lastWrites.push_back(tableRecord(t.entries[t.index[i]], w));
+      for (uint32_t i = t.start[2 * w + 1]; i < t.start[2 * w + 2]; ++i)
+        h.reads.push_back(tableRecord(t.entries[t.index[i]], w));
+      heapRecordsMade_ += int64_t(h.heapRecords());
+    }
+    tableHeapBytes_ -= t.heapBytes();
+    slot = std::move(page);
+    --tablePages_;
+    ++fullPages_;
+  }
   void expand(Slot& slot) {
     auto page = std::make_unique<FullPage>();
-    const CompactPage& c = *slot.compact;
+    const CompactPage& c = *compactOf(slot);
     // Layer by layer: each word's records come back in their order.
     for (size_t run = 0; run < c.runs.size(); ++run) {
       bool more = run + 1 < c.runs.size() && c.runs[run + 1].layer == c.runs[run].layer;
@@ -233,8 +365,7 @@ class LocksetShadow {
     }
     for (const History& h : page->words) heapRecordsMade_ += int64_t(h.heapRecords());
     compactHeapBytes_ -= c.heapBytes();
-    slot.full = std::move(page);
-    slot.compact.reset();
+    slot = std::move(page);
     --compactPages_;
     ++fullPages_;
   }
@@ -242,11 +373,14 @@ class LocksetShadow {
   template <class It>
   void dropPage(It it) {
     if (it->first == lastPageNo_) lastPage_ = nullptr;
-    if (it->second.full) {
+    if (fullOf(it->second)) {
       --fullPages_;
+    } else if (tableOf(it->second)) {
+      --tablePages_;
+      tableHeapBytes_ -= tableOf(it->second)->heapBytes();
     } else {
       --compactPages_;
-      compactHeapBytes_ -= it->second.compact->heapBytes();
+      compactHeapBytes_ -= compactOf(it->second)->heapBytes();
     }
     pages_.erase(it);
   }
@@ -255,10 +389,13 @@ class LocksetShadow {
   uint64_t fullPages_ = 0;
   uint64_t compactPages_ = 0;
   uint64_t compactHeapBytes_ = 0;  // runs beyond a compact page's first
+  uint64_t tablePages_ = 0;
+  uint64_t tableHeapBytes_ = 0;
   int64_t heapRecordsMade_ = 0;
   uint64_t lastPageNo_ = 0;
   FullPage* lastPage_ = nullptr;
   LeftPages leftPages_;
+  bool makeTables_ = true;
 };
 
 }  // namespace predatar

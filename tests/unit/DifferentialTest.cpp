@@ -93,7 +93,8 @@ void runDifferential(const std::string& detector, const RandomTraceOptions& trac
     for (bool compression : {true, false}) {
       DetectorOptions options;
       options.compression = compression;
-      options.locksetLeavesBeforeCompact = 1;  // (lockset: compacts pages as soon as it may)
+      options.locksetLeavesBeforeCompact = 1;  // (lockset: compacts pages as soon as it may,
+      options.locksetTablesFromBytes = 0;  // tables too)
       std::unique_ptr<Detector> d = makeDetector(detector, options);
       ASSERT_NE(d, nullptr) << "makeDetector(\"" << detector << "\") returned null";
       replay(trace, *d);

@@ -1,9 +1,11 @@
 // Lockset's compact shadow pages (LocksetShadow.h): a page whose words each
 // hold one record of consecutive threads of one warp event is kept as one
-// record, expands to exactly what it held, and changes no report.
+// record, one whose records repeat otherwise as a table; each expands to
+// exactly what it held, and changes no report.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 
 #include "analysis/Detector.h"
 #include "analysis/LocksetDetector.h"
@@ -68,13 +70,35 @@ TEST(LocksetShadow, ACoalescedPageIsOneRecordAndExpandsToWhatItHeld) {
     }
 }
 
-TEST(LocksetShadow, PagesThatFitNoPatternStayFull) {
+// A page's words, copied (find() expands a compact page).
+std::array<History, Shadow::kWordsPerPage> wordsOf(Shadow& shadow) {
+  std::array<History, Shadow::kWordsPerPage> words;
+  for (uint32_t i = 0; i < Shadow::kWordsPerPage; ++i) words[i] = *shadow.find(i);
+  return words;
+}
+
+void expectSameWords(Shadow& shadow, const std::array<History, Shadow::kWordsPerPage>& words, const char* what) {
+  for (uint32_t i = 0; i < Shadow::kWordsPerPage; ++i) {
+    const History* h = shadow.find(i);
+    ASSERT_NE(h, nullptr) << what;
+    EXPECT_TRUE(h->lastWrites == words[i].lastWrites) << what << ", word " << i;
+    EXPECT_TRUE(h->reads == words[i].reads) << what << ", word " << i;
+  }
+}
+
+// Pages that fit no pattern of runs but whose records repeat are kept as
+// tables, and expand to exactly what they held.
+TEST(LocksetShadow, PagesThatFitNoRunPatternAreTables) {
   auto check = [](const char* what, auto&& change) {
     Shadow shadow(1);
     fillPage(shadow, 0, 1, AccessType::Read);
     change(shadow);
+    auto words = wordsOf(shadow);
     leavePage0(shadow);
     EXPECT_EQ(shadow.compactPages(), 0u) << what;
+    ASSERT_EQ(shadow.tablePages(), 1u) << what;
+    expectSameWords(shadow, words, what);
+    EXPECT_EQ(shadow.tablePages(), 0u) << what << ": touched, expanded";
   };
   check("a word without a record", [](Shadow& s) { s.at(5).reads.clear(); });
   check("a word with two", [](Shadow& s) { s.at(5).lastWrites.push_back(record(5, AccessType::Write)); });
@@ -88,10 +112,71 @@ TEST(LocksetShadow, PagesThatFitNoPatternStayFull) {
   check("three words a thread", [](Shadow& s) {
     for (uint32_t i = 0; i < 16; ++i) s.at(i).reads[0] = record(i / 3, AccessType::Read);
   });
-  Shadow never(0);
-  fillPage(never, 0, 1, AccessType::Read);
-  leavePage0(never);
-  EXPECT_EQ(never.compactPages(), 0u) << "compaction off";
+  // A hash table's slab: every word read by three warps in turn (lane l on
+  // word l), but word 5, which a lane claimed by CAS after the first read,
+  // holds that write and the later reads.
+  check("a slab", [](Shadow& s) {
+    for (uint32_t warp = 1; warp < 3; ++warp)
+      for (uint32_t i = 0; i < 16; ++i) {
+        Record r = record(32 * warp + i, AccessType::Read);
+        r.origin.seq = 50 + warp;
+        s.at(i).reads.push_back(r);
+      }
+    History& claimed = s.at(5);
+    claimed.lastWrites.push_back(record(2, AccessType::AtomicRmw));
+    claimed.reads.erase(claimed.reads.begin());
+  });
+
+  Shadow shadow(1), never(0);
+  for (Shadow* s : {&shadow, &never}) {
+    for (uint32_t i = 0; i < Shadow::kWordsPerPage; ++i)
+      for (uint32_t k = 0; k < 3; ++k) s->at(i).reads.push_back(record(1000 * k + 37 * i, AccessType::Read));
+    leavePage0(*s);
+  }
+  EXPECT_EQ(shadow.compactPages() + shadow.tablePages(), 0u) << "48 distinct records: full";
+  EXPECT_EQ(never.compactPages() + never.tablePages(), 0u) << "compaction off";
+}
+
+// A walk over a table asks about its entries: one that keeps them all, or
+// none, leaves the page or drops it whole; one that keeps some expands it,
+// walks its words and keeps the rest as a table again.
+TEST(LocksetShadow, AWalkOverATableAsksAboutItsEntries) {
+  Shadow shadow(1);
+  fillPage(shadow, 0, 1, AccessType::Read);
+  shadow.at(5).reads[0].lanes |= 1;
+  for (uint32_t i = 0; i < Shadow::kWordsPerPage; i += 3) {
+    Record r = record(32 + i, AccessType::Read);
+    r.launch = 3;
+    shadow.at(i).reads.push_back(r);
+  }
+  leavePage0(shadow);
+  ASSERT_EQ(shadow.tablePages(), 1u);
+  uint32_t walked = 0;
+  auto walk = [&](uint32_t goneLaunch) {
+    auto gone = [&](const Record& r) { return r.launch == goneLaunch; };
+    shadow.forEachWord(
+        [&](uint64_t key, History& h) {
+          walked += key < Shadow::kWordsPerPage;  // (not leavePage0's empty pages)
+          h.reads.erase(std::remove_if(h.reads.begin(), h.reads.end(), gone), h.reads.end());
+        },
+        [](const History& h) { return h.empty(); }, [&](uint64_t, const Record& r) { return !gone(r); });
+  };
+  walk(9);
+  EXPECT_EQ(walked, 0u) << "every entry kept: not walked";
+  EXPECT_EQ(shadow.tablePages(), 1u);
+  walk(3);
+  EXPECT_EQ(walked, Shadow::kWordsPerPage) << "launch 3's entries gone: walked";
+  EXPECT_EQ(shadow.tablePages(), 1u) << "and a table again";
+  for (uint32_t i = 0; i < Shadow::kWordsPerPage; ++i) {
+    Record r = record(i, AccessType::Read);
+    if (i == 5) r.lanes |= 1;
+    ASSERT_EQ(shadow.find(i)->reads.size(), 1u) << "word " << i;
+    EXPECT_EQ(shadow.find(i)->reads[0], r) << "word " << i;
+  }
+  leavePage0(shadow);
+  ASSERT_EQ(shadow.tablePages(), 1u);
+  walk(2);
+  EXPECT_EQ(shadow.pages(), 0u) << "no entry kept: dropped";
 }
 
 // A page across two warps' events (and a third: lanes that diverged) keeps
@@ -132,7 +217,7 @@ TEST(LocksetShadow, APageOfSeveralEventsIsARecordAnEvent) {
   EXPECT_EQ(shadow.compactPages(), 0u) << "runs of two launches, one gone: expanded, walked";
   sameWords();
   for (Shadow* s : {&shadow, &never}) leavePage0(*s);
-  ASSERT_EQ(shadow.compactPages(), 0u) << "words 8-15 empty: no fit";
+  ASSERT_EQ(shadow.compactPages(), 0u) << "words 8-15 empty: no run fits (a table does)";
 }
 
 // Words each read by three threads in turn (a convolution's inputs) keep a
@@ -199,6 +284,45 @@ Trace windowReadsThenWrite(uint64_t words) {
     for (uint64_t k = 0; k < 3; ++k) t.events.push_back(access(0, AccessType::Read, 0x10000 + 4 * (w + k), seq++));
   for (uint64_t w = 0; w < words; w += 32) t.events.push_back(access(1, AccessType::Write, 0x10000 + 4 * w, seq++));
   return t;
+}
+
+// Slabs of 32 words (a hash table's buckets) each read by `readers` warps
+// of different blocks in turn (lane l on word l), one word of each claimed
+// by a lane's atomic between two of them; then another block writes them all.
+Trace slabsReadThenWritten(uint64_t words, uint32_t readers) {
+  Trace t;
+  t.kernel.grid = {readers + 2, 1, 1};
+  t.kernel.block = {32, 1, 1};
+  uint64_t seq = 1;
+  for (uint32_t block = 0; block < readers; ++block)
+    for (uint64_t w = 0; w < words; w += 32) {
+      t.events.push_back(access(block, AccessType::Read, 0x10000 + 4 * w, seq++));
+      if (block == readers / 2) {
+        MemoryEvent claim = access(readers, AccessType::AtomicRmw, 0x10000 + 4 * (w + 5), seq++);
+        claim.lanes.mask = 1;
+        claim.strong = true;
+        t.events.push_back(claim);
+      }
+    }
+  for (uint64_t w = 0; w < words; w += 32)
+    t.events.push_back(access(readers + 1, AccessType::Write, 0x10000 + 4 * w, seq++));
+  return t;
+}
+
+// Tables change no report, and keep such slabs in a fraction of the bytes.
+TEST(LocksetShadow, TablesChangeNoReportAndKeepSlabsSmall) {
+  DetectorOptions tables, noTables;
+  tables.locksetLeavesBeforeCompact = noTables.locksetLeavesBeforeCompact = 1;
+  tables.locksetTablesFromBytes = 0;
+  noTables.locksetTablesFromBytes = UINT64_MAX;
+  auto withTables = makeDetector("lockset", tables);
+  auto without = makeDetector("lockset", noTables);
+  replay(slabsReadThenWritten(4096, 8), *withTables);
+  replay(slabsReadThenWritten(4096, 8), *without);
+  EXPECT_EQ(withTables->races().locations(), without->races().locations());
+  EXPECT_EQ(withTables->races().occurrences(), without->races().occurrences());
+  EXPECT_EQ(without->races().locations().size(), 4096u);
+  EXPECT_LT(withTables->stats().peakShadowBytes * 4, without->stats().peakShadowBytes);
 }
 
 TEST(LocksetShadow, CompactingChangesNoReportAndKeepsAWordInAFewBytes) {
