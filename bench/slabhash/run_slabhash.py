@@ -43,23 +43,31 @@ def main():
     add_run_options(p, "/tmp/slabhash-logs")
     p.add_argument("names", nargs="*")
     args = p.parse_args()
+    unknown = sorted(set(args.names) - set(PROGRAMS))
+    if unknown:
+        p.error(f"no such test program: {', '.join(unknown)} (known: {', '.join(PROGRAMS)})")
     settle_run_options(args)
     logs = Path(args.logs)
     lines = app_table(args.detectors, "test program")
     runs = {}
     for name in PROGRAMS:
         binary = Path(args.bin) / name
-        if (args.names and name not in args.names) or not binary.exists():
+        if args.names and name not in args.names:
+            continue
+        if not binary.exists():
+            print(f"run_slabhash.py: {binary} not built (build_slabhash.sh): skipped", file=sys.stderr)
             continue
         runs[name] = {d: run_and_say(args, name, binary, d, logs / f"{name}-{d}") for d in ["none", *args.detectors]}
         lines.append(app_row(name, runs[name], args.detectors, ""))
     text = ("Races: unordered pairs of source lines (in parentheses: pairs of instructions and kind). "
             "CPU s and peak RSS MB of the process tree; peak metadata MiB (--stats).\n\n" + "\n".join(lines) +
-            "\n\nThe races, by detector (source line and access of both sides):\n\n" +
+            "\n\nThe races, by detector (source line and operation of both sides):\n\n" +
             "\n".join(race_lines(runs, args.detectors)) + "\n")
     print(text)
     if args.output:
         Path(args.output).write_text(text)
+    if not runs:
+        sys.exit(f"run_slabhash.py: no test program ran: none built in {args.bin}")
 
 
 if __name__ == "__main__":
