@@ -43,9 +43,23 @@ class AccessHistory {
   // of this launch later in the trace than `unorderedAfter`, and `excused`,
   // true for a record, is true for every record alike (AlikeRecordSkip)
   // earlier in the trace.
+  //
+  // `also`, given, is a second order checked on this history (hb on gwcp's:
+  // GwcpDetector), reported to its own log. A record goes only when both
+  // orders put it before an access that subsumes it, so each order finds
+  // every racy location as with a history of its own: take a racy pair
+  // (r, e) of one order, e earliest. If r went at an access a before e, r
+  // is ordered before a, so a is not before e (else r would be), and a
+  // conflicts with e (a write, or a read when r and e are a read and a
+  // write): a later stand-in for r. The chain of stand-ins ends at a
+  // record e meets. Records kept longer add no report of their own: each
+  // pair reported is unordered in its order. (The pair may differ from
+  // the one a detector of its own would report.) `unorderedAfter` must
+  // then hold for both orders.
   template <class OrderedFn, class ExcusedFn = NoExcuse, class NoteFn = NoNote>
   void access(uint64_t key, const AccessRecord& access, OrderedFn&& ordered, RaceLog& log,
-              ExcusedFn&& excused = {}, NoteFn&& note = {}, uint64_t unorderedAfter = UINT64_MAX) {
+              ExcusedFn&& excused = {}, NoteFn&& note = {}, uint64_t unorderedAfter = UINT64_MAX,
+              const AlsoChecked* also = nullptr) {
     RecordHeapCharge charge(*this);
     Records& records = shadow_.at(key);
     finished_.used(key);
@@ -57,25 +71,19 @@ class AccessHistory {
     if (readGoesLast(key, records, access, packed)) return;
     // One report per earlier instruction and kind for this access: in a racy
     // loop, many earlier records share the instruction of a single unique race.
-    // (Left uninitialized: only the first reportedCount are read, and zeroing
-    // them cost a tenth of a race-free access.)
-    uint64_t reportedPc[8];
-    RaceKind reportedKind[8];
-    size_t reportedCount = 0;
-    auto reported = [&](uint64_t pc, RaceKind kind) {
-      for (size_t r = 0; r < reportedCount; ++r)
-        if (reportedPc[r] == pc && reportedKind[r] == kind) return true;
-      return false;
-    };
+    ReportedOnce reported, alsoReported;
     auto firstReport = [&](const AccessRecord& earlier) {
-      uint64_t pc = earlier.origin.pc;
+      return reported.first(earlier.origin.pc, classify(earlier.access(), access.access()));
+    };
+    auto alsoFirstReport = [&](const AccessRecord& earlier) {
+      return alsoReported.first(earlier.origin.pc, classify(earlier.access(), access.access()));
+    };
+    // Whether a record of this instruction and kind needs no order check to
+    // report: every order checked reported it.
+    auto passedReported = [&](const AccessRecord& earlier) {
+      if (reported.count == 0 || (also && alsoReported.count == 0)) return false;
       RaceKind kind = classify(earlier.access(), access.access());
-      if (reported(pc, kind)) return false;
-      if (reportedCount < std::size(reportedPc)) {
-        reportedPc[reportedCount] = pc;
-        reportedKind[reportedCount++] = kind;
-      }
-      return true;
+      return reported.has(earlier.origin.pc, kind) && (!also || alsoReported.has(earlier.origin.pc, kind));
     };
     bool wasEmpty = records.empty();
     // Checks `access` against one earlier access of this launch; false when
@@ -93,15 +101,18 @@ class AccessHistory {
       // reported already (a word that all threads of a block read and update
       // atomically, simpleAttributes' `hit`, meets a thousand such records
       // an access, most of them observed by the thread's own atomic).
-      if (conflicting && !subsumed &&
-          ((reportedCount > 0 && reported(earlier.origin.pc, classify(earlier.access(), access.access()))) ||
-           excused(earlier)))
-        return true;
+      if (conflicting && !subsumed && (passedReported(earlier) || excused(earlier))) return true;
       if (conflicting || subsumed) {
-        bool isOrdered = earlier.sameThread(access) || ordered(earlier);
+        bool sameThread = earlier.sameThread(access);
+        bool isOrdered = sameThread || ordered(earlier);
         if (!isOrdered && conflicting && !excused(earlier) && firstReport(earlier))
           report(key, earlier, access, log, note(earlier));
-        if (isOrdered && subsumed) return false;
+        if (!also) return !(isOrdered && subsumed);
+        if (!conflicting && !isOrdered) return true;  // (kept whatever the second order says)
+        bool alsoOrdered = sameThread || also->ordered(earlier);
+        if (!alsoOrdered && conflicting && !excused(earlier) && alsoFirstReport(earlier))
+          report(key, earlier, access, *also->log, note(earlier));
+        if (isOrdered && alsoOrdered && subsumed) return false;
       }
       return true;
     };
@@ -115,8 +126,7 @@ class AccessHistory {
       bool readAfterRead = !access.writes() && !earlier.writes();
       bool conflicting = !readAfterRead && conflicts(earlier, access);
       bool subsumed = !readAfterRead && subsumes(access, earlier);
-      bool isReported =
-          conflicting && reportedCount > 0 && reported(earlier.origin.pc, classify(earlier.access(), access.access()));
+      bool isReported = conflicting && passedReported(earlier);
       std::optional<uint64_t> excusedThrough;
       if (conflicting && !isReported && excused(earlier)) excusedThrough = excusedThroughOf(excused, earlier);
       alike.learn(r, conflicting, subsumed, isReported, excusedThrough);
@@ -162,7 +172,7 @@ class AccessHistory {
           // (kept as it is)
         } else if (const AccessRecord earlier = AccessRecord::unpack(list[i]); earlier.launch != launch_) [[unlikely]] {
           // (a group's threads all answer alike: only the launches' order counts)
-          if (!keepEarlierLaunch(key, earlier, access, log, firstReport)) continue;
+          if (!keepEarlierLaunch(key, earlier, access, log, firstReport, also, alsoFirstReport)) continue;
         } else if (list[i].group()) [[unlikely]] {
           // Other threads' plain reads neither conflict with a read nor are dropped by one.
           if (access.writes() || !isPlainRead(list[i])) {
@@ -744,11 +754,14 @@ class AccessHistory {
   // them. Reports their race; false when `access` stands for it from now on
   // (an ordered access that subsumes it, by the same argument as above: any
   // launch unordered with it is unordered with `access` too).
-  template <class FirstReportFn>
+  template <class FirstReportFn, class AlsoFirstReportFn>
   bool keepEarlierLaunch(uint64_t key, const AccessRecord& earlier, const AccessRecord& access, RaceLog& log,
-                         FirstReportFn&& firstReport) const {
+                         FirstReportFn&& firstReport, const AlsoChecked* also, AlsoFirstReportFn&& alsoFirstReport) const {
     if (unorderedWith(earlier.launch) || (access.beforeDependencyWait && earlier.launch == overlapped_)) {
-      if (conflictsAcrossLaunches(earlier, access) && firstReport(earlier)) report(key, earlier, access, log, {});
+      if (conflictsAcrossLaunches(earlier, access)) {  // (the launches' order is every detector's)
+        if (firstReport(earlier)) report(key, earlier, access, log, {});
+        if (also && alsoFirstReport(earlier)) report(key, earlier, access, *also->log, {});
+      }
       return true;
     }
     return earlier.strong || !subsumes(access, earlier);

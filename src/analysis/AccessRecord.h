@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 
+#include "absl/functional/function_ref.h"
 #include "analysis/PackedRecord.h"
 #include "clock/VectorClock.h"
 #include "events/Event.h"
@@ -90,6 +92,36 @@ struct NoExcuse {
 };
 struct NoNote {
   MissingFence operator()(const AccessRecord&) const { return {}; }
+};
+
+// The (instruction, kind) pairs one access reported, the first eight
+// (AccessHistory::access). Left uninitialized: only the first `count` are
+// read, and zeroing them cost a tenth of a race-free access.
+struct ReportedOnce {
+  uint64_t pc[8];
+  RaceKind kind[8];
+  size_t count = 0;
+  bool has(uint64_t p, RaceKind k) const {
+    for (size_t i = 0; i < count; ++i)
+      if (pc[i] == p && kind[i] == k) return true;
+    return false;
+  }
+  // Whether (p, k) is new to this access; notes it.
+  bool first(uint64_t p, RaceKind k) {
+    if (has(p, k)) return false;
+    if (count < std::size(pc)) {
+      pc[count] = p;
+      kind[count++] = k;
+    }
+    return true;
+  }
+};
+
+// A second order checked on a history kept by another (AccessHistory::access's
+// `also`): hb's on gwcp's, when both run (GwcpDetector::checkHbToo).
+struct AlsoChecked {
+  absl::FunctionRef<bool(const AccessRecord&)> ordered;
+  RaceLog* log;
 };
 
 // Shadow memory key of a 4-byte word: global addresses, or shared offsets of

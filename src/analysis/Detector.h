@@ -22,6 +22,11 @@ struct DetectorOptions {
   // with it, without checking each (AlikeRecordSkip.h); off, it checks
   // every record (tests compare).
   bool skipAlikeRecords = true;
+  // gwcp and hb together: hb is checked by gwcp on gwcp's history and
+  // clocks (GwcpDetector::checkHbToo), not by a detector of its own; off
+  // (--hb-apart, PREDATAR_HB_APART=1), each keeps its own. The same racy
+  // locations either way; hb's pairs may differ.
+  bool hbOnGwcp = true;
   // gwcp: a block-scoped acquire whose P join would walk both clocks leaves
   // it to the thread's next event that reads or publishes P, mostly the
   // critical section's first access (GwcpDetector::HeldLock::lockWcp); off
@@ -54,6 +59,10 @@ class Detector : public EventSink {
   virtual std::string_view name() const = 0;
   const RaceLog& races() const { return races_; }
   virtual DetectorStats stats() const { return {}; }
+  // The detector that does this one's work (hb's view on gwcp: makeDetectors),
+  // or none. Such a detector takes no events (eventSinksOf leaves it out) and
+  // has no metadata of its own.
+  virtual const Detector* checkedBy() const { return nullptr; }
   // Launches ran that this detector did not see (replayed, or run without the
   // detectors): no launch to come can race with the accesses of a launch
   // not in `live` (KernelInfo::liveLaunches of the latest), so their records
@@ -85,6 +94,12 @@ class Detector : public EventSink {
 // Returns the canonical name, or empty when unknown.
 std::string canonicalDetectorName(std::string_view name);
 std::unique_ptr<Detector> makeDetector(std::string_view name, const DetectorOptions& options);
+// The detectors `names` name, in that order (nullptr for an unknown name),
+// with hb checked by gwcp when both are asked for (DetectorOptions::hbOnGwcp).
+std::vector<std::unique_ptr<Detector>> makeDetectors(const std::vector<std::string>& names,
+                                                     const DetectorOptions& options);
+// The detectors that take events (those not checkedBy another), to feed.
+std::vector<EventSink*> eventSinksOf(const std::vector<std::unique_ptr<Detector>>& detectors);
 inline const std::vector<std::string>& allDetectorNames() {
   static const std::vector<std::string> names{"gwcp", "hb", "lockset"};
   return names;

@@ -113,6 +113,7 @@ void GwcpDetector::kernelBegin(const KernelInfo& kernel) {
   blockLocks_.clear();
   history_.beginLaunch(kernel);
   races_.beginKernel(kernel.name);
+  if (hbLog_) hbLog_->beginKernel(kernel.name);
   blockScopedAcquires_ = kernel.blockScopedAcquires;
 }
 
@@ -130,6 +131,7 @@ void GwcpDetector::memory(const MemoryEvent& event) {
     readInRuns(threads_, event, history_, record, perLane, [&](ThreadClocks& t, uint32_t) {
       if (t.locksHeld) return false;
       t.noteWcpClock(event.origin.seq & PackedRecord::kSeqMask);
+      if (hbLog_) t.noteHbClock(event.origin.seq & PackedRecord::kSeqMask);
       t.quietSinceFence = 0;
       return true;
     });
@@ -174,7 +176,10 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
   }
   record.clock = t.now;
   t.noteWcpClock(event.origin.seq & PackedRecord::kSeqMask);  // (after rule (i)'s joins)
+  if (hbLog_) t.noteHbClock(event.origin.seq & PackedRecord::kSeqMask);
   t.quietSinceFence = 0;
+  auto hbOrdered = [&t](const AccessRecord& r) { return t.orderedByHb(r.block, r.thread, r.clock, r.origin.seq); };
+  AlsoChecked hb{hbOrdered, hbLog_};
   forEachWord(event.address[lane], event.size, [&](uint64_t word, uint8_t bytes) {
     uint64_t key = locationKey(event.space, t.block, word);
     if (strong && event.type != AccessType::Write)
@@ -183,7 +188,8 @@ void GwcpDetector::access(ThreadClocks& t, const MemoryEvent& event, uint32_t la
     history_.access(
         key, record, ordered, races_, messages_.excuses(key, t),
         [&](const AccessRecord& r) { return messages_.missingFence(t, r); },
-        skipAlikeRecords_ ? t.wcpSteady.seq : UINT64_MAX);
+        skipAlikeRecords_ ? (hbLog_ ? std::min(t.wcpSteady.seq, t.hbSteady.seq) : t.wcpSteady.seq) : UINT64_MAX,
+        hbLog_ ? &hb : nullptr);
   });
 }
 
@@ -236,8 +242,11 @@ void GwcpDetector::barrier(const BarrierEvent& event) {
   if (!arrivals_.apply(threads_, event, /*withWcp=*/true)) return;  // an arrival only
   history_.barrier(event.block, event.threads.size());
   trimAtBarrier(event);
-  for (uint32_t thread : event.threads)  // (as HbDetector::barrier)
-    threads_.at(event.block, thread).noteWcpClock(event.origin.seq & PackedRecord::kSeqMask);
+  for (uint32_t thread : event.threads) {  // (as HbDetector::barrier)
+    ThreadClocks& t = threads_.at(event.block, thread);
+    t.noteWcpClock(event.origin.seq & PackedRecord::kSeqMask);
+    if (hbLog_) t.noteHbClock(event.origin.seq & PackedRecord::kSeqMask);
+  }
 }
 
 void GwcpDetector::syncWarp(const SyncWarpEvent& event) {

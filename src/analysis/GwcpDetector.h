@@ -318,6 +318,14 @@ class GwcpDetector final : public Detector {
   void exit(const ExitEvent& event) override;
   void kernelEnd() override;
   void retainLaunches(const std::vector<uint32_t>& live) override { history_.retain(live); }
+  // Checks hb's order too, on this detector's history, reporting to `log`
+  // (makeDetectors, when both run): H_t is tracked here already (rule iv),
+  // and a history that drops a record only when both orders may finds every
+  // racy location of each (AccessHistory::access's `also`). hb's events,
+  // clocks and history then cost nothing of their own; its check costs a
+  // clock lookup where gwcp's found a record unordered or droppable.
+  // Before the first launch.
+  void checkHbToo(RaceLog* log) { hbLog_ = log; }
 
   struct HeldLock {
     uint64_t lock;
@@ -529,6 +537,7 @@ class GwcpDetector final : public Detector {
   MessagePassing messages_;
   DetectorStats stats_;
   MemorySampleSchedule sampling_;
+  RaceLog* hbLog_ = nullptr;  // checkHbToo
   // Kept entries at which a log is first trimmed (PREDATAR_GWCP_TRIM_EVERY,
   // 1 in the differential tests: trim at every release).
   size_t trimEvery_ = 64;

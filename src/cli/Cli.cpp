@@ -49,6 +49,10 @@ void addReportOptions(CLI::App& command, ReportOptions& options) {
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   addVolatileOption(command, options.volatileSemantics);
+  command.add_flag("--hb-apart", options.hbApart,
+                   "With gwcp and hb both: run hb as a detector of its own (by default gwcp checks hb's order on its "
+                   "own history and clocks, which finds the same racy locations at a fraction of the cost; hb's "
+                   "reported pairs may differ)");
   command.add_flag("--stats", options.stats, "Print events processed, peak metadata bytes and time to stderr");
   command.add_option("--print-limit", options.printLimit, "Show at most this many unique races (text format)");
   command
@@ -107,6 +111,11 @@ void printStats(const std::vector<const Detector*>& detectors, double seconds) {
   auto mib = [](uint64_t b) { return double(b) / (1024.0 * 1024.0); };
   for (const Detector* d : detectors) {
     DetectorStats s = d->stats();
+    if (const Detector* by = d->checkedBy()) {
+      std::cerr << fmt::format("predatar stats [{}]: checked by {} on its history and clocks (its metadata)\n",
+                               d->name(), by->name());
+      continue;
+    }
     uint64_t total = s.peakThreadClockBytes + s.peakLockClockBytes + s.peakQueueBytes + s.peakShadowBytes;
     std::cerr << fmt::format(
         "predatar stats [{}]: {} events; peak metadata {:.2f} MiB (thread clocks {:.2f}, lock and message clocks {:.2f}, "

@@ -32,11 +32,16 @@ struct ReportOptions {
   bool stats = false;
   size_t printLimit = SIZE_MAX;
   std::string threads = "auto";  // --threads: 1 serial, N, or auto (ParallelFanout.h)
+  bool hbApart = false;          // --hb-apart: hb keeps its own history beside gwcp (DetectorOptions::hbOnGwcp)
 
   unsigned threadCount() const;  // 0 (automatic) unless --threads gave a number
 
   std::vector<std::string> detectorList() const;  // canonical names; "all" expands
-  DetectorOptions detectorOptions() const { return {compression == "on", false, volatileSemantics == "strong"}; }
+  DetectorOptions detectorOptions() const {
+    DetectorOptions options{compression == "on", false, volatileSemantics == "strong"};
+    options.hbOnGwcp = !hbApart;
+    return options;
+  }
 };
 
 void addReportOptions(CLI::App& command, ReportOptions& options);

@@ -118,13 +118,8 @@ int runKernel(const KernelCommandArgs& a) {
     sim::makeCooperative(config, workspace);
   }
 
-  std::vector<std::unique_ptr<Detector>> owned;
-  std::vector<EventSink*> sinks;
-  for (const auto& name : detectors) {
-    owned.push_back(makeDetector(name, a.report.detectorOptions()));
-    sinks.push_back(owned.back().get());
-  }
-  DetectorFeed feed(std::move(sinks), a.report.threadCount());
+  std::vector<std::unique_ptr<Detector>> owned = makeDetectors(detectors, a.report.detectorOptions());
+  DetectorFeed feed(eventSinksOf(owned), a.report.threadCount());
   EventFanout fanout;
   KernelInfoRecorder capture;
   fanout.add(&capture);

@@ -380,6 +380,7 @@ int runProgram(const RunArgs& a) {
                                         std::getenv("LD_PRELOAD"));
   env.emplace_back("PREDATAR_COMPRESSION", a.report.compression);
   env.emplace_back("PREDATAR_VOLATILE", a.report.volatileSemantics);
+  if (a.report.hbApart) env.emplace_back("PREDATAR_HB_APART", "1");
   if (a.report.threads != "auto") env.emplace_back("PREDATAR_THREADS", a.report.threads);  // else inherited
   // Machine-readable reports keep standard output to themselves.
   bool cleanStdout = a.report.format != "text" && a.report.output.empty();

@@ -770,12 +770,9 @@ std::vector<std::unique_ptr<Detector>> analyze(const LitmusFile& file, const std
                                                const DetectorOptions& options) {
   DetectorOptions perLocation = options;
   perLocation.perLocationDedup = true;  // expectations name locations: keep a report for each
-  std::vector<std::unique_ptr<Detector>> result;
+  std::vector<std::unique_ptr<Detector>> result = makeDetectors(detectors, perLocation);
   EventFanout fanout;
-  for (const std::string& name : detectors) {
-    result.push_back(makeDetector(name, perLocation));
-    fanout.add(result.back().get());
-  }
+  for (EventSink* sink : eventSinksOf(result)) fanout.add(sink);
   replay(file.trace, fanout);
   return result;
 }

@@ -45,12 +45,8 @@ absl::StatusOr<Analysis> analyzeTrace(const std::string& path, TraceFormat forma
                                       const std::vector<std::string>& detectors, const DetectorOptions& options,
                                       StdThreads stdThreads, unsigned threads) {
   Analysis analysis;
-  std::vector<EventSink*> sinks;
-  for (const std::string& name : detectors) {
-    analysis.detectors.push_back(makeDetector(name, options));
-    sinks.push_back(analysis.detectors.back().get());
-  }
-  DetectorFeed feed(std::move(sinks), threads);
+  analysis.detectors = makeDetectors(detectors, options);
+  DetectorFeed feed(eventSinksOf(analysis.detectors), threads);
   auto summary = streamTrace(path, format, feed, stdThreads);
   feed.flush();  // before the detectors are read (or destroyed)
   if (!summary.ok()) return summary.status();

@@ -58,6 +58,35 @@ grep -q "wcp_figure.litmus:5" "$tmp/r.txt" && grep -q "wcp_figure.litmus:10" "$t
 # --stats prints figures on stderr.
 "$p" check "$racy" -d all --stats >/dev/null 2>"$tmp/stats"
 grep -q "predatar stats \[gwcp\]: 8 events" "$tmp/stats" && ok || bad "stats: $(cat "$tmp/stats")"
+# With gwcp, hb is checked by gwcp on its history (--stats says so); --hb-apart runs it on its own: the
+# same racy locations either way.
+grep -q "predatar stats \[hb\]: checked by gwcp" "$tmp/stats" && ok || bad "stats of hb on gwcp: $(cat "$tmp/stats")"
+"$p" check "$racy" -d all --hb-apart --stats >/dev/null 2>"$tmp/stats"
+grep -q "predatar stats \[hb\]: 8 events" "$tmp/stats" && ok || bad "stats with --hb-apart: $(cat "$tmp/stats")"
+cat >"$tmp/locks.litmus" <<'L'
+launch blocks=2 threads=2
+b0.t0: wr x
+b0.t0: acq m
+b0.t0: wr y
+b0.t0: rel m
+b1.t0: acq m
+b1.t0: rd w
+b1.t0: rel m
+b1.t0: wr x
+b1.t1: wr z
+b0.t1: rd z
+L
+for apart in "" --hb-apart; do
+  "$p" check "$tmp/locks.litmus" -d all $apart --format json >"$tmp/locks$apart.json"
+done
+python3 - "$tmp/locks.json" "$tmp/locks--hb-apart.json" <<'PY' && ok || bad "hb on gwcp and --hb-apart differ"
+import json, sys
+def racy(path):
+    return sorted({(r["detector"], r["location"]) for r in json.load(open(path))["races"]})
+shared, apart = racy(sys.argv[1]), racy(sys.argv[2])
+assert shared == apart, (shared, apart)
+assert ("gwcp", "x") in shared and ("hb", "x") not in shared and ("hb", "z") in shared, shared
+PY
 # A folder is searched for .litmus files.
 expect_code 1 "$p" check "$root/examples"
 echo "cli: $pass passed, $fail failed"

@@ -24,6 +24,7 @@
 #include <string>
 
 #include "analysis/Detector.h"
+#include "events/EventSink.h"
 #include "litmus/Litmus.h"
 #include "support/EnvNumber.h"
 #include "support/RandomTrace.h"
@@ -90,19 +91,35 @@ void runDifferential(const std::string& detector, const RandomTraceOptions& trac
     });
     const reference::DetectorResult expected = referenceFor(detector, trace);
     if (!expected.locations.empty()) ++racyRuns;
+    // hb is also checked as gwcp checks it when both run (GwcpDetector::
+    // checkHbToo), gwcp beside it unchanged.
+    std::optional<reference::DetectorResult> gwcpExpected;
+    if (detector == "hb") gwcpExpected = referenceFor("gwcp", trace);
     for (bool compression : {true, false}) {
-      DetectorOptions options;
-      options.compression = compression;
-      options.locksetLeavesBeforeCompact = 1;  // (lockset: compacts pages as soon as it may,
-      options.locksetTablesFromBytes = 0;  // tables too)
-      std::unique_ptr<Detector> d = makeDetector(detector, options);
-      ASSERT_NE(d, nullptr) << "makeDetector(\"" << detector << "\") returned null";
-      replay(trace, *d);
-      ++runs;
-      const std::set<LocationKey>& got = d->races().locations();
-      if (got == expected.locations) continue;
-      if (++mismatches <= kMaxReports)
-        ADD_FAILURE() << mismatchReport(trace, seed, detector, compression, expected, got);
+      for (bool onGwcp : {false, true}) {
+        if (onGwcp && !gwcpExpected) continue;
+        DetectorOptions options;
+        options.compression = compression;
+        options.locksetLeavesBeforeCompact = 1;  // (lockset: compacts pages as soon as it may,
+        options.locksetTablesFromBytes = 0;  // tables too)
+        std::vector<std::unique_ptr<Detector>> ds =
+            makeDetectors(onGwcp ? std::vector<std::string>{"gwcp", detector} : std::vector<std::string>{detector},
+                          options);
+        ASSERT_NE(ds.back(), nullptr) << "makeDetectors(\"" << detector << "\") returned null";
+        EventFanout fanout;
+        for (EventSink* sink : eventSinksOf(ds)) fanout.add(sink);
+        replay(trace, fanout);
+        ++runs;
+        auto check = [&](const Detector& d, const reference::DetectorResult& want) {
+          const std::set<LocationKey>& got = d.races().locations();
+          if (got == want.locations) return;
+          std::string name = std::string(d.name()) + (onGwcp ? " (hb checked by gwcp)" : "");
+          if (++mismatches <= kMaxReports)
+            ADD_FAILURE() << mismatchReport(trace, seed, name, compression, want, got);
+        };
+        check(*ds.back(), expected);
+        if (onGwcp) check(*ds.front(), *gwcpExpected);
+      }
     }
   }
   EXPECT_EQ(mismatches, 0u) << detector << ": " << mismatches << " of " << runs

@@ -149,14 +149,11 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     if (const char* v = env("PREDATAR_VOLATILE")) detectorOptions.volatileStrong = std::strcmp(v, "strong") == 0;
     // (off: every lane through the per-lane path, to compare reports with)
     if (const char* v = env("PREDATAR_SAME_WORD_READS")) detectorOptions.sameWordReads = std::strcmp(v, "off") != 0;
-    for (const auto& name : options_.detectors)
-      if (auto d = makeDetector(name, detectorOptions)) detectors_.push_back(std::move(d));
+    if (const char* v = env("PREDATAR_HB_APART")) detectorOptions.hbOnGwcp = std::strcmp(v, "1") != 0;
+    for (auto& d : makeDetectors(options_.detectors, detectorOptions))
+      if (d) detectors_.push_back(std::move(d));
   }
-  if (record.checked && !feed_ && !detectors_.empty()) {
-    std::vector<EventSink*> sinks;
-    for (const auto& d : detectors_) sinks.push_back(d.get());
-    feed_ = std::make_unique<DetectorFeed>(std::move(sinks), 0);
-  }
+  if (record.checked && !feed_ && !detectors_.empty()) feed_ = std::make_unique<DetectorFeed>(eventSinksOf(detectors_), 0);
   // What each detector had before this launch: its figures and races are the difference.
   if (record.checked)
     for (const auto& d : detectors_) {
