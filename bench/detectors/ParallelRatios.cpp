@@ -92,6 +92,11 @@ int main(int argc, char** argv) {
   uint64_t events = 2000000, threads = 100000;
   app.add_option("--events", events, "Events per stream")->capture_default_str();
   app.add_option("--threads", threads, "Threads of every stream")->capture_default_str();
+  std::vector<std::string> shapes;
+  app.add_option("--shapes", shapes, "Only these shapes (barrier-stencil, atomics-heavy, block-locks, lock-heavy)");
+  std::string only;
+  app.add_option("--only", only, "Run just this detector set (gwcp, hb, lockset, all) serially and print its CPU s "
+                                 "(to profile one)");
   CLI11_PARSE(app, argc, argv);
 
   fmt::print("== synthetic streams: wall / CPU s, serial · parallel (PREDATAR_THREADS={})\n",
@@ -100,12 +105,18 @@ int main(int argc, char** argv) {
              " gwcp serial / parallel (target >= 1.6x) | A bound, 2 free cores | B bound |\n");
   fmt::print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (Shape shape : {Shape::BarrierStencil, Shape::AtomicsHeavy, Shape::BlockLocks, Shape::LockHeavy}) {
+    if (!shapes.empty() && std::find(shapes.begin(), shapes.end(), toString(shape)) == shapes.end()) continue;
     StreamSpec spec;
     spec.shape = shape;
     spec.threads = threads;
     spec.blockSize = 128;
     spec.exits = true;
     spec.targetEvents = events;
+    if (!only.empty()) {
+      std::vector<std::string> set = only == "all" ? allDetectorNames() : std::vector<std::string>{only};
+      fmt::print("| {} | {} | {}: {:.2f} s CPU |\n", toString(shape), spec.threads, only, run(spec, set, 1).cpu);
+      continue;
+    }
     table(spec);
   }
   return 0;
