@@ -271,9 +271,9 @@ void printRunStats(const std::vector<cudart::ReportedLaunch>& launches) {
     uint64_t total = d.threadClockBytes + d.lockClockBytes + d.queueBytes + d.shadowBytes;
     std::cerr << fmt::format(
         "{} [{}]: {} events; peak metadata {:.2f} MiB (thread clocks {:.2f}, lock and message clocks {:.2f}, queues {:.2f}, "
-        "shadow {:.2f})\n",
+        "shadow {:.2f}){}\n",
         prefix, d.detector, d.events, mib(total), mib(d.threadClockBytes), mib(d.lockClockBytes), mib(d.queueBytes),
-        mib(d.shadowBytes));
+        mib(d.shadowBytes), d.checkedBy.empty() ? "" : fmt::format(" (checked by {}: its metadata)", d.checkedBy));
   };
   std::map<std::string, cudart::DetectorFigures> totals;
   double seconds = 0;
@@ -298,6 +298,7 @@ void printRunStats(const std::vector<cudart::ReportedLaunch>& launches) {
       line(prefix, d);
       auto& t = totals[d.detector];
       t.detector = d.detector;
+      t.checkedBy = d.checkedBy;
       t.events += d.events;
       uint64_t peak = d.threadClockBytes + d.lockClockBytes + d.queueBytes + d.shadowBytes;
       if (peak > t.threadClockBytes + t.lockClockBytes + t.queueBytes + t.shadowBytes) {

@@ -193,7 +193,8 @@ std::string launchesToJson(const std::vector<LaunchRecord>& launches) {
                                {"threadClockBytes", d.threadClockBytes},
                                {"lockClockBytes", d.lockClockBytes},
                                {"queueBytes", d.queueBytes},
-                               {"shadowBytes", d.shadowBytes}});
+                               {"shadowBytes", d.shadowBytes},
+                               {"checkedBy", d.checkedBy}});
     out.back()["stats"] = json{{"seconds", l.figures.seconds},
                                {"warpInstructions", l.figures.warpInstructions},
                                {"threadInstructions", l.figures.threadInstructions},
@@ -284,7 +285,8 @@ absl::StatusOr<std::vector<ReportedLaunch>> readLaunchReport(std::string_view te
         for (const auto& d : f.value("detectors", json::array()))
           launch.figures.detectors.push_back(DetectorFigures{
               d.at("detector").get<std::string>(), d.value("events", uint64_t(0)), d.value("threadClockBytes", uint64_t(0)),
-              d.value("lockClockBytes", uint64_t(0)), d.value("queueBytes", uint64_t(0)), d.value("shadowBytes", uint64_t(0))});
+              d.value("lockClockBytes", uint64_t(0)), d.value("queueBytes", uint64_t(0)), d.value("shadowBytes", uint64_t(0)),
+              d.value("checkedBy", std::string())});
       }
       if (l.contains("fault") && l["fault"].is_object()) {
         const json& f = l["fault"];

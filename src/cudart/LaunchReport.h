@@ -44,6 +44,7 @@ struct DetectorFigures {
   std::string detector;
   uint64_t events = 0;
   uint64_t threadClockBytes = 0, lockClockBytes = 0, queueBytes = 0, shadowBytes = 0;  // peaks
+  std::string checkedBy;  // the detector that did this one's work, its metadata (Detector::checkedBy), or empty
 };
 struct LaunchFigures {
   double seconds = 0;  // emulation and detection

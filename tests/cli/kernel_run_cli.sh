@@ -97,6 +97,11 @@ printf '# hide the shared-memory race\nrace:*shared_race.cu:25\nrace:launches*\n
 # run --stats: per launch and in total, as kernel --stats
 run "$p" run --stats -- "$app" >/dev/null
 grep -q "predatar stats: launch 0 shiftSum(int const\*, int\*) \[gwcp\]: [0-9]* events; peak metadata" "$tmp/err" && grep -q "predatar stats: total \[gwcp\]" "$tmp/err" && grep -q "predatar stats: total: 1 launches" "$tmp/err" && ok || bad "run --stats: $(cat "$tmp/err")"
+# -d all: hb is checked by gwcp, and says so; --hb-apart gives it figures of its own
+run "$p" run --stats -d all -- "$app" >/dev/null
+grep -q "predatar stats: total \[hb\]: [0-9]* events.*(checked by gwcp: its metadata)" "$tmp/err" && ok || bad "run --stats -d all: $(cat "$tmp/err")"
+run "$p" run --stats -d all --hb-apart -- "$app" >/dev/null
+grep "predatar stats: total \[hb\]" "$tmp/err" | grep -vq "checked by" && ok || bad "run --stats --hb-apart: $(cat "$tmp/err")"
 [ "$(run "$p" run -- "$staticApp")" = 2 ] && grep -q "cudart shared" "$tmp/err" && ok || bad "static runtime: $(cat "$tmp/err")"
 [ "$(run "$p" run -- /nonexistent/app)" = 2 ] && ok || bad "missing program"
 # Loud failure: a faulting kernel makes the program's CUDA calls return the

@@ -288,8 +288,9 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
     const Detector* d = f.detectors[i];
     DetectorStats ds = d->stats();
     record.figures.detectors.push_back(DetectorFigures{std::string(d->name()), ds.events - f.before[i].first,
-                                                       ds.peakThreadClockBytes,
-                                                       ds.peakLockClockBytes, ds.peakQueueBytes, ds.peakShadowBytes});
+                                                       ds.peakThreadClockBytes, ds.peakLockClockBytes, ds.peakQueueBytes,
+                                                       ds.peakShadowBytes,
+                                                       d->checkedBy() ? std::string(d->checkedBy()->name()) : ""});
   }
   record.info = std::move(f.info.info);
   if (record.info.grid.count() == 0 || record.info.name.empty()) {
