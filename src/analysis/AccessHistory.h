@@ -54,8 +54,9 @@ class AccessHistory {
   // write): a later stand-in for r. The chain of stand-ins ends at a
   // record e meets. Records kept longer add no report of their own: each
   // pair reported is unordered in its order. (The pair may differ from
-  // the one a detector of its own would report.) `unorderedAfter` must
-  // then hold for both orders.
+  // the one a detector of its own would report.) `unorderedAfter` is then
+  // the earlier of the two orders' positions: past it, one of them answers
+  // false, so no record there is dropped.
   template <class OrderedFn, class ExcusedFn = NoExcuse, class NoteFn = NoNote>
   void access(uint64_t key, const AccessRecord& access, OrderedFn&& ordered, RaceLog& log,
               ExcusedFn&& excused = {}, NoteFn&& note = {}, uint64_t unorderedAfter = UINT64_MAX,
