@@ -93,10 +93,13 @@ int main(int argc, char** argv) {
   app.add_option("--events", events, "Events per stream")->capture_default_str();
   app.add_option("--threads", threads, "Threads of every stream")->capture_default_str();
   std::vector<std::string> shapes;
-  app.add_option("--shapes", shapes, "Only these shapes (barrier-stencil, atomics-heavy, block-locks, lock-heavy)");
+  const std::vector<Shape> shown{Shape::BarrierStencil, Shape::AtomicsHeavy, Shape::BlockLocks, Shape::LockHeavy};
+  std::vector<std::string> shapeNames;
+  for (Shape shape : shown) shapeNames.push_back(toString(shape));
+  app.add_option("--shapes", shapes, "Only these shapes")->check(CLI::IsMember(shapeNames));
   std::string only;
-  app.add_option("--only", only, "Run just this detector set (gwcp, hb, lockset, all) serially and print its CPU s "
-                                 "(to profile one)");
+  app.add_option("--only", only, "Run just this detector set serially and print its CPU s (to profile one)")
+      ->check(CLI::IsMember({"gwcp", "hb", "lockset", "all"}));
   CLI11_PARSE(app, argc, argv);
 
   fmt::print("== synthetic streams: wall / CPU s, serial · parallel (PREDATAR_THREADS={})\n",
@@ -104,7 +107,7 @@ int main(int argc, char** argv) {
   fmt::print("| shape | threads | none | gwcp | hb | lockset | all | all / slowest alone (target <= 1.2x) |"
              " gwcp serial / parallel (target >= 1.6x) | A bound, 2 free cores | B bound |\n");
   fmt::print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  for (Shape shape : {Shape::BarrierStencil, Shape::AtomicsHeavy, Shape::BlockLocks, Shape::LockHeavy}) {
+  for (Shape shape : shown) {
     if (!shapes.empty() && std::find(shapes.begin(), shapes.end(), toString(shape)) == shapes.end()) continue;
     StreamSpec spec;
     spec.shape = shape;
