@@ -74,7 +74,8 @@ void ParallelFanout::openBatch() {
   std::unique_lock lock(mutex_);
   if (published_ - leastConsumed() >= limits_.batches) {
     producerWaiting_ = true;
-    batchDone_.wait(lock, [&] { return published_ - leastConsumed() <= limits_.batches / 2; });
+    producerWaitsFor_ = published_ - limits_.batches / 2;
+    batchDone_.wait(lock, [&] { return leastConsumed() >= producerWaitsFor_; });
     producerWaiting_ = false;
   }
   current_ = &ring_[published_ % limits_.batches];
@@ -97,13 +98,19 @@ void ParallelFanout::publish(bool urgent) {
   if (wake) batchReady_.notify_all();
 }
 
-void ParallelFanout::flush() {
+uint64_t ParallelFanout::mark() {
   publish(/*urgent=*/true);
+  std::lock_guard lock(mutex_);
+  return published_;
+}
+
+void ParallelFanout::waitFor(uint64_t mark) {
   std::exception_ptr error;
   {
     std::unique_lock lock(mutex_);
     producerWaiting_ = true;
-    batchDone_.wait(lock, [&] { return leastConsumed() == published_; });
+    producerWaitsFor_ = mark;
+    batchDone_.wait(lock, [&] { return leastConsumed() >= mark; });
     producerWaiting_ = false;
     size_t first = SIZE_MAX;
     for (auto& w : workers_)
@@ -164,8 +171,7 @@ void ParallelFanout::run(Worker& worker) {
     {
       std::lock_guard lock(mutex_);
       worker.consumed = next + 1;
-      uint64_t queued = published_ - leastConsumed();
-      wake = producerWaiting_ && (queued <= limits_.batches / 2 || queued == 0);
+      wake = producerWaiting_ && leastConsumed() >= producerWaitsFor_;
     }
     if (wake) batchDone_.notify_all();
   }

@@ -58,7 +58,14 @@ class ParallelFanout final : public EventSink {
   // Waits until every sink has seen every event given so far; rethrows the
   // first exception (in sink order) that a sink threw since the last flush.
   // A sink that threw sees no further events.
-  void flush();
+  void flush() { waitFor(mark()); }
+  // Hands over every event given so far and names that point of the stream,
+  // for waitFor.
+  uint64_t mark();
+  // Waits until every sink has seen the events before `mark` (later ones may
+  // be in flight); rethrows as flush does. Nothing about a sink may be read
+  // after this but what it handed over itself from its thread (LaunchResults).
+  void waitFor(uint64_t mark);
 
   unsigned workers() const { return unsigned(workers_.size()); }
   // The most batches that were waiting for a worker at once (tests: bounded).
@@ -107,6 +114,7 @@ class ParallelFanout final : public EventSink {
   uint64_t urgentUpTo_ = 0;             // workers deliver batches before this without waiting for a run
   unsigned waitingWorkers_ = 0;
   bool producerWaiting_ = false;
+  uint64_t producerWaitsFor_ = 0;       // the producer waits until every worker consumed this many batches
   bool stopping_ = false;               // guarded by mutex_
   size_t peakQueued_ = 0;               // guarded by mutex_
   bool open_ = false;                   // producer only: current_ is being filled
@@ -137,6 +145,11 @@ class DetectorFeed final : public EventSink {
   DetectorFeed(std::vector<EventSink*> sinks, unsigned threads, ParallelLimits limits = {});
   void flush() {
     if (parallel_) parallel_->flush();
+  }
+  // ParallelFanout::mark and waitFor (serial: every event was seen already).
+  uint64_t mark() { return parallel_ ? parallel_->mark() : 0; }
+  void waitFor(uint64_t mark) {
+    if (parallel_) parallel_->waitFor(mark);
   }
   bool parallel() const { return parallel_ != nullptr; }
 

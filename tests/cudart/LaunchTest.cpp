@@ -165,6 +165,9 @@ TEST_F(Launch, MissingSyncthreadsIsReportedWithSourceLines) {
                                           dim3{64, 1, 1}, args, 0, nullptr);
   if (launched == cudaErrorNotSupported) GTEST_SKIP() << "sim::launch is not implemented yet";
   ASSERT_EQ(launched, 0) << cudaGetErrorString(launched);
+  // The report has a launch's races once the host waits for the device (the
+  // detectors may still be on the latest launch when it returns).
+  ASSERT_EQ(cudaDeviceSynchronize(), 0);
 
   const char* report = std::getenv("PREDATAR_REPORT");
   ASSERT_NE(report, nullptr) << "ctest sets PREDATAR_REPORT";

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <chrono>
 #include <memory>
 #include <sstream>
@@ -134,6 +137,48 @@ TEST(ParallelFanout, SlowSinkKeepsTheRingBounded) {
   EXPECT_EQ(slow.kernels, 1u);
   EXPECT_LE(threads.peakQueuedBatches(), limits.batches);
   EXPECT_GE(threads.peakQueuedBatches(), 1u);
+}
+
+// waitFor(mark) returns once everything before the mark was seen, without
+// waiting for what came after (the runtime reads a launch's results while the
+// next launch's events are in flight): the sink holds the second launch until
+// the test, past waitFor, lets it go (or 10 s pass: waitFor waited for it).
+class GatedSink final : public NullEventSink {
+ public:
+  std::atomic<uint64_t> kernels = 0, ends = 0;
+  bool letGoInTime = false;
+  void kernelBegin(const KernelInfo&) override {
+    if (++kernels != 2) return;
+    std::unique_lock lock(mutex_);
+    letGoInTime = gate_.wait_for(lock, std::chrono::seconds(10), [&] { return open_; });
+  }
+  void kernelEnd() override { ++ends; }
+  void open() {
+    {
+      std::lock_guard lock(mutex_);
+      open_ = true;
+    }
+    gate_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable gate_;
+  bool open_ = false;
+};
+
+TEST(ParallelFanout, WaitForAMarkLeavesLaterEventsInFlight) {
+  GatedSink sink;
+  ParallelFanout threads({&sink}, 1, ParallelLimits{8, 64});
+  feed(threads, 40);
+  uint64_t first = threads.mark();
+  feed(threads, 40);
+  threads.waitFor(first);
+  EXPECT_EQ(sink.ends.load(), 1u);  // the first launch, whole
+  sink.open();
+  threads.flush();
+  EXPECT_TRUE(sink.letGoInTime);
+  EXPECT_EQ(sink.ends.load(), 2u);
 }
 
 TEST(ParallelFanout, DestructorDrainsWhatWasGiven) {

@@ -28,11 +28,13 @@ inline thread_local bool primaryContextCurrent = false;
 // Most calls return a pending sticky launch error before doing anything, as a
 // GPU context does after a fault. They need the device's earlier work done:
 // a launch suspended while it waits for the host goes on, and the stream work
-// queued behind it runs (Runtime::settleSuspendedLaunch).
+// queued behind it runs (Runtime::settleSuspendedLaunch); the launches'
+// races are in the report and printed (Runtime::settleDetectors).
 #define PREDATAR_LOCK_AND_CHECK_STICKY()                  \
   primaryContextCurrent = true;                           \
   std::lock_guard lock(rt().mutex());                     \
   rt().settleSuspendedLaunch();                           \
+  rt().settleDetectors();                                 \
   if (rt().sticky() != cudaSuccess) return rt().failWithSticky(__func__)
 
 // Calls that neither wait for the device nor change what it computes (creating

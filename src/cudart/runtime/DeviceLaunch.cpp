@@ -39,6 +39,7 @@ void Runtime::launchDeviceChildren(std::vector<sim::DeviceLaunchRequest>& childr
       // A child that cannot launch fails its parent's grid, as the device runtime reports it.
       if (e != cudaSuccess && sticky_ == cudaSuccess) sticky_ = e;
     }
+    settleDetectors();  // (their races name the allocations they are in)
     (void)memory_->free(child.params);
   }
 }

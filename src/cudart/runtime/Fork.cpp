@@ -11,7 +11,7 @@
 
 namespace predatar::cudart {
 
-void watchChildProcesses(Runtime&) { pthread_atfork(nullptr, nullptr, adoptRuntimeAfterFork); }
+void watchChildProcesses(Runtime&) { pthread_atfork(settleRuntimeBeforeFork, nullptr, adoptRuntimeAfterFork); }
 
 void Runtime::becomeChildProcess() {
   std::string pid = std::to_string(::getpid());
@@ -22,6 +22,10 @@ void Runtime::becomeChildProcess() {
   // calling thread): leak it rather than join threads that do not exist here;
   // the next checked launch starts a new one.
   (void)feed_.release();
+  // Its results hold the parent's launches (and a lock a parent's thread may
+  // have held); the parent completes them.
+  (void)results_.release();
+  awaitingResults_.clear();
   // So did the thread of a launch waiting for the host: the parent finishes
   // it, with the work queued behind it (leaked here, like the feed).
   if (suspended_) {

@@ -11,6 +11,10 @@ class Runtime;
 // When the runtime is created: registers the fork handler. (A CUDA program
 // that the program executes still writes the main report itself.)
 void watchChildProcesses(Runtime& runtime);
+// The pthread_atfork prepare handler (Runtime.cpp): the launches awaiting
+// the detectors' results are completed in the parent, so that the child
+// inherits detectors at rest (their threads stay in the parent).
+void settleRuntimeBeforeFork();
 // The pthread_atfork child handler (Runtime.cpp): this process now owns the
 // runtime it inherited.
 void adoptRuntimeAfterFork();

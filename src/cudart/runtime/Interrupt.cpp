@@ -49,6 +49,7 @@ void setInLaunch(bool inLaunch) { launching = inLaunch; }
 
 void dieIfInterrupted(Runtime& runtime) {
   if (!interrupted) return;
+  runtime.settleDetectors();
   runtime.writeReport();
   reraise(pendingSignal.load());
 }

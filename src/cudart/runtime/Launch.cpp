@@ -36,8 +36,7 @@ struct Runtime::InFlightLaunch {
   KernelInfoRecorder info;
   EventFanout fanout;
   std::unique_ptr<LaunchOrderSink> ordered;
-  std::vector<Detector*> detectors;
-  std::vector<std::pair<uint64_t, size_t>> before;  // each detector's events and races before it
+  bool fed = false;  // the detectors see its events
   sim::LaunchStats stats;
   absl::Status status;
   std::chrono::steady_clock::time_point started;
@@ -153,14 +152,12 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     for (auto& d : makeDetectors(options_.detectors, detectorOptions))
       if (d) detectors_.push_back(std::move(d));
   }
-  if (record.checked && !feed_ && !detectors_.empty()) feed_ = std::make_unique<DetectorFeed>(eventSinksOf(detectors_), 0);
-  // What each detector had before this launch: its figures and races are the difference.
+  if (record.checked && !feed_ && !detectors_.empty()) {
+    if (!results_) results_ = std::make_unique<LaunchResults>(detectors_);
+    feed_ = std::make_unique<DetectorFeed>(results_->sinks(), 0);
+  }
   if (record.checked)
-    for (const auto& d : detectors_) {
-      record.detectors.push_back(std::string(d->name()));
-      f.detectors.push_back(d.get());
-      f.before.emplace_back(d->stats().events, d->races().races().size());
-    }
+    for (const auto& d : detectors_) record.detectors.push_back(std::string(d->name()));
   if (options_.verbose)
     warn(absl::StrCat("launch ", record.index, ": ", record.kernel, " <<<(", grid.x, ",", grid.y, ",", grid.z,
                       "), (", block.x, ",", block.y, ",", block.z, "), ", dynamicShared, ">>>",
@@ -171,17 +168,16 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
     retainLiveLaunches(order.live);
     noteLaunchOrder(record, reinterpret_cast<uintptr_t>(stream));
     launches_.push_back(std::move(record));
-    rewriteReportIfDue();  // (a program of repeated launches, killed, keeps them too)
+    rewriteReportIfDue(launches_.back());  // (a program of repeated launches, killed, keeps them too)
     dieIfInterrupted(*this);
     return cudaSuccess;
   }
   if (f.repeat.racesOf) {  // (the detectors would see an earlier launch's events again)
-    f.detectors.clear();
-    f.before.clear();
     retainLiveLaunches(order.live);
   } else {
     recordFootprint(kernel, record, f.repeat, f.fanout);
-    if (record.checked && feed_) f.fanout.add(feed_.get());
+    f.fed = record.checked && feed_;
+    if (f.fed) f.fanout.add(feed_.get());
     else retainLiveLaunches(order.live);
   }
   f.ordered = std::make_unique<LaunchOrderSink>(f.fanout, uint32_t(record.index), std::move(order));
@@ -265,14 +261,13 @@ void Runtime::printRaces(const LaunchRecord& record) {
                  static_cast<unsigned long long>(*printedBy));
 }
 
+// The record's parts from the emulator, now; the detectors' parts when they
+// are done with the launch (completeLaunch).
 cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
   LaunchRecord& record = f.record;
   const sim::LaunchStats& stats = f.stats;
   const absl::Status& status = f.status;
-  if (record.checked && feed_) {
-    feed_->flush();  // the detectors are read below
-    detectorsHoldLaunches_ = true;
-  }
+  if (record.checked && feed_) detectorsHoldLaunches_ = true;
   record.figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - f.started).count();
   record.figures.warpInstructions = stats.warpInstructions;
   if (status.ok() && stats.launchedDependents)
@@ -284,22 +279,71 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
   for (const auto& u : stats.uninitializedReads) record.uninitializedReads.push_back({u.message, u.count});
   record.figures.threadInstructions = stats.threadInstructions;
   learnRepeat(*f.kernel, f.repeat, record, stats, status);
-  for (size_t i = 0; i < f.detectors.size(); ++i) {
-    const Detector* d = f.detectors[i];
-    DetectorStats ds = d->stats();
-    record.figures.detectors.push_back(DetectorFigures{std::string(d->name()), ds.events - f.before[i].first,
-                                                       ds.peakThreadClockBytes, ds.peakLockClockBytes, ds.peakQueueBytes,
-                                                       ds.peakShadowBytes,
-                                                       d->checkedBy() ? std::string(d->checkedBy()->name()) : ""});
-  }
   record.info = std::move(f.info.info);
   if (record.info.grid.count() == 0 || record.info.name.empty()) {
     record.info.grid = f.config.grid;
     record.info.block = f.config.block;
   }
-  for (size_t i = 0; i < f.detectors.size(); ++i) {
-    const auto& races = f.detectors[i]->races().races();
-    record.races.insert(record.races.end(), races.begin() + f.before[i].second, races.end());
+  cudaError_t result = status.ok() ? cudaSuccess : recordLaunchFailure(f);
+  LaunchAwaitingResults awaiting{record.index, f.fed, f.fed ? feed_->mark() : 0, reinterpret_cast<uintptr_t>(f.stream),
+                                 status.ok() ? f.repeat.racesOf : std::nullopt};
+  awaitingResults_.push_back(std::move(awaiting));
+  launches_.push_back(std::move(record));
+  completeLaunches(/*all=*/!status.ok());  // (a failed launch's races come before its failure's consequences)
+  dieIfInterrupted(*this);
+  if (!f.stats.deviceLaunches.empty()) launchDeviceChildren(f.stats.deviceLaunches, f.stream);
+  return result;
+}
+
+cudaError_t Runtime::recordLaunchFailure(InFlightLaunch& f) {
+  LaunchRecord& record = f.record;
+  const sim::LaunchStats& stats = f.stats;
+  record.error = describe(f.status);
+  cudaError_t result = errorForLaunch(f.status);
+  // One line as it happens (once for a kernel's launches that fail alike, as
+  // a refused grid does launch after launch); the whole message is the
+  // report's KERNEL FAULT.
+  std::string line = absl::StrCat("kernel ", record.kernel, " failed (", errorName(result),
+                                  "): ", record.error.substr(0, record.error.find('\n')),
+                                  record.error.find('\n') == std::string::npos ? "" : " (more in the report)");
+  if (launchFailuresPrinted_.insert(line).second) warn(line);
+  if (result != cudaErrorNotSupported && result != cudaErrorInvalidValue) sticky_ = result;
+  record.cudaError = errorName(result);
+  if (stats.fault)
+    record.fault = FaultLocation{stats.fault->pc, stats.fault->file, stats.fault->line, stats.fault->blockIdx,
+                                 stats.fault->threadIdx};
+  return result;
+}
+
+void Runtime::completeLaunches(bool all) {
+  while (!awaitingResults_.empty()) {
+    const LaunchAwaitingResults& next = awaitingResults_.front();
+    bool latest = awaitingResults_.size() == 1;
+    // (A fork() child often ends with _exit: its report is rewritten at each finding.)
+    if (!all && latest && next.fed && feed_ && feed_->parallel() && processNote_.empty()) return;
+    LaunchAwaitingResults launch = std::move(awaitingResults_.front());
+    awaitingResults_.pop_front();
+    completeLaunch(launch);
+  }
+}
+
+// The detectors' part of a launch's record: their races and figures, the
+// allocations the races are in, and what follows from them.
+void Runtime::completeLaunch(const LaunchAwaitingResults& launch) {
+  LaunchRecord& record = launches_[launch.index];
+  if (launch.fed) {
+    feed_->waitFor(launch.mark);
+    std::vector<DetectorLaunchResult> results = results_->take(uint32_t(launch.index));
+    for (size_t i = 0; i < results.size(); ++i) {
+      const Detector& d = *detectors_[i];
+      const DetectorStats& ds = results[i].stats;
+      record.figures.detectors.push_back(DetectorFigures{std::string(d.name()), results[i].events,
+                                                         ds.peakThreadClockBytes, ds.peakLockClockBytes,
+                                                         ds.peakQueueBytes, ds.peakShadowBytes,
+                                                         d.checkedBy() ? std::string(d.checkedBy()->name()) : ""});
+      record.races.insert(record.races.end(), std::make_move_iterator(results[i].races.begin()),
+                          std::make_move_iterator(results[i].races.end()));
+    }
   }
   // Name global locations outside the module's variables by their allocation.
   for (const Race& r : record.races) {
@@ -311,36 +355,15 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
       if (auto a = memory_->find(r.address)) name = absl::StrCat(a->label, "+", r.address - a->base);
     record.allocations.push_back(std::move(name));
   }
-  if (f.repeat.racesOf && status.ok()) takeRaces(*f.repeat.racesOf, record);  // (with the allocations named then)
-  noteLaunchOrder(record, reinterpret_cast<uintptr_t>(f.stream));
-  cudaError_t result = cudaSuccess;
-  if (!status.ok()) {
-    record.error = describe(status);
-    result = errorForLaunch(status);
-    // One line as it happens (once for a kernel's launches that fail alike, as
-    // a refused grid does launch after launch); the whole message is the
-    // report's KERNEL FAULT.
-    std::string line = absl::StrCat("kernel ", record.kernel, " failed (", errorName(result),
-                                    "): ", record.error.substr(0, record.error.find('\n')),
-                                    record.error.find('\n') == std::string::npos ? "" : " (more in the report)");
-    if (launchFailuresPrinted_.insert(line).second) warn(line);
-    if (result != cudaErrorNotSupported && result != cudaErrorInvalidValue) sticky_ = result;
-    record.cudaError = errorName(result);
-    if (stats.fault)
-      record.fault = FaultLocation{stats.fault->pc, stats.fault->file, stats.fault->line, stats.fault->blockIdx,
-                                   stats.fault->threadIdx};
-  }
+  if (launch.racesOf) takeRaces(*launch.racesOf, record);  // (with the allocations named then)
+  noteLaunchOrder(record, launch.stream);
   printRaces(record);
   // The source table and symbols only serve to describe races (a live
   // launch's whole table went to liveLaunches_ above, for later launches'
   // races with it).
   if (record.races.empty()) record.info = KernelInfo{};
   else keepOnlyRaceSources(record);
-  launches_.push_back(std::move(record));
-  rewriteReportIfDue();
-  dieIfInterrupted(*this);
-  if (!f.stats.deviceLaunches.empty()) launchDeviceChildren(f.stats.deviceLaunches, f.stream);
-  return result;
+  rewriteReportIfDue(record);
 }
 
 // Rewrites the report after a launch (run or replayed, the last of
@@ -351,11 +374,10 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
 // lost them all ("0 kernel launches checked"). The report grows with the
 // launches, so the periodic rewrite waits at least 20 times as long as the
 // last one took (a twentieth of the run at most).
-void Runtime::rewriteReportIfDue() {
+void Runtime::rewriteReportIfDue(const LaunchRecord& last) {
   using Steady = std::chrono::steady_clock;
   auto now = Steady::now();
   auto since = [&](const std::optional<Steady::time_point>& t) { return t ? now - *t : Steady::duration::max(); };
-  const LaunchRecord& last = launches_.back();
   bool found = (!last.races.empty() || !last.error.empty()) &&
                (!processNote_.empty() || since(lastFindingWrite_) >= std::chrono::seconds(1));
   auto period = std::max<Steady::duration>(std::chrono::seconds(10), 20 * lastReportWriteTook_);

@@ -74,6 +74,7 @@ bool Runtime::replayRepeat(KernelRecord& kernel, const sim::KernelSignature& sig
   if (record.checked && !outcome->checked)
     return notReplayed("it repeats launch " + std::to_string(outcome->launch) + ", which was not checked");
   repeats_.apply(repeat.probe, *memory_);
+  settleDetectors();  // (the launch it repeats has its races; printed in order)
   record.replayOf = outcome->launch;
   record.figures.warpInstructions = outcome->warpInstructions;
   record.figures.threadInstructions = outcome->threadInstructions;

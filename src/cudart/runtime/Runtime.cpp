@@ -181,6 +181,13 @@ Runtime& Runtime::get() {
 
 Runtime* Runtime::existing() { return creator == ::getpid() ? created.load() : nullptr; }
 
+void settleRuntimeBeforeFork() {
+  if (Runtime* r = Runtime::existing(); r && r->mutex().try_lock()) {
+    r->settleDetectors();
+    r->mutex().unlock();
+  }
+}
+
 void adoptRuntimeAfterFork() {
   creator = ::getpid();
   if (Runtime* r = created.load()) r->becomeChildProcess();
@@ -383,6 +390,7 @@ cudaError_t Runtime::release(void* pointer, AllocationKind kind) {
   if (it == allocations_.end()) return cudaErrorInvalidValue;
   bool hostApi = kind == AllocationKind::Host;
   if (hostApi != (it->second.second == AllocationKind::Host)) return cudaErrorInvalidValue;
+  settleDetectors();  // (their races name the allocations they are in)
   if (!memory_->free(it->first).ok()) return cudaErrorInvalidValue;
   if (it->second.second != AllocationKind::Host) deviceBytes_ -= std::min(deviceBytes_, it->second.first);
   allocationSites_.erase(it->first);
@@ -456,6 +464,7 @@ void Runtime::noteLeaks(const char* when) {
 
 void Runtime::resetDevice() {
   noteLeaks("cudaDeviceReset");
+  settleDetectors();
   for (auto& [base, info] : allocations_) (void)memory_->free(base);
   allocations_.clear();
   allocationSites_.clear();
@@ -522,6 +531,7 @@ bool Runtime::destroyEvent(cudaEvent_t event) {
 
 void Runtime::finish() {
   settleSuspendedLaunch();  // a launch still waiting for the host at exit never finishes
+  settleDetectors();
   if (options_.leakCheck && processNote_.empty() && !options_.reportPath.empty()) {
     noteLeaks("the program exited");
     std::ofstream out(options_.reportPath + leakMarkerSuffix(), std::ios::trunc);
@@ -545,6 +555,7 @@ void Runtime::finish() {
 }
 
 void Runtime::recordOutOfMemory(const char* message) {
+  if (!onAnalysisWorker()) settleDetectors();  // (a worker would wait for itself)
   if (running_) {
     LaunchRecord record = std::move(*running_);
     running_ = nullptr;

@@ -25,7 +25,7 @@
 #include "cudart/runtime/HostCallSite.h"
 #include "cudart/LaunchReport.h"
 #include "cudart/StreamOrder.h"
-#include "analysis/Detector.h"
+#include "analysis/LaunchResults.h"
 #include "events/ParallelFanout.h"
 #include "cudart/runtime/RepeatedLaunches.h"
 #include "sim/Device.h"
@@ -203,7 +203,12 @@ class Runtime {
   bool destroyEvent(cudaEvent_t event);
 
   void writeReport();
-  void rewriteReportIfDue();  // after a launch is recorded (Launch.cpp)
+  void rewriteReportIfDue(const LaunchRecord& latest);  // after a launch is recorded (Launch.cpp)
+  // Completes every recorded launch whose detector results are still to be
+  // read (LaunchAwaitingResults), waiting for the detectors: before memory
+  // is freed (races name allocations), when the host waits for the device
+  // (races are printed by then), at exit, and wherever launches' races are read.
+  void settleDetectors() { completeLaunches(/*all=*/true); }
   // Out of memory (OutOfMemory.cpp): the running launch, if any, is recorded
   // as failed with `message` and the report written.
   void recordOutOfMemory(const char* message);
@@ -229,6 +234,7 @@ class Runtime {
   bool runAsTheRunningLaunch(InFlightLaunch& launch, const std::function<bool()>& step);
   // The launch's record, races and faults, once its kernel has finished.
   cudaError_t finishLaunch(InFlightLaunch& launch);
+  cudaError_t recordLaunchFailure(InFlightLaunch& launch);  // its error, sticky where it is
   // The suspended launch, then the work queued behind it, in issue order.
   // hostWaits: all of it (the launch may no longer wait for the host); else
   // until the launch waits again. True when nothing is left.
@@ -297,9 +303,30 @@ class Runtime {
   // One set of detectors for every checked launch: they keep the accesses of
   // launches a later one may be unordered with (races between streams).
   std::vector<std::unique_ptr<Detector>> detectors_;
-  // Feeds them beside the emulator (PREDATAR_THREADS); its workers wait
-  // between launches. Flushed before the runtime reads a detector.
+  // Feeds them (through results_) beside the emulator (PREDATAR_THREADS);
+  // its workers wait between launches. Flushed before the runtime reads a
+  // detector itself.
   std::unique_ptr<DetectorFeed> feed_;
+  // Each detector's races and figures at each launch's end, taken in its own
+  // thread: a launch's record is completed from them after the next launch
+  // ran (LaunchAwaitingResults), so the emulator and the faster detector
+  // do not wait for the slower one at every launch's end.
+  std::unique_ptr<LaunchResults> results_;
+  // A launch in launches_ whose races, detector figures and what follows from
+  // them (allocation names, printed races, the report) are still to come.
+  // Launches are completed in order (printRaces, noteLaunchOrder).
+  struct LaunchAwaitingResults {
+    size_t index;         // in launches_
+    bool fed = false;     // the detectors saw its events: results_ holds its results
+    uint64_t mark = 0;    // the feed's mark after its end (DetectorFeed::mark)
+    uintptr_t stream = 0;
+    std::optional<uint64_t> racesOf;  // RepeatProbe::racesOf
+  };
+  std::deque<LaunchAwaitingResults> awaitingResults_;
+  // all: every one; else all but the latest when the detectors run in threads
+  // of their own and saw it (it is completed at the next launch's end).
+  void completeLaunches(bool all);
+  void completeLaunch(const LaunchAwaitingResults& launch);
   // A launch refused before it ran (module without loadable PTX, unsupported
   // feature): recorded in the report as a failed launch; returns `error`.
   cudaError_t refuseLaunch(const KernelRecord& kernel, dim3 grid, dim3 block, cudaError_t error, std::string why);
