@@ -284,12 +284,16 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
     record.info.grid = f.config.grid;
     record.info.block = f.config.block;
   }
-  cudaError_t result = status.ok() ? cudaSuccess : recordLaunchFailure(f);
+  cudaError_t result = cudaSuccess;
+  if (!status.ok()) {
+    settleDetectors();  // (earlier launches' races are printed before this failure's line)
+    result = recordLaunchFailure(f);
+  }
   LaunchAwaitingResults awaiting{record.index, f.fed, f.fed ? feed_->mark() : 0, reinterpret_cast<uintptr_t>(f.stream),
                                  status.ok() ? f.repeat.racesOf : std::nullopt};
   awaitingResults_.push_back(std::move(awaiting));
   launches_.push_back(std::move(record));
-  completeLaunches(/*all=*/!status.ok());  // (a failed launch's races come before its failure's consequences)
+  completeLaunches(/*all=*/!status.ok());  // (a failed launch's races, before the program learns it failed)
   dieIfInterrupted(*this);
   if (!f.stats.deviceLaunches.empty()) launchDeviceChildren(f.stats.deviceLaunches, f.stream);
   return result;
