@@ -45,8 +45,15 @@ measure() {
   local tag="$1" threads="$2" detectors="$3" program="$4" best="" t
   for _ in $(seq "$repeat"); do
     t="$work/time"
+    # (Exit 0: no race, 1: races; anything else is a failed run, whose time means nothing.)
+    code=0
     /usr/bin/time -q -f "%e %U %S" -o "$t" "$build/predatar" run --threads "$threads" --detectors "$detectors" \
-      --format json --output "$work/$tag.json" -- "$program" "$size" >/dev/null 2>&1 || true
+      --format json --output "$work/$tag.json" -- "$program" "$size" >/dev/null 2>"$work/err" || code=$?
+    if [ "$code" -gt 1 ]; then
+      echo "parallel.sh: predatar run --threads $threads --detectors $detectors -- $program $size exited $code:" >&2
+      tail -5 "$work/err" >&2
+      exit 3
+    fi
     read -r w u s <"$t"
     line=$(awk -v w="$w" -v u="$u" -v s="$s" 'BEGIN { printf "%.2f %.2f\n", w, u + s }')
     if [ -z "$best" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then best="$line"; fi
@@ -68,7 +75,8 @@ for app in $apps; do
   row="| $app |"
   for d in none gwcp hb lockset all; do
     for t in 1 auto; do
-      read -r w c < <(measure "$app-$d-$t" "$t" "$d" "$program")
+      m=$(measure "$app-$d-$t" "$t" "$d" "$program") || exit 3
+      read -r w c <<<"$m"
       wall[$d$t]=$w
       cpu[$d$t]=$c
     done

@@ -1,7 +1,10 @@
 #include "events/ParallelFanout.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <charconv>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -12,6 +15,19 @@ thread_local bool analysisWorker = false;
 }  // namespace
 
 bool onAnalysisWorker() { return analysisWorker; }
+
+namespace {
+// Signals sent to the process (SIGINT, SIGTERM, the program's own timers)
+// go to the program's threads: their handlers (the program's, or the
+// runtime's that settle the detectors before writing the report) must not
+// run on a worker, which cannot wait for itself. Faults stay with the thread.
+void blockProcessSignals() {
+  sigset_t set;
+  sigfillset(&set);
+  for (int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS}) sigdelset(&set, fault);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+}  // namespace
 
 ParallelFanout::ParallelFanout(std::vector<EventSink*> sinks, unsigned workers, ParallelLimits limits)
     : limits_(limits) {
@@ -142,6 +158,7 @@ void ParallelFanout::deliver(const Item& item, EventSink& sink) {
 // that slot again until every worker's `consumed` has passed it.
 void ParallelFanout::run(Worker& worker) {
   analysisWorker = true;
+  blockProcessSignals();
   bool failed = false;
   for (uint64_t next = 0;; ++next) {
     {

@@ -12,6 +12,8 @@
 #     of the first array is named by that array;
 #   * a host dereference of cudaMalloc'd memory faults (SIGSEGV) with a message
 #     naming the pointer; managed and pinned memory stay host-accessible;
+#   * a racy launch the host never waited for still has its races reported
+#     when the program then faults or aborts;
 #   * a fork() child's races are reported into the same run, with its pid;
 #   * the errors the program's CUDA calls returned are listed (API ERROR).
 set -u
@@ -21,10 +23,10 @@ app=$(app_binary misuse_app -O3) || exit 1  # (-O3: nvcc's host wrappers of kern
 
 # Divergent barriers.
 [ "$(run "$p" run -- "$app" barrier-block)" = 3 ] && grep -q "barrier error: divergent thread(s) in block" "$tmp/err" &&
-  grep -q "misuse_app.cu:23" "$tmp/err" && grep -q "misuse_app.cu:26" "$tmp/err" && grep -q "divergentBlock" "$tmp/out" &&
+  grep -q "misuse_app.cu:26" "$tmp/err" && grep -q "misuse_app.cu:29" "$tmp/err" && grep -q "divergentBlock" "$tmp/out" &&
   grep -q "KERNEL FAULT" "$tmp/out" && ok || bad "barrier-block text: $(cat "$tmp/out" "$tmp/err")"
 [ "$(run "$p" run -- "$app" barrier-warp)" = 3 ] && grep -q "divergent thread(s) in warp 0" "$tmp/err" &&
-  grep -q "misuse_app.cu:35" "$tmp/err" && grep -q "misuse_app.cu:38" "$tmp/err" && ok || bad "barrier-warp: $(cat "$tmp/err")"
+  grep -q "misuse_app.cu:38" "$tmp/err" && grep -q "misuse_app.cu:41" "$tmp/err" && ok || bad "barrier-warp: $(cat "$tmp/err")"
 [ "$(run "$p" run --format json -- "$app" barrier-block)" = 3 ] && ok || bad "barrier-block json exit"
 python3 -c "
 import json; e=json.load(open('$tmp/out'))['errors']
@@ -44,27 +46,37 @@ assert not inv['executionSuccessful'] and len(n) == 1 and 'divergent' in n[0]['m
 # A barrier skipped by lanes that then exit completes (exited threads count
 # as arrived) with a note; a mask that leaves out its caller, a note too.
 [ "$(run "$p" run -- "$app" barrier-skipped)" = 0 ] &&
-  grep -q "barrier error: divergent thread(s) in warp 1: block (0,0,0) thread (48,0,0) and 15 more skipped the barrier (__syncthreads()) at .*misuse_app.cu:61" "$tmp/err" &&
+  grep -q "barrier error: divergent thread(s) in warp 1: block (0,0,0) thread (48,0,0) and 15 more skipped the barrier (__syncthreads()) at .*misuse_app.cu:64" "$tmp/err" &&
   grep -q "16 threads of its warp wait at" "$tmp/err" && ok || bad "barrier-skipped: $(cat "$tmp/err")"
 [ "$(run "$p" run -- "$app" syncwarp-outside)" = 0 ] &&
-  grep -q "synchronization error: block (0,0,0) thread (16,0,0) ran __syncwarp (bar.warp.sync) at .*misuse_app.cu:73 .* with member mask 0x0000ffff, which leaves it out" "$tmp/err" &&
-  grep -q "synchronization error: block (0,0,0) thread (16,0,0) ran __syncwarp (bar.warp.sync) at .*misuse_app.cu:74 " "$tmp/err" &&
+  grep -q "synchronization error: block (0,0,0) thread (16,0,0) ran __syncwarp (bar.warp.sync) at .*misuse_app.cu:76 .* with member mask 0x0000ffff, which leaves it out" "$tmp/err" &&
+  grep -q "synchronization error: block (0,0,0) thread (16,0,0) ran __syncwarp (bar.warp.sync) at .*misuse_app.cu:77 " "$tmp/err" &&
   ok || bad "syncwarp-outside: $(cat "$tmp/err")"
 # One element past an array whose size is a multiple of 256 bytes, with
 # another array allocated after it: out of bounds, not a read of the other one.
 [ "$(run "$p" run -- "$app" read-past-end)" = 3 ] &&
   grep -q "out-of-bounds load of 4 bytes at global address 0x[0-9a-f]* (0 bytes past the end of cudaMalloc #2 (1024 bytes))" "$tmp/err" &&
-  grep -q "misuse_app.cu:78" "$tmp/err" && ok || bad "read-past-end: $(cat "$tmp/err")"
+  grep -q "misuse_app.cu:81" "$tmp/err" && ok || bad "read-past-end: $(cat "$tmp/err")"
 # Below the first array (nothing allocated under it): named by the array above.
 [ "$(run "$p" run -- "$app" read-before-start)" = 3 ] &&
   grep -q "out-of-bounds load of 4 bytes at global address 0x[0-9a-f]* (64 bytes before the start of cudaMalloc #1 (256 bytes))" "$tmp/err" &&
-  grep -q "misuse_app.cu:79" "$tmp/err" && ok || bad "read-before-start: $(cat "$tmp/err")"
+  grep -q "misuse_app.cu:82" "$tmp/err" && ok || bad "read-before-start: $(cat "$tmp/err")"
 
 # Host dereference of device memory.
 code=$(run "$p" run -- "$app" host-deref)
 [ "$code" = 4 ] && grep -q "host code dereferenced device pointer 0x[0-9a-f]* (byte 12 of a cudaMalloc'd block of 256 bytes" "$tmp/err" &&
   grep -q "cudaMallocManaged" "$tmp/err" && grep -q "program exited with 139" "$tmp/err" && ! grep -q "host reads" "$tmp/out" &&
   ok || bad "host-deref ($code): $(cat "$tmp/out" "$tmp/err")"
+# A racy launch the host does not wait for, then the program dies (a fault,
+# an abort): the launch's races are still reported (the detectors' results,
+# read late, are settled before the report is written).
+for mode in race-then-deref race-then-abort; do
+  code=$(run "$p" run --format json -- "$app" $mode)
+  [ "$code" = 1 ] && python3 -c "
+import json; r=json.load(open('$tmp/out'))['races']
+assert len(r) == 1 and r[0]['kernel'] == 'racy(int*)', r" && grep -Eq "program exited with (134|139)" "$tmp/err" &&
+    ok || bad "$mode ($code): $(cat "$tmp/out" "$tmp/err")"
+done
 [ "$(run "$p" run -- "$app" managed-ok)" = 0 ] && grep -q "managed\[5\] = 5 pinned\[7\] = 7" "$tmp/out" && ok ||
   bad "managed-ok: $(cat "$tmp/out" "$tmp/err")"
 # The same program without predatar's protection (escape hatch) reads zeros.

@@ -27,6 +27,8 @@ class DeviceLock {
     if (--depth_ == 0 && arena_) arena_->close();
     mutex_.unlock();
   }
+  // How many times the calling thread holds it (valid while it does).
+  unsigned depth() const { return depth_; }
   // Called once, under the lock, when the arena exists.
   void guard(sim::DeviceArena* arena) { arena_ = arena; }
 

@@ -112,6 +112,9 @@ void describeCrash(siginfo_t* info, void* context) {
                                  : "");
   }
   writeToStderr(text);
+  // The program's own crash: its launches' races were found, so they are
+  // reported (a launch's results are read late: they may not be yet).
+  if (Runtime* r = Runtime::existing(); r && !ours && !calledByUs) r->writeReportBeforeDying();
 }
 
 void onSegv(int sig, siginfo_t* info, void* context) {
@@ -137,12 +140,7 @@ void onSegv(int sig, siginfo_t* info, void* context) {
                   (unsigned long long)address);
   }
   writeToStderr(text);
-  // The report of what the run saw so far (not async-signal-safe in general,
-  // but the process is about to die and losing the report is worse).
-  if (Runtime* r = Runtime::existing(); r && r->mutex().try_lock()) {
-    r->writeReport();
-    r->mutex().unlock();
-  }
+  if (Runtime* r = Runtime::existing()) r->writeReportBeforeDying();
   dieOfSegv();
 }
 

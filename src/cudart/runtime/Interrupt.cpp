@@ -21,13 +21,16 @@ void onSignal(int sig) {
   pendingSignal = sig;
   interrupted = true;
   if (launching) return;  // the launch stops soon and dieIfInterrupted() finishes
-  // Outside a launch (host code): write what was seen unless the runtime is
-  // busy in another thread (not async-signal-safe in general, but the process
-  // is about to die and losing the report is what this prevents).
-  if (Runtime* r = Runtime::existing(); r && r->mutex().try_lock()) {
-    r->writeReport();
-    r->mutex().unlock();
-  }
+  // Outside a launch (host code): write what was seen.
+  if (Runtime* r = Runtime::existing()) r->writeReportBeforeDying();
+  reraise(sig);
+}
+
+// abort() in the program's host code (a failed assert, an uncaught
+// exception): its launches' races were found, so they are reported. (Inside
+// a launch the abort is the emulator's own: nothing is written there.)
+void onAbort(int sig) {
+  if (Runtime* r = Runtime::existing(); r && !launching) r->writeReportBeforeDying();
   reraise(sig);
 }
 
@@ -41,6 +44,8 @@ void installInterruptHandlers() {
   action.sa_handler = onSignal;
   sigemptyset(&action.sa_mask);
   for (int sig : {SIGINT, SIGTERM}) sigaction(sig, &action, nullptr);
+  action.sa_handler = onAbort;
+  sigaction(SIGABRT, &action, nullptr);
 }
 
 const std::atomic<bool>* interruptFlag() { return &interrupted; }

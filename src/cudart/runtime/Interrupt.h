@@ -2,6 +2,7 @@
 // what it saw. A signal during a launch stops the emulator at its next
 // scheduling round (the launch is recorded as interrupted); the report is
 // written and the process then dies of the same signal, as it would have.
+// SIGABRT from host code (a failed assert) writes the report too.
 #pragma once
 
 #include <atomic>

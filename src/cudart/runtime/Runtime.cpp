@@ -181,6 +181,13 @@ Runtime& Runtime::get() {
 
 Runtime* Runtime::existing() { return creator == ::getpid() ? created.load() : nullptr; }
 
+void Runtime::writeReportBeforeDying() {
+  if (!mutex_.try_lock()) return;
+  if (mutex_.depth() == 1 && !onAnalysisWorker()) settleDetectors();
+  writeReport();
+  mutex_.unlock();
+}
+
 void settleRuntimeBeforeFork() {
   if (Runtime* r = Runtime::existing(); r && r->mutex().try_lock()) {
     r->settleDetectors();

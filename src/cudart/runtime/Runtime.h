@@ -209,6 +209,13 @@ class Runtime {
   // is freed (races name allocations), when the host waits for the device
   // (races are printed by then), at exit, and wherever launches' races are read.
   void settleDetectors() { completeLaunches(/*all=*/true); }
+  // From a signal handler, before the process dies: the report of what the
+  // run saw, the launches still on the detector threads included. Not
+  // async-signal-safe in general, but losing the report is worse. Nothing
+  // when the runtime is busy in another thread; within a runtime call of
+  // this thread (the lock is recursive), without waiting for the detectors,
+  // as that call may be changing what settling reads.
+  void writeReportBeforeDying();
   // Out of memory (OutOfMemory.cpp): the running launch, if any, is recorded
   // as failed with `message` and the report written.
   void recordOutOfMemory(const char* message);

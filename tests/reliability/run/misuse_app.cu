@@ -8,10 +8,13 @@
 //   misuse_app read-past-end  reads one int past a 1024-byte array with another array right after
 //   misuse_app read-before-start  reads 16 ints before the program's first array (a stencil's row -1, as Rodinia's srad)
 //   misuse_app host-deref     host code reads a cudaMalloc'd pointer (segfaults on a GPU)
+//   misuse_app race-then-deref  a racy launch, then (no synchronization) host code reads device memory
+//   misuse_app race-then-abort  a racy launch, then (no synchronization) host code aborts (a failed assert)
 //   misuse_app managed-ok     host code reads cudaMallocManaged / cudaMallocHost memory (fine)
 //   misuse_app fork-race      a fork()ed child launches a racy kernel; the parent a clean one (api-errors, grid-too-large: below)
 // Built with: nvcc -O3 -cudart shared -lineinfo -arch=sm_75 -o bin/misuse_app misuse_app.cu
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -111,6 +114,13 @@ int main(int argc, char** argv) {
     cudaMemset(data, 0, 64 * sizeof(int));
     std::printf("host reads data[3] = %d\n", data[3]);  // a GPU's device memory is not host-mapped
     return 0;
+  } else if (std::strcmp(mode, "race-then-deref") == 0) {
+    racy<<<1, 64>>>(data);
+    std::printf("host reads data[0] = %d\n", data[0]);
+    return 0;
+  } else if (std::strcmp(mode, "race-then-abort") == 0) {
+    racy<<<1, 64>>>(data);
+    std::abort();
   } else if (std::strcmp(mode, "managed-ok") == 0) {
     int *managed = nullptr, *pinned = nullptr;
     if (check("managed", cudaMallocManaged(&managed, 64 * sizeof(int)))) return 1;
