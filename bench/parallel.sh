@@ -42,7 +42,7 @@ bounds=""
 
 # "wall cpu" of the best (least wall) of $repeat runs; the JSON report in $work/$tag.json.
 measure() {
-  local tag="$1" threads="$2" detectors="$3" program="$4" best="" t
+  local tag="$1" threads="$2" detectors="$3" program="$4" best="" t code
   for _ in $(seq "$repeat"); do
     t="$work/time"
     # (Exit 0: no race, 1: races; anything else is a failed run, whose time means nothing.)
