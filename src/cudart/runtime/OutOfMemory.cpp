@@ -57,7 +57,7 @@ void onOutOfMemory() {
   static std::atomic<int> entered{0};
   if (entered++ > 0) {  // the report itself ran out: leave at once
     writeToStderr("predatar: error: out of memory while reporting running out of memory\n");
-    _exit(kOutOfMemoryExit);
+    _Exit(kOutOfMemoryExit);
   }
   std::free(reserve);
   reserve = nullptr;
@@ -102,7 +102,7 @@ void onOutOfMemory() {
       }
     }
   }
-  _exit(kOutOfMemoryExit);
+  _Exit(kOutOfMemoryExit);
 }
 
 }  // namespace

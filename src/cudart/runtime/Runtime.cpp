@@ -188,6 +188,16 @@ void Runtime::writeReportBeforeDying() {
   mutex_.unlock();
 }
 
+void Runtime::completeLaunchesBeforeExit() {
+  if (!mutex_.try_lock()) return;
+  // Without launches awaiting results the report is as the last one left it.
+  if (!awaitingResults_.empty() && mutex_.depth() == 1 && !onAnalysisWorker()) {
+    settleDetectors();
+    writeReport();  // (none without a report file)
+  }
+  mutex_.unlock();
+}
+
 void settleRuntimeBeforeFork() {
   if (Runtime* r = Runtime::existing(); r && r->mutex().try_lock()) {
     r->settleDetectors();

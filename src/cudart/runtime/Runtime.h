@@ -216,6 +216,10 @@ class Runtime {
   // this thread (the lock is recursive), without waiting for the detectors,
   // as that call may be changing what settling reads.
   void writeReportBeforeDying();
+  // The program called _exit (ExitWithoutHandlers.cpp): no destructor runs,
+  // so the launches still on the detector threads are completed (their races
+  // printed, the report rewritten) here, under the same conditions as above.
+  void completeLaunchesBeforeExit();
   // Out of memory (OutOfMemory.cpp): the running launch, if any, is recorded
   // as failed with `message` and the report written.
   void recordOutOfMemory(const char* message);

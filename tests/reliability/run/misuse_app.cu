@@ -9,7 +9,7 @@
 //   misuse_app read-before-start  reads 16 ints before the program's first array (a stencil's row -1, as Rodinia's srad)
 //   misuse_app host-deref     host code reads a cudaMalloc'd pointer (segfaults on a GPU)
 //   misuse_app race-then-deref  a racy launch, then (no synchronization) host code reads device memory
-//   misuse_app race-then-abort  a racy launch, then (no synchronization) host code aborts (a failed assert)
+//   misuse_app race-then-abort|race-then-_exit  a racy launch, then (no synchronization) host code aborts (a failed assert) | calls _exit
 //   misuse_app managed-ok     host code reads cudaMallocManaged / cudaMallocHost memory (fine)
 //   misuse_app fork-race      a fork()ed child launches a racy kernel; the parent a clean one (api-errors, grid-too-large: below)
 // Built with: nvcc -O3 -cudart shared -lineinfo -arch=sm_75 -o bin/misuse_app misuse_app.cu
@@ -121,6 +121,9 @@ int main(int argc, char** argv) {
   } else if (std::strcmp(mode, "race-then-abort") == 0) {
     racy<<<1, 64>>>(data);
     std::abort();
+  } else if (std::strcmp(mode, "race-then-_exit") == 0) {
+    racy<<<1, 64>>>(data);
+    _exit(0);
   } else if (std::strcmp(mode, "managed-ok") == 0) {
     int *managed = nullptr, *pinned = nullptr;
     if (check("managed", cudaMallocManaged(&managed, 64 * sizeof(int)))) return 1;
