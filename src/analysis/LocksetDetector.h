@@ -23,6 +23,7 @@
 #include "analysis/LocksetShadow.h"
 #include "analysis/ThreadClocks.h"
 #include "analysis/WordPages.h"
+#include "clock/ClockMemory.h"
 
 namespace predatar {
 
@@ -87,7 +88,7 @@ class LocksetDetector final : public Detector {
   struct History {
     // The lanes of the last instruction that wrote the word (unordered with
     // each other, so each stands as a last write), and the reads since.
-    using Records = absl::InlinedVector<Record, 1>;
+    using Records = absl::InlinedVector<Record, 1, ClockAllocator<Record>>;
     Records lastWrites;
     Records reads;
     bool empty() const { return lastWrites.empty() && reads.empty(); }

@@ -38,6 +38,7 @@
 #include "absl/container/inlined_vector.h"
 #include "analysis/Detector.h"
 #include "analysis/LeftPages.h"
+#include "clock/ClockMemory.h"
 
 namespace predatar {
 
@@ -148,7 +149,7 @@ class LocksetShadow {
   }
 
  private:
-  struct FullPage {
+  struct FullPage : OnClockHeap {
     std::array<History, kWordsPerPage> words;
     LeftPages::State leaving;
   };
@@ -162,20 +163,20 @@ class LocksetShadow {
   };
   // `writes`: the words' records are their last writes, else their reads.
   // Runs, by layer then word: one a warp event.
-  struct CompactPage {
+  struct CompactPage : OnClockHeap {
     uint8_t shift;
     bool writes;
-    absl::InlinedVector<Run, 1> runs;
+    absl::InlinedVector<Run, 1, ClockAllocator<Run>> runs;
     uint64_t heapBytes() const { return runs.capacity() > 1 ? runs.capacity() * sizeof(Run) : 0; }
   };
   // Each distinct record of the page once (entries), and word w's last
   // writes and reads as indices into them: index[start[2w] .. start[2w+1])
   // and index[start[2w+1] .. start[2w+2]). A record of one lane is kept
   // relative to its word: its thread less the word's index, its lanes 0.
-  struct TablePage {
-    std::vector<Record> entries;
+  struct TablePage : OnClockHeap {
+    std::vector<Record, ClockAllocator<Record>> entries;
     std::array<uint16_t, 2 * kWordsPerPage + 1> start{};
-    std::vector<uint8_t> index;
+    std::vector<uint8_t, ClockAllocator<uint8_t>> index;
     uint64_t heapBytes() const { return entries.capacity() * sizeof(Record) + index.capacity(); }
   };
   // One of the three (a map slot of 16 bytes, as many pages are compact).
@@ -260,7 +261,7 @@ class LocksetShadow {
     uint32_t same = 1;
     while (same < 4 && (*records[same])[0].thread == (*records[0])[0].thread) ++same;
     if (!std::has_single_bit(same)) return std::nullopt;
-    CompactPage c{uint8_t(std::countr_zero(same)), writes, {}};
+    CompactPage c{{}, uint8_t(std::countr_zero(same)), writes, {}};
     for (uint32_t layer = 0; layer < layers; ++layer) {
       size_t layerStart = c.runs.size();
       for (uint32_t i = 0; i < kWordsPerPage; ++i) {
@@ -331,7 +332,7 @@ class LocksetShadow {
     uint64_t fullBytes = sizeof(FullPage) + heapRecords * sizeof(Record);
     uint64_t tableBytes = sizeof(TablePage) + nEntries * sizeof(Record) + nIndex;
     if (nIndex == 0 || tableBytes > fullBytes / 2) return std::nullopt;
-    return TablePage{{entries.begin(), entries.begin() + nEntries}, start, {index.begin(), index.begin() + nIndex}};
+    return TablePage{{}, {entries.begin(), entries.begin() + nEntries}, start, {index.begin(), index.begin() + nIndex}};
   }
   void expandTable(Slot& slot) {
     auto page = std::make_unique<FullPage>();
