@@ -53,9 +53,11 @@ inline void freeClockMemory(void* memory) {
 }
 
 // For containers inside clocks (their block lists and chunk indexes), and
-// other detector metadata made and freed as often: the access histories'
-// records (PackedRecord.h, lockset's History) and lockset's shadow pages.
-// (On pathfinder, glibc's malloc and free were 13% of a serial lockset run.)
+// other detector metadata made and freed as often: lockset's History
+// records and shadow pages (on pathfinder, glibc's malloc and free were 13%
+// of a serial lockset run). Not gwcp's records (PackedRecord.h) nor
+// lockset's thread states (WordPages.h): measured, no faster there
+// (bench/detectors/RESULTS.md, round 76).
 #ifdef PREDATAR_CLOCKS_ON_SYSTEM_HEAP
 template <class T>
 using ClockAllocator = std::allocator<T>;
