@@ -183,7 +183,7 @@ Runtime* Runtime::existing() { return creator == ::getpid() ? created.load() : n
 
 void Runtime::writeReportBeforeDying() {
   if (!mutex_.try_lock()) return;
-  if (mutex_.depth() == 1 && !onAnalysisWorker()) settleDetectors();
+  if (mayWaitForDetectors()) settleDetectors();
   writeReport();
   mutex_.unlock();
 }
@@ -191,7 +191,7 @@ void Runtime::writeReportBeforeDying() {
 void Runtime::completeLaunchesBeforeExit() {
   if (!mutex_.try_lock()) return;
   // Without launches awaiting results the report is as the last one left it.
-  if (!awaitingResults_.empty() && mutex_.depth() == 1 && !onAnalysisWorker()) {
+  if (!awaitingResults_.empty() && mayWaitForDetectors()) {
     settleDetectors();
     writeReport();  // (none without a report file)
   }

@@ -236,6 +236,10 @@ class Runtime {
   const std::vector<LaunchRecord>& launches() const { return launches_; }
 
  private:
+  // With the lock held (try_lock) by a dying or exiting thread: not inside a
+  // runtime call of this thread (the lock is recursive; that call may be
+  // changing what settling reads) nor on a detector thread.
+  bool mayWaitForDetectors() const { return mutex_.depth() == 1 && !onAnalysisWorker(); }
   bool selected(const KernelRecord& kernel);
   // Launch.cpp: the checks a launch fails at once (cudaErrorInvalidValue ...).
   cudaError_t launchConfigError(const KernelRecord& kernel, dim3 grid, dim3 block, uint64_t dynamicShared,
