@@ -19,6 +19,11 @@
 // by five (its own and its neighbours'), and the block's shared words erased
 // when it finishes. Reports words per second.
 //
+// And a wavefront over a shared tile (Rodinia's needle): 31 __syncthreads a
+// block, each interval writing one anti-diagonal of a 17 x 17 tile beside a
+// 16 x 16 one, and the block's shared words erased, pages kept, at each
+// barrier. Reports barriers per second.
+//
 //   build/bench/shadow_benchmark [--benchmark_filter=...]
 #include <benchmark/benchmark.h>
 
@@ -169,6 +174,43 @@ void BM_ShadowPagesSharedTiles(benchmark::State& state) {
   state.SetItemsProcessed(int64_t(blocks) * kArrays * kTileWords * int64_t(state.iterations()));  // items: words
 }
 BENCHMARK(BM_ShadowPagesSharedTiles)->Arg(1600)->Unit(benchmark::kMillisecond);
+
+// Args: blocks. Interval d writes the cells (i, d - i) of the 17 x 17 tile
+// (words 256 on) after reading their three upper-left neighbours.
+void BM_ShadowPagesBarrierIntervals(benchmark::State& state) {
+  constexpr uint32_t kSide = 17, kReference = 16 * 16, kIntervals = 2 * kSide - 3;
+  const uint32_t blocks = uint32_t(state.range(0));
+  const uint64_t lastWord = kReference + kSide * kSide - 1;
+  auto drop = [](size_t) {};
+  for (auto _ : state) {
+    ShadowPages shadow;
+    uint64_t seq = 1;
+    for (uint32_t b = 0; b < blocks; ++b) {
+      const uint64_t base = (uint64_t(1) << 63) | (uint64_t(b) << 32);
+      auto add = [&](uint64_t word, uint32_t thread, AccessType type) {
+        Records& r = shadow.at(base + word);
+        bool wasEmpty = r.empty();
+        r.push_back(PackedRecord::pack(b, thread, 3, type, false, false, Scope::Block, 0xf, Origin{seq, 40, 5}, 1));
+        if (wasEmpty) shadow.filled();
+      };
+      for (uint32_t w = 0; w < kReference; ++w) add(w, w % 16, AccessType::Write);
+      shadow.erase(base, base + lastWord, drop, /*keepPages=*/true);
+      for (uint32_t d = 2; d < kIntervals + 2; ++d, seq += 2) {
+        for (uint32_t i = 1; i < kSide; ++i) {
+          if (d <= i || d - i >= kSide) continue;
+          uint32_t cell = kReference + i * kSide + (d - i);
+          for (uint32_t neighbour : {cell - 1, cell - kSide, cell - kSide - 1}) add(neighbour, i - 1, AccessType::Read);
+          add(cell, i - 1, AccessType::Write);
+        }
+        shadow.erase(base, base + lastWord, drop, /*keepPages=*/true);  // __syncthreads
+      }
+      shadow.erase(base, base + lastWord, drop);  // the block finished
+    }
+    shadow.clear();
+  }
+  state.SetItemsProcessed(int64_t(blocks) * kIntervals * int64_t(state.iterations()));  // items: barriers
+}
+BENCHMARK(BM_ShadowPagesBarrierIntervals)->Arg(2048)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace predatar

@@ -159,19 +159,8 @@ class ShadowPages {
   static constexpr size_t kKeptRecords = 64;  // a word's records whose heap block `keepPages` keeps
   template <class F>
   void erase(uint64_t firstKey, uint64_t lastKey, F&& dropped, bool keepPages = false) {
-    for (uint64_t pageNo = firstKey >> kPageShift; pageNo <= lastKey >> kPageShift; ++pageNo) {
-      if (eraseCompressed(compressed_, pageNo, dropped) || eraseCompressed(tables_, pageNo, dropped)) continue;
-      auto it = pages_.find(pageNo);
-      if (it == pages_.end()) continue;
-      Page& page = *it->second;
-      for (Records& r : page.words)
-        if (!r.empty()) {
-          dropped(r.size());
-          --words_;
-        }
-      if (keepPages) emptyKeepingRoom(page);
-      else dropPage(it);
-    }
+    for (uint64_t pageNo = firstKey >> kPageShift; pageNo <= lastKey >> kPageShift; ++pageNo)
+      erasePage(pageNo, dropped, keepPages);
   }
   // Compresses now the pages left recently that fit a pattern or a table (kRecentPages).
   void settle() {
@@ -274,6 +263,32 @@ class ShadowPages {
       if (copies.used) pages_.emplace(pageNo, std::make_unique<Page>(std::move(copies)));
     }
   }
+  // Erases page `pageNo`'s words, if it holds any; `keepPages`: a full page
+  // stays, empty (erase). It walks only its `used` words' worth: a barrier
+  // interval mostly leaves a few words of each of its block's shared pages,
+  // and walking every word of the block's pages (their vector headers, ten
+  // cache lines a page) at each __syncthreads was a sixth of needle's gwcp run.
+  template <class F>
+  void erasePage(uint64_t pageNo, F& dropped, bool keepPages) {
+    if (eraseCompressed(compressed_, pageNo, dropped) || eraseCompressed(tables_, pageNo, dropped)) return;
+    auto it = pages_.find(pageNo);
+    if (it == pages_.end()) return;
+    Page& page = *it->second;
+    words_ -= page.used;
+    for (uint32_t i = 0, left = page.used; left > 0; ++i) {  // (`used` counts every word that holds records)
+      Records& r = page.words[i];
+      if (r.empty()) continue;
+      --left;
+      dropped(r.size());
+      if (keepPages) emptyKeepingRoom(r);
+    }
+    if (!keepPages) {
+      dropPage(it);
+      return;
+    }
+    page.used = 0;
+    page.leaving = {};
+  }
   // Erases compressed page `pageNo` of `pages`, if there; dropped(n) hears of its records first.
   template <class Pages, class F>
   bool eraseCompressed(Pages& pages, uint64_t pageNo, F& dropped) {
@@ -341,12 +356,13 @@ class ShadowPages {
   // unless outsized: what one interval of a block piled on a word need not
   // stay for the next.
   static void emptyKeepingRoom(Page& page) {
-    for (Records& r : page.words) {
-      if (r.capacity() <= kKeptRecords) r.erase(r.begin(), r.end());
-      else r.clear();
-    }
+    for (Records& r : page.words) emptyKeepingRoom(r);
     page.used = 0;
     page.leaving = {};
+  }
+  static void emptyKeepingRoom(Records& r) {
+    if (r.capacity() <= kKeptRecords) r.erase(r.begin(), r.end());
+    else r.clear();
   }
   void dropPage(Map::iterator it) {
     if (it->first == lastPageNo_) {
