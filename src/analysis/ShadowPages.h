@@ -270,9 +270,11 @@ class ShadowPages {
   // cache lines a page) at each __syncthreads was a sixth of needle's gwcp run.
   template <class F>
   void erasePage(uint64_t pageNo, F& dropped, bool keepPages) {
-    if (eraseCompressed(compressed_, pageNo, dropped) || eraseCompressed(tables_, pageNo, dropped)) return;
-    auto it = pages_.find(pageNo);
-    if (it == pages_.end()) return;
+    auto it = pages_.find(pageNo);  // (first: a block's shared pages are mostly full)
+    if (it == pages_.end()) {
+      if (!eraseCompressed(compressed_, pageNo, dropped)) eraseCompressed(tables_, pageNo, dropped);
+      return;
+    }
     Page& page = *it->second;
     words_ -= page.used;
     for (uint32_t i = 0, left = page.used; left > 0; ++i) {  // (`used` counts every word that holds records)
