@@ -252,6 +252,38 @@ TEST(ShadowPages, SharedPagesStayFullAndAreKeptEmptyAcrossABarrier) {
   EXPECT_EQ(shadow.words(), 0u);
 }
 
+// A barrier erases a page's words by its count of words with records: a
+// page with a few words filled (one of them emptied again before the
+// barrier) drops exactly their records, and its words are empty after.
+TEST(ShadowPages, ABarrierErasesThePartlyFilledWordsOfAPage) {
+  ShadowPages shadow;
+  const uint64_t shared = (uint64_t(1) << 63) | (uint64_t(5) << 32);  // block 5, word 0
+  for (uint32_t word : {3u, 9u, 12u, 15u}) {
+    auto& r = shadow.at(shared + word);
+    r.push_back(record(32 + word));
+    if (word == 9) r.push_back(record(64 + word));
+    shadow.filled();
+  }
+  shadow.at(shared + 12).clear();  // a later access dropped it
+  shadow.emptied();
+  shadow.at(shared + 20).push_back(record(40));  // the next page
+  shadow.filled();
+  EXPECT_EQ(shadow.words(), 4u);
+  size_t dropped = 0;
+  auto drop = [&](size_t n) { dropped += n; };
+  shadow.erase(shared, shared + 31, drop, /*keepPages=*/true);
+  EXPECT_EQ(dropped, 5u);  // words 3, 9 (two), 15 and 20
+  EXPECT_EQ(shadow.words(), 0u);
+  for (uint32_t word = 0; word < 32; ++word) EXPECT_TRUE(shadow.recordsOf(shared + word).empty()) << word;
+  shadow.at(shared + 9).push_back(record(70));  // the next interval
+  shadow.filled();
+  dropped = 0;
+  shadow.erase(shared, shared + 31, drop);  // the block finished
+  EXPECT_EQ(dropped, 1u);
+  EXPECT_EQ(shadow.words(), 0u);
+  EXPECT_EQ(shadow.pages(), 0u);
+}
+
 // A block's shared page whose words each hold one plain read that fit a
 // pattern (a warp read them all) is compressed when asked, and then takes
 // each later warp's reads as a layer (a GEMM's tile row, read by each warp
