@@ -144,6 +144,15 @@ void BM_ShadowPagesStencilRows(benchmark::State& state) {
 }
 BENCHMARK(BM_ShadowPagesStencilRows)->Arg(256)->Unit(benchmark::kMillisecond);
 
+// A block-scoped access record of block `block`'s thread `thread` to its shared word `word`.
+void addShared(ShadowPages& shadow, uint32_t block, uint64_t word, uint32_t thread, AccessType type, uint64_t seq) {
+  const uint64_t base = (uint64_t(1) << 63) | (uint64_t(block) << 32);
+  Records& r = shadow.at(base + word);
+  bool wasEmpty = r.empty();
+  r.push_back(PackedRecord::pack(block, thread, 3, type, false, false, Scope::Block, 0xf, Origin{seq, 40, 5}, 1));
+  if (wasEmpty) shadow.filled();
+}
+
 // Args: blocks. A block's tile is two arrays of 34 x 8 words (32 x 6 threads
 // and the halo); thread t writes word t and reads it and its four neighbours'.
 void BM_ShadowPagesSharedTiles(benchmark::State& state) {
@@ -155,12 +164,7 @@ void BM_ShadowPagesSharedTiles(benchmark::State& state) {
     uint64_t seq = 1;
     for (uint32_t b = 0; b < blocks; ++b) {
       const uint64_t base = (uint64_t(1) << 63) | (uint64_t(b) << 32);
-      auto add = [&](uint64_t word, uint32_t thread, AccessType type) {
-        Records& r = shadow.at(base + word);
-        bool wasEmpty = r.empty();
-        r.push_back(PackedRecord::pack(b, thread, 3, type, false, false, Scope::Block, 0xf, Origin{seq, 40, 5}, 1));
-        if (wasEmpty) shadow.filled();
-      };
+      auto add = [&](uint64_t word, uint32_t thread, AccessType type) { addShared(shadow, b, word, thread, type, seq); };
       for (uint32_t a = 0; a < kArrays; ++a, ++seq)
         for (uint32_t w = 0; w < kTileWords; ++w) add(a * kTileWords + w, w % 192, AccessType::Write);
       for (int32_t offset : {0, -1, 1, -34, 34})
@@ -187,12 +191,7 @@ void BM_ShadowPagesBarrierIntervals(benchmark::State& state) {
     uint64_t seq = 1;
     for (uint32_t b = 0; b < blocks; ++b) {
       const uint64_t base = (uint64_t(1) << 63) | (uint64_t(b) << 32);
-      auto add = [&](uint64_t word, uint32_t thread, AccessType type) {
-        Records& r = shadow.at(base + word);
-        bool wasEmpty = r.empty();
-        r.push_back(PackedRecord::pack(b, thread, 3, type, false, false, Scope::Block, 0xf, Origin{seq, 40, 5}, 1));
-        if (wasEmpty) shadow.filled();
-      };
+      auto add = [&](uint64_t word, uint32_t thread, AccessType type) { addShared(shadow, b, word, thread, type, seq); };
       for (uint32_t w = 0; w < kReference; ++w) add(w, w % 16, AccessType::Write);
       shadow.erase(base, base + lastWord, drop, /*keepPages=*/true);
       for (uint32_t d = 2; d < kIntervals + 2; ++d, seq += 2) {
