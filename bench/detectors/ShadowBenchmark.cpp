@@ -144,13 +144,36 @@ void BM_ShadowPagesStencilRows(benchmark::State& state) {
 }
 BENCHMARK(BM_ShadowPagesStencilRows)->Arg(256)->Unit(benchmark::kMillisecond);
 
-// A block-scoped access record of block `block`'s thread `thread` to its shared word `word`.
-void addShared(ShadowPages& shadow, uint32_t block, uint64_t word, uint32_t thread, AccessType type, uint64_t seq) {
-  const uint64_t base = (uint64_t(1) << 63) | (uint64_t(block) << 32);
-  Records& r = shadow.at(base + word);
-  bool wasEmpty = r.empty();
-  r.push_back(PackedRecord::pack(block, thread, 3, type, false, false, Scope::Block, 0xf, Origin{seq, 40, 5}, 1));
-  if (wasEmpty) shadow.filled();
+// One block's part of the shadow: its threads' block-scoped accesses to its
+// shared words, erased at a __syncthreads (pages kept) or when it finishes.
+struct SharedBlock {
+  ShadowPages& shadow;
+  uint32_t block;
+  uint64_t& seq;  // the instruction of the accesses added
+
+  uint64_t base() const { return (uint64_t(1) << 63) | (uint64_t(block) << 32); }
+  void add(uint64_t word, uint32_t thread, AccessType type) {
+    Records& r = shadow.at(base() + word);
+    bool wasEmpty = r.empty();
+    r.push_back(PackedRecord::pack(block, thread, 3, type, false, false, Scope::Block, 0xf, Origin{seq, 40, 5}, 1));
+    if (wasEmpty) shadow.filled();
+  }
+  void erase(uint64_t words, bool keepPages) { shadow.erase(base(), base() + words - 1, [](size_t) {}, keepPages); }
+};
+
+// Each iteration: perBlock(SharedBlock&) for blocks 0 .. blocks - 1 in turn
+// on a fresh shadow, cleared at the end (a device synchronization).
+template <class PerBlock>
+void blockByBlock(benchmark::State& state, uint32_t blocks, PerBlock&& perBlock) {
+  for (auto _ : state) {
+    ShadowPages shadow;
+    uint64_t seq = 1;
+    for (uint32_t b = 0; b < blocks; ++b) {
+      SharedBlock block{shadow, b, seq};
+      perBlock(block);
+    }
+    shadow.clear();
+  }
 }
 
 // Args: blocks. A block's tile is two arrays of 34 x 8 words (32 x 6 threads
@@ -158,23 +181,15 @@ void addShared(ShadowPages& shadow, uint32_t block, uint64_t word, uint32_t thre
 void BM_ShadowPagesSharedTiles(benchmark::State& state) {
   constexpr uint32_t kTileWords = 34 * 8, kArrays = 2;
   const uint32_t blocks = uint32_t(state.range(0));
-  auto drop = [](size_t) {};
-  for (auto _ : state) {
-    ShadowPages shadow;
-    uint64_t seq = 1;
-    for (uint32_t b = 0; b < blocks; ++b) {
-      const uint64_t base = (uint64_t(1) << 63) | (uint64_t(b) << 32);
-      auto add = [&](uint64_t word, uint32_t thread, AccessType type) { addShared(shadow, b, word, thread, type, seq); };
-      for (uint32_t a = 0; a < kArrays; ++a, ++seq)
-        for (uint32_t w = 0; w < kTileWords; ++w) add(a * kTileWords + w, w % 192, AccessType::Write);
-      for (int32_t offset : {0, -1, 1, -34, 34})
-        for (uint32_t a = 0; a < kArrays; ++a, ++seq)
-          for (uint32_t w = 35; w < kTileWords - 35; ++w)
-            add(a * kTileWords + uint32_t(int32_t(w) + offset), w % 192, AccessType::Read);
-      shadow.erase(base, base + kArrays * kTileWords - 1, drop);  // the block finished
-    }
-    shadow.clear();
-  }
+  blockByBlock(state, blocks, [&](SharedBlock& block) {
+    for (uint32_t a = 0; a < kArrays; ++a, ++block.seq)
+      for (uint32_t w = 0; w < kTileWords; ++w) block.add(a * kTileWords + w, w % 192, AccessType::Write);
+    for (int32_t offset : {0, -1, 1, -34, 34})
+      for (uint32_t a = 0; a < kArrays; ++a, ++block.seq)
+        for (uint32_t w = 35; w < kTileWords - 35; ++w)
+          block.add(a * kTileWords + uint32_t(int32_t(w) + offset), w % 192, AccessType::Read);
+    block.erase(kArrays * kTileWords, /*keepPages=*/false);  // the block finished
+  });
   state.SetItemsProcessed(int64_t(blocks) * kArrays * kTileWords * int64_t(state.iterations()));  // items: words
 }
 BENCHMARK(BM_ShadowPagesSharedTiles)->Arg(1600)->Unit(benchmark::kMillisecond);
@@ -183,30 +198,22 @@ BENCHMARK(BM_ShadowPagesSharedTiles)->Arg(1600)->Unit(benchmark::kMillisecond);
 // (words 256 on) after reading their three upper-left neighbours.
 void BM_ShadowPagesBarrierIntervals(benchmark::State& state) {
   constexpr uint32_t kSide = 17, kReference = 16 * 16, kIntervals = 2 * kSide - 3;
+  constexpr uint64_t kWords = kReference + kSide * kSide;
   const uint32_t blocks = uint32_t(state.range(0));
-  const uint64_t lastWord = kReference + kSide * kSide - 1;
-  auto drop = [](size_t) {};
-  for (auto _ : state) {
-    ShadowPages shadow;
-    uint64_t seq = 1;
-    for (uint32_t b = 0; b < blocks; ++b) {
-      const uint64_t base = (uint64_t(1) << 63) | (uint64_t(b) << 32);
-      auto add = [&](uint64_t word, uint32_t thread, AccessType type) { addShared(shadow, b, word, thread, type, seq); };
-      for (uint32_t w = 0; w < kReference; ++w) add(w, w % 16, AccessType::Write);
-      shadow.erase(base, base + lastWord, drop, /*keepPages=*/true);
-      for (uint32_t d = 2; d < kIntervals + 2; ++d, seq += 2) {
-        for (uint32_t i = 1; i < kSide; ++i) {
-          if (d <= i || d - i >= kSide) continue;
-          uint32_t cell = kReference + i * kSide + (d - i);
-          for (uint32_t neighbour : {cell - 1, cell - kSide, cell - kSide - 1}) add(neighbour, i - 1, AccessType::Read);
-          add(cell, i - 1, AccessType::Write);
-        }
-        shadow.erase(base, base + lastWord, drop, /*keepPages=*/true);  // __syncthreads
+  blockByBlock(state, blocks, [&](SharedBlock& block) {
+    for (uint32_t w = 0; w < kReference; ++w) block.add(w, w % 16, AccessType::Write);
+    block.erase(kWords, /*keepPages=*/true);
+    for (uint32_t d = 2; d < kIntervals + 2; ++d, block.seq += 2) {
+      for (uint32_t i = 1; i < kSide; ++i) {
+        if (d <= i || d - i >= kSide) continue;
+        uint32_t cell = kReference + i * kSide + (d - i);
+        for (uint32_t neighbour : {cell - 1, cell - kSide, cell - kSide - 1}) block.add(neighbour, i - 1, AccessType::Read);
+        block.add(cell, i - 1, AccessType::Write);
       }
-      shadow.erase(base, base + lastWord, drop);  // the block finished
+      block.erase(kWords, /*keepPages=*/true);  // __syncthreads
     }
-    shadow.clear();
-  }
+    block.erase(kWords, /*keepPages=*/false);  // the block finished
+  });
   state.SetItemsProcessed(int64_t(blocks) * (kIntervals + 1) * int64_t(state.iterations()));  // items: barriers
 }
 BENCHMARK(BM_ShadowPagesBarrierIntervals)->Arg(2048)->Unit(benchmark::kMillisecond);
