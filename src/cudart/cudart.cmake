@@ -37,14 +37,14 @@ function(predatar_replacement_library target output version soversion map)
 endfunction()
 
 predatar_replacement_library(predatar_cudart_runtime cudart 13.0.0 13 ${CMAKE_CURRENT_LIST_DIR}/runtime/libcudart.map)
-# _exit exported with libc's version, so a program's _exit binds to ours
+# _exit, _Exit and quick_exit exported with libc's versions, so a program's calls bind to ours
 # (runtime/ExitWithoutHandlers.cpp); libc's base version is per architecture.
 set(predatar_libc_exit_map ${CMAKE_CURRENT_LIST_DIR}/runtime/libc_exit.${CMAKE_SYSTEM_PROCESSOR}.map)
 if(EXISTS ${predatar_libc_exit_map})
   set_property(TARGET predatar_cudart_runtime APPEND PROPERTY LINK_DEPENDS ${predatar_libc_exit_map})
   target_link_options(predatar_cudart_runtime PRIVATE -Wl,--version-script=${predatar_libc_exit_map})
 else()
-  message(WARNING "no libc_exit map for ${CMAKE_SYSTEM_PROCESSOR}: a program ending with _exit right after "
+  message(WARNING "no libc_exit map for ${CMAKE_SYSTEM_PROCESSOR}: a program ending with _exit, _Exit or quick_exit right after "
                   "a launch it never waited for loses that launch's races")
 endif()
 

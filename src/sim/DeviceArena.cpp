@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "sim/ImmediateExit.h"
+
 namespace predatar::sim {
 namespace {
 
@@ -167,7 +169,7 @@ void DeviceArena::open() {
                 "(mprotect: %s); the process's data limit (ulimit -d) is too small for it\n",
                 static_cast<unsigned long long>(top_ >> 20), std::strerror(errno));
   if (write(STDERR_FILENO, text, std::strlen(text)) < 0) {}
-  _Exit(5);  // (cudart's kOutOfMemoryExit)
+  exitImmediately(5);  // (cudart's kOutOfMemoryExit)
 }
 
 void DeviceArena::close() {

@@ -1,25 +1,48 @@
-// _exit, interposed: a program that ends with _exit (a fork()-style exit, a
-// test harness skipping destructors) runs no exit handler, so this library's
-// destructor never completes the launches whose detector results are still
-// read one launch late (ARCHITECTURE.md): their races would be lost. The
-// program's reference is versioned (_exit@GLIBC_2.2.5 on x86-64), so this
-// definition carries libc's version (libc_exit.<arch>.map, given to the
-// linker beside libcudart.map) and, this library coming before libc in the
-// program's search order, is the one the program's call binds to.
+// _exit, _Exit and quick_exit, interposed: a program that ends with one of
+// them (a fork()-style exit, a test harness skipping destructors) runs no exit
+// handler of this library, so its destructor never completes the launches
+// whose detector results are still read one launch late (ARCHITECTURE.md):
+// their races would be lost. The program's references are versioned
+// (_exit@GLIBC_2.2.5, quick_exit@GLIBC_2.24 on x86-64), so these definitions
+// carry libc's versions (libc_exit.<arch>.map, given to the linker beside
+// libcudart.map) and, this library coming before libc in the program's search
+// order, are the ones the program's calls bind to.
 //
-// _Exit is left to libc: this library's own immediate exits (out of memory,
-// signals re-raised) call it and must not complete anything.
-#include <sys/syscall.h>
-#include <unistd.h>
+// This library's own immediate exits (out of memory, signals re-raised) must
+// not complete anything: they call sim::exitImmediately, never these names.
+#include <dlfcn.h>
 
 #include "cudart/runtime/Runtime.h"
+#include "sim/ImmediateExit.h"
 
-extern "C" __attribute__((visibility("default"), noreturn)) void _exit(int status) {
+namespace {
+void completeLaunches() {
   using predatar::cudart::Runtime;
   if (Runtime* r = Runtime::existing()) r->completeLaunchesBeforeExit();
-  // What libc's _exit does (its definition is not reachable by name from here).
-  for (;;) {
-    syscall(SYS_exit_group, status);
-    syscall(SYS_exit, status);
-  }
+}
+
+// libc's quick_exit, which runs the at_quick_exit handlers; the versioned one
+// first (the program asked for that behaviour), any one otherwise.
+using QuickExit = void (*)(int);
+QuickExit libcQuickExit() {
+  for (const char* version : {"GLIBC_2.24", "GLIBC_2.17", "GLIBC_2.10"})
+    if (void* f = dlvsym(RTLD_NEXT, "quick_exit", version)) return reinterpret_cast<QuickExit>(f);
+  return reinterpret_cast<QuickExit>(dlsym(RTLD_NEXT, "quick_exit"));
+}
+}  // namespace
+
+extern "C" __attribute__((visibility("default"), noreturn)) void _exit(int status) {
+  completeLaunches();
+  predatar::sim::exitImmediately(status);
+}
+
+extern "C" __attribute__((visibility("default"), noreturn)) void _Exit(int status) {
+  completeLaunches();
+  predatar::sim::exitImmediately(status);
+}
+
+extern "C" __attribute__((visibility("default"), noreturn)) void quick_exit(int status) noexcept {
+  completeLaunches();
+  if (QuickExit next = libcQuickExit()) next(status);
+  predatar::sim::exitImmediately(status);  // (no libc quick_exit found: no handler to run)
 }

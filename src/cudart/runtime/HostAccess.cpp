@@ -14,6 +14,7 @@
 #include "cudart/runtime/Runtime.h"
 #include "cudart/runtime/SignalSafeWrite.h"
 #include "sim/DeviceArena.h"
+#include "sim/ImmediateExit.h"
 
 namespace predatar::cudart {
 namespace {
@@ -23,7 +24,7 @@ struct sigaction previousAction {};
 [[noreturn]] void dieOfSegv() {
   signal(SIGSEGV, SIG_DFL);
   raise(SIGSEGV);
-  _Exit(128 + SIGSEGV);
+  sim::exitImmediately(128 + SIGSEGV);
 }
 
 void chain(int sig, siginfo_t* info, void* context) {

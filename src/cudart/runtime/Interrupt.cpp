@@ -3,6 +3,7 @@
 #include <csignal>
 
 #include "cudart/runtime/Runtime.h"
+#include "sim/ImmediateExit.h"
 
 namespace predatar::cudart {
 namespace {
@@ -14,7 +15,7 @@ std::atomic<bool> launching{false};
 [[noreturn]] void reraise(int sig) {
   std::signal(sig, SIG_DFL);
   std::raise(sig);
-  _Exit(128 + sig);
+  sim::exitImmediately(128 + sig);
 }
 
 void onSignal(int sig) {

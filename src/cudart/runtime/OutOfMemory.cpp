@@ -13,6 +13,7 @@
 #include "cudart/runtime/Runtime.h"
 #include "cudart/runtime/SignalSafeWrite.h"
 #include "events/ParallelFanout.h"
+#include "sim/ImmediateExit.h"
 
 namespace predatar::cudart {
 namespace {
@@ -57,7 +58,7 @@ void onOutOfMemory() {
   static std::atomic<int> entered{0};
   if (entered++ > 0) {  // the report itself ran out: leave at once
     writeToStderr("predatar: error: out of memory while reporting running out of memory\n");
-    _Exit(kOutOfMemoryExit);
+    sim::exitImmediately(kOutOfMemoryExit);
   }
   std::free(reserve);
   reserve = nullptr;
@@ -102,7 +103,7 @@ void onOutOfMemory() {
       }
     }
   }
-  _Exit(kOutOfMemoryExit);
+  sim::exitImmediately(kOutOfMemoryExit);
 }
 
 }  // namespace
