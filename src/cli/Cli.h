@@ -16,8 +16,8 @@ namespace predatar::cli {
 inline constexpr int kExitClean = 0;
 inline constexpr int kExitRaces = 1;          // default of --error-exitcode
 inline constexpr int kExitInputError = 2;     // usage, malformed input, predatar's own failure
-inline constexpr int kExitKernelFault = 3;    // a launch faulted/deadlocked/was refused, or (run) a call was refused:
-                                              // the report is incomplete
+inline constexpr int kExitKernelFault = 3;    // a launch faulted/deadlocked/was refused, or (run) a call was refused
+                                              // or launches ran that no report holds: the report is incomplete
 inline constexpr int kExitProgramFailed = 4;  // run: the program exited non-zero or was killed (no races, no fault)
 inline constexpr int kExitOutOfMemory = 5;    // predatar (or, under run, the program's process) ran out of memory
 

@@ -21,6 +21,7 @@
 
 #include "cli/Cli.h"
 #include "cli/Commands.h"
+#include "cudart/LaunchLedger.h"
 #include "cudart/LaunchReport.h"
 #include "cudart/ProgramCheck.h"
 #include "cudart/RunEnvironment.h"
@@ -62,6 +63,23 @@ std::string refusedNote(const Report& report) {
   size_t n = report.refusals().size();
   if (!n) return {};
   return fmt::format(", {} call{} refused (the run did not do what it would on a GPU)", n, n == 1 ? "" : "s");
+}
+
+// The report's UNCHECKED line: launches the program's processes ran (the
+// launch ledger's count) that no report holds.
+std::string uncheckedLaunchesText(uint64_t unchecked, uint64_t run) {
+  bool one = unchecked == 1;
+  const char* its = one ? "its" : "their";
+  return fmt::format("{} of the {} kernel launch{} the program ran {} in no report: {} process ended before the "
+                     "runtime wrote {} results (killed, or an exit that runs none of the runtime's code), so {} "
+                     "races are unknown",
+                     unchecked, run, run == 1 ? "" : "es", one ? "is" : "are", its, its, its);
+}
+
+// ", 1 launch never checked" for the summary line; empty without.
+std::string uncheckedNote(uint64_t unchecked) {
+  if (!unchecked) return {};
+  return fmt::format(", {} launch{} never checked", unchecked, unchecked == 1 ? "" : "es");
 }
 
 // ", 2 uninitialized reads (--initcheck), 1 leak (--leak-check full)" for the summary line; empty without.
@@ -385,6 +403,7 @@ int runProgram(const RunArgs& a) {
   if (a.report.threads != "auto") env.emplace_back("PREDATAR_THREADS", a.report.threads);  // else inherited
   // Machine-readable reports keep standard output to themselves.
   bool cleanStdout = a.report.format != "text" && a.report.output.empty();
+  bool ledger = cudart::createLaunchLedger(settings.reportPath);
   auto status = execute(a.command, env, cleanStdout);
   // The program's process ran out of memory (it said so on stderr; cudart/runtime/OutOfMemory.h).
   bool outOfMemory = std::filesystem::exists(settings.reportPath + ".out-of-memory");
@@ -392,6 +411,7 @@ int runProgram(const RunArgs& a) {
   std::vector<std::string> leaks = readRefusals(settings.reportPath + cudart::leakMarkerSuffix());  // (lines, as refusals)
   std::vector<std::string> apiErrors = readRefusals(settings.reportPath + cudart::apiErrorMarkerSuffix());
   std::vector<std::string> warnings = readRefusals(settings.reportPath + cudart::warningMarkerSuffix());
+  std::optional<uint64_t> launchesRun = ledger ? cudart::readLaunchLedger(settings.reportPath) : std::nullopt;
   auto launches = readRunReports(dir, settings.reportPath);
   if (!status.ok()) return fail(std::string(status.status().message()));
   if (!launches.ok()) return fail(std::string(launches.status().message()));
@@ -410,6 +430,8 @@ int runProgram(const RunArgs& a) {
   if (a.reportApiErrors != "no")
     for (std::string& e : apiErrors) kept.addApiError(std::move(e));
   for (std::string& w : warnings) kept.addWarning(std::move(w));
+  uint64_t run = launchesRun.value_or(0), unchecked = run > list.size() ? run - list.size() : 0;
+  if (unchecked) kept.addUncheckedLaunches(uncheckedLaunchesText(unchecked, run));
   if (a.report.stats) printRunStats(list);
   int code = emitReport(a.report, kept);
   size_t checked = 0, replayed = 0, racesOfEarlier = 0;
@@ -429,14 +451,16 @@ int runProgram(const RunArgs& a) {
   if (a.report.detectorList().empty())
     std::cerr << fmt::format("predatar: {} kernel launch{} executed, none checked for races (--detectors none){}; "
                              "program exited with {}\n",
-                             list.size(), list.size() == 1 ? "" : "es", memoryNote(kept) + refusedNote(kept) + apiErrorNote(kept),
+                             list.size(), list.size() == 1 ? "" : "es",
+                             memoryNote(kept) + refusedNote(kept) + apiErrorNote(kept) + uncheckedNote(unchecked),
                              *status);
   else
     std::cerr << fmt::format("predatar: {} kernel launch{} checked{}, {} unique race{}{}{}{}; program exited with {}\n",
                              checked, checked == 1 ? "" : "es", replays, kept.uniqueRaces(),
                              kept.uniqueRaces() == 1 ? "" : "s", instructionPairsNote(kept),
                              hidden ? fmt::format(" ({} suppressed)", hidden) : "",
-                             memoryNote(kept) + refusedNote(kept) + apiErrorNote(kept), *status);
+                             memoryNote(kept) + refusedNote(kept) + apiErrorNote(kept) + uncheckedNote(unchecked),
+                             *status);
   if (programKilledBy && !receivedSignal)  // (killed from outside: a CPU limit, the OOM killer, kill -9)
     std::cerr << fmt::format(
         "predatar: the program was killed by signal {} ({}) before it ended: this report has the launches it "

@@ -148,6 +148,7 @@ void keepOnlyRaceSources(LaunchRecord& launch) {
 std::string launchesToJson(const std::vector<LaunchRecord>& launches) {
   json out = json::array();
   for (const auto& l : launches) {
+    if (l.awaitingResults) continue;
     json races = json::array();
     for (const auto& r : l.races) {
       json race{{"detector", r.detector},

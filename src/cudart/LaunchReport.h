@@ -88,8 +88,14 @@ struct LaunchRecord {
   // Per race: for a race with an earlier launch (Access::launch), which
   // streams the two kernels ran on and that nothing ordered them; else empty.
   std::vector<std::string> launchNotes;
+  // Run, but its detectors' results are not read yet (they are read one
+  // launch late): no race of it is known, so the report file leaves it out
+  // until they are, and `predatar run` counts it unchecked (LaunchLedger.h)
+  // if the process ends first.
+  bool awaitingResults = false;
 };
 
+// The report file: every launch but those awaiting their results.
 std::string launchesToJson(const std::vector<LaunchRecord>& launches);
 // Keeps of `launch.info.sources` only the positions its races name (their
 // indices renumbered), as a list of the record's own: the record no longer

@@ -174,6 +174,7 @@ void writeText(std::ostream& out, const Report& report, const TextOptions& optio
   for (const std::string& r : report.refusals())
     fmt::print(out, "========= REFUSED: {}; the program got that error and went on, as it would not on a GPU\n"
                "=========\n", r);
+  for (const std::string& u : report.uncheckedLaunches()) fmt::print(out, "========= UNCHECKED: {}\n=========\n", u);
   for (const UninitializedReadFinding& u : report.uninitializedReads())
     fmt::print(out, "========= UNINITIALIZED READ (launch {}, {} read{} at this instruction): {}\n=========\n",
                u.launch, u.count, u.count == 1 ? "" : "s", u.message);
@@ -292,6 +293,7 @@ void writeJson(std::ostream& out, const Report& report) {
                         {"occurrences", report.occurrences()},
                         {"errors", errors},
                         {"refused", report.refusals()},
+                        {"unchecked_launches", report.uncheckedLaunches()},
                         {"uninitialized_reads", uninitializedJson(report)},
                         {"leaks", report.leaks()},
                         {"api_errors", report.apiErrors()},
@@ -347,6 +349,9 @@ void writeSarif(std::ostream& out, const Report& report) {
   for (const KernelError& e : report.errors()) notifications.push_back(errorNotification(e));
   for (const std::string& r : report.refusals())
     notifications.push_back({{"level", "error"}, {"descriptor", {{"id", "refused"}}}, {"message", {{"text", r}}}});
+  for (const std::string& u : report.uncheckedLaunches())
+    notifications.push_back(
+        {{"level", "error"}, {"descriptor", {{"id", "unchecked-launches"}}}, {"message", {{"text", u}}}});
   for (const std::string& w : report.warnings())
     notifications.push_back({{"level", "warning"}, {"descriptor", {{"id", "warning"}}}, {"message", {{"text", w}}}});
   nlohmann::json invocation{{"executionSuccessful", report.complete()},

@@ -96,8 +96,14 @@ class Report {
   // columns out of order ..."). Informational, as API errors are.
   void addWarning(std::string warning) { warnings_.push_back(std::move(warning)); }
   const std::vector<std::string>& warnings() const { return warnings_; }
-  // Whether the run checked everything it was asked to: no error, no refusal.
-  bool complete() const { return errors_.empty() && refusals_.empty(); }
+  // `predatar run`: kernel launches the program ran that no report holds
+  // (LaunchLedger: its process ended before their detectors' results were
+  // read), one line saying how many and why.
+  void addUncheckedLaunches(std::string note) { uncheckedLaunches_.push_back(std::move(note)); }
+  const std::vector<std::string>& uncheckedLaunches() const { return uncheckedLaunches_; }
+  // Whether the run checked everything it was asked to: no error, no refusal,
+  // no launch left unchecked.
+  bool complete() const { return errors_.empty() && refusals_.empty() && uncheckedLaunches_.empty(); }
   void add(const KernelInfo& kernel, const RaceLog& log);
   void add(ReportedRace race) { races_.push_back(std::move(race)); }
   const std::vector<ReportedRace>& races() const { return races_; }
@@ -112,6 +118,7 @@ class Report {
   std::vector<ReportedRace> races_;
   std::vector<KernelError> errors_;
   std::vector<std::string> refusals_;
+  std::vector<std::string> uncheckedLaunches_;
   std::vector<UninitializedReadFinding> uninitializedReads_;
   std::vector<std::string> leaks_;
   std::vector<std::string> apiErrors_;

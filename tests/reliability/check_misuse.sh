@@ -23,17 +23,17 @@ app=$(app_binary misuse_app -O3) || exit 1  # (-O3: nvcc's host wrappers of kern
 
 # Divergent barriers.
 [ "$(run "$p" run -- "$app" barrier-block)" = 3 ] && grep -q "barrier error: divergent thread(s) in block" "$tmp/err" &&
-  grep -q "misuse_app.cu:26" "$tmp/err" && grep -q "misuse_app.cu:29" "$tmp/err" && grep -q "divergentBlock" "$tmp/out" &&
+  grep -q "misuse_app.cu:30" "$tmp/err" && grep -q "misuse_app.cu:33" "$tmp/err" && grep -q "divergentBlock" "$tmp/out" &&
   grep -q "KERNEL FAULT" "$tmp/out" && ok || bad "barrier-block text: $(cat "$tmp/out" "$tmp/err")"
 [ "$(run "$p" run -- "$app" barrier-warp)" = 3 ] && grep -q "divergent thread(s) in warp 0" "$tmp/err" &&
-  grep -q "misuse_app.cu:38" "$tmp/err" && grep -q "misuse_app.cu:41" "$tmp/err" && ok || bad "barrier-warp: $(cat "$tmp/err")"
+  grep -q "misuse_app.cu:42" "$tmp/err" && grep -q "misuse_app.cu:45" "$tmp/err" && ok || bad "barrier-warp: $(cat "$tmp/err")"
 [ "$(run "$p" run --format json -- "$app" barrier-block)" = 3 ] && ok || bad "barrier-block json exit"
 python3 -c "
 import json; e=json.load(open('$tmp/out'))['errors']
 assert len(e) == 1, e
 e=e[0]
 assert 'divergent thread(s) in block' in e['message'] and e['kernel'] == 'divergentBlock(int*)', e
-assert e['file'].endswith('misuse_app.cu') and e['line'] in (23, 26) and 'thread_index' in e and 'block_index' in e, e" &&
+assert e['file'].endswith('misuse_app.cu') and e['line'] in (27, 30) and 'thread_index' in e and 'block_index' in e, e" &&
   ok || bad "barrier json: $(cat "$tmp/out")"
 [ "$(run "$p" run --format sarif -- "$app" barrier-warp)" = 3 ] && ok || bad "barrier-warp sarif exit"
 python3 -c "
@@ -46,21 +46,21 @@ assert not inv['executionSuccessful'] and len(n) == 1 and 'divergent' in n[0]['m
 # A barrier skipped by lanes that then exit completes (exited threads count
 # as arrived) with a note; a mask that leaves out its caller, a note too.
 [ "$(run "$p" run -- "$app" barrier-skipped)" = 0 ] &&
-  grep -q "barrier error: divergent thread(s) in warp 1: block (0,0,0) thread (48,0,0) and 15 more skipped the barrier (__syncthreads()) at .*misuse_app.cu:64" "$tmp/err" &&
+  grep -q "barrier error: divergent thread(s) in warp 1: block (0,0,0) thread (48,0,0) and 15 more skipped the barrier (__syncthreads()) at .*misuse_app.cu:68" "$tmp/err" &&
   grep -q "16 threads of its warp wait at" "$tmp/err" && ok || bad "barrier-skipped: $(cat "$tmp/err")"
 [ "$(run "$p" run -- "$app" syncwarp-outside)" = 0 ] &&
-  grep -q "synchronization error: block (0,0,0) thread (16,0,0) ran __syncwarp (bar.warp.sync) at .*misuse_app.cu:76 .* with member mask 0x0000ffff, which leaves it out" "$tmp/err" &&
-  grep -q "synchronization error: block (0,0,0) thread (16,0,0) ran __syncwarp (bar.warp.sync) at .*misuse_app.cu:77 " "$tmp/err" &&
+  grep -q "synchronization error: block (0,0,0) thread (16,0,0) ran __syncwarp (bar.warp.sync) at .*misuse_app.cu:80 .* with member mask 0x0000ffff, which leaves it out" "$tmp/err" &&
+  grep -q "synchronization error: block (0,0,0) thread (16,0,0) ran __syncwarp (bar.warp.sync) at .*misuse_app.cu:81 " "$tmp/err" &&
   ok || bad "syncwarp-outside: $(cat "$tmp/err")"
 # One element past an array whose size is a multiple of 256 bytes, with
 # another array allocated after it: out of bounds, not a read of the other one.
 [ "$(run "$p" run -- "$app" read-past-end)" = 3 ] &&
   grep -q "out-of-bounds load of 4 bytes at global address 0x[0-9a-f]* (0 bytes past the end of cudaMalloc #2 (1024 bytes))" "$tmp/err" &&
-  grep -q "misuse_app.cu:81" "$tmp/err" && ok || bad "read-past-end: $(cat "$tmp/err")"
+  grep -q "misuse_app.cu:85" "$tmp/err" && ok || bad "read-past-end: $(cat "$tmp/err")"
 # Below the first array (nothing allocated under it): named by the array above.
 [ "$(run "$p" run -- "$app" read-before-start)" = 3 ] &&
   grep -q "out-of-bounds load of 4 bytes at global address 0x[0-9a-f]* (64 bytes before the start of cudaMalloc #1 (256 bytes))" "$tmp/err" &&
-  grep -q "misuse_app.cu:82" "$tmp/err" && ok || bad "read-before-start: $(cat "$tmp/err")"
+  grep -q "misuse_app.cu:86" "$tmp/err" && ok || bad "read-before-start: $(cat "$tmp/err")"
 
 # Host dereference of device memory.
 code=$(run "$p" run -- "$app" host-deref)
@@ -68,10 +68,10 @@ code=$(run "$p" run -- "$app" host-deref)
   grep -q "cudaMallocManaged" "$tmp/err" && grep -q "program exited with 139" "$tmp/err" && ! grep -q "host reads" "$tmp/out" &&
   ok || bad "host-deref ($code): $(cat "$tmp/out" "$tmp/err")"
 # A racy launch the host does not wait for, then the program dies (a fault,
-# an abort, an _exit that runs no exit handler): the launch's races are still
-# reported (the detectors' results, read late, are settled before the report
-# is written).
-for mode_exit in race-then-deref:139 race-then-abort:134 race-then-_exit:0; do
+# an abort, an _exit, _Exit or quick_exit that runs no exit handler): the
+# launch's races are still reported (the detectors' results, read late, are
+# settled before the report is written).
+for mode_exit in race-then-deref:139 race-then-abort:134 race-then-_exit:0 race-then-_Exit:0 race-then-quick_exit:0; do
   mode=${mode_exit%:*}
   code=$(run "$p" run --format json -- "$app" $mode)
   [ "$code" = 1 ] && python3 -c "
@@ -79,6 +79,28 @@ import json; r=json.load(open('$tmp/out'))['races']
 assert len(r) == 1 and r[0]['kernel'] == 'racy(int*)', r" && grep -q "program exited with ${mode_exit#*:}" "$tmp/err" &&
     ok || bad "$mode ($code): $(cat "$tmp/out" "$tmp/err")"
 done
+# Ended where no code of the runtime runs (a raw exit_group, SIGKILL): the
+# launch is in no report, and the run says so (launch ledger) instead of
+# looking clean: UNCHECKED, exit 3.
+for mode in race-then-exit_group race-then-sigkill; do
+  code=$(run "$p" run -- "$app" $mode)
+  [ "$code" = 3 ] && grep -q "UNCHECKED: 1 of the 1 kernel launch the program ran is in no report" "$tmp/out" &&
+    grep -q "0 kernel launches checked, 0 unique races, 1 launch never checked" "$tmp/err" &&
+    ok || bad "$mode ($code): $(cat "$tmp/out" "$tmp/err")"
+  code=$(run "$p" run --format json -- "$app" $mode)
+  [ "$code" = 3 ] && python3 -c "
+import json; u=json.load(open('$tmp/out'))['unchecked_launches']
+assert len(u) == 1 and 'races are unknown' in u[0], u" && ok || bad "$mode json ($code): $(cat "$tmp/out")"
+done
+# The first launch's races, read once the second ran, rewrite the report: the
+# second launch, whose results nobody read, is left out of it (not shown clean).
+code=$(run "$p" run --threads 2 --format json -- "$app" races-then-sigkill)
+[ "$code" = 3 ] && python3 -c "
+import json; j=json.load(open('$tmp/out'))
+assert len(j['races']) == 1 and j['races'][0]['launch'] == 0, j['races']
+u=j['unchecked_launches']; assert len(u) == 1 and u[0].startswith('1 of the 2 kernel launches'), u" &&
+  ok || bad "races-then-sigkill ($code): $(cat "$tmp/out" "$tmp/err")"
+
 [ "$(run "$p" run -- "$app" managed-ok)" = 0 ] && grep -q "managed\[5\] = 5 pinned\[7\] = 7" "$tmp/out" && ok ||
   bad "managed-ok: $(cat "$tmp/out" "$tmp/err")"
 # The same program without predatar's protection (escape hatch) reads zeros.
@@ -96,6 +118,15 @@ grep -q "child exit 0" "$tmp/err" && grep -q "2 kernel launches checked" "$tmp/e
 # Replays before and after fork(): the child forgets the parent's (its launch numbers restart).
 [ "$(run "$p" run -- "$app" fork-repeat)" = 1 ] && grep -q "child exit 0" "$tmp/out" &&
   grep -q "7 kernel launches checked (4 of them exact repeats" "$tmp/err" && ok || bad "fork-repeat: $(cat "$tmp/err")"
+
+# Another CUDA program that the program runs (itself, between two clean
+# launches) writes its own report beside the main one, which the first
+# runtime claimed: all three launches are in the run's report, none unchecked.
+[ "$(run "$p" run --format json -- "$app" runs-itself)" = 1 ] && python3 -c "
+import json; j=json.load(open('$tmp/out'))
+r=j['races']; assert len(r) == 1 and r[0]['kernel'].startswith('racy(int*) [pid '), r
+assert not j['unchecked_launches'], j" && grep -q "3 kernel launches checked (.*), 1 unique race" "$tmp/err" &&
+  ok || bad "runs-itself: $(cat "$tmp/out" "$tmp/err")"
 
 # Errors the program's calls returned (as a GPU's would), which it checks and
 # goes on from: listed per call and error with where the first was made

@@ -72,5 +72,20 @@ TEST(ReportText, RefusedCallsAreListedInEveryFormat) {
   EXPECT_NE(sarif.str().find("\"id\": \"refused\""), std::string::npos) << sarif.str();
 }
 
+// Launches the program ran that no report holds (the launch ledger's count)
+// are in every format, and the report is not complete.
+TEST(ReportText, UncheckedLaunchesAreListedInEveryFormat) {
+  Report report;
+  report.addUncheckedLaunches("1 of the 3 kernel launches the program ran is in no report");
+  EXPECT_FALSE(report.complete());
+  EXPECT_NE(text(report).find("========= UNCHECKED: 1 of the 3 kernel launches"), std::string::npos) << text(report);
+  std::ostringstream json, sarif;
+  writeJson(json, report);
+  EXPECT_NE(json.str().find("\"unchecked_launches\": [\n    \"1 of the 3"), std::string::npos) << json.str();
+  writeSarif(sarif, report);
+  EXPECT_NE(sarif.str().find("\"executionSuccessful\": false"), std::string::npos) << sarif.str();
+  EXPECT_NE(sarif.str().find("\"id\": \"unchecked-launches\""), std::string::npos) << sarif.str();
+}
+
 }  // namespace
 }  // namespace predatar

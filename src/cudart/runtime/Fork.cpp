@@ -13,9 +13,20 @@ namespace predatar::cudart {
 
 void watchChildProcesses(Runtime&) { pthread_atfork(settleRuntimeBeforeFork, nullptr, adoptRuntimeAfterFork); }
 
-void Runtime::becomeChildProcess() {
+void Runtime::reportAsAProcessOfItsOwn() {
   std::string pid = std::to_string(::getpid());
   processNote_ = absl::StrCat(" [pid ", pid, "]");
+  if (!options_.reportPath.empty()) {
+    // Beside the main report: PREDATAR_REPORT.pid<N> (predatar run reads them all).
+    std::string main = options_.reportPath;
+    size_t mark = main.find(".pid");
+    if (mark != std::string::npos) main.resize(mark);
+    options_.reportPath = absl::StrCat(main, ".pid", pid);
+  }
+}
+
+void Runtime::becomeChildProcess() {
+  reportAsAProcessOfItsOwn();
   launches_.clear();  // the parent's, reported by the parent
   repeats_ = RepeatedLaunches{};  // they name launches of the parent's numbering
   // The feed's worker threads stayed in the parent (fork copies only the
@@ -34,13 +45,6 @@ void Runtime::becomeChildProcess() {
   }
   lastReportWrite_.reset();
   lastFindingWrite_.reset();
-  if (!options_.reportPath.empty()) {
-    // Beside the main report: PREDATAR_REPORT.pid<N> (predatar run reads them all).
-    std::string main = options_.reportPath;
-    size_t mark = main.find(".pid");
-    if (mark != std::string::npos) main.resize(mark);
-    options_.reportPath = absl::StrCat(main, ".pid", pid);
-  }
 }
 
 }  // namespace predatar::cudart

@@ -167,8 +167,7 @@ cudaError_t Runtime::launch(KernelRecord& kernel, dim3 grid, dim3 block, void** 
                    f.repeat)) {
     retainLiveLaunches(order.live);
     noteLaunchOrder(record, reinterpret_cast<uintptr_t>(stream));
-    launches_.push_back(std::move(record));
-    rewriteReportIfDue(launches_.back());  // (a program of repeated launches, killed, keeps them too)
+    rewriteReportIfDue(recordLaunch(std::move(record)));  // (a program of repeated launches, killed, keeps them too)
     dieIfInterrupted(*this);
     return cudaSuccess;
   }
@@ -292,7 +291,8 @@ cudaError_t Runtime::finishLaunch(InFlightLaunch& f) {
   LaunchAwaitingResults awaiting{record.index, f.fed, f.fed ? feed_->mark() : 0, reinterpret_cast<uintptr_t>(f.stream),
                                  status.ok() ? f.repeat.racesOf : std::nullopt};
   awaitingResults_.push_back(std::move(awaiting));
-  launches_.push_back(std::move(record));
+  record.awaitingResults = true;
+  recordLaunch(std::move(record));
   completeLaunches(/*all=*/!status.ok());  // (a failed launch's races, before the program learns it failed)
   dieIfInterrupted(*this);
   if (!f.stats.deviceLaunches.empty()) launchDeviceChildren(f.stats.deviceLaunches, f.stream);
@@ -335,6 +335,7 @@ void Runtime::completeLaunches(bool all) {
 // allocations the races are in, and what follows from them.
 void Runtime::completeLaunch(const LaunchAwaitingResults& launch) {
   LaunchRecord& record = launches_[launch.index];
+  record.awaitingResults = false;
   if (launch.fed) {
     feed_->waitFor(launch.mark);
     std::vector<DetectorLaunchResult> results = results_->take(uint32_t(launch.index));
@@ -493,7 +494,7 @@ cudaError_t Runtime::refuseLaunch(const KernelRecord& kernel, dim3 grid, dim3 bl
   record.block = Dim3{block.x, block.y, block.z};
   record.error = std::move(why);
   record.cudaError = errorName(error);
-  launches_.push_back(std::move(record));
+  recordLaunch(std::move(record));
   writeReport();
   return error;
 }

@@ -163,6 +163,7 @@ Runtime& Runtime::get() {
     auto* r = new Runtime(RunOptions::fromEnvironment());
     for (const auto& e : r->options().errors) warn(e);
     if (!r->options().errors.empty()) std::exit(125);
+    if (!r->ledger_.claimMainReport()) r->reportAsAProcessOfItsOwn();
     creator = ::getpid();
     created = r;
     watchChildProcesses(*r);
@@ -190,11 +191,10 @@ void Runtime::writeReportBeforeDying() {
 
 void Runtime::completeLaunchesBeforeExit() {
   if (!mutex_.try_lock()) return;
-  // Without launches awaiting results the report is as the last one left it.
-  if (!awaitingResults_.empty() && mayWaitForDetectors()) {
-    settleDetectors();
-    writeReport();  // (none without a report file)
-  }
+  if (!awaitingResults_.empty() && mayWaitForDetectors()) settleDetectors();
+  // Always: the last rewrite may be up to 10 s old (rewriteReportIfDue), and
+  // launches it lacks would count as unchecked (LaunchLedger.h).
+  writeReport();  // (none without a report file)
   mutex_.unlock();
 }
 
@@ -211,7 +211,12 @@ void adoptRuntimeAfterFork() {
 }
 
 Runtime::Runtime(RunOptions options)
-    : options_(std::move(options)), memory_(std::make_unique<sim::DeviceMemory>()) {}
+    : options_(std::move(options)), memory_(std::make_unique<sim::DeviceMemory>()), ledger_(options_.reportPath) {}
+
+LaunchRecord& Runtime::recordLaunch(LaunchRecord record) {
+  ledger_.countLaunch();
+  return launches_.emplace_back(std::move(record));
+}
 
 void** Runtime::registerFatBinary(const void* wrapper) {
   std::lock_guard lock(mutex_);
@@ -579,7 +584,7 @@ void Runtime::recordOutOfMemory(const char* message) {
     record.error = message;
     record.cudaError = errorName(cudaErrorMemoryAllocation);
     record.races.clear();  // the detectors did not finish: what they found is in the launches before
-    launches_.push_back(std::move(record));
+    recordLaunch(std::move(record));
   }
   writeReport();
 }

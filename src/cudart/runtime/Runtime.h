@@ -23,6 +23,7 @@
 #include "cudart/runtime/CudaTypes.h"
 #include "cudart/runtime/DeviceLock.h"
 #include "cudart/runtime/HostCallSite.h"
+#include "cudart/LaunchLedger.h"
 #include "cudart/LaunchReport.h"
 #include "cudart/StreamOrder.h"
 #include "analysis/LaunchResults.h"
@@ -231,11 +232,17 @@ class Runtime {
   // kernels named with the pid, and the report rewritten after every finding
   // (such a child often ends with _exit). See Fork.cpp.
   void becomeChildProcess();
+  // Its own report file and kernel names with its pid, as a fork() child's:
+  // for a CUDA program the program ran, when another process writes the main
+  // report (LaunchLedger::claimMainReport).
+  void reportAsAProcessOfItsOwn();
   // At exit: the report file, or (without one) a summary line on stderr.
   void finish();
   const std::vector<LaunchRecord>& launches() const { return launches_; }
 
  private:
+  // A launch for the report, counted in the ledger (LaunchLedger.h).
+  LaunchRecord& recordLaunch(LaunchRecord record);
   // With the lock held (try_lock) by a dying or exiting thread: not inside a
   // runtime call of this thread (the lock is recursive; that call may be
   // changing what settling reads) nor on a detector thread.
@@ -371,7 +378,8 @@ class Runtime {
   uint64_t apiErrorsWritten_ = 0;   // apiErrorsNoted() at the last writeApiErrors
   std::set<std::string> launchFailuresPrinted_;  // their stderr lines (Launch.cpp)
   uint64_t matchingLaunches_ = 0;
-  std::vector<LaunchRecord> launches_;
+  std::vector<LaunchRecord> launches_;  // grown only by recordLaunch
+  LaunchLedger ledger_;  // counts them for `predatar run`, whatever way the process ends
   std::optional<std::chrono::steady_clock::time_point> lastReportWrite_;   // any rewrite (Launch.cpp)
   std::optional<std::chrono::steady_clock::time_point> lastFindingWrite_;  // one for a race or an error
   std::chrono::steady_clock::duration lastReportWriteTook_{};

@@ -9,13 +9,17 @@
 //   misuse_app read-before-start  reads 16 ints before the program's first array (a stencil's row -1, as Rodinia's srad)
 //   misuse_app host-deref     host code reads a cudaMalloc'd pointer (segfaults on a GPU)
 //   misuse_app race-then-deref  a racy launch, then (no synchronization) host code reads device memory
-//   misuse_app race-then-abort|race-then-_exit  a racy launch, then (no synchronization) host code aborts (a failed assert) | calls _exit
+//   misuse_app race-then-abort|race-then-_exit|race-then-_Exit|race-then-quick_exit  a racy launch, then (no
+//              synchronization) host code aborts (a failed assert) | calls _exit | _Exit | quick_exit
+//   misuse_app race-then-exit_group|race-then-sigkill|races-then-sigkill  the same (two racy launches), then a raw exit_group | SIGKILL
 //   misuse_app managed-ok     host code reads cudaMallocManaged / cudaMallocHost memory (fine)
-//   misuse_app fork-race      a fork()ed child launches a racy kernel; the parent a clean one (api-errors, grid-too-large: below)
+//   misuse_app fork-race      a fork()ed child launches a racy kernel; the parent a clean one (more modes: below)
 // Built with: nvcc -O3 -cudart shared -lineinfo -arch=sm_75 -o bin/misuse_app misuse_app.cu
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -124,6 +128,22 @@ int main(int argc, char** argv) {
   } else if (std::strcmp(mode, "race-then-_exit") == 0) {
     racy<<<1, 64>>>(data);
     _exit(0);
+  } else if (std::strcmp(mode, "race-then-_Exit") == 0) {
+    racy<<<1, 64>>>(data);
+    _Exit(0);
+  } else if (std::strcmp(mode, "race-then-quick_exit") == 0) {
+    racy<<<1, 64>>>(data);
+    std::quick_exit(0);
+  } else if (std::strcmp(mode, "race-then-exit_group") == 0) {
+    racy<<<1, 64>>>(data);
+    syscall(SYS_exit_group, 0);
+  } else if (std::strcmp(mode, "race-then-sigkill") == 0) {
+    racy<<<1, 64>>>(data);
+    kill(getpid(), SIGKILL);
+  } else if (std::strcmp(mode, "races-then-sigkill") == 0) {
+    racy<<<1, 64>>>(data);
+    racy<<<1, 32>>>(data);
+    kill(getpid(), SIGKILL);
   } else if (std::strcmp(mode, "managed-ok") == 0) {
     int *managed = nullptr, *pinned = nullptr;
     if (check("managed", cudaMallocManaged(&managed, 64 * sizeof(int)))) return 1;
@@ -190,6 +210,22 @@ int main(int argc, char** argv) {
     int status = 0;
     waitpid(child, &status, 0);
     std::printf("child exit %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  } else if (std::strcmp(mode, "race") == 0) {
+    racy<<<1, 64>>>(data);
+  } else if (std::strcmp(mode, "runs-itself") == 0) {
+    // Another CUDA program (this one, mode race) run between two clean launches.
+    clean<<<1, 64>>>(data);
+    if (check("parent synchronize", cudaDeviceSynchronize())) return 1;
+    std::fflush(stdout);
+    pid_t child = fork();
+    if (child == 0) {
+      execl("/proc/self/exe", argv[0], "race", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    std::printf("child exit %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    clean<<<1, 64>>>(data);
   }
   if (check("synchronize", cudaDeviceSynchronize())) return 1;
   int host[64];
