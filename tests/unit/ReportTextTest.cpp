@@ -53,38 +53,38 @@ TEST(ReportText, RacesThatReadApartKeepTheirSourcePositionsAlone) {
   EXPECT_NE(out.find("1 more unique races not shown"), std::string::npos) << out;
 }
 
-// A call the emulator refused while the program went on is in every format,
-// and the report is not complete (predatar run then exits 3).
+// An incomplete report says why in every format: `textLine` in the text,
+// `jsonEntry` in the JSON, a SARIF notification `sarifId`, and the run not
+// successful (predatar run then exits 3).
+void expectIncompleteInEveryFormat(const Report& report, const std::string& textLine, const std::string& jsonEntry,
+                                   const std::string& sarifId) {
+  EXPECT_FALSE(report.complete());
+  EXPECT_NE(text(report).find(textLine), std::string::npos) << text(report);
+  std::ostringstream json, sarif;
+  writeJson(json, report);
+  EXPECT_NE(json.str().find(jsonEntry), std::string::npos) << json.str();
+  writeSarif(sarif, report);
+  EXPECT_NE(sarif.str().find("\"executionSuccessful\": false"), std::string::npos) << sarif.str();
+  EXPECT_NE(sarif.str().find("\"id\": \"" + sarifId + "\""), std::string::npos) << sarif.str();
+}
+
+// A call the emulator refused while the program went on.
 TEST(ReportText, RefusedCallsAreListedInEveryFormat) {
   Report report;
   EXPECT_TRUE(report.complete());
   report.addRefusal("cuGetProcAddress of cuInit is not supported by the emulator (returning CUDA_ERROR_NOT_SUPPORTED)");
-  EXPECT_FALSE(report.complete());
-  EXPECT_NE(text(report).find("========= REFUSED: cuGetProcAddress of cuInit is not supported by the emulator "
-                              "(returning CUDA_ERROR_NOT_SUPPORTED); the program got that error and went on"),
-            std::string::npos)
-      << text(report);
-  std::ostringstream json, sarif;
-  writeJson(json, report);
-  EXPECT_NE(json.str().find("\"refused\": [\n    \"cuGetProcAddress of cuInit"), std::string::npos) << json.str();
-  writeSarif(sarif, report);
-  EXPECT_NE(sarif.str().find("\"executionSuccessful\": false"), std::string::npos) << sarif.str();
-  EXPECT_NE(sarif.str().find("\"id\": \"refused\""), std::string::npos) << sarif.str();
+  expectIncompleteInEveryFormat(report,
+                                "========= REFUSED: cuGetProcAddress of cuInit is not supported by the emulator "
+                                "(returning CUDA_ERROR_NOT_SUPPORTED); the program got that error and went on",
+                                "\"refused\": [\n    \"cuGetProcAddress of cuInit", "refused");
 }
 
-// Launches the program ran that no report holds (the launch ledger's count)
-// are in every format, and the report is not complete.
+// Launches the program ran that no report holds (the launch ledger's count).
 TEST(ReportText, UncheckedLaunchesAreListedInEveryFormat) {
   Report report;
   report.addUncheckedLaunches("1 of the 3 kernel launches the program ran is in no report");
-  EXPECT_FALSE(report.complete());
-  EXPECT_NE(text(report).find("========= UNCHECKED: 1 of the 3 kernel launches"), std::string::npos) << text(report);
-  std::ostringstream json, sarif;
-  writeJson(json, report);
-  EXPECT_NE(json.str().find("\"unchecked_launches\": [\n    \"1 of the 3"), std::string::npos) << json.str();
-  writeSarif(sarif, report);
-  EXPECT_NE(sarif.str().find("\"executionSuccessful\": false"), std::string::npos) << sarif.str();
-  EXPECT_NE(sarif.str().find("\"id\": \"unchecked-launches\""), std::string::npos) << sarif.str();
+  expectIncompleteInEveryFormat(report, "========= UNCHECKED: 1 of the 3 kernel launches",
+                                "\"unchecked_launches\": [\n    \"1 of the 3", "unchecked-launches");
 }
 
 }  // namespace
