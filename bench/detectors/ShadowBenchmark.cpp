@@ -207,7 +207,8 @@ void BM_ShadowPagesBarrierIntervals(benchmark::State& state) {
       for (uint32_t i = 1; i < kSide; ++i) {
         if (d <= i || d - i >= kSide) continue;
         uint32_t cell = kReference + i * kSide + (d - i);
-        for (uint32_t neighbour : {cell - 1, cell - kSide, cell - kSide - 1}) block.add(neighbour, i - 1, AccessType::Read);
+        for (uint32_t neighbour : {cell - 1, cell - kSide, cell - kSide - 1})
+          block.add(neighbour, i - 1, AccessType::Read);
         block.add(cell, i - 1, AccessType::Write);
       }
       block.erase(kWords, /*keepPages=*/true);  // __syncthreads

@@ -36,10 +36,8 @@ extern "C" __attribute__((visibility("default"), noreturn)) void _exit(int statu
   predatar::sim::exitImmediately(status);
 }
 
-extern "C" __attribute__((visibility("default"), noreturn)) void _Exit(int status) {
-  completeLaunches();
-  predatar::sim::exitImmediately(status);
-}
+// The same function under its C99 name, as in libc.
+extern "C" __attribute__((visibility("default"), noreturn, alias("_exit"))) void _Exit(int status);
 
 extern "C" __attribute__((visibility("default"), noreturn)) void quick_exit(int status) noexcept {
   completeLaunches();
