@@ -1,5 +1,7 @@
 #include "events/ParallelFanout.h"
 
+#include "events/PackedMemoryEvent.h"
+
 #include <pthread.h>
 
 #include <algorithm>
@@ -33,8 +35,14 @@ ParallelFanout::ParallelFanout(std::vector<EventSink*> sinks, unsigned workers, 
     : limits_(limits) {
   limits_.eventsPerBatch = std::max<size_t>(limits_.eventsPerBatch, 1);
   limits_.batches = std::max<size_t>(limits_.batches, 1);
+  size_t largestEvent = 1 + maxPackedMemoryEventBytes();
+  limits_.bytesPerBatch = std::clamp(limits_.bytesPerBatch, largestEvent, limits_.eventsPerBatch * largestEvent);
+  lastEventStart_ = limits_.bytesPerBatch - largestEvent;
   ring_.resize(limits_.batches);
-  for (auto& batch : ring_) batch.reserve(limits_.eventsPerBatch);
+  for (auto& batch : ring_) {
+    batch.bytes = std::make_unique_for_overwrite<std::byte[]>(limits_.bytesPerBatch);
+    batch.items.reserve(limits_.eventsPerBatch);
+  }
   workers = std::clamp<unsigned>(workers, 1, std::max<unsigned>(1, unsigned(sinks.size())));
   for (unsigned w = 0; w < workers; ++w) workers_.push_back(std::make_unique<Worker>());
   for (size_t i = 0; i < sinks.size(); ++i) {
@@ -57,6 +65,14 @@ ParallelFanout::~ParallelFanout() {
 
 void ParallelFanout::kernelBegin(const KernelInfo& kernel) {
   push(KernelBeginItem{std::make_shared<const KernelInfo>(kernel)});
+}
+
+void ParallelFanout::memory(const MemoryEvent& e) {
+  if (!open_) openBatch();
+  Batch& batch = *current_;
+  batch.bytes[batch.used++] = std::byte{kPackedMemory};
+  batch.used = size_t(pack(e, &batch.bytes[batch.used]) - batch.bytes.get());
+  closeBatchIfFull();
 }
 
 void ParallelFanout::acquire(const LockEvent& e) {
@@ -85,18 +101,22 @@ uint64_t ParallelFanout::leastConsumed() const {
 }
 
 // The slot of batch `published_` last held batch `published_ - batches`: it
-// is free once every worker has consumed that one.
+// is free once every worker has consumed that one. A full ring: wait until
+// a run of slots is free (not half the ring: a worker that caught up would
+// wait as long).
 void ParallelFanout::openBatch() {
   std::unique_lock lock(mutex_);
   if (published_ - leastConsumed() >= limits_.batches) {
     producerWaiting_ = true;
-    producerWaitsFor_ = published_ - limits_.batches / 2;
+    producerWaitsFor_ = published_ - limits_.batches + wakeBatches();
     batchDone_.wait(lock, [&] { return leastConsumed() >= producerWaitsFor_; });
     producerWaiting_ = false;
   }
   current_ = &ring_[published_ % limits_.batches];
   lock.unlock();
-  current_->clear();
+  current_->used = 0;
+  current_->events = 0;
+  current_->items.clear();
   open_ = true;
 }
 
@@ -140,6 +160,11 @@ void ParallelFanout::waitFor(uint64_t mark) {
   if (error) std::rethrow_exception(error);
 }
 
+bool ParallelFanout::reached(uint64_t mark) const {
+  std::lock_guard lock(mutex_);
+  return leastConsumed() >= mark;
+}
+
 size_t ParallelFanout::peakQueuedBatches() const {
   std::lock_guard lock(mutex_);
   return peakQueued_;
@@ -152,6 +177,19 @@ void ParallelFanout::deliver(const Item& item, EventSink& sink) {
     void operator()(const KernelEndItem&) const { sink.kernelEnd(); }
   };
   std::visit(Visitor{{sink}}, item);
+}
+
+void ParallelFanout::deliver(const Batch& batch, EventSink& sink) {
+  MemoryEvent memory;
+  size_t nextItem = 0;
+  for (const std::byte *at = batch.bytes.get(), *end = at + batch.used; at < end;) {
+    if (*at++ == std::byte{kPackedMemory}) {
+      at = unpack(at, memory);
+      sink.memory(memory);
+    } else {
+      deliver(batch.items[nextItem++], sink);
+    }
+  }
 }
 
 // A worker reads batch `next` without the mutex: the producer does not touch
@@ -171,10 +209,10 @@ void ParallelFanout::run(Worker& worker) {
       }
       if (published_ <= next) return;
     }
-    const std::vector<Item>& batch = ring_[next % limits_.batches];
+    const Batch& batch = ring_[next % limits_.batches];
     for (size_t s = 0; s < worker.sinks.size() && !failed; ++s) {
       try {
-        for (const Item& item : batch) deliver(item, *worker.sinks[s]);
+        deliver(batch, *worker.sinks[s]);
       } catch (...) {
         // Keep consuming (so the producer never waits on a dead worker) but
         // feed nothing more: the sink's state is no longer the stream's.

@@ -1,9 +1,10 @@
 // Feeds one event stream to several sinks on worker threads, beside the
 // thread that produces it (the emulator or a trace reader): both cores work.
 //
-// The producer copies every event into a batch; full batches go into a
-// bounded ring (backpressure: the producer waits while the ring is full, so
-// memory stays bounded whatever the trace length). Each worker thread owns
+// The producer copies every event into a batch (memory events packed:
+// events/PackedMemoryEvent.h); full batches go into a bounded ring
+// (backpressure: the producer waits while the ring is full, so memory stays
+// bounded whatever the trace length). Each worker thread owns
 // some of the sinks and hands them every batch in order, so each sink sees
 // exactly the serial stream: reports are the same, byte for byte. Sinks are
 // never shared between workers; a sink must not share mutable state with
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -31,9 +33,15 @@
 
 namespace predatar {
 
+// The ring holds up to 65536 events (at most 8 MiB packed): the detectors
+// slow down and speed up at different points of a trace, and a worker that
+// caught up with the producer while the producer waits for the slower one
+// leaves a core idle. With 64 batches this cost needle's three detectors
+// (paper size) 0.4 s of idle core a worker.
 struct ParallelLimits {
   size_t eventsPerBatch = 256;  // events copied before a batch is handed over
-  size_t batches = 64;          // batches in the ring: at most this many wait for a worker
+  size_t batches = 256;         // batches in the ring: at most this many wait for a worker
+  size_t bytesPerBatch = 32 << 10;  // packed bytes a batch holds at most (at least one event's)
 };
 
 class ParallelFanout final : public EventSink {
@@ -46,7 +54,7 @@ class ParallelFanout final : public EventSink {
   ParallelFanout& operator=(const ParallelFanout&) = delete;
 
   void kernelBegin(const KernelInfo& kernel) override;
-  void memory(const MemoryEvent& e) override { push(e); }
+  void memory(const MemoryEvent& e) override;
   void barrier(const BarrierEvent& e) override { push(e); }
   void syncWarp(const SyncWarpEvent& e) override { push(e); }
   void fence(const FenceEvent& e) override { push(e); }
@@ -66,6 +74,9 @@ class ParallelFanout final : public EventSink {
   // be in flight); rethrows as flush does. Nothing about a sink may be read
   // after this but what it handed over itself from its thread (LaunchResults).
   void waitFor(uint64_t mark);
+  // Whether every sink has seen the events before `mark` (waitFor would not
+  // wait); a sink's exception waits for waitFor.
+  bool reached(uint64_t mark) const;
 
   unsigned workers() const { return unsigned(workers_.size()); }
   // The most batches that were waiting for a worker at once (tests: bounded).
@@ -76,8 +87,18 @@ class ParallelFanout final : public EventSink {
     std::shared_ptr<const KernelInfo> kernel;
   };
   struct KernelEndItem {};
-  using Item = std::variant<MemoryEvent, BarrierEvent, SyncWarpEvent, FenceEvent, ExitEvent, AcquireEvent,
-                            ReleaseEvent, KernelBeginItem, KernelEndItem>;
+  // Every event but memory events, which a batch holds packed.
+  using Item = std::variant<BarrierEvent, SyncWarpEvent, FenceEvent, ExitEvent, AcquireEvent, ReleaseEvent,
+                            KernelBeginItem, KernelEndItem>;
+  // Events in order: a tag byte each, a packed memory event after its tag;
+  // the other events in `items`, in the same order.
+  struct Batch {
+    std::unique_ptr<std::byte[]> bytes;
+    size_t used = 0;  // bytes written
+    size_t events = 0;
+    std::vector<Item> items;
+  };
+  enum Tag : uint8_t { kPackedMemory, kItem };
   struct Worker {
     std::vector<EventSink*> sinks;
     uint64_t consumed = 0;  // batches done (guarded by mutex_)
@@ -90,27 +111,33 @@ class ParallelFanout final : public EventSink {
   template <class T>
   void push(const T& item) {
     if (!open_) openBatch();
-    current_->emplace_back(item);
-    if (current_->size() >= limits_.eventsPerBatch) publish();
+    current_->bytes[current_->used++] = std::byte{kItem};
+    current_->items.emplace_back(item);
+    closeBatchIfFull();
   }
   void openBatch();
+  void closeBatchIfFull() {
+    if (++current_->events >= limits_.eventsPerBatch || current_->used > lastEventStart_) publish();
+  }
   void publish(bool urgent = false);
   uint64_t leastConsumed() const;  // mutex_ held
   size_t wakeBatches() const { return std::max<size_t>(1, limits_.batches / 8); }
   void run(Worker& worker);
   static void deliver(const Item& item, EventSink& sink);
+  static void deliver(const Batch& batch, EventSink& sink);
 
   ParallelLimits limits_;
-  std::vector<std::vector<Item>> ring_;
+  size_t lastEventStart_ = 0;  // a batch that used more bytes is full (the next event might not fit)
+  std::vector<Batch> ring_;
   std::vector<std::unique_ptr<Worker>> workers_;
   mutable std::mutex mutex_;
   std::condition_variable batchReady_;  // workers wait for published_ to move
   std::condition_variable batchDone_;   // the producer waits for a worker's consumed to move
   uint64_t published_ = 0;              // batches handed over (guarded by mutex_)
   // Wake-ups cost a system call and a context switch each, so both sides
-  // sleep until there is a run of work: a worker until kWakeBatches batches
+  // sleep until there is a run of work: a worker until wakeBatches() batches
   // wait for it (or the producer wants everything now: a kernel's end, a
-  // flush), the producer until the ring is half empty. All guarded by mutex_.
+  // flush), the producer until as many slots are free. All guarded by mutex_.
   uint64_t urgentUpTo_ = 0;             // workers deliver batches before this without waiting for a run
   unsigned waitingWorkers_ = 0;
   bool producerWaiting_ = false;
@@ -118,7 +145,7 @@ class ParallelFanout final : public EventSink {
   bool stopping_ = false;               // guarded by mutex_
   size_t peakQueued_ = 0;               // guarded by mutex_
   bool open_ = false;                   // producer only: current_ is being filled
-  std::vector<Item>* current_ = nullptr;
+  Batch* current_ = nullptr;
 };
 
 // Whether the calling thread is one of a ParallelFanout's workers: the
@@ -152,6 +179,7 @@ class DetectorFeed final : public EventSink {
     if (parallel_) parallel_->waitFor(mark);
   }
   bool parallel() const { return parallel_ != nullptr; }
+  bool reached(uint64_t mark) const { return !parallel_ || parallel_->reached(mark); }
 
   void kernelBegin(const KernelInfo& k) override { active_->kernelBegin(k); }
   void memory(const MemoryEvent& e) override { active_->memory(e); }
