@@ -1,7 +1,7 @@
 // _exit, _Exit and quick_exit, interposed: a program that ends with one of
 // them (a fork()-style exit, a test harness skipping destructors) runs no exit
 // handler of this library, so its destructor never completes the launches
-// whose detector results are still read one launch late (ARCHITECTURE.md):
+// whose detector results are still read late (ARCHITECTURE.md):
 // their races would be lost. The program's references are versioned
 // (_exit@GLIBC_2.2.5, quick_exit@GLIBC_2.24 on x86-64), so these definitions
 // carry libc's versions (libc_exit.<arch>.map, given to the linker beside

@@ -322,9 +322,10 @@ cudaError_t Runtime::recordLaunchFailure(InFlightLaunch& f) {
 void Runtime::completeLaunches(bool all) {
   while (!awaitingResults_.empty()) {
     const LaunchAwaitingResults& next = awaitingResults_.front();
-    bool latest = awaitingResults_.size() == 1;
+    bool mayWait = awaitingResults_.size() <= kLaunchesAwaitingResults && next.fed && feed_ && feed_->parallel() &&
+                   !feed_->reached(next.mark);
     // (A fork() child often ends with _exit: its report is rewritten at each finding.)
-    if (!all && latest && next.fed && feed_ && feed_->parallel() && processNote_.empty()) return;
+    if (!all && mayWait && processNote_.empty()) return;
     LaunchAwaitingResults launch = std::move(awaitingResults_.front());
     awaitingResults_.pop_front();
     completeLaunch(launch);
