@@ -136,8 +136,21 @@ struct Barrier {
   uint32_t expected = 0;  // 0: all non-exited threads of the block
   uint32_t redPopc = 0;
   bool redAnd = true, redOr = false;
-  std::vector<uint32_t> threads;   // waiting (bar.sync, bar.red)
-  std::vector<uint32_t> arrivers;  // arrived only (bar.arrive)
+  // When events are consumed, the lanes of each warp of the block (by warp
+  // index in the block, sized on first use) that wait (bar.sync, bar.red)
+  // and that arrived only (bar.arrive): the event's thread lists come out
+  // ascending with no sort, and a phase after the first allocates nothing.
+  std::vector<LaneMask> waiting, arriving;
+  // A new phase; the lists keep their room.
+  void reset(uint32_t expectedThreads) {
+    arrived = 0;
+    expected = expectedThreads;
+    redPopc = 0;
+    redAnd = true;
+    redOr = false;
+    waiting.clear();
+    arriving.clear();
+  }
 };
 
 constexpr uint32_t kBlockBarriers = 16;  // bar.sync ids 0-15

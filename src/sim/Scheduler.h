@@ -58,6 +58,7 @@ class Runner {
   // A barrier of the running block released its waiters: the turn ends and
   // the block's next pass starts at its first warp (run()).
   bool barrierReleased_ = false;
+  BarrierEvent barrierEvent_;  // the one being sent (its lists keep their room)
 };
 
 }  // namespace predatar::sim::detail

@@ -52,16 +52,18 @@ void Runner::checkBarrier(Block& b, uint32_t id, uint32_t pc) {
     return;
   }
   if (L.eventsConsumed) {
-    BarrierEvent ev;
+    BarrierEvent& ev = barrierEvent_;
     ev.block = b.index;
     ev.id = id;
-    ev.threads = std::move(bar.threads);
-    std::sort(ev.threads.begin(), ev.threads.end());
-    // A thread that arrived and then waited in one phase waits.
-    std::erase_if(bar.arrivers, [&](uint32_t t) { return std::binary_search(ev.threads.begin(), ev.threads.end(), t); });
-    ev.arrivers = std::move(bar.arrivers);
-    std::sort(ev.arrivers.begin(), ev.arrivers.end());
-    ev.arrivers.erase(std::unique(ev.arrivers.begin(), ev.arrivers.end()), ev.arrivers.end());
+    ev.complete = true;
+    ev.threads.clear();
+    ev.arrivers.clear();
+    for (uint32_t wi = 0; wi < bar.waiting.size(); ++wi)
+      forLanes(bar.waiting[wi], [&](uint32_t l) { ev.threads.push_back(wi * 32 + l); });
+    for (uint32_t wi = 0; wi < bar.arriving.size(); ++wi) {
+      LaneMask waits = wi < bar.waiting.size() ? bar.waiting[wi] : 0;  // arrived, then waited: waits
+      forLanes(bar.arriving[wi] & ~waits, [&](uint32_t l) { ev.arrivers.push_back(wi * 32 + l); });
+    }
     ev.origin = L.origin(pc);
     L.sink.barrier(ev);
   }
@@ -84,7 +86,7 @@ void Runner::checkBarrier(Block& b, uint32_t id, uint32_t pc) {
     w.waiting &= ~rel;
     if (rel) w.owesBarrier = 0;  // (every live lane arrived)
   }
-  bar = Barrier{};
+  bar.reset(0);
   b.activeBarriers &= ~(1u << id);
   barrierReleased_ = true;
 }
@@ -103,24 +105,27 @@ bool Runner::barrier(Warp& w, Ctx& x, const Instr& in, uint32_t pc, uint32_t mas
   Block& b = L.blocks[w.block];
   Barrier& bar = b.barriers[id];
   if (!(b.activeBarriers & (1u << id))) {
-    bar = Barrier{};
-    bar.expected = count;
+    bar.reset(count);
     b.activeBarriers |= 1u << id;
   }
   bar.arrived += uint32_t(std::popcount(exec));
   auto kind = ptx::BarKind(in.mode);
+  if (L.eventsConsumed) {
+    std::vector<LaneMask>& lanes = kind == ptx::BarKind::Arrive ? bar.arriving : bar.waiting;
+    if (lanes.size() <= w.inBlock) lanes.resize(b.numWarps, 0);
+    lanes[w.inBlock] |= exec;
+  }
   if (L.eventsConsumed && kind == ptx::BarKind::Arrive) {
     // The arrival is a release now; its thread's next accesses are not in it.
-    BarrierEvent ev;
+    BarrierEvent& ev = barrierEvent_;
     ev.block = b.index;
     ev.id = id;
     ev.complete = false;
+    ev.threads.clear();
+    ev.arrivers.clear();
     forLanes(exec, [&](uint32_t l) { ev.arrivers.push_back(w.inBlock * 32 + l); });
     ev.origin = L.origin(pc);
-    bar.arrivers.insert(bar.arrivers.end(), ev.arrivers.begin(), ev.arrivers.end());
     L.sink.barrier(ev);
-  } else if (L.eventsConsumed) {
-    forLanes(exec, [&](uint32_t l) { bar.threads.push_back(w.inBlock * 32 + l); });
   }
   if (kind == ptx::BarKind::RedPopc || kind == ptx::BarKind::RedAnd || kind == ptx::BarKind::RedOr) {
     const uint64_t* p = S(x, in.src[2]);
