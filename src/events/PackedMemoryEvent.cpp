@@ -49,25 +49,21 @@ const std::byte* get(const std::byte* in, T& value) {
 // of the mask, and every lane is checked against it.
 bool isAffine(const MemoryEvent& e, uint64_t& base, uint64_t& stride) {
   LaneMask mask = e.lanes.mask;
+  uint32_t first = mask ? uint32_t(std::countr_zero(mask)) : 0;
+  uint32_t end = kWarpSize - uint32_t(std::countl_zero(mask));  // past the last lane of the mask
   base = 0;
   stride = 0;
-  if (mask != 0) {
-    uint32_t first = uint32_t(std::countr_zero(mask));
-    LaneMask rest = mask & (mask - 1);
-    if (rest != 0) {
-      uint32_t second = uint32_t(std::countr_zero(rest));
-      auto step = int64_t(e.address[second] - e.address[first]);
-      int64_t distance = second - first;
-      if (step % distance != 0) return false;
-      stride = uint64_t(step / distance);
-    }
-    base = e.address[first] - first * stride;
+  if (LaneMask rest = mask & (mask - 1); rest != 0) {
+    uint32_t second = uint32_t(std::countr_zero(rest));
+    auto step = int64_t(e.address[second] - e.address[first]);
+    auto distance = int64_t(second - first);
+    if (step % distance != 0) return false;
+    stride = uint64_t(step / distance);
   }
+  if (mask != 0) base = e.address[first] - first * stride;
   // (Differences or'ed rather than a branch a lane; a mask of consecutive
   // lanes, the common case, needs no lane's bit either.)
   uint64_t differences = 0;
-  uint32_t first = mask ? uint32_t(std::countr_zero(mask)) : 0;
-  uint32_t end = kWarpSize - uint32_t(std::countl_zero(mask));
   if (uint32_t(std::popcount(mask)) == end - first) {
     for (uint32_t l = 0; l < first; ++l) differences |= e.address[l];
     for (uint32_t l = first; l < end; ++l) differences |= e.address[l] ^ (base + l * stride);
