@@ -322,8 +322,11 @@ cudaError_t Runtime::recordLaunchFailure(InFlightLaunch& f) {
 void Runtime::completeLaunches(bool all) {
   while (!awaitingResults_.empty()) {
     const LaunchAwaitingResults& next = awaitingResults_.front();
-    bool mayWait = awaitingResults_.size() <= kLaunchesAwaitingResults && next.fed && feed_ && feed_->parallel() &&
-                   !feed_->reached(next.mark);
+    // (The latest waits even when its results are in: which launches a run
+    // that ends abruptly lost does not hang on the detectors' timing.)
+    bool latest = awaitingResults_.size() == 1;
+    bool mayWait = next.fed && feed_ && feed_->parallel() &&
+                   (latest || (awaitingResults_.size() <= kLaunchesAwaitingResults && !feed_->reached(next.mark)));
     // (A fork() child often ends with _exit: its report is rewritten at each finding.)
     if (!all && mayWait && processNote_.empty()) return;
     LaunchAwaitingResults launch = std::move(awaitingResults_.front());

@@ -346,14 +346,15 @@ class Runtime {
   };
   std::deque<LaunchAwaitingResults> awaitingResults_;
   // When the detectors run in threads of their own, up to this many launches
-  // wait for their results: a launch's end completes only those the
+  // wait for their results: a launch's end completes the earlier ones the
   // detectors are done with, and waits only for launches beyond these. (With
   // one, the emulator waited at each launch's end for the slower detector to
   // finish the launch before, and the faster detector, done with both, had
   // nothing to do: 0.2-0.4 s of idle core a detector on needle, 253 launches.)
   static constexpr size_t kLaunchesAwaitingResults = 8;
-  // all: every one; else those the detectors are done with and those beyond
-  // kLaunchesAwaitingResults (the others are completed at a later launch's end).
+  // all: every one; else all but the latest that the detectors are done
+  // with, and those beyond kLaunchesAwaitingResults (the others are
+  // completed at a later launch's end).
   void completeLaunches(bool all);
   void completeLaunch(const LaunchAwaitingResults& launch);
   // A launch refused before it ran (module without loadable PTX, unsupported
