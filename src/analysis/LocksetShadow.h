@@ -108,7 +108,7 @@ class LocksetShadow {
       }
       // A compact page the walk expanded fits again, most likely: the walk
       // visits every page, and left full it would stay so until touched.
-      if (!wasFull) compact(it->second);
+      if (!wasFull) compact(it->first, it->second);
       ++it;
     }
   }
@@ -134,6 +134,7 @@ class LocksetShadow {
     fullPages_ = compactPages_ = compactHeapBytes_ = tablePages_ = tableHeapBytes_ = 0;
     heapRecordsMade_ = 0;
     lastPage_ = nullptr;
+    recentPages_.fill(RecentPage{});
   }
   bool empty() const { return pages_.empty(); }
   size_t pages() const { return pages_.size(); }
@@ -193,19 +194,39 @@ class LocksetShadow {
     if (pageNo == lastPageNo_ && lastPage_) return lastPage_;
     if (lastPage_) leave(lastPageNo_, *lastPage_);
     lastPage_ = nullptr;
-    auto it = pages_.find(pageNo);
-    if (it == pages_.end()) {
-      if (!make) return nullptr;
-      it = pages_.try_emplace(pageNo).first;
-      it->second = std::make_unique<FullPage>();
-      ++fullPages_;
-    } else if (compactOf(it->second)) {
-      expand(it->second);
-    } else if (tableOf(it->second)) {
-      expandTable(it->second);
+    RecentPage& recent = recentPages_[pageNo % kRecentPageSlots];
+    if (recent.pageNo != pageNo) {
+      auto it = pages_.find(pageNo);
+      if (it == pages_.end()) {
+        if (!make) return nullptr;
+        it = pages_.try_emplace(pageNo).first;
+        it->second = std::make_unique<FullPage>();
+        ++fullPages_;
+      } else if (compactOf(it->second)) {
+        expand(it->second);
+      } else if (tableOf(it->second)) {
+        expandTable(it->second);
+      }
+      recent = RecentPage{pageNo, fullOf(it->second)};
     }
     lastPageNo_ = pageNo;
-    return lastPage_ = fullOf(it->second);
+    return lastPage_ = recent.page;
+  }
+  // Full pages visit() reached lately, by page number modulo the slots, in
+  // front of the hash map: a warp whose lanes access a column (needle's
+  // tiles, in shared and global memory) reaches a page a lane, twice (find,
+  // then at): visit() was a fifth of lockset's time on needle, and these
+  // slots took 0.1 s of its 2.2 (the rest: new pages, leaving).
+  // An entry stays only while its page is full (compact, dropPage and
+  // clearKeepingRoom forget it).
+  static constexpr uint32_t kRecentPageSlots = 64;
+  struct RecentPage {
+    uint64_t pageNo = UINT64_MAX;
+    FullPage* page = nullptr;
+  };
+  std::array<RecentPage, kRecentPageSlots> recentPages_{};
+  void forgetRecent(uint64_t pageNo) {
+    if (RecentPage& recent = recentPages_[pageNo % kRecentPageSlots]; recent.pageNo == pageNo) recent = {};
   }
 
   static bool isShared(uint64_t pageNo) { return pageNo >> (63 - kPageShift); }
@@ -217,14 +238,15 @@ class LocksetShadow {
   void compactIfUntouched(const LeftPages::Left& left) {
     auto it = pages_.find(left.pageNo);
     if (it == pages_.end() || !fullOf(it->second) || fullOf(it->second)->leaving.leftAt != left.leftAt) return;
-    if (!compact(it->second)) LeftPages::fitFailed(fullOf(it->second)->leaving);
+    if (!compact(left.pageNo, it->second)) LeftPages::fitFailed(fullOf(it->second)->leaving);
   }
-  // Keeps the full page of `slot` as runs or as a table, if either fits.
-  bool compact(Slot& slot) {
+  // Keeps the full page `pageNo` of `slot` as runs or as a table, if either fits.
+  bool compact(uint64_t pageNo, Slot& slot) {
     const FullPage& page = *fullOf(slot);
     std::optional<CompactPage> runs = fit(page);
     std::optional<TablePage> table = runs || !makeTables_ ? std::nullopt : fitTable(page);
     if (!runs && !table) return false;
+    forgetRecent(pageNo);
     for (const History& h : page.words) heapRecordsMade_ -= int64_t(h.heapRecords());
     if (runs) {
       compactHeapBytes_ += runs->heapBytes();
@@ -374,6 +396,7 @@ class LocksetShadow {
   template <class It>
   void dropPage(It it) {
     if (it->first == lastPageNo_) lastPage_ = nullptr;
+    forgetRecent(it->first);
     if (fullOf(it->second)) {
       --fullPages_;
     } else if (tableOf(it->second)) {

@@ -254,6 +254,21 @@ TEST(LocksetShadow, SharedMemoryPagesAreNeverCompacted) {
   EXPECT_EQ(shadow.compactPages(), 0u);
 }
 
+// A page freed (a block's shared memory, erased) comes back empty when
+// visited again, however lately it was reached.
+TEST(LocksetShadow, AnErasedPageComesBackEmpty) {
+  Shadow shadow(1);
+  const uint64_t shared = uint64_t(1) << 63;
+  shadow.at(shared | 3).lastWrites.push_back(record(3, AccessType::Write));
+  shadow.at(16).reads.push_back(record(3, AccessType::Read));  // (another page: page 0 is no longer the last)
+  uint32_t dropped = 0;
+  shadow.erase(shared, shared | 15, [&](const History& h) { dropped += uint32_t(h.lastWrites.size()); }, false);
+  EXPECT_EQ(dropped, 1u);
+  EXPECT_EQ(shadow.find(shared | 3), nullptr);
+  EXPECT_TRUE(shadow.at(shared | 3).empty());
+  EXPECT_EQ(shadow.find(16)->reads.size(), 1u);
+}
+
 MemoryEvent access(uint32_t block, AccessType type, uint64_t address, uint64_t seq) {
   MemoryEvent e;
   e.lanes = {block, 0, 0xffffffffu};

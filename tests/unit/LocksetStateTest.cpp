@@ -4,6 +4,8 @@
 // exists still decides check 3 (a fence after the earlier access).
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include "analysis/Detector.h"
 #include "analysis/LocksetDetector.h"
 #include "events/Trace.h"
@@ -154,6 +156,29 @@ TEST(LocksetState, AWholeBarrierOrdersSharedWordsButNotAnExitedThreadsAccesses) 
     replay(sharedWordAcrossBarrier(warp1Exits), *d);
     EXPECT_EQ(d->races().races().size(), warp1Exits ? 1u : 0u) << (warp1Exits ? "exited before the barrier" : "both took part");
   }
+}
+
+// Lanes of one warp event that write the same word race (same-instruction
+// intra-warp), whatever order the lanes' words come in; lanes whose words
+// strictly increase or decrease (a tile's row, its anti-diagonal) share none.
+TEST(LocksetState, LanesOfOneWriteRaceOnlyOnAWordTheyShare) {
+  auto racesOf = [](std::array<uint64_t, 4> words) {
+    MemoryEvent e = write(0, 0, 1);
+    e.lanes.mask = 0xf;
+    for (uint32_t lane = 0; lane < 4; ++lane) e.address[lane] = 0x10000 + 4 * words[lane];
+    Trace t;
+    t.kernel.grid = {1, 1, 1};
+    t.kernel.block = {32, 1, 1};
+    t.events.push_back(e);
+    auto d = makeDetector("lockset", {});
+    replay(t, *d);
+    return d->races().occurrences();
+  };
+  EXPECT_EQ(racesOf({0, 1, 2, 3}), 0u);
+  EXPECT_EQ(racesOf({48, 32, 16, 0}), 0u) << "decreasing";
+  EXPECT_EQ(racesOf({48, 32, 32, 0}), 1u) << "lanes 1 and 2 share a word";
+  EXPECT_EQ(racesOf({48, 0, 32, 0}), 1u) << "lanes 1 and 3";
+  EXPECT_EQ(racesOf({5, 5, 5, 5}), 6u) << "every pair of the four";
 }
 
 // A launch whose blocks never finish (they run out of memory first, say)
