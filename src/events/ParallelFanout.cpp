@@ -75,6 +75,14 @@ void ParallelFanout::memory(const MemoryEvent& e) {
   closeBatchIfFull();
 }
 
+void ParallelFanout::barrier(const BarrierEvent& e) {
+  if (!open_) openBatch();
+  Batch& batch = *current_;
+  if (batch.barriersUsed == batch.barriers.size()) batch.barriers.emplace_back();
+  batch.barriers[batch.barriersUsed] = e;
+  push(BarrierItem{batch.barriersUsed++});
+}
+
 void ParallelFanout::acquire(const LockEvent& e) {
   AcquireEvent a;
   static_cast<LockEvent&>(a) = e;
@@ -117,6 +125,7 @@ void ParallelFanout::openBatch() {
   current_->used = 0;
   current_->events = 0;
   current_->items.clear();
+  current_->barriersUsed = 0;
   open_ = true;
 }
 
@@ -170,13 +179,15 @@ size_t ParallelFanout::peakQueuedBatches() const {
   return peakQueued_;
 }
 
-void ParallelFanout::deliver(const Item& item, EventSink& sink) {
+void ParallelFanout::deliver(const Batch& batch, const Item& item, EventSink& sink) {
   struct Visitor : EventDelivery {
+    const Batch& batch;
     using EventDelivery::operator();
+    void operator()(const BarrierItem& e) const { sink.barrier(batch.barriers[e.index]); }
     void operator()(const KernelBeginItem& e) const { sink.kernelBegin(*e.kernel); }
     void operator()(const KernelEndItem&) const { sink.kernelEnd(); }
   };
-  std::visit(Visitor{{sink}}, item);
+  std::visit(Visitor{{sink}, batch}, item);
 }
 
 void ParallelFanout::deliver(const Batch& batch, EventSink& sink) {
@@ -187,7 +198,7 @@ void ParallelFanout::deliver(const Batch& batch, EventSink& sink) {
       at = unpack(at, memory);
       sink.memory(memory);
     } else {
-      deliver(batch.items[nextItem++], sink);
+      deliver(batch, batch.items[nextItem++], sink);
     }
   }
 }

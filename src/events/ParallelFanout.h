@@ -56,7 +56,7 @@ class ParallelFanout final : public EventSink {
 
   void kernelBegin(const KernelInfo& kernel) override;
   void memory(const MemoryEvent& e) override;
-  void barrier(const BarrierEvent& e) override { push(e); }
+  void barrier(const BarrierEvent& e) override;
   void syncWarp(const SyncWarpEvent& e) override { push(e); }
   void fence(const FenceEvent& e) override { push(e); }
   void acquire(const LockEvent& e) override;
@@ -88,16 +88,25 @@ class ParallelFanout final : public EventSink {
     std::shared_ptr<const KernelInfo> kernel;
   };
   struct KernelEndItem {};
+  struct BarrierItem {
+    size_t index;  // in its batch's `barriers`
+  };
   // Every event but memory events, which a batch holds packed.
-  using Item = std::variant<BarrierEvent, SyncWarpEvent, FenceEvent, ExitEvent, AcquireEvent, ReleaseEvent,
+  using Item = std::variant<BarrierItem, SyncWarpEvent, FenceEvent, ExitEvent, AcquireEvent, ReleaseEvent,
                             KernelBeginItem, KernelEndItem>;
   // Events in order: a tag byte each, a packed memory event after its tag;
-  // the other events in `items`, in the same order.
+  // the other events in `items`, in the same order. Barrier events apart,
+  // in `barriers`, whose first `barriersUsed` are this batch's: a slot's
+  // reuse copies a barrier into one whose thread lists keep their heap
+  // blocks (a copy in `items` allocated both lists at every barrier and
+  // freed them at the slot's next use: pathfinder's 256-thread blocks).
   struct Batch {
     std::unique_ptr<std::byte[]> bytes;
     size_t used = 0;  // bytes written
     size_t events = 0;
     std::vector<Item> items;
+    std::vector<BarrierEvent> barriers;
+    size_t barriersUsed = 0;
   };
   enum Tag : uint8_t { kPackedMemory, kItem };
   struct Worker {
@@ -124,7 +133,7 @@ class ParallelFanout final : public EventSink {
   uint64_t leastConsumed() const;  // mutex_ held
   size_t wakeBatches() const { return std::max<size_t>(1, limits_.batches / 8); }
   void run(Worker& worker);
-  static void deliver(const Item& item, EventSink& sink);
+  static void deliver(const Batch& batch, const Item& item, EventSink& sink);
   static void deliver(const Batch& batch, EventSink& sink);
 
   ParallelLimits limits_;
