@@ -100,6 +100,7 @@ class ParallelFanout final : public EventSink {
   // reuse copies a barrier into one whose thread lists keep their heap
   // blocks (a copy in `items` allocated both lists at every barrier and
   // freed them at the slot's next use: pathfinder's 256-thread blocks).
+  // What they keep is at most what the ring held at its fullest, as before.
   struct Batch {
     std::unique_ptr<std::byte[]> bytes;
     size_t used = 0;  // bytes written
