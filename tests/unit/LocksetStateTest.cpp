@@ -1,7 +1,9 @@
 // LocksetDetector keeps a thread's state (locks, last barriers and fences)
 // only once the thread takes part in a barrier, fence or lock operation: a
 // big grid whose threads only load and store keeps none, and a state that
-// exists still decides check 3 (a fence after the earlier access).
+// exists still decides check 3 (a fence after the earlier access). Also: the
+// records a warp event keeps (a broadcast read as one), and which of its
+// lanes race with each other.
 #include <gtest/gtest.h>
 
 #include <array>
