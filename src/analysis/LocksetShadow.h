@@ -38,6 +38,7 @@
 #include "absl/container/inlined_vector.h"
 #include "analysis/Detector.h"
 #include "analysis/LeftPages.h"
+#include "analysis/RecentPages.h"
 #include "clock/ClockMemory.h"
 
 namespace predatar {
@@ -134,7 +135,7 @@ class LocksetShadow {
     fullPages_ = compactPages_ = compactHeapBytes_ = tablePages_ = tableHeapBytes_ = 0;
     heapRecordsMade_ = 0;
     lastPage_ = nullptr;
-    recentPages_.fill(RecentPage{});
+    recentPages_.clear();
   }
   bool empty() const { return pages_.empty(); }
   size_t pages() const { return pages_.size(); }
@@ -194,8 +195,8 @@ class LocksetShadow {
     if (pageNo == lastPageNo_ && lastPage_) return lastPage_;
     if (lastPage_) leave(lastPageNo_, *lastPage_);
     lastPage_ = nullptr;
-    RecentPage& recent = recentPages_[pageNo % kRecentPageSlots];
-    if (recent.pageNo != pageNo) {
+    FullPage* page = recentPages_.find(pageNo);
+    if (!page) {
       auto it = pages_.find(pageNo);
       if (it == pages_.end()) {
         if (!make) return nullptr;
@@ -207,26 +208,11 @@ class LocksetShadow {
       } else if (tableOf(it->second)) {
         expandTable(it->second);
       }
-      recent = RecentPage{pageNo, fullOf(it->second)};
+      page = fullOf(it->second);
+      recentPages_.remember(pageNo, page);
     }
     lastPageNo_ = pageNo;
-    return lastPage_ = recent.page;
-  }
-  // Full pages visit() reached lately, by page number modulo the slots, in
-  // front of the hash map: a warp whose lanes access a column (needle's
-  // tiles, in shared and global memory) reaches a page a lane, twice (find,
-  // then at): visit() was a fifth of lockset's time on needle, and these
-  // slots took 0.1 s of its 2.2 (the rest: new pages, leaving).
-  // An entry stays only while its page is full (compact, dropPage and
-  // clearKeepingRoom forget it).
-  static constexpr uint32_t kRecentPageSlots = 64;
-  struct RecentPage {
-    uint64_t pageNo = UINT64_MAX;
-    FullPage* page = nullptr;
-  };
-  std::array<RecentPage, kRecentPageSlots> recentPages_{};
-  void forgetRecent(uint64_t pageNo) {
-    if (RecentPage& recent = recentPages_[pageNo % kRecentPageSlots]; recent.pageNo == pageNo) recent = {};
+    return lastPage_ = page;
   }
 
   static bool isShared(uint64_t pageNo) { return pageNo >> (63 - kPageShift); }
@@ -246,7 +232,7 @@ class LocksetShadow {
     std::optional<CompactPage> runs = fit(page);
     std::optional<TablePage> table = runs || !makeTables_ ? std::nullopt : fitTable(page);
     if (!runs && !table) return false;
-    forgetRecent(pageNo);
+    recentPages_.forget(pageNo);
     for (const History& h : page.words) heapRecordsMade_ -= int64_t(h.heapRecords());
     if (runs) {
       compactHeapBytes_ += runs->heapBytes();
@@ -396,7 +382,7 @@ class LocksetShadow {
   template <class It>
   void dropPage(It it) {
     if (it->first == lastPageNo_) lastPage_ = nullptr;
-    forgetRecent(it->first);
+    recentPages_.forget(it->first);
     if (fullOf(it->second)) {
       --fullPages_;
     } else if (tableOf(it->second)) {
@@ -418,6 +404,11 @@ class LocksetShadow {
   int64_t heapRecordsMade_ = 0;
   uint64_t lastPageNo_ = 0;
   FullPage* lastPage_ = nullptr;
+  // Full pages visit() reached lately (a warp reading a column reaches a
+  // page a lane, twice: find, then at; they took 0.1 s of lockset's 2.2 on
+  // needle). A page's slot is forgotten when it is compacted or dropped, and
+  // all at clearKeepingRoom.
+  RecentPages<FullPage> recentPages_;
   LeftPages leftPages_;
   bool makeTables_ = true;
 };

@@ -28,6 +28,7 @@
 #include "analysis/CompressedPages.h"
 #include "analysis/LeftPages.h"
 #include "analysis/PackedRecord.h"
+#include "analysis/RecentPages.h"
 #include "analysis/TablePage.h"
 
 namespace predatar {
@@ -54,14 +55,15 @@ class ShadowPages {
     uint64_t pageNo = key >> kPageShift;
     if (pageNo != lastPageNo_) [[unlikely]] {
       if (lastPage_) leave(lastPageNo_, *lastPage_);
-      RecentPage& recent = recentPages_[pageNo % kRecentPageSlots];
-      if (recent.pageNo != pageNo) {
-        auto& page = pages_[pageNo];
-        if (!page) page = newPage(pageNo);
-        recent = RecentPage{pageNo, page.get()};
+      Page* page = recentPages_.find(pageNo);
+      if (!page) {
+        auto& made = pages_[pageNo];
+        if (!made) made = newPage(pageNo);
+        page = made.get();
+        recentPages_.remember(pageNo, page);
       }
       lastPageNo_ = pageNo;
-      lastPage_ = recent.page;
+      lastPage_ = page;
     }
     return lastPage_->words[key & (kWordsPerPage - 1)];
   }
@@ -168,7 +170,7 @@ class ShadowPages {
   }
   void clear() {
     pages_.clear();
-    recentPages_.fill(RecentPage{});
+    recentPages_.clear();
     compressed_.clear();
     tables_.clear();
     compressedExtra_ = compressedBytes_ = 0;
@@ -371,7 +373,7 @@ class ShadowPages {
       lastPageNo_ = UINT64_MAX;
       lastPage_ = nullptr;
     }
-    if (RecentPage& recent = recentPages_[it->first % kRecentPageSlots]; recent.pageNo == it->first) recent = {};
+    recentPages_.forget(it->first);
     if (isSharedPage(it->first)) spareShared(it->first, std::move(it->second));
     pages_.erase(it);
   }
@@ -402,18 +404,9 @@ class ShadowPages {
   LeftPages leftPages_{kRecentPages};
   uint64_t lastPageNo_ = UINT64_MAX;
   Page* lastPage_ = nullptr;
-  // Pages at() reached lately, by page number modulo the slots, in front of
-  // the hash map: a warp's lanes reach a page each when they access a
-  // column (wmma.load of a column-major fragment, a transposing kernel),
-  // and a map lookup per lane was 6% of a tensor-core GEMM under gwcp.
-  // dropPage and clear() forget what they drop; a page in pages_ stays where
-  // it is (unique_ptr).
-  static constexpr uint32_t kRecentPageSlots = 64;
-  struct RecentPage {
-    uint64_t pageNo = UINT64_MAX;
-    Page* page = nullptr;
-  };
-  std::array<RecentPage, kRecentPageSlots> recentPages_{};
+  // Full pages at() reached lately; dropPage and clear() forget what they
+  // drop (a page in pages_ stays where it is: unique_ptr).
+  RecentPages<Page> recentPages_;
   // Finished blocks' shared pages by their page's index in a block's shared
   // memory (spareShared), for the first 256 KiB of it.
   static constexpr uint64_t kSharedPageIndexMask = (uint64_t(1) << (32 - kPageShift)) - 1;
