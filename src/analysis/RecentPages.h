@@ -1,5 +1,5 @@
 // Pages reached lately, by page number modulo the slots, in front of a
-// shadow's hash map (ShadowPages, LocksetShadow): a warp whose lanes access
+// shadow's hash map (ShadowPages, LocksetShadow, WordPages): a warp whose lanes access
 // a column (wmma.load of a column-major fragment, a transposing kernel,
 // needle's tiles) reaches a page a lane, and a map lookup a lane was 6% of a
 // tensor-core GEMM under gwcp and a fifth of lockset's time on needle (with

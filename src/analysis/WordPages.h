@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "absl/container/flat_hash_map.h"
+#include "analysis/RecentPages.h"
 
 namespace predatar {
 
@@ -32,6 +33,8 @@ class WordPages {
     const Page* page = pageOf(key >> kPageShift);
     return page ? &(*page)[key & (kWordsPerPage - 1)] : nullptr;
   }
+  // The page that holds `key`, or nullptr when it was never made.
+  const Page* findPage(uint64_t key) const { return pageOf(key >> kPageShift); }
   // `key`'s value; makes its page.
   Value& at(uint64_t key) {
     uint64_t pageNo = key >> kPageShift;
@@ -56,7 +59,7 @@ class WordPages {
       if (any) ++it;
       else pages_.erase(it++);
     }
-    lastPage_ = nullptr;
+    recentPages_.clear();
   }
   // Frees the pages that hold [firstKey, lastKey] (a block's shared memory,
   // whose keys fill its pages alone), after dropped(value) for each word.
@@ -69,7 +72,7 @@ class WordPages {
       for (const Value& v : *it->second) dropped(v);
       pages_.erase(it);
     }
-    lastPage_ = nullptr;
+    recentPages_.clear();
   }
   // Empties it, keeping room for as many pages: the next launch most likely
   // touches as many words (a big table's clear() frees its slots).
@@ -77,7 +80,7 @@ class WordPages {
     size_t pages = pages_.size();
     pages_.clear();
     pages_.reserve(pages);
-    lastPage_ = nullptr;
+    recentPages_.clear();
   }
   bool empty() const { return pages_.empty(); }
   size_t pages() const { return pages_.size(); }
@@ -86,21 +89,23 @@ class WordPages {
   }
 
  private:
-  // The last page found, remembered: a warp's lanes come in address order.
-  // (Remembering changes nothing the map holds: mutable, found from const.)
+  // Pages found lately, remembered: a warp's lanes come in address order,
+  // and lockset's check of a pair of accesses looks up both threads' warps
+  // in turn (one remembered page made that a map lookup each: 7% of
+  // lockset's time on hotspot). (Remembering changes nothing the map holds:
+  // mutable, found from const.)
   Page* pageOf(uint64_t pageNo) const {
-    if (pageNo == lastPageNo_ && lastPage_) return lastPage_;
+    if (Page* page = recentPages_.find(pageNo)) return page;
     auto it = pages_.find(pageNo);
     return it == pages_.end() ? nullptr : remember(pageNo, it->second.get());
   }
   Page* remember(uint64_t pageNo, Page* page) const {
-    lastPageNo_ = pageNo;
-    return lastPage_ = page;
+    recentPages_.remember(pageNo, page);
+    return page;
   }
 
   absl::flat_hash_map<uint64_t, std::unique_ptr<Page>> pages_;
-  mutable uint64_t lastPageNo_ = 0;
-  mutable Page* lastPage_ = nullptr;
+  mutable RecentPages<Page> recentPages_;
 };
 
 }  // namespace predatar
