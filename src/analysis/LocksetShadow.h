@@ -39,6 +39,7 @@
 #include "analysis/Detector.h"
 #include "analysis/LeftPages.h"
 #include "analysis/RecentPages.h"
+#include "analysis/SpareSharedPages.h"
 #include "clock/ClockMemory.h"
 
 namespace predatar {
@@ -136,6 +137,7 @@ class LocksetShadow {
     heapRecordsMade_ = 0;
     lastPage_ = nullptr;
     recentPages_.clear();
+    spareShared_.clear();  // (their words' heap blocks were counted in heapRecordsMade_)
   }
   bool empty() const { return pages_.empty(); }
   size_t pages() const { return pages_.size(); }
@@ -147,7 +149,7 @@ class LocksetShadow {
   uint64_t bytes() const {
     return pages_.capacity() * (sizeof(uint64_t) + sizeof(Slot) + 1) + fullPages_ * sizeof(FullPage) +
            compactPages_ * sizeof(CompactPage) + compactHeapBytes_ + tablePages_ * sizeof(TablePage) +
-           tableHeapBytes_;
+           tableHeapBytes_ + spareShared_.bytes();
   }
 
  private:
@@ -201,7 +203,7 @@ class LocksetShadow {
       if (it == pages_.end()) {
         if (!make) return nullptr;
         it = pages_.try_emplace(pageNo).first;
-        it->second = std::make_unique<FullPage>();
+        it->second = newPage(pageNo);
         ++fullPages_;
       } else if (compactOf(it->second)) {
         expand(it->second);
@@ -378,6 +380,10 @@ class LocksetShadow {
     --compactPages_;
     ++fullPages_;
   }
+  std::unique_ptr<FullPage> newPage(uint64_t pageNo) {
+    std::unique_ptr<FullPage> page = isShared(pageNo) ? spareShared_.take(pageNo) : nullptr;
+    return page ? std::move(page) : std::make_unique<FullPage>();
+  }
   // (A page left behind that is freed is no longer found: left_ needs no change.)
   template <class It>
   void dropPage(It it) {
@@ -385,6 +391,9 @@ class LocksetShadow {
     recentPages_.forget(it->first);
     if (fullOf(it->second)) {
       --fullPages_;
+      if (isShared(it->first))
+        spareShared_.keep(it->first, std::get<std::unique_ptr<FullPage>>(it->second),
+                          [&](FullPage& page) { emptyKeepingRoom(page); });
     } else if (tableOf(it->second)) {
       --tablePages_;
       tableHeapBytes_ -= tableOf(it->second)->heapBytes();
@@ -393,6 +402,22 @@ class LocksetShadow {
       compactHeapBytes_ -= compactOf(it->second)->heapBytes();
     }
     pages_.erase(it);
+  }
+
+  // Empties a spared page's words but keeps their heap blocks, unless
+  // outsized (what one block piled on a word need not stay for the next);
+  // those kept count as the shadow's own (heapRecordsMade_) from then on:
+  // the detector counted them out with the words' records.
+  static constexpr size_t kKeptRecords = 64;
+  void emptyKeepingRoom(FullPage& page) {
+    for (History& h : page.words) {
+      for (auto* records : {&h.lastWrites, &h.reads}) {
+        if (records->capacity() <= kKeptRecords) records->erase(records->begin(), records->end());
+        else records->clear();  // (absl's clear() frees the heap block; erase keeps it)
+      }
+      heapRecordsMade_ += int64_t(h.heapRecords());
+    }
+    page.leaving = {};
   }
 
   absl::flat_hash_map<uint64_t, Slot> pages_;
@@ -409,6 +434,7 @@ class LocksetShadow {
   // needle). A page's slot is forgotten when it is compacted or dropped, and
   // all at clearKeepingRoom.
   RecentPages<FullPage> recentPages_;
+  SpareSharedPages<FullPage, kPageShift> spareShared_;  // finished blocks' shared pages
   LeftPages leftPages_;
   bool makeTables_ = true;
 };

@@ -29,6 +29,7 @@
 #include "analysis/LeftPages.h"
 #include "analysis/PackedRecord.h"
 #include "analysis/RecentPages.h"
+#include "analysis/SpareSharedPages.h"
 #include "analysis/TablePage.h"
 
 namespace predatar {
@@ -189,8 +190,7 @@ class ShadowPages {
   // Bytes of the pages and the maps (records beyond a word's first are extra).
   uint64_t bytes() const {
     return pages_.capacity() * (sizeof(uint64_t) + sizeof(std::unique_ptr<Page>) + 1) + pages_.size() * sizeof(Page) +
-           compressed_.bytes() + tables_.bytes() + compressedBytes_ + spareShared_.capacity() * sizeof(void*) +
-           spareSharedPages_ * sizeof(Page);
+           compressed_.bytes() + tables_.bytes() + compressedBytes_ + spareShared_.bytes();
   }
 
  private:
@@ -212,12 +212,7 @@ class ShadowPages {
   // A new page, or a compressed one expanded.
   // (A shared page may be compressed too: compressSharedReads.)
   std::unique_ptr<Page> newPage(uint64_t pageNo) {
-    std::unique_ptr<Page> page;
-    if (isSharedPage(pageNo))
-      if (uint64_t i = pageNo & kSharedPageIndexMask; i < spareShared_.size() && spareShared_[i]) {
-        --spareSharedPages_;
-        page = std::move(spareShared_[i]);
-      }
+    std::unique_ptr<Page> page = isSharedPage(pageNo) ? spareShared_.take(pageNo) : nullptr;
     if (!page) page = std::make_unique<Page>();
     if (!expandInto(compressed_, pageNo, *page)) expandInto(tables_, pageNo, *page);
     return page;
@@ -374,24 +369,8 @@ class ShadowPages {
       lastPage_ = nullptr;
     }
     recentPages_.forget(it->first);
-    if (isSharedPage(it->first)) spareShared(it->first, std::move(it->second));
+    if (isSharedPage(it->first)) spareShared_.keep(it->first, it->second, [](Page& p) { emptyKeepingRoom(p); });
     pages_.erase(it);
-  }
-  // Keeps a finished block's shared page for the page at the same offset of
-  // the next block's shared memory, emptied but for its words' heap blocks
-  // (erase's keepPages): blocks lay out their shared memory alike, so the
-  // words that several threads read (a stencil's tile, its halo) need the
-  // same room again. Freeing them at every block's end and growing them
-  // again, 1, 2, 4, 8 records, cost a run of a Jacobi step with a shared
-  // tile (20 launches of 320x240) 9% of its instructions.
-  void spareShared(uint64_t pageNo, std::unique_ptr<Page> page) {
-    uint64_t i = pageNo & kSharedPageIndexMask;
-    if (i >= kSparedSharedPages) return;
-    if (i >= spareShared_.size()) spareShared_.resize(i + 1);
-    if (spareShared_[i]) return;
-    emptyKeepingRoom(*page);
-    spareShared_[i] = std::move(page);
-    ++spareSharedPages_;
   }
 
   Map pages_;
@@ -407,12 +386,7 @@ class ShadowPages {
   // Full pages at() reached lately; dropPage and clear() forget what they
   // drop (a page in pages_ stays where it is: unique_ptr).
   RecentPages<Page> recentPages_;
-  // Finished blocks' shared pages by their page's index in a block's shared
-  // memory (spareShared), for the first 256 KiB of it.
-  static constexpr uint64_t kSharedPageIndexMask = (uint64_t(1) << (32 - kPageShift)) - 1;
-  static constexpr uint64_t kSparedSharedPages = (256 << 10) / 4 / kWordsPerPage;
-  std::vector<std::unique_ptr<Page>> spareShared_;
-  uint64_t spareSharedPages_ = 0;
+  SpareSharedPages<Page, kPageShift> spareShared_;  // finished blocks' shared pages
 };
 
 }  // namespace predatar

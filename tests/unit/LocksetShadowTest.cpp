@@ -269,6 +269,31 @@ TEST(LocksetShadow, AnErasedPageComesBackEmpty) {
   EXPECT_EQ(shadow.find(16)->reads.size(), 1u);
 }
 
+// A finished block's shared page serves the next block's page at the same
+// offset: empty, but its words keep their room, counted as the shadow's own
+// heap records until a clear frees it.
+TEST(LocksetShadow, AFinishedBlocksSharedPageServesTheNextBlocksEmpty) {
+  Shadow shadow(1);
+  auto sharedKey = [](uint64_t block, uint64_t word) { return (uint64_t(1) << 63) | (block << 32) | word; };
+  for (uint32_t t = 0; t < 3; ++t) shadow.at(sharedKey(1, 3)).reads.push_back(record(t, AccessType::Read));
+  const size_t room = shadow.at(sharedKey(1, 3)).reads.capacity();
+  ASSERT_GT(room, 1u);
+  EXPECT_EQ(shadow.heapRecordsMade(), 0);  // (the detector counts what it adds)
+  uint64_t bytesBefore = shadow.bytes();
+  shadow.erase(sharedKey(1, 0), sharedKey(1, 15), [](const History&) {}, false);
+  EXPECT_EQ(shadow.heapRecordsMade(), int64_t(room));
+  EXPECT_GE(shadow.bytes(), bytesBefore);  // the page, now spare, still counts
+
+  EXPECT_EQ(shadow.find(sharedKey(2, 3)), nullptr);  // (never made: a spare page is not a made one)
+  History& next = shadow.at(sharedKey(2, 3));
+  EXPECT_TRUE(next.empty());
+  EXPECT_EQ(next.reads.capacity(), room);
+  EXPECT_TRUE(shadow.at(sharedKey(2, 4)).empty());
+
+  shadow.clearKeepingRoom();
+  EXPECT_EQ(shadow.heapRecordsMade(), 0);
+}
+
 MemoryEvent access(uint32_t block, AccessType type, uint64_t address, uint64_t seq) {
   MemoryEvent e;
   e.lanes = {block, 0, 0xffffffffu};
