@@ -147,7 +147,7 @@ void LocksetDetector::compareAcrossLaunches(uint64_t key, const Record& earlier,
 }
 
 // Each lane of a read record is compared as its own thread.
-void LocksetDetector::compare(uint64_t key, const Record& earlier, const Record& later) {
+void LocksetDetector::compareLanes(uint64_t key, const Record& earlier, const Record& later) {
   if (std::has_single_bit(earlier.lanes)) return compareLane(key, earlier, later);
   Record lane = earlier;
   for (LaneMask m = earlier.lanes; m; m &= m - 1) {
