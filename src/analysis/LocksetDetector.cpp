@@ -232,12 +232,19 @@ void LocksetDetector::memory(const MemoryEvent& event) {
 
 // A write replaces the last writes and reads of the bytes it covers (of its
 // own launch: no order stands in for another launch's).
+// (One last write replaced, the common case, is overwritten in place.)
 void LocksetDetector::keep(History& h, const Record& r) {
   if (!r.writes()) return keepRead(h, r);
-  eraseIf(h.lastWrites, [&](const Record& x) {
+  auto replaced = [&](const Record& x) {
     return x.launch == r.launch && x.origin.seq != r.origin.seq && (x.bytes & ~r.bytes) == 0;
-  });
-  eraseIf(h.reads, [&](const Record& x) { return x.launch == r.launch && (x.bytes & ~r.bytes) == 0; });
+  };
+  if (!h.reads.empty())
+    eraseIf(h.reads, [&](const Record& x) { return x.launch == r.launch && (x.bytes & ~r.bytes) == 0; });
+  if (h.lastWrites.size() == 1 && replaced(h.lastWrites[0])) {
+    h.lastWrites[0] = r;
+    return;
+  }
+  eraseIf(h.lastWrites, replaced);
   h.lastWrites.push_back(r);
 }
 

@@ -193,8 +193,13 @@ class LocksetShadow {
   static FullPage* fullOf(const Slot& slot) { return as<FullPage>(slot); }
   static CompactPage* compactOf(const Slot& slot) { return as<CompactPage>(slot); }
   static TablePage* tableOf(const Slot& slot) { return as<TablePage>(slot); }
+  // (The last page again, inline: a lane's find and at come here, and a
+  // warp's lanes fall in one or two pages.)
   FullPage* visit(uint64_t pageNo, bool make) {
     if (pageNo == lastPageNo_ && lastPage_) return lastPage_;
+    return visitAnother(pageNo, make);
+  }
+  [[gnu::noinline]] FullPage* visitAnother(uint64_t pageNo, bool make) {
     if (lastPage_) leave(lastPageNo_, *lastPage_);
     lastPage_ = nullptr;
     FullPage* page = recentPages_.find(pageNo);
@@ -412,8 +417,9 @@ class LocksetShadow {
   void emptyKeepingRoom(FullPage& page) {
     for (History& h : page.words) {
       for (auto* records : {&h.lastWrites, &h.reads}) {
-        if (records->capacity() <= kKeptRecords) records->erase(records->begin(), records->end());
-        else records->clear();  // (absl's clear() frees the heap block; erase keeps it)
+        if (records->empty()) continue;
+        if (records->capacity() <= kKeptRecords) records->resize(0);
+        else records->clear();  // (absl's clear() frees the heap block; resize keeps it)
       }
       heapRecordsMade_ += int64_t(h.heapRecords());
     }
