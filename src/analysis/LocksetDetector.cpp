@@ -295,9 +295,18 @@ void LocksetDetector::barrier(const BarrierEvent& event) {
   // arriver (bar.arrive) took part, as the semantics page's letter says.
   size_t taking = event.threads.size() + event.arrivers.size();
   bool whole = taking + finished_.exitedIn(event.block) >= threadsPerBlock_;
+  // (A warp's states are one page: looked up once a warp, not once a thread,
+  // which was 3.5% of lockset's time on hotspot.)
+  static_assert(decltype(threads_)::kWordsPerPage == kWarpSize);
+  ThreadState* warp = nullptr;
+  uint32_t warpNo = UINT32_MAX;
   for (const auto* list : {&event.threads, &event.arrivers})
     for (uint32_t thread : *list) {
-      ThreadState& t = state(event.block, thread);
+      if (thread / kWarpSize != warpNo) {
+        warpNo = thread / kWarpSize;
+        warp = &state(event.block, warpNo * kWarpSize);
+      }
+      ThreadState& t = warp[thread % kWarpSize];
       t.lastBarrier = barriers_;
       if (whole) t.lastWholeBarrier = barriers_;
     }
