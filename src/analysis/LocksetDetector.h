@@ -109,8 +109,9 @@ class LocksetDetector final : public Detector {
   // warp in different instructions, which are never compared (per-warp
   // metadata; the thread's own earlier access among them: a stencil's cell
   // read after its own write). They are turned away here, inline, before
-  // the lanes are walked (7.4M of hotspot's 8.6M pairs, at 80 instructions
-  // each, were a sixth of lockset's run). Another launch's accesses go on.
+  // the lanes are walked (hotspot's 8.6M pairs took 17% of lockset's
+  // instructions, 7.4M of them turned away; now 9% fewer instructions).
+  // Another launch's accesses go on.
   void compare(uint64_t key, const Record& earlier, const Record& later) {
     if (!earlier.writes() && !later.writes()) return;
     if (earlier.launch == later.launch && earlier.block == later.block &&

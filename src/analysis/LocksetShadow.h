@@ -144,7 +144,8 @@ class LocksetShadow {
   size_t compactPages() const { return compactPages_; }
   size_t tablePages() const { return tablePages_; }
   // Heap-held records (History::heapRecords) that compacting freed and
-  // expanding made, net: the detector counts the rest as it changes words.
+  // expanding made, net, and those the spare shared pages' words keep: the
+  // detector counts the rest as it changes words.
   int64_t heapRecordsMade() const { return heapRecordsMade_; }
   uint64_t bytes() const {
     return pages_.capacity() * (sizeof(uint64_t) + sizeof(Slot) + 1) + fullPages_ * sizeof(FullPage) +

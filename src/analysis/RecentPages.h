@@ -1,9 +1,9 @@
 // Pages reached lately, by page number modulo the slots, in front of a
-// shadow's hash map (ShadowPages, LocksetShadow, WordPages): a warp whose lanes access
-// a column (wmma.load of a column-major fragment, a transposing kernel,
-// needle's tiles) reaches a page a lane, and a map lookup a lane was 6% of a
-// tensor-core GEMM under gwcp and a fifth of lockset's time on needle (with
-// its new pages). The owner forgets a page it frees or moves (and clears all
+// shadow's hash map (ShadowPages, LocksetShadow, WordPages): a warp whose
+// lanes access a column (wmma.load of a column-major fragment, a transposing
+// kernel, needle's tiles) reaches a page a lane, and a map lookup a lane was
+// 6% of a tensor-core GEMM under gwcp and a fifth of lockset's time on needle
+// (with its new pages). The owner forgets a page it frees or moves (and clears all
 // when it empties): a slot's page stays where it is until then.
 #pragma once
 
