@@ -160,9 +160,10 @@ void LocksetDetector::compareLanes(uint64_t key, const Record& earlier, const Re
 void LocksetDetector::compareLane(uint64_t key, const Record& earlier, const Record& later) {
   if (earlier.launch != later.launch) return compareAcrossLaunches(key, earlier, later);
   if (!conflicting(earlier, later)) return;
-  bool sameWarp = earlier.block == later.block && earlier.thread / kWarpSize == later.thread / kWarpSize;
-  bool sameInstruction = sameWarp && earlier.origin.seq == later.origin.seq;
-  if (sameWarp && !sameInstruction) return;  // per-warp metadata: not compared
+  // (One warp's accesses in different instructions never come here: compare()
+  // turned them away. One warp's in the same instruction race when both write.)
+  bool sameInstruction = earlier.block == later.block && earlier.thread / kWarpSize == later.thread / kWarpSize &&
+                         earlier.origin.seq == later.origin.seq;
   if (sameInstruction ? (earlier.writes() && later.writes()) : races(earlier, later)) {
     report(key, earlier, later);
   }
@@ -180,7 +181,6 @@ void LocksetDetector::memory(const MemoryEvent& event) {
   // (The warp's states are one page, looked up once: a lookup a lane, which
   // missed for threads that have no state yet, was 7% of lockset's time on
   // hotspot.)
-  static_assert(decltype(threads_)::kWordsPerPage == kWarpSize);
   const auto* warp = threads_.findPage(threadKey(event.lanes.block, event.lanes.warp * kWarpSize));
   forEachLane(event.lanes, [&](uint32_t thread, uint32_t lane) {
     const ThreadState& t = warp ? (*warp)[lane] : kNoState;
@@ -297,7 +297,6 @@ void LocksetDetector::barrier(const BarrierEvent& event) {
   bool whole = taking + finished_.exitedIn(event.block) >= threadsPerBlock_;
   // (A warp's states are one page: looked up once a warp, not once a thread,
   // which was 3.5% of lockset's time on hotspot.)
-  static_assert(decltype(threads_)::kWordsPerPage == kWarpSize);
   ThreadState* warp = nullptr;
   uint32_t warpNo = UINT32_MAX;
   for (const auto* list : {&event.threads, &event.arrivers})

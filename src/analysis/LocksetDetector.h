@@ -140,6 +140,7 @@ class LocksetDetector final : public Detector {
   // By block and thread, a page a warp: a warp's access finds its lanes'
   // states in one lookup (a lookup a lane was a tenth of lockset's time).
   WordPages<ThreadState, 5> threads_;
+  static_assert(decltype(threads_)::kWordsPerPage == kWarpSize);  // (memory() and barrier() take a warp's page)
   uint64_t threadKey(uint32_t block, uint32_t thread) const { return uint64_t(block) * warpsPerBlock_ * kWarpSize + thread; }
   std::vector<std::vector<HeldLock>> locksets_{{}};
   std::map<std::vector<HeldLock>, uint32_t> locksetIds_{{{}, 0}};
