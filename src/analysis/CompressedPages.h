@@ -8,11 +8,19 @@
 // chunks, consecutive pages share a slot and a cache line or two, and the
 // table has a sixteenth of the entries. A chunk holds only its pages (in
 // order), so a page alone costs about what a slot of its own did.
+//
+// A full chunk of pages that fold (CompressedPage::Fold: alike but for their
+// threads and trace positions, as a grid-stride loop leaves them) is kept
+// folded, under a quarter of its pages' bytes, until a page of it is wanted to change
+// (find, emplace, erase): then it is unfolded. peek() reads a page without
+// unfolding its chunk.
 #pragma once
 
 #include <bit>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -21,17 +29,45 @@
 
 namespace predatar {
 
+struct NoPageFold {};
+template <class Page>
+struct PageFold {
+  using type = NoPageFold;
+};
+template <class Page>
+  requires requires { typename Page::Fold; }
+struct PageFold<Page> {
+  using type = typename Page::Fold;
+};
+
 template <class Page>
 class ChunkedPages {
  public:
   static constexpr uint32_t kChunkShift = 4;
   static constexpr uint32_t kPagesPerChunk = 1u << kChunkShift;
+  static constexpr bool kFolds = requires { typename Page::Fold; };
+  using Fold = typename PageFold<Page>::type;
 
-  // The page, or null (valid until the next emplace).
+  // The page, to change, or null (valid until the next emplace).
   Page* find(uint64_t pageNo) {
     Chunk* chunk = chunkOf(pageNo);
     uint32_t i = slot(pageNo);
-    return chunk && (chunk->present >> i & 1) ? &chunk->pages[chunk->position(i)] : nullptr;
+    if (!chunk || !(chunk->present >> i & 1)) return nullptr;
+    unfold(*chunk);
+    return &chunk->pages[chunk->position(i)];
+  }
+  // The page, to read, or null (valid until the next call of any kind).
+  const Page* peek(uint64_t pageNo) {
+    Chunk* chunk = chunkOf(pageNo);
+    uint32_t i = slot(pageNo);
+    if (!chunk || !(chunk->present >> i & 1)) return nullptr;
+    if constexpr (kFolds) {
+      if (chunk->folded) {
+        unfoldedPage_ = Page::unfolded(*chunk->folded, i);
+        return &unfoldedPage_;
+      }
+    }
+    return &chunk->pages[chunk->position(i)];
   }
   void emplace(uint64_t pageNo, Page page) {
     Chunk* chunk = chunkOf(pageNo);
@@ -40,17 +76,19 @@ class ChunkedPages {
       owned = std::make_unique<Chunk>();
       chunk = remember(pageNo >> kChunkShift, owned.get());
     }
+    unfold(*chunk);
     uint32_t i = slot(pageNo);
     auto at = chunk->pages.begin() + chunk->position(i);
     if (chunk->present >> i & 1) {
       *at = std::move(page);
-      return;
+    } else {
+      slots_ -= chunk->pages.capacity();
+      chunk->pages.insert(at, std::move(page));  // (pages come in order: mostly at the end)
+      slots_ += chunk->pages.capacity();
+      chunk->present |= uint16_t(1u << i);
+      ++size_;
     }
-    slots_ -= chunk->pages.capacity();
-    chunk->pages.insert(at, std::move(page));  // (pages come in order: mostly at the end)
-    slots_ += chunk->pages.capacity();
-    chunk->present |= uint16_t(1u << i);
-    ++size_;
+    if (chunk->present == uint16_t(~0u)) fold(*chunk);
   }
   void erase(uint64_t pageNo) {
     auto it = chunks_.find(pageNo >> kChunkShift);
@@ -58,6 +96,7 @@ class ChunkedPages {
     uint32_t i = slot(pageNo);
     if (!(it->second->present >> i & 1)) return;
     Chunk& chunk = *it->second;
+    unfold(chunk);
     chunk.pages.erase(chunk.pages.begin() + chunk.position(i));
     chunk.present &= uint16_t(~(1u << i));
     --size_;
@@ -78,24 +117,49 @@ class ChunkedPages {
   }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
+  size_t foldedChunks() const { return folds_; }
   // The table and the chunks (not the pages' own heap blocks). (Counted as
   // they change: AccessHistory asks at every new peak.)
   uint64_t bytes() const {
     return chunks_.capacity() * (sizeof(uint64_t) + sizeof(std::unique_ptr<Chunk>) + 1) +
-           chunks_.size() * sizeof(Chunk) + slots_ * sizeof(Page);
+           chunks_.size() * sizeof(Chunk) + slots_ * sizeof(Page) + folds_ * (sizeof(Fold) + 16);
   }
   void clear() {
     chunks_.clear();
     lastChunk_ = nullptr;
-    size_ = slots_ = 0;
+    size_ = slots_ = folds_ = 0;
   }
 
  private:
   struct Chunk {
     uint16_t present = 0;      // bit i: the chunk's i-th page is here
-    std::vector<Page> pages;   // the present ones, in order
+    std::vector<Page> pages;   // the present ones, in order (none when folded)
+    std::unique_ptr<Fold> folded;  // all of them, when they fold
     size_t position(uint32_t i) const { return size_t(std::popcount(uint32_t(present) & ((1u << i) - 1))); }
   };
+  // (A chunk that does not fold costs one try at each page made in it once
+  // full, as a fit of one page's 16 words costs.)
+  void fold(Chunk& chunk) {
+    if constexpr (kFolds) {
+      static_assert(Page::kFoldPages == kPagesPerChunk);
+      std::optional<Fold> f = Page::fold(chunk.pages.data());
+      if (!f) return;
+      chunk.folded = std::make_unique<Fold>(*f);
+      slots_ -= chunk.pages.capacity();
+      std::vector<Page>().swap(chunk.pages);
+      ++folds_;
+    }
+  }
+  void unfold(Chunk& chunk) {
+    if constexpr (kFolds) {
+      if (!chunk.folded) return;
+      chunk.pages.reserve(kPagesPerChunk);
+      for (uint32_t k = 0; k < kPagesPerChunk; ++k) chunk.pages.push_back(Page::unfolded(*chunk.folded, k));
+      slots_ += chunk.pages.capacity();
+      chunk.folded.reset();
+      --folds_;
+    }
+  }
   static uint32_t slot(uint64_t pageNo) { return uint32_t(pageNo & (kPagesPerChunk - 1)); }
   // The last chunk found is asked first: pages come in order.
   Chunk* chunkOf(uint64_t pageNo) {
@@ -115,6 +179,8 @@ class ChunkedPages {
   Chunk* lastChunk_ = nullptr;
   size_t size_ = 0;
   uint64_t slots_ = 0;  // pages the chunks' vectors have room for
+  size_t folds_ = 0;    // chunks folded
+  std::conditional_t<kFolds, Page, NoPageFold> unfoldedPage_;  // peek's page of a folded chunk
 };
 
 using CompressedPages = ChunkedPages<CompressedPage>;

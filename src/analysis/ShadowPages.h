@@ -75,8 +75,8 @@ class ShadowPages {
     uint32_t word = uint32_t(key & (kWordsPerPage - 1));
     Records out;
     if (auto it = pages_.find(pageNo); it != pages_.end()) out = it->second->words[word];
-    else if (const CompressedPage* c = compressed_.find(pageNo)) c->wordRecords(word, out);
-    else if (const TablePage* t = tables_.find(pageNo)) t->wordRecords(word, out);
+    else if (const CompressedPage* c = compressed_.peek(pageNo)) c->wordRecords(word, out);
+    else if (const TablePage* t = tables_.peek(pageNo)) t->wordRecords(word, out);
     return out;
   }
   // Appends to compressed page `pageNo`, when it is one and `accepts(page)`,
@@ -241,7 +241,7 @@ class ShadowPages {
   template <class Pages, class F>
   void visitCompressed(Pages& pages, const std::vector<uint64_t>& numbers, F& f) {
     for (uint64_t pageNo : numbers) {
-      auto& c = *pages.find(pageNo);
+      const auto& c = *pages.peek(pageNo);  // (a folded chunk stays folded when f changes nothing)
       Page copies;
       bool changed = false;
       for (uint32_t i = 0; i < kWordsPerPage; ++i) {
@@ -291,7 +291,7 @@ class ShadowPages {
   // Erases compressed page `pageNo` of `pages`, if there; dropped(n) hears of its records first.
   template <class Pages, class F>
   bool eraseCompressed(Pages& pages, uint64_t pageNo, F& dropped) {
-    auto* c = pages.find(pageNo);
+    const auto* c = pages.peek(pageNo);
     if (!c) return false;
     for (uint32_t i = 0; i < kWordsPerPage; ++i) {
       dropped(size_t(c->recordsOfWord(i)));
