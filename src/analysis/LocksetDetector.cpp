@@ -259,11 +259,16 @@ bool LocksetDetector::Record::joins(const Record& r) const {
 // lane leaves that record); the read joins its warp event's record when alike.
 void LocksetDetector::keepRead(History& h, const Record& r) {
   uint32_t lane = r.thread % kWarpSize;
-  auto same = std::find_if(h.reads.begin(), h.reads.end(), [&](const Record& x) {
-    return x.launch == r.launch && x.block == r.block && x.thread / kWarpSize == r.thread / kWarpSize &&
-           ((x.lanes >> lane) & 1) && x.lockset == r.lockset && x.strong == r.strong && x.scope == r.scope &&
-           x.bytes == r.bytes;
-  });
+  // (A loop, not find_if: GCC stopped inlining the predicate when the
+  // shadow's code grew, and the call cost lockset 4-5% more instructions.)
+  auto same = h.reads.begin();
+  for (; same != h.reads.end(); ++same) {
+    const Record& x = *same;
+    if (x.launch == r.launch && x.block == r.block && x.thread / kWarpSize == r.thread / kWarpSize &&
+        ((x.lanes >> lane) & 1) && x.lockset == r.lockset && x.strong == r.strong && x.scope == r.scope &&
+        x.bytes == r.bytes)
+      break;
+  }
   // (The record being joined is this warp event's, never the older `same`.)
   bool joining = !h.reads.empty() && h.reads.back().joins(r);
   if (same != h.reads.end()) {

@@ -23,6 +23,11 @@
 // Touching a compact page expands it, record for record as it was: the
 // detector only ever sees full pages. Shared-memory pages are never
 // compacted (a block's are freed when it finishes).
+// Sixteen consecutive compact pages of one run each, alike but for their
+// runs' threads and trace positions (what a grid-stride loop leaves), are
+// folded into one map slot (FoldedPages, 264 bytes for the 16): StreamPriorities'
+// 16M pages took ~140 bytes each (a map slot, a compact page with its 64-byte
+// record), 2.2 GB.
 #pragma once
 
 #include <algorithm>
@@ -76,6 +81,18 @@ class LocksetShadow {
   template <class F, class Empty, class Keep>
   void forEachWord(F&& f, Empty&& empty, Keep&& keep) {
     lastPage_ = nullptr;  // (a page walked may be compacted again)
+    for (auto it = folds_.begin(); it != folds_.end();) {
+      uint32_t kept = 0;
+      for (uint32_t k = 0; k < kFoldPages; ++k) kept += keep(foldedKey(it->first, k), foldedRecord(*it->second, k));
+      if (kept == kFoldPages) {
+        ++it;
+      } else if (kept == 0) {
+        folds_.erase(it++);
+      } else {
+        unfold(it->first, *it->second);  // (its pages are walked below)
+        folds_.erase(it++);
+      }
+    }
     for (auto it = pages_.begin(); it != pages_.end();) {
       uint64_t firstKey = it->first << kPageShift;
       const bool wasFull = fullOf(it->second) != nullptr;
@@ -110,7 +127,7 @@ class LocksetShadow {
       }
       // A compact page the walk expanded fits again, most likely: the walk
       // visits every page, and left full it would stay so until touched.
-      if (!wasFull) compact(it->first, it->second);
+      if (!wasFull) compact(it->first, it->second, /*mayFold=*/false);
       ++it;
     }
   }
@@ -133,15 +150,17 @@ class LocksetShadow {
     size_t pages = pages_.size();
     pages_.clear();
     pages_.reserve(pages);
+    folds_.clear();
     fullPages_ = compactPages_ = compactHeapBytes_ = tablePages_ = tableHeapBytes_ = 0;
     heapRecordsMade_ = 0;
     lastPage_ = nullptr;
     recentPages_.clear();
     spareShared_.clear();  // (their words' heap blocks were counted in heapRecordsMade_)
   }
-  bool empty() const { return pages_.empty(); }
-  size_t pages() const { return pages_.size(); }
-  size_t compactPages() const { return compactPages_; }
+  bool empty() const { return pages_.empty() && folds_.empty(); }
+  size_t pages() const { return pages_.size() + kFoldPages * folds_.size(); }
+  size_t compactPages() const { return compactPages_ + kFoldPages * folds_.size(); }
+  size_t foldedChunks() const { return folds_.size(); }
   size_t tablePages() const { return tablePages_; }
   // Heap-held records (History::heapRecords) that compacting freed and
   // expanding made, net, and those the spare shared pages' words keep: the
@@ -150,7 +169,8 @@ class LocksetShadow {
   uint64_t bytes() const {
     return pages_.capacity() * (sizeof(uint64_t) + sizeof(Slot) + 1) + fullPages_ * sizeof(FullPage) +
            compactPages_ * sizeof(CompactPage) + compactHeapBytes_ + tablePages_ * sizeof(TablePage) +
-           tableHeapBytes_ + spareShared_.bytes();
+           tableHeapBytes_ + spareShared_.bytes() + folds_.capacity() * (sizeof(uint64_t) + sizeof(void*) + 1) +
+           folds_.size() * sizeof(FoldedPages);
   }
 
  private:
@@ -184,6 +204,28 @@ class LocksetShadow {
     std::vector<uint8_t, ClockAllocator<uint8_t>> index;
     uint64_t heapBytes() const { return entries.capacity() * sizeof(Record) + index.capacity(); }
   };
+  // Pages chunk * 16 + k (k < 16), each a compact page of one run from its
+  // word 0 on: the run's record is `first` but for its block, thread (and
+  // lane) and trace position, page k's.
+  static constexpr uint32_t kFoldShift = 4;
+  static constexpr uint32_t kFoldPages = 1u << kFoldShift;
+  struct FoldedPages : OnClockHeap {
+    Record first;
+    uint8_t shift;
+    bool writes;
+    std::array<uint32_t, kFoldPages> block, thread;
+    std::array<int32_t, kFoldPages> seq;  // less first's
+  };
+  static_assert(sizeof(FoldedPages) == 264 || sizeof(void*) != 8);
+  static uint64_t foldedKey(uint64_t chunk, uint32_t k) { return ((chunk << kFoldShift) | k) << kPageShift; }
+  static Record foldedRecord(const FoldedPages& f, uint32_t k) {
+    Record r = f.first;
+    r.block = f.block[k];
+    r.thread = f.thread[k];
+    r.lanes = LaneMask(1) << (r.thread % kWarpSize);
+    r.origin.seq = uint64_t(int64_t(f.first.origin.seq) + f.seq[k]);
+    return r;
+  }
   // One of the three (a map slot of 16 bytes, as many pages are compact).
   using Slot = std::variant<std::unique_ptr<FullPage>, std::unique_ptr<CompactPage>, std::unique_ptr<TablePage>>;
   template <class Page>
@@ -206,6 +248,13 @@ class LocksetShadow {
     FullPage* page = recentPages_.find(pageNo);
     if (!page) {
       auto it = pages_.find(pageNo);
+      if (it == pages_.end() && !folds_.empty()) {
+        if (auto f = folds_.find(pageNo >> kFoldShift); f != folds_.end()) {
+          unfold(f->first, *f->second);
+          folds_.erase(f);
+          it = pages_.find(pageNo);
+        }
+      }
       if (it == pages_.end()) {
         if (!make) return nullptr;
         it = pages_.try_emplace(pageNo).first;
@@ -232,10 +281,12 @@ class LocksetShadow {
   void compactIfUntouched(const LeftPages::Left& left) {
     auto it = pages_.find(left.pageNo);
     if (it == pages_.end() || !fullOf(it->second) || fullOf(it->second)->leaving.leftAt != left.leftAt) return;
-    if (!compact(left.pageNo, it->second)) LeftPages::fitFailed(fullOf(it->second)->leaving);
+    if (!compact(left.pageNo, it->second, /*mayFold=*/true)) LeftPages::fitFailed(fullOf(it->second)->leaving);
   }
-  // Keeps the full page `pageNo` of `slot` as runs or as a table, if either fits.
-  bool compact(uint64_t pageNo, Slot& slot) {
+  // Keeps the full page `pageNo` of `slot` as runs or as a table, if either
+  // fits; `mayFold`: folds its chunk then, if it is the chunk's last page and
+  // they fold (pages are mostly left in order; not while pages_ is walked).
+  bool compact(uint64_t pageNo, Slot& slot, bool mayFold) {
     const FullPage& page = *fullOf(slot);
     std::optional<CompactPage> runs = fit(page);
     std::optional<TablePage> table = runs || !makeTables_ ? std::nullopt : fitTable(page);
@@ -252,7 +303,43 @@ class LocksetShadow {
       ++tablePages_;
     }
     --fullPages_;
+    if (mayFold && runs && (pageNo & (kFoldPages - 1)) == kFoldPages - 1) fold(pageNo >> kFoldShift);
     return true;
+  }
+  // Folds the chunk's pages when each is a compact page of one run, alike
+  // but for the run's block, thread and trace position. (Out of line, as
+  // unfold: once a chunk.)
+  [[gnu::noinline]] void fold(uint64_t chunk) {
+    std::array<typename decltype(pages_)::iterator, kFoldPages> at;
+    auto folded = std::make_unique<FoldedPages>();
+    for (uint32_t k = 0; k < kFoldPages; ++k) {
+      at[k] = pages_.find((chunk << kFoldShift) | k);
+      const CompactPage* c = at[k] == pages_.end() ? nullptr : compactOf(at[k]->second);
+      if (!c || c->runs.size() != 1 || c->runs[0].start != 0) return;
+      const Record& r = c->runs[0].first;
+      if (k == 0) {
+        folded->first = r;
+        folded->shift = c->shift;
+        folded->writes = c->writes;
+      }
+      int64_t seq = int64_t(r.origin.seq) - int64_t(folded->first.origin.seq);
+      folded->block[k] = r.block;
+      folded->thread[k] = r.thread;
+      folded->seq[k] = int32_t(seq);
+      if (c->shift != folded->shift || c->writes != folded->writes || seq != folded->seq[k] ||
+          !(foldedRecord(*folded, k) == r))
+        return;
+    }
+    for (auto it : at) dropPage(it);
+    folds_.emplace(chunk, std::move(folded));
+  }
+  [[gnu::noinline]] void unfold(uint64_t chunk, const FoldedPages& f) {
+    for (uint32_t k = 0; k < kFoldPages; ++k) {
+      CompactPage c{{}, f.shift, f.writes, {}};
+      c.runs.push_back(Run{0, 0, foldedRecord(f, k)});
+      pages_[(chunk << kFoldShift) | k] = std::make_unique<CompactPage>(std::move(c));
+      ++compactPages_;
+    }
   }
 
   static constexpr uint32_t kMaxRuns = 4;     // a layer
@@ -428,6 +515,7 @@ class LocksetShadow {
   }
 
   absl::flat_hash_map<uint64_t, Slot> pages_;
+  absl::flat_hash_map<uint64_t, std::unique_ptr<FoldedPages>> folds_;  // by chunk (page number / 16)
   uint64_t fullPages_ = 0;
   uint64_t compactPages_ = 0;
   uint64_t compactHeapBytes_ = 0;  // runs beyond a compact page's first

@@ -1,6 +1,7 @@
-// Folded chunks (CompressedPage::Fold, ChunkedPages): sixteen compressed
-// pages that a grid-stride loop left, alike but for their threads and trace
-// positions, are kept as one fold and read back record for record.
+// Folded chunks (CompressedPage::Fold, ChunkedPages; LocksetShadow's
+// FoldedPages): sixteen compressed pages that a grid-stride loop left, alike
+// but for their threads and trace positions, are kept as one fold and read
+// back record for record.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "analysis/CompressedPages.h"
+#include "analysis/LocksetDetector.h"
 #include "analysis/ShadowPages.h"
 
 namespace predatar {
@@ -147,6 +149,93 @@ TEST(FoldedPages, AShadowVisitThatChangesNothingLeavesAChunkFolded) {
   EXPECT_EQ(shadow.bytes(), bytes);
   shadow.forEachWord([](uint64_t, Records& r) { r.clear(); });
   EXPECT_TRUE(shadow.empty());
+}
+
+// Lockset's shadow: the same loop's chunk of compact pages is one fold; a
+// walk that keeps or drops all of it leaves it folded or drops it; one that
+// keeps part of it unfolds it; a page of it touched unfolds it.
+using LocksetHistory = LocksetDetector::History;
+using LocksetRecord = LocksetDetector::Record;
+using Lockset = LocksetShadow<LocksetHistory>;
+
+LocksetRecord locksetRecord(const GridStride& loop, uint32_t k, uint32_t w) {
+  uint32_t global = loop.first + 16 * k + w;
+  LocksetRecord r{};
+  r.block = global / loop.blockThreads;
+  r.thread = global % loop.blockThreads;
+  r.type = AccessType::Write;
+  r.scope = Scope::Device;
+  r.barrier = 7;
+  r.origin = {5000 + (global / 32) * 7919 % 1000, loop.pc, 3};
+  r.launch = 2;
+  r.lanes = LaneMask(1) << (r.thread % kWarpSize);
+  return r;
+}
+
+void fillChunk(Lockset& shadow, const GridStride& loop, uint64_t chunk) {
+  for (uint32_t k = 0; k < kPages; ++k)
+    for (uint32_t w = 0; w < Lockset::kWordsPerPage; ++w)
+      shadow.at(((chunk * kPages + k) << 4) | w).lastWrites.push_back(locksetRecord(loop, k, w));
+  for (uint64_t far = 0; far < 3; ++far) shadow.at((1000 + far) << 8);  // (leaves the last pages)
+}
+
+void expectChunk(Lockset& shadow, const GridStride& loop, uint64_t chunk) {
+  for (uint32_t k = 0; k < kPages; ++k)
+    for (uint32_t w = 0; w < Lockset::kWordsPerPage; ++w) {
+      const LocksetHistory* h = shadow.find(((chunk * kPages + k) << 4) | w);
+      ASSERT_NE(h, nullptr) << k << " " << w;
+      ASSERT_EQ(h->lastWrites.size(), 1u);
+      EXPECT_EQ(h->lastWrites[0], locksetRecord(loop, k, w)) << "page " << k << " word " << w;
+    }
+}
+
+TEST(FoldedPages, LocksetKeepsAGridStrideChunkFolded) {
+  GridStride loop{/*first=*/448};  // (blocks 0 and 1)
+  Lockset shadow(1);
+  fillChunk(shadow, loop, 5);
+  ASSERT_EQ(shadow.foldedChunks(), 1u);
+  EXPECT_EQ(shadow.compactPages(), kPages);
+
+  // 64 chunks, and the same with page 9 of each of another instruction: no fold.
+  GridStride other = loop;
+  other.pc = 20;
+  Lockset many(1), twin(1);
+  for (uint64_t chunk = 0; chunk < 64; ++chunk)
+    for (uint32_t k = 0; k < kPages; ++k)
+      for (uint32_t w = 0; w < Lockset::kWordsPerPage; ++w) {
+        uint64_t key = ((chunk * kPages + k) << 4) | w;
+        many.at(key).lastWrites.push_back(locksetRecord(loop, k, w));
+        twin.at(key).lastWrites.push_back(locksetRecord(k == 9 ? other : loop, k, w));
+      }
+  for (Lockset* s : {&many, &twin})
+    for (uint64_t far = 0; far < 3; ++far) s->at((1000 + far) << 8);
+  EXPECT_EQ(many.foldedChunks(), 64u);
+  EXPECT_EQ(twin.foldedChunks(), 0u);
+  EXPECT_EQ(twin.compactPages(), 64 * kPages);
+  EXPECT_LT(many.bytes() * 3, twin.bytes());
+
+  auto walk = [](Lockset& s, auto keep) {
+    s.forEachWord([](uint64_t, LocksetHistory&) {}, [](const LocksetHistory& h) { return h.empty(); }, keep);
+  };
+  walk(shadow, [](uint64_t, const LocksetRecord&) { return true; });
+  EXPECT_EQ(shadow.foldedChunks(), 1u);
+  expectChunk(shadow, loop, 5);  // (touched: unfolded, then expanded page by page)
+  EXPECT_EQ(shadow.foldedChunks(), 0u);
+
+  Lockset part(1);
+  fillChunk(part, loop, 5);
+  ASSERT_EQ(part.foldedChunks(), 1u);
+  walk(part, [](uint64_t, const LocksetRecord& r) { return r.block == 0; });  // pages 0-3 stay
+  EXPECT_EQ(part.foldedChunks(), 0u);
+  EXPECT_EQ(part.pages(), 4u);  // (the far pages, empty, are dropped too)
+  for (uint32_t k = 0; k < kPages; ++k)
+    EXPECT_EQ(part.find(((5 * kPages + k) << 4)) != nullptr, k < 4) << k;
+
+  Lockset none(1);
+  fillChunk(none, loop, 5);
+  walk(none, [](uint64_t, const LocksetRecord&) { return false; });
+  EXPECT_EQ(none.foldedChunks(), 0u);
+  EXPECT_EQ(none.find(5 * kPages << 4), nullptr);
 }
 
 }  // namespace
