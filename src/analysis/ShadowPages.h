@@ -222,15 +222,17 @@ class ShadowPages {
   bool expandInto(Pages& pages, uint64_t pageNo, Page& page) {
     auto* c = pages.find(pageNo);
     if (!c) return false;
+    page.used = 0;
     for (uint32_t i = 0; i < kWordsPerPage; ++i) {
       // A word of several records is read-shared data expanded for its next
       // reader, whose record comes next: room for it, made at once (the
       // records went in one by one, each vector growing 1, 2, 4 ... and
       // again at the reader's: a quarter of the expansions' cost in matrixMul).
-      if (uint32_t n = c->recordsOfWord(i); n > 1) page.words[i].reserve(n + 1);
+      uint32_t n = c->recordsOfWord(i);
+      if (n > 1) page.words[i].reserve(n + 1);
       c->wordRecords(i, page.words[i]);
+      page.used += n > 0;  // (a table may hold words of none)
     }
-    page.used = kWordsPerPage;
     forgetCompressed(*c);
     pages.erase(pageNo);
     return true;
@@ -249,14 +251,14 @@ class ShadowPages {
         c.wordRecords(i, r);
         f((pageNo << kPageShift) | i, r);
         changed |= !c.holds(i, r);
-        if (r.empty()) --words_;
-        else ++copies.used;
+        if (!r.empty()) ++copies.used;
+        else if (c.recordsOfWord(i)) --words_;
       }
       if (!changed) continue;
       forgetCompressed(c);
       pages.erase(pageNo);
       // What is left may fit again (a launch's layer dropped).
-      if (copies.used == kWordsPerPage && compress(pageNo, copies.words)) continue;
+      if (copies.used && compress(pageNo, copies.words)) continue;
       if (copies.used) pages_.emplace(pageNo, std::make_unique<Page>(std::move(copies)));
     }
   }
@@ -294,8 +296,10 @@ class ShadowPages {
     const auto* c = pages.peek(pageNo);
     if (!c) return false;
     for (uint32_t i = 0; i < kWordsPerPage; ++i) {
-      dropped(size_t(c->recordsOfWord(i)));
-      --words_;
+      if (uint32_t n = c->recordsOfWord(i)) {
+        dropped(size_t(n));
+        --words_;
+      }
     }
     forgetCompressed(*c);
     pages.erase(pageNo);
@@ -321,8 +325,9 @@ class ShadowPages {
     }
     return false;
   }
+  // (A page of some words only may become a table: compress.)
   void leave(uint64_t pageNo, Page& page) {
-    if (page.used != kWordsPerPage || isSharedPage(pageNo)) return;
+    if (page.used == 0 || isSharedPage(pageNo)) return;
     if (std::optional<LeftPages::Left> due = leftPages_.leave(pageNo, page.leaving)) compressIfUntouched(*due);
   }
   // The page `left` names, if no at() reached it since it was left (nor is
@@ -334,7 +339,7 @@ class ShadowPages {
   }
   // A page left behind compresses when its words fit a pattern or a table.
   void tryCompress(uint64_t pageNo, Page& page) {
-    if (page.used != kWordsPerPage) return;
+    if (page.used == 0) return;
     if (!compress(pageNo, page.words)) {
       LeftPages::fitFailed(page.leaving);
       return;

@@ -54,8 +54,12 @@ class TablePage {
   ~TablePage() { release(); }
 
   uint32_t recordsOfWord(uint32_t word) const { return uint32_t(header().start[word + 1] - header().start[word]); }
-  // Records the page stands for beyond one a word (AccessHistory counts them as extra).
-  uint64_t extraRecords() const { return header().start[kWords] - kWords; }
+  // Records the page stands for beyond one a word that holds any (AccessHistory counts them as extra).
+  uint64_t extraRecords() const {
+    uint32_t used = 0;
+    for (uint32_t w = 0; w < kWords; ++w) used += header().start[w + 1] > header().start[w];
+    return header().start[kWords] - used;
+  }
   // The heap block, and malloc's header.
   uint64_t heapBytes() const { return bytesFor(header().entries, header().start[kWords]) + 16; }
 
@@ -108,8 +112,10 @@ inline std::optional<TablePage> TablePage::fit(const std::array<Records, kWords>
   uint32_t entryCount = 0, records = 0;
   for (uint32_t w = 0; w < kWords; ++w) {
     header.start[w] = uint8_t(records);
-    // (Every word holds records: ShadowPages counts a compressed page's words as used.)
-    if (words[w].empty() || records + words[w].size() > kMaxRecords) return std::nullopt;
+    // (A word may hold none: a page of random accesses, a few words of
+    // sixteen, as a hash table's or simpleAttributes' kernel leaves them:
+    // ~670 bytes kept full, ~120 as a table of two words.)
+    if (records + words[w].size() > kMaxRecords) return std::nullopt;
     for (uint32_t k = 0; k < words[w].size(); ++k) {
       const PackedRecord& r = words[w][k];
       if (k && launchComesBackTo(words[w][k - 1], r)) return std::nullopt;
@@ -124,6 +130,7 @@ inline std::optional<TablePage> TablePage::fit(const std::array<Records, kWords>
       indices[records++] = uint8_t(e);
     }
   }
+  if (records == 0) return std::nullopt;
   header.start[kWords] = uint8_t(records);
   header.entries = uint8_t(entryCount);
   TablePage page;

@@ -90,6 +90,48 @@ TEST(ShadowPages, PagesThatFitNoPatternAreKeptAsTablesWhenTheirRecordsRepeat) {
   EXPECT_EQ(shadow.tablePages(), 0u);
 }
 
+// A page of random accesses holds a few words of sixteen (simpleAttributes'
+// kernel, a hash table's probes): kept full it cost ~670 bytes; as a table,
+// its words without records stay without. The words with records count as
+// before; erasing and visiting hear of theirs only.
+TEST(ShadowPages, PagesOfAFewWordsAreKeptAsTables) {
+  ShadowPages shadow(/*tablesBeyondFullPages=*/0), full(/*tablesBeyondFullPages=*/UINT64_MAX), expected;
+  for (ShadowPages* s : {&shadow, &full, &expected})
+    for (uint64_t page = 0; page < 40; ++page)
+      for (uint32_t word : {3u, 11u}) {
+        s->at(page * 16 + word).push_back(record(uint32_t(page * 7 + word)));
+        s->filled();
+      }
+  for (ShadowPages* s : {&shadow, &full}) {
+    s->at(100000);
+    s->settle();
+  }
+  EXPECT_EQ(shadow.tablePages(), 40u);
+  EXPECT_EQ(full.tablePages(), 0u);
+  EXPECT_LT(shadow.bytes() * 3, full.bytes());
+  EXPECT_EQ(shadow.words(), 80u);
+  EXPECT_EQ(shadow.compressedExtraRecords(), 0u);
+  EXPECT_EQ(shadow.recordsOf(5 * 16 + 3), expected.recordsOf(5 * 16 + 3));
+  EXPECT_TRUE(shadow.recordsOf(5 * 16 + 4).empty());
+
+  size_t dropped = 0;
+  shadow.erase(0, 16 - 1, [&](size_t n) { dropped += n; });  // page 0: a table
+  EXPECT_EQ(dropped, 2u);
+  EXPECT_EQ(shadow.words(), 78u);
+  uint32_t visits = 0;
+  shadow.forEachWord([&](uint64_t key, ShadowPages::Records& r) {
+    visits += !r.empty();
+    if (key == 1 * 16 + 3) r.clear();  // page 1 keeps word 11 only
+  });
+  EXPECT_EQ(visits, 78u);
+  EXPECT_EQ(shadow.words(), 77u);
+  for (uint64_t key = 16; key < 40 * 16; ++key) {
+    ShadowPages::Records want = key == 1 * 16 + 3 ? ShadowPages::Records{} : expected.recordsOf(key);
+    EXPECT_EQ(shadow.at(key), want) << "word " << key;  // expanded again, record for record
+  }
+  EXPECT_EQ(shadow.words(), 77u);  // (pages left on the way may be tables again)
+}
+
 // FDTD3d's input: rows of 384 words start 4 words into a page, so half of a
 // row's pages hold the last 4 threads of one block's warp and the first 12
 // of the next block's; the 4 words on each side of the blocks' edge are read
