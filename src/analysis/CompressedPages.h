@@ -11,9 +11,9 @@
 //
 // A full chunk of pages that fold (CompressedPage::Fold: alike but for their
 // threads and trace positions, as a grid-stride loop leaves them) is kept
-// folded, under a quarter of its pages' bytes, until a page of it is wanted to change
-// (find, emplace, erase): then it is unfolded. peek() reads a page without
-// unfolding its chunk.
+// folded, under a quarter of its pages' bytes, until a page of it is to
+// change (find, emplace, erase): then it is unfolded. peek() reads a page
+// without unfolding its chunk.
 #pragma once
 
 #include <bit>

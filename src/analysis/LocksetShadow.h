@@ -311,27 +311,27 @@ class LocksetShadow {
   // unfold: once a chunk.)
   [[gnu::noinline]] void fold(uint64_t chunk) {
     std::array<typename decltype(pages_)::iterator, kFoldPages> at;
-    auto folded = std::make_unique<FoldedPages>();
+    FoldedPages folded;  // (on the stack: most tries fail, and allocate nothing)
     for (uint32_t k = 0; k < kFoldPages; ++k) {
       at[k] = pages_.find((chunk << kFoldShift) | k);
       const CompactPage* c = at[k] == pages_.end() ? nullptr : compactOf(at[k]->second);
       if (!c || c->runs.size() != 1 || c->runs[0].start != 0) return;
       const Record& r = c->runs[0].first;
       if (k == 0) {
-        folded->first = r;
-        folded->shift = c->shift;
-        folded->writes = c->writes;
+        folded.first = r;
+        folded.shift = c->shift;
+        folded.writes = c->writes;
       }
-      int64_t seq = int64_t(r.origin.seq) - int64_t(folded->first.origin.seq);
-      folded->block[k] = r.block;
-      folded->thread[k] = r.thread;
-      folded->seq[k] = int32_t(seq);
-      if (c->shift != folded->shift || c->writes != folded->writes || seq != folded->seq[k] ||
-          !(foldedRecord(*folded, k) == r))
+      int64_t seq = int64_t(r.origin.seq) - int64_t(folded.first.origin.seq);
+      folded.block[k] = r.block;
+      folded.thread[k] = r.thread;
+      folded.seq[k] = int32_t(seq);
+      if (c->shift != folded.shift || c->writes != folded.writes || seq != folded.seq[k] ||
+          !(foldedRecord(folded, k) == r))
         return;
     }
     for (auto it : at) dropPage(it);
-    folds_.emplace(chunk, std::move(folded));
+    folds_.emplace(chunk, std::make_unique<FoldedPages>(folded));
   }
   [[gnu::noinline]] void unfold(uint64_t chunk, const FoldedPages& f) {
     for (uint32_t k = 0; k < kFoldPages; ++k) {
